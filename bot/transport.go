@@ -1,0 +1,47 @@
+package bot
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// discordHost is the host discordgo's endpoint variables point at. They are
+// computed once at package init, so the bot redirects requests in the HTTP
+// transport instead of rewriting them.
+const discordHost = "discord.com"
+
+// rewriteTransport sends every request for https://discord.com to another
+// base URL (a REST proxy, or the fake Discord in tests), keeping the path
+// and query. Requests for other hosts pass through unchanged.
+type rewriteTransport struct {
+	base *url.URL
+	next http.RoundTripper
+}
+
+// newRewriteTransport returns a transport that redirects discord.com to base.
+func newRewriteTransport(base *url.URL, next http.RoundTripper) *rewriteTransport {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &rewriteTransport{base: base, next: next}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Host != discordHost {
+		return t.next.RoundTrip(req)
+	}
+	// RoundTrippers must not modify the caller's request.
+	out := req.Clone(req.Context())
+	u := *req.URL
+	u.Scheme = t.base.Scheme
+	u.Host = t.base.Host
+	u.Path = strings.TrimSuffix(t.base.Path, "/") + req.URL.Path
+	if req.URL.RawPath != "" {
+		u.RawPath = strings.TrimSuffix(t.base.EscapedPath(), "/") + req.URL.RawPath
+	}
+	out.URL = &u
+	out.Host = u.Host
+	return t.next.RoundTrip(out)
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+)
+
+// Config is everything the bot reads from its environment. It is built only
+// here, in cmd, so that no other package depends on the process environment.
+type Config struct {
+	// Token is the bot token; it is never printed or logged.
+	Token string
+	// DatabasePath is the SQLite file holding games and records.
+	DatabasePath string
+	// GuildID, when set, registers the slash commands to one server only.
+	GuildID string
+	// APIURL, when set, replaces https://discord.com for every REST call.
+	APIURL *url.URL
+	// LogLevel is the least severe level that is logged.
+	LogLevel slog.Level
+	// LogJSON selects JSON log lines instead of text.
+	LogJSON bool
+}
+
+// errNoToken is returned by Config.requireToken; main turns it into one clear
+// line and exit status 2.
+var errNoToken = errors.New("DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, open Bot, press Reset Token, and put the token in .env or the environment")
+
+// loadConfig builds a Config from getenv, filling defaults and refusing bad
+// values with a message that names the variable and what it accepts. A
+// missing token is not an error here: only serving needs it.
+func loadConfig(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		Token:        strings.TrimSpace(getenv("DISCORD_TOKEN")),
+		DatabasePath: strings.TrimSpace(getenv("DATABASE_PATH")),
+		GuildID:      strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		LogLevel:     slog.LevelInfo,
+	}
+	if cfg.DatabasePath == "" {
+		cfg.DatabasePath = "cribbage.db"
+	}
+	if cfg.GuildID != "" && !isSnowflake(cfg.GuildID) {
+		return Config{}, fmt.Errorf("DISCORD_GUILD_ID %q is not a Discord id: it must be the server's numeric id (Developer Mode → right-click the server → Copy Server ID)", cfg.GuildID)
+	}
+	if raw := strings.TrimSpace(getenv("DISCORD_API_URL")); raw != "" {
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Config{}, fmt.Errorf("DISCORD_API_URL %q is not a base URL: use one like https://discord.com or http://127.0.0.1:8080", raw)
+		}
+		cfg.APIURL = u
+	}
+	if raw := strings.TrimSpace(getenv("LOG_LEVEL")); raw != "" {
+		level, err := parseLevel(raw)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.LogLevel = level
+	}
+	switch raw := strings.ToLower(strings.TrimSpace(getenv("LOG_FORMAT"))); raw {
+	case "", "text":
+	case "json":
+		cfg.LogJSON = true
+	default:
+		return Config{}, fmt.Errorf("LOG_FORMAT %q is not known: use text or json", raw)
+	}
+	return cfg, nil
+}
+
+// requireToken reports errNoToken when the bot has no token to connect with.
+func (c Config) requireToken() error {
+	if c.Token == "" {
+		return errNoToken
+	}
+	return nil
+}
+
+// parseLevel accepts the four level names, in any case.
+func parseLevel(raw string) (slog.Level, error) {
+	switch strings.ToLower(raw) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("LOG_LEVEL %q is not known: use debug, info, warn or error", raw)
+}
+
+// isSnowflake reports whether s looks like a Discord id: 1 to 20 digits.
+func isSnowflake(s string) bool {
+	if len(s) == 0 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

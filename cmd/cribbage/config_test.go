@@ -1,0 +1,92 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/joho/godotenv"
+)
+
+// envMap returns a getenv backed by m.
+func envMap(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg, err := loadConfig(envMap(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DatabasePath != "cribbage.db" || cfg.LogLevel != slog.LevelInfo || cfg.LogJSON || cfg.APIURL != nil || cfg.GuildID != "" {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	if err := cfg.requireToken(); err != errNoToken {
+		t.Errorf("requireToken without a token = %v, want errNoToken", err)
+	}
+}
+
+func TestLoadConfigValues(t *testing.T) {
+	cfg, err := loadConfig(envMap(map[string]string{
+		"DISCORD_TOKEN":    "abc",
+		"DATABASE_PATH":    "/data/x.db",
+		"DISCORD_GUILD_ID": "123456789012345678",
+		"DISCORD_API_URL":  "http://127.0.0.1:9999/proxy",
+		"LOG_LEVEL":        "DEBUG",
+		"LOG_FORMAT":       "json",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Token != "abc" || cfg.DatabasePath != "/data/x.db" || cfg.GuildID != "123456789012345678" ||
+		cfg.APIURL.String() != "http://127.0.0.1:9999/proxy" || cfg.LogLevel != slog.LevelDebug || !cfg.LogJSON {
+		t.Errorf("config = %+v", cfg)
+	}
+	if err := cfg.requireToken(); err != nil {
+		t.Errorf("requireToken = %v", err)
+	}
+}
+
+func TestLoadConfigRefusesBadValues(t *testing.T) {
+	for key, value := range map[string]string{
+		"LOG_LEVEL":        "loud",
+		"LOG_FORMAT":       "xml",
+		"DISCORD_API_URL":  "discord.com",
+		"DISCORD_GUILD_ID": "my-server",
+	} {
+		t.Run(key, func(t *testing.T) {
+			_, err := loadConfig(envMap(map[string]string{key: value}))
+			if err == nil {
+				t.Fatalf("%s=%q accepted", key, value)
+			}
+		})
+	}
+}
+
+// TestEnvironmentBeatsDotEnv checks the precedence main relies on: godotenv
+// fills only variables the environment does not already set.
+func TestEnvironmentBeatsDotEnv(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, ".env")
+	if err := os.WriteFile(file, []byte("LOG_LEVEL=error\nDATABASE_PATH=from-file.db\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LOG_LEVEL", "debug")
+	// t.Setenv restores DATABASE_PATH afterwards; unset it so .env supplies it.
+	t.Setenv("DATABASE_PATH", "")
+	os.Unsetenv("DATABASE_PATH")
+	if err := godotenv.Load(file); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LogLevel != slog.LevelDebug {
+		t.Errorf("LOG_LEVEL = %v, want the environment's debug", cfg.LogLevel)
+	}
+	if cfg.DatabasePath != "from-file.db" {
+		t.Errorf("DATABASE_PATH = %q, want the .env value", cfg.DatabasePath)
+	}
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/cribbage-bot/cribbage/bot"
+)
+
+// runServe loads the configuration, connects the bot and serves until the
+// context ends (SIGINT or SIGTERM).
+func runServe(ctx context.Context, env *environment, args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cribbage serve\n\nRuns the Discord bot. Configuration comes from the environment and .env:\nDISCORD_TOKEN (required), DATABASE_PATH, DISCORD_GUILD_ID, DISCORD_API_URL,\nLOG_LEVEL, LOG_FORMAT. See .env.example.")
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	cfg, err := loadConfig(env.getenv)
+	if err == nil {
+		err = cfg.requireToken()
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "cribbage: %v\n", err)
+		return exitUsage
+	}
+	logger := newLogger(env.stderr, cfg)
+	if err := serve(ctx, cfg, logger); err != nil {
+		logger.Error("stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// serve wires the parts together and runs the bot until ctx ends.
+func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	b, err := bot.New(bot.Options{
+		Token:   cfg.Token,
+		GuildID: cfg.GuildID,
+		APIURL:  cfg.APIURL,
+		Logger:  logger,
+	})
+	if err != nil {
+		return err
+	}
+	return b.Run(ctx)
+}
+
+// newLogger builds the process logger in the configured format and level.
+func newLogger(w io.Writer, cfg Config) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
