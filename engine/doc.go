@@ -1,0 +1,18 @@
+// Package engine implements the rules of cribbage as a pure, deterministic
+// state machine, as specified by the project's RULES.md.
+//
+// A game is plain data (State). Applying an Action by a seat to a State
+// yields the next State and the Events that happened, or a typed error that
+// leaves the input untouched:
+//
+//	next, events, err := state.Apply(engine.Action{Kind: engine.ActPlay, Seat: 1, Card: card})
+//
+// Randomness is an input: every hand is dealt from a 32-byte seed carried by
+// the Deal action, so a game replays exactly from its seeds and actions. The
+// package does no I/O, reads no clock and keeps no mutable global state; its
+// only package-level data are immutable lookup tables derived from the rules.
+//
+// Seats are numbered clockwise from 0, so "the player to the left" of seat s
+// is seat s+1 (mod the number of players). In a partnership game seats 0 and
+// 2 play against seats 1 and 3 and each pair shares one score.
+package engine

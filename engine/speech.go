@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"strings"
+)
+
+var numberWords = [...]string{
+	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+	"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+	"seventeen", "eighteen", "nineteen", "twenty", "twenty-one", "twenty-two",
+	"twenty-three", "twenty-four", "twenty-five", "twenty-six", "twenty-seven",
+	"twenty-eight", "twenty-nine", "thirty", "thirty-one",
+}
+
+// NumberWord returns n in words up to thirty-one, digits beyond.
+func NumberWord(n int) string {
+	if n >= 0 && n < len(numberWords) {
+		return numberWords[n]
+	}
+	return itoa(n)
+}
+
+// itoa formats a small integer without importing strconv into hot paths.
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// Spoken returns a show breakdown the way players count aloud: "fifteen
+// two, fifteen four and a pair is six". Runs that share ranks are named as
+// players name them (a double run of three is two runs and a pair), and a
+// hand with nothing is "nineteen", the score that cannot be made.
+func (b Breakdown) Spoken() string {
+	if b.Total == 0 {
+		return "nineteen"
+	}
+	var parts []string
+	running := 0
+	for _, it := range b.Items {
+		if it.Kind == KindFifteen {
+			running += it.Points
+			parts = append(parts, "fifteen "+NumberWord(running))
+		}
+	}
+	fifteensOnly := len(parts)
+	for _, g := range groupShow(b.Items) {
+		running += g.points
+		parts = append(parts, g.name+" is "+NumberWord(running))
+	}
+	if len(parts) == 1 || fifteensOnly == len(parts) {
+		return strings.Join(parts, ", ")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// spokenGroup is one phrase of a count: "a double run of three", 8 points.
+type spokenGroup struct {
+	name   string
+	points int
+}
+
+// groupShow gathers the pairs, runs, flush and nobs of a show into the
+// phrases players use.
+func groupShow(items []ScoreItem) []spokenGroup {
+	var groups []spokenGroup
+	var runLen, runs int
+	pairsByRank := map[Rank]int{}
+	var pairOrder []Rank
+	for _, it := range items {
+		switch it.Kind {
+		case KindRun:
+			runLen, runs = len(it.Cards), runs+1
+		case KindPair:
+			r := it.Cards[0].Rank()
+			if pairsByRank[r] == 0 {
+				pairOrder = append(pairOrder, r)
+			}
+			pairsByRank[r]++
+		}
+	}
+	if runs > 0 {
+		// Pairs inside the run's ranks belong to the run's name.
+		name, inRun := runName(runLen, runs)
+		groups = append(groups, spokenGroup{name, runs*runLen + 2*inRun})
+		for _, it := range items {
+			if it.Kind == KindRun {
+				for _, c := range it.Cards {
+					if pairsByRank[c.Rank()] > 0 {
+						pairsByRank[c.Rank()] = 0
+					}
+				}
+				break
+			}
+		}
+	}
+	for _, r := range pairOrder {
+		switch pairsByRank[r] {
+		case 1:
+			groups = append(groups, spokenGroup{"a pair", 2})
+		case 3:
+			groups = append(groups, spokenGroup{"three of a kind", 6})
+		case 6:
+			groups = append(groups, spokenGroup{"four of a kind", 12})
+		}
+	}
+	for _, it := range items {
+		switch it.Kind {
+		case KindFlush:
+			groups = append(groups, spokenGroup{"a flush of " + NumberWord(it.Points), it.Points})
+		case KindNobs:
+			groups = append(groups, spokenGroup{"his nobs", 1})
+		}
+	}
+	return groups
+}
+
+// runName names runs of one length that share ranks, and says how many
+// pairs the name includes.
+func runName(length, runs int) (name string, pairs int) {
+	of := " of " + NumberWord(length)
+	switch runs {
+	case 1:
+		return "a run" + of, 0
+	case 2:
+		return "a double run" + of, 1
+	case 3:
+		return "a triple run" + of, 3
+	case 4:
+		return "a double double run", 2
+	}
+	return "runs" + of, 0
+}
