@@ -66,3 +66,107 @@ func mustNew(t testing.TB, opts Options, seed uint64) *State {
 	}
 	return g
 }
+
+// position builds a hand in the play: hands are the kept cards per seat,
+// crib the four crib cards; everything else is stock. The seat to the
+// dealer's left is to play.
+func position(t testing.TB, opts Options, dealer int, hands []string, crib, starter string) *State {
+	t.Helper()
+	g, _, err := New(opts, SeedFromUint64(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.HandNo, g.Dealer, g.Phase, g.StarterUp = 1, dealer, PhasePlay, true
+	used := CardSet(0)
+	for seat, h := range hands {
+		g.Hands[seat] = SetOf(MustParseCards(h)...)
+		used |= g.Hands[seat]
+	}
+	g.Crib = SetOf(MustParseCards(crib)...)
+	g.Starter = MustParseCard(starter)
+	g.Stock = fullDeck &^ used &^ g.Crib &^ SetOf(g.Starter)
+	g.Turn = g.left(dealer)
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// apply applies actions in order, failing the test on an error, and returns
+// the final state and all events.
+func apply(t testing.TB, g *State, actions ...Action) (*State, []Event) {
+	t.Helper()
+	var all []Event
+	for _, a := range actions {
+		next, events, err := g.Apply(a)
+		if err != nil {
+			t.Fatalf("apply %+v: %v", a, err)
+		}
+		if err := next.Validate(); err != nil {
+			t.Fatalf("after %+v: %v", a, err)
+		}
+		g, all = next, append(all, events...)
+	}
+	return g, all
+}
+
+// plays turns "0:5H 1:TD" into play actions by seat.
+func plays(t testing.TB, s string) []Action {
+	t.Helper()
+	var out []Action
+	for _, f := range splitFields(s) {
+		if len(f) < 3 || f[1] != ':' {
+			t.Fatalf("bad play %q", f)
+		}
+		out = append(out, Action{Kind: ActPlay, Seat: int(f[0] - '0'), Card: MustParseCard(f[2:])})
+	}
+	return out
+}
+
+// splitFields splits on spaces.
+func splitFields(s string) []string {
+	var out []string
+	cur := ""
+	for _, r := range s {
+		if r == ' ' {
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// pegged sums the points of events of the given kind by seat.
+func pegged(events []Event, kinds ...EventKind) map[int]int {
+	out := map[int]int{}
+	for _, e := range events {
+		for _, k := range kinds {
+			if e.Kind == k {
+				out[e.Seat] += e.Points
+			}
+		}
+	}
+	return out
+}
+
+// kinds lists the events' kinds with their seats, for compact assertions.
+func kinds(events []Event) string {
+	s := ""
+	for _, e := range events {
+		if s != "" {
+			s += " "
+		}
+		s += e.Kind.String() + ":" + itoa(e.Seat)
+		if e.Points > 0 {
+			s += "+" + itoa(e.Points)
+		}
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 // Command cribbage runs the cribbage Discord bot and its companion tools.
 //
 //	cribbage [serve]     run the bot (the default)
+//	cribbage score       count a hand and its starter
 //	cribbage help        list the commands
 //
 // Each command takes -h for its own help.
@@ -39,6 +40,7 @@ type environment struct {
 // commands lists the subcommands by name.
 var commands = map[string]command{
 	"serve": {"run the Discord bot (the default)", runServe},
+	"score": {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
 }
 
 func main() {
