@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// clock is a settable test clock.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+// MustOpen opens a fresh database file in a temporary directory.
+func MustOpen(t testing.TB) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cribbage.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+// newLobby returns an unsaved two-seat table for guild g.
+func newLobby(guild string, users ...string) *Table {
+	t := &Table{GuildID: guild, ChannelID: "c1", HostID: users[0], Options: engine.Options{Players: len(users), Target: 121}, Status: StatusLobby}
+	for _, u := range users {
+		t.Seats = append(t.Seats, Seat{UserID: u, Name: "name-" + u})
+	}
+	return t
+}
+
+// nextAction is a scripted player: the first legal move for whoever the
+// game waits on.
+func nextAction(g *engine.State, seed engine.Seed) engine.Action {
+	switch g.Phase {
+	case engine.PhaseDeal:
+		return engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+	case engine.PhaseDiscard:
+		seat := g.Waiting()[0]
+		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: g.Hands[seat].Cards()[:g.Options.DiscardSize()]}
+	case engine.PhasePlay:
+		return engine.Action{Kind: engine.ActPlay, Seat: g.Turn, Card: g.LegalPlays(g.Turn)[0]}
+	}
+	return engine.Action{Kind: engine.ActResign, Seat: g.Turn}
+}
+
+// startGame saves a lobby and starts its game.
+func startGame(t testing.TB, s *Store, lobby *Table) *Table {
+	t.Helper()
+	ctx := context.Background()
+	tb, err := s.CreateTable(ctx, lobby, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := engine.SeedFromUint64(uint64(tb.ID))
+	tb, err = s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+		g, _, err := engine.New(cur.Options, seed)
+		if err != nil {
+			return nil, err
+		}
+		cur.State, cur.CutSeed, cur.Status = g, &seed, StatusPlaying
+		return &Change{Table: cur}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// step applies the scripted next action in one Update.
+func step(t testing.TB, s *Store, id int64, interactionID string) (*Table, error) {
+	t.Helper()
+	return s.Update(context.Background(), id, interactionID, func(cur *Table) (*Change, error) {
+		a := nextAction(cur.State, engine.SeedFromUint64(uint64(cur.Version)))
+		g, events, err := cur.State.Apply(a)
+		if err != nil {
+			return nil, err
+		}
+		cur.State = g
+		if g.Phase == engine.PhaseOver {
+			cur.Status = StatusFinished
+		}
+		var out []Outbound
+		for _, e := range events {
+			out = append(out, Outbound{ChannelID: cur.ChannelID, Kind: "post", Payload: e.String()})
+		}
+		return &Change{Table: cur, Actions: []LoggedAction{{UserID: "u", Action: a}}, Outbox: out}, nil
+	})
+}

@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/cribbage-bot/cribbage/migrations"
+)
+
+// migrate applies, in name order, every embedded migration not yet recorded
+// in schema_migrations, each in its own transaction. A database that
+// records a migration this binary does not have comes from a newer version
+// and is refused rather than guessed at.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		name TEXT PRIMARY KEY,
+		applied_at BIGINT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("not a readable cribbage database: %w", err)
+	}
+	names, err := fs.Glob(migrations.Files, "*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
+	for name := range applied {
+		if !known[name] {
+			return fmt.Errorf("%w: it has migration %s, which this binary does not know", ErrNewerSchema, name)
+		}
+	}
+	for _, name := range names {
+		if applied[name] {
+			continue
+		}
+		body, err := fs.ReadFile(migrations.Files, name)
+		if err != nil {
+			return err
+		}
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			for _, stmt := range splitStatements(string(body)) {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("migration %s: %w", name, err)
+				}
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appliedMigrations returns the names recorded as applied.
+func (s *Store) appliedMigrations(ctx context.Context) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		out[name] = true
+	}
+	return out, rows.Err()
+}
+
+// splitStatements splits a migration on semicolons that end a line, after
+// dropping comment lines. Migrations hold no semicolons inside statements.
+func splitStatements(body string) []string {
+	var lines []string
+	for _, line := range strings.Split(body, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			lines = append(lines, line)
+		}
+	}
+	var out []string
+	for _, stmt := range strings.Split(strings.Join(lines, "\n"), ";\n") {
+		if stmt = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";")); stmt != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// OutboxItem is a queued announcement.
+type OutboxItem struct {
+	ID        int64
+	TableID   int64
+	ChannelID string
+	Kind      string
+	Payload   string
+	Attempts  int
+	// NextAttemptAt is when a failed delivery may be tried again.
+	NextAttemptAt time.Time
+	CreatedAt     time.Time
+}
+
+// queue appends announcements to the outbox inside a transaction. Ids grow
+// with every row, which is the delivery order.
+func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Outbound) error {
+	if len(items) == 0 {
+		return nil
+	}
+	var next int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM outbox`).Scan(&next); err != nil {
+		return err
+	}
+	now := millis(s.now())
+	for i, it := range items {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			next+int64(i), tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
+			return fmt.Errorf("store: queue announcement: %w", err)
+		}
+	}
+	return nil
+}
+
+// Enqueue queues announcements outside of a table change (for example a
+// reminder).
+func (s *Store) Enqueue(ctx context.Context, tableID int64, items []Outbound) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.queue(ctx, tx, tableID, items) })
+}
+
+// PendingOutbox returns up to limit undelivered announcements in delivery
+// order, due or not: a sender delivers each channel's first item only, so
+// that a channel's announcements never overtake each other.
+func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, next_attempt_at, created_at
+		FROM outbox WHERE delivered_at = 0 ORDER BY id LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OutboxItem
+	for rows.Next() {
+		var it OutboxItem
+		var next, created int64
+		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &it.Attempts, &next, &created); err != nil {
+			return nil, err
+		}
+		it.NextAttemptAt, it.CreatedAt = fromMillis(next), fromMillis(created)
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// MarkDelivered records that an announcement was delivered (or given up:
+// attempts says how hard it was tried).
+func (s *Store) MarkDelivered(ctx context.Context, id int64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, millis(s.now()), id)
+	return err
+}
+
+// MarkFailed counts a failed delivery and sets when to try again.
+func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?`, millis(next), id)
+	return err
+}
+
+// Prune deletes delivered announcements and processed interaction ids older
+// than age; neither is needed once Discord can no longer retry.
+func (s *Store) Prune(ctx context.Context, age time.Duration) error {
+	cutoff := millis(s.now().Add(-age))
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)
+		return err
+	})
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// recordResult writes a finished game's result and one record row a
+// seated person. Partners are credited alike; with three or four
+// individual players the winner is credited with every skunk given and
+// each loser with their own skunk line.
+func recordResult(ctx context.Context, tx *sql.Tx, t *Table) error {
+	g := t.State
+	if g == nil || g.Result == nil {
+		return fmt.Errorf("store: table %d finished without a result", t.ID)
+	}
+	r := g.Result
+	scores, _ := json.Marshal(r.Scores)
+	skunks, _ := json.Marshal(r.Skunks)
+	vsComputer := boolInt(t.HasComputer())
+	finished := millis(t.FinishedAt)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO results (table_id, guild_id, reason, winner_side, scores, skunks, games, vs_computer, finished_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished); err != nil {
+		return fmt.Errorf("store: record result: %w", err)
+	}
+	var given, doubleGiven int
+	for side, level := range r.Skunks {
+		if side != r.Winner {
+			given += boolInt(level == 1)
+			doubleGiven += boolInt(level == 2)
+		}
+	}
+	for i, seat := range t.Seats {
+		if seat.Computer != "" {
+			continue
+		}
+		side := t.Options.SideOf(i)
+		won := side == r.Winner
+		row := struct{ gamesWon, given, doubleGiven, taken, doubleTaken int }{}
+		if won {
+			row.gamesWon, row.given, row.doubleGiven = r.Games, given, doubleGiven
+		} else {
+			row.taken, row.doubleTaken = boolInt(r.Skunks[side] == 1), boolInt(r.Skunks[side] == 2)
+		}
+		tl := g.Tally[i]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
+			skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
+			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, t.GuildID, seat.UserID, seat.Name, i, side, boolInt(won), row.gamesWon,
+			row.given, row.doubleGiven, row.taken, row.doubleTaken, r.Scores[side], tl.Pegging, tl.HandPoints, tl.Hands,
+			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished); err != nil {
+			return fmt.Errorf("store: record player result: %w", err)
+		}
+	}
+	return nil
+}
+
+// Standing is one player's line on a leaderboard.
+type Standing struct {
+	Rank        int
+	UserID      string
+	Name        string
+	Games       int
+	Wins        int
+	Losses      int
+	GamesWon    int // a skunk counts 2, a double skunk 4
+	SkunksGiven int // double skunks included
+	SkunksTaken int // double skunks included
+}
+
+// WinRate returns wins over games, 0 with no games.
+func (s Standing) WinRate() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return float64(s.Wins) / float64(s.Games)
+}
+
+// Leaderboard ranks the players of a server by games won (then wins, then
+// fewer losses) over games between people finished since since (the zero
+// time for all time). Every ranked player is returned; the caller shows
+// the top and where a player stands.
+func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT user_id, MAX(name), COUNT(*), SUM(won), SUM(games_won),
+		SUM(skunks_given + double_skunks_given), SUM(skunks_taken + double_skunks_taken)
+		FROM player_results WHERE guild_id = ? AND vs_computer = 0 AND finished_at >= ?
+		GROUP BY user_id
+		ORDER BY SUM(games_won) DESC, SUM(won) DESC, COUNT(*) - SUM(won) ASC, user_id`, guildID, millis(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Standing
+	for rows.Next() {
+		var st Standing
+		if err := rows.Scan(&st.UserID, &st.Name, &st.Games, &st.Wins, &st.GamesWon, &st.SkunksGiven, &st.SkunksTaken); err != nil {
+			return nil, err
+		}
+		st.Losses = st.Games - st.Wins
+		st.Rank = len(out) + 1
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// Record is one player's totals over a set of games.
+type Record struct {
+	Games             int
+	Wins              int
+	Losses            int
+	GamesWon          int
+	SkunksGiven       int
+	DoubleSkunksGiven int
+	SkunksTaken       int
+	DoubleSkunksTaken int
+	Pegging           int
+	HandPoints        int
+	Hands             int
+	CribPoints        int
+	Cribs             int
+	BestHand          int
+	TwentyNines       int
+}
+
+// Stats are a player's records in a server: against people and against
+// the computer apart, and the current streak against people (positive for
+// wins in a row, negative for losses).
+type Stats struct {
+	Name       string
+	People     Record
+	Computer   Record
+	Streak     int
+	LastPlayed time.Time
+}
+
+// PlayerStats returns one player's stats in a server.
+func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (Stats, error) {
+	var st Stats
+	rows, err := s.db.QueryContext(ctx, `SELECT vs_computer, MAX(name), COUNT(*), SUM(won), SUM(games_won),
+		SUM(skunks_given), SUM(double_skunks_given), SUM(skunks_taken), SUM(double_skunks_taken),
+		SUM(pegging), SUM(hand_points), SUM(hands), SUM(crib_points), SUM(cribs), MAX(best_hand), SUM(twenty_nines), MAX(finished_at)
+		FROM player_results WHERE guild_id = ? AND user_id = ? GROUP BY vs_computer`, guildID, userID)
+	if err != nil {
+		return st, err
+	}
+	for rows.Next() {
+		var vs int
+		var r Record
+		var name string
+		var last int64
+		if err := rows.Scan(&vs, &name, &r.Games, &r.Wins, &r.GamesWon, &r.SkunksGiven, &r.DoubleSkunksGiven, &r.SkunksTaken,
+			&r.DoubleSkunksTaken, &r.Pegging, &r.HandPoints, &r.Hands, &r.CribPoints, &r.Cribs, &r.BestHand, &r.TwentyNines, &last); err != nil {
+			rows.Close()
+			return st, err
+		}
+		r.Losses = r.Games - r.Wins
+		st.Name = name
+		if fromMillis(last).After(st.LastPlayed) {
+			st.LastPlayed = fromMillis(last)
+		}
+		if vs == 1 {
+			st.Computer = r
+		} else {
+			st.People = r
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	st.Streak, err = s.streak(ctx, guildID, userID)
+	return st, err
+}
+
+// streak counts the latest run of wins (positive) or losses (negative) in
+// games between people.
+func (s *Store) streak(ctx context.Context, guildID, userID string) (int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT won FROM player_results WHERE guild_id = ? AND user_id = ? AND vs_computer = 0
+		ORDER BY finished_at DESC, table_id DESC LIMIT 200`, guildID, userID)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	streak := 0
+	for rows.Next() {
+		var won int
+		if err := rows.Scan(&won); err != nil {
+			return 0, err
+		}
+		switch {
+		case streak == 0 && won == 1, streak > 0 && won == 1:
+			streak++
+		case streak == 0, streak < 0 && won == 0:
+			streak--
+		default:
+			return streak, nil
+		}
+	}
+	return streak, rows.Err()
+}
+
+// HeadToHead is the record between two players on opposite sides.
+type HeadToHead struct {
+	Games int
+	AWins int
+	BWins int
+}
+
+// HeadToHead returns a's and b's record in games where they sat on
+// opposite sides in a server.
+func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error) {
+	var h HeadToHead
+	var aWins, bWins sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), SUM(pa.won), SUM(pb.won) FROM player_results pa
+		JOIN player_results pb ON pb.table_id = pa.table_id AND pb.side <> pa.side
+		WHERE pa.guild_id = ? AND pa.user_id = ? AND pb.user_id = ?`, guildID, a, b).Scan(&h.Games, &aWins, &bWins)
+	h.AWins, h.BWins = int(aWins.Int64), int(bWins.Int64)
+	return h, err
+}

@@ -1,0 +1,286 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+func TestMigrationsFromEmptyAndAgain(t *testing.T) {
+	s, path := MustOpen(t)
+	ctx := context.Background()
+	count := func(s *Store) int {
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	first := count(s)
+	if first == 0 {
+		t.Fatal("no migration recorded")
+	}
+	if _, err := s.CreateTable(ctx, newLobby("g", "a", "b"), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	again, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if count(again) != first {
+		t.Errorf("re-opening applied migrations again")
+	}
+	if tables, err := again.OpenTables(ctx); err != nil || len(tables) != 1 {
+		t.Errorf("tables after reopening: %v, %v", tables, err)
+	}
+}
+
+func TestOpenRefusesBadFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	notDB := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notDB, []byte("these are not the pages of a database, just some words that go on for a while\n"), 0o644)
+	if _, err := Open(ctx, notDB); err == nil {
+		t.Error("a text file was opened as a database")
+	}
+	if _, err := Open(ctx, dir); err == nil {
+		t.Error("a directory was opened as a database")
+	}
+	if _, err := Open(ctx, filepath.Join(dir, "missing", "deeper", "x.db")); err == nil {
+		t.Error("an unreachable path was opened")
+	}
+
+	s, path := MustOpen(t)
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_future.sql', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(ctx, path); !errors.Is(err, ErrNewerSchema) {
+		t.Errorf("newer schema: %v, want ErrNewerSchema", err)
+	}
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	lobby := newLobby("g1", "alice", "bob", "carol", "dan")
+	lobby.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
+	lobby.Computer = "expert"
+	lobby.Seats[3] = Seat{Computer: "expert", Name: "Computer"}
+	created, err := s.CreateTable(ctx, lobby, "i-1", []Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.ID == 0 || created.Version != 1 || created.CreatedAt.IsZero() {
+		t.Fatalf("created %+v", created)
+	}
+	if err := s.SetMessages(ctx, created.ID, "m1", "th1"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Table(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := created.clone()
+	want.MessageID, want.ThreadID = "m1", "th1"
+	want.CreatedAt, want.LastActionAt = got.CreatedAt, got.LastActionAt // stored at millisecond precision
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip\n got %+v\nwant %+v", got, want)
+	}
+
+	started := startGame(t, s, newLobby("g1", "x", "y"))
+	for i := 0; i < 5; i++ {
+		if started, err = step(t, s, started.ID, fmt.Sprintf("step-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded, err := s.Table(ctx, started.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(loaded.State)
+	b, _ := json.Marshal(started.State)
+	if string(a) != string(b) || *loaded.CutSeed != *started.CutSeed || loaded.Version != started.Version || loaded.StartedAt.IsZero() {
+		t.Errorf("game did not round-trip")
+	}
+	actions, err := s.Actions(ctx, started.ID)
+	if err != nil || len(actions) != 5 {
+		t.Fatalf("actions %v, %v", actions, err)
+	}
+	// The log replays to the saved state.
+	g, _, _ := engine.New(loaded.Options, *loaded.CutSeed)
+	for _, la := range actions {
+		if g, _, err = g.Apply(la.Action); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, _ := json.Marshal(g); string(c) != string(a) {
+		t.Errorf("replaying the log gives another state")
+	}
+}
+
+func TestUpdateIsAllOrNothing(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	pending, _ := s.PendingOutbox(ctx, 100)
+	_, err := s.Update(ctx, tb.ID, "will-fail", func(cur *Table) (*Change, error) {
+		return nil, engine.ErrNotYourTurn
+	})
+	if !errors.Is(err, engine.ErrNotYourTurn) {
+		t.Fatalf("error %v", err)
+	}
+	after, _ := s.Table(ctx, tb.ID)
+	if after.Version != tb.Version {
+		t.Error("a failed update changed the version")
+	}
+	if again, _ := s.PendingOutbox(ctx, 100); len(again) != len(pending) {
+		t.Error("a failed update queued announcements")
+	}
+	// The failed interaction was not recorded: a retry may succeed.
+	if _, err := step(t, s, tb.ID, "will-fail"); err != nil {
+		t.Errorf("retry of a failed interaction: %v", err)
+	}
+}
+
+func TestDuplicateInteractionsApplyOnce(t *testing.T) {
+	s, _ := MustOpen(t)
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	if _, err := step(t, s, tb.ID, "same"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := step(t, s, tb.ID, "same"); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("second application: %v, want ErrDuplicate", err)
+	}
+	if _, err := s.CreateTable(context.Background(), newLobby("g", "a", "b"), "same", nil); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("create with a used interaction: %v, want ErrDuplicate", err)
+	}
+}
+
+// TestConcurrentActionsApplyOnce fires many goroutines at the same version:
+// exactly one applies, every other is told the table is stale.
+func TestConcurrentActionsApplyOnce(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	const workers = 32
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			_, errs[w] = s.Update(ctx, tb.ID, fmt.Sprintf("click-%d", w), func(cur *Table) (*Change, error) {
+				// Each click was made on the version the player saw.
+				if cur.Version != tb.Version {
+					return nil, ErrStale
+				}
+				g, _, err := cur.State.Apply(nextAction(cur.State, engine.SeedFromUint64(1)))
+				if err != nil {
+					return nil, err
+				}
+				cur.State = g
+				return &Change{Table: cur}, nil
+			})
+		}(w)
+	}
+	wg.Wait()
+	applied := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			applied++
+		case !errors.Is(err, ErrStale):
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	final, _ := s.Table(ctx, tb.ID)
+	if applied != 1 || final.Version != tb.Version+1 {
+		t.Errorf("%d applied, version %d → %d", applied, tb.Version, final.Version)
+	}
+}
+
+// TestCompareAndSwapWithoutTheLock checks the version guard itself, as two
+// processes sharing a database would meet it: a save from an old version
+// is refused even when nothing else serialises the writers.
+func TestCompareAndSwapWithoutTheLock(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	if _, err := step(t, s, tb.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error { return saveTable(ctx, tx, tb, tb.Version) })
+	if !errors.Is(err, ErrStale) {
+		t.Errorf("save from an old version: %v, want ErrStale", err)
+	}
+}
+
+func TestOpenAndPlayerTables(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	a := startGame(t, s, newLobby("g1", "alice", "bob"))
+	if _, err := s.CreateTable(ctx, newLobby("g1", "alice", "carol"), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	startGame(t, s, newLobby("g2", "alice", "bob"))
+	_, err := s.Update(ctx, a.ID, "", func(cur *Table) (*Change, error) {
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
+		cur.State, cur.Status = g, StatusFinished
+		return &Change{Table: cur}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, _ := s.OpenTables(ctx)
+	mine, _ := s.PlayerTables(ctx, "g1", "alice")
+	bobs, _ := s.PlayerTables(ctx, "g1", "bob")
+	if len(open) != 2 || len(mine) != 1 || len(bobs) != 0 {
+		t.Errorf("open %d, alice's in g1 %d, bob's in g1 %d", len(open), len(mine), len(bobs))
+	}
+	if finished, _ := s.Table(ctx, a.ID); finished.FinishedAt.IsZero() {
+		t.Error("finished time not set")
+	}
+}
+
+func TestOutboxOrderAndRetries(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	for i := 0; i < 3; i++ {
+		if _, err := step(t, s, tb.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items, err := s.PendingOutbox(ctx, 100)
+	if err != nil || len(items) < 3 {
+		t.Fatalf("pending %d, %v", len(items), err)
+	}
+	for i := 1; i < len(items); i++ {
+		if items[i].ID <= items[i-1].ID {
+			t.Fatalf("outbox out of order")
+		}
+	}
+	first := items[0]
+	if err := s.MarkFailed(ctx, first.ID, first.CreatedAt.Add(5e9)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkDelivered(ctx, items[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := s.PendingOutbox(ctx, 100)
+	if len(again) != len(items)-1 || again[0].ID != first.ID || again[0].Attempts != 1 || again[0].NextAttemptAt.IsZero() {
+		t.Errorf("after a failure and a delivery: %+v", again[:2])
+	}
+}

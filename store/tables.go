@@ -1,0 +1,473 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Status is where a table stands.
+type Status string
+
+// The statuses of a table.
+const (
+	StatusLobby    Status = "lobby"    // seats are filling
+	StatusPlaying  Status = "playing"  // the game is on
+	StatusFinished Status = "finished" // the game has a result
+	StatusClosed   Status = "closed"   // closed without a game (an abandoned lobby)
+)
+
+// Open reports whether the table is still in use.
+func (s Status) Open() bool { return s == StatusLobby || s == StatusPlaying }
+
+// Seat is a place at a table: a person (UserID) or a computer player
+// (Computer names its level).
+type Seat struct {
+	UserID   string
+	Name     string
+	Computer string
+}
+
+// Table is a cribbage table in a Discord channel and the game played there.
+type Table struct {
+	ID        int64
+	GuildID   string
+	ChannelID string
+	HostID    string
+	// MessageID is the public table message, ThreadID the table's thread;
+	// empty until posted.
+	MessageID string
+	ThreadID  string
+	Options   engine.Options
+	// Computer is the level filling empty seats, or empty for none.
+	Computer string
+	Status   Status
+	// Version counts the table's changes; Update refuses a change made
+	// from an older version.
+	Version int64
+	Seats   []Seat
+	// CutSeed is the seed the first deal was cut from; State is the game,
+	// nil before it starts.
+	CutSeed      *engine.Seed
+	State        *engine.State
+	CreatedAt    time.Time
+	StartedAt    time.Time
+	LastActionAt time.Time
+	FinishedAt   time.Time
+}
+
+// SeatOf returns the seat userID sits in, or -1.
+func (t *Table) SeatOf(userID string) int {
+	for i, s := range t.Seats {
+		if s.UserID == userID && s.Computer == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// HasComputer reports whether a computer player sits at the table.
+func (t *Table) HasComputer() bool {
+	for _, s := range t.Seats {
+		if s.Computer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// clone returns a copy the caller's function may change freely.
+func (t *Table) clone() *Table {
+	c := *t
+	c.Seats = append([]Seat(nil), t.Seats...)
+	if t.State != nil {
+		c.State = t.State.Clone()
+	}
+	return &c
+}
+
+// LoggedAction is one engine action in a table's log, with who asked for it
+// (empty for the bot's own actions, such as dealing).
+type LoggedAction struct {
+	UserID string
+	Action engine.Action
+}
+
+// Outbound is an announcement to deliver to a channel. Kind and Payload
+// are the bot's: the store keeps them opaque and in order.
+type Outbound struct {
+	ChannelID string
+	Kind      string
+	Payload   string
+}
+
+// Change is what an Update writes, all in one transaction.
+type Change struct {
+	// Table is the table as it should be saved; its Version is set by the
+	// store.
+	Table *Table
+	// Actions are appended to the table's log.
+	Actions []LoggedAction
+	// Outbox is queued for delivery in order.
+	Outbox []Outbound
+}
+
+// CreateTable saves a new table, queues its announcements and records the
+// interaction that asked for it, in one transaction. It sets the table's
+// id, version and times.
+func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string, outbox []Outbound) (*Table, error) {
+	t = t.clone()
+	now := s.now()
+	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM tables`).Scan(&t.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(now), millis(now)); err != nil {
+			return fmt.Errorf("store: create table: %w", err)
+		}
+		if err := saveTable(ctx, tx, t, t.Version); err != nil {
+			return err
+		}
+		if err := saveSeats(ctx, tx, t); err != nil {
+			return err
+		}
+		if err := s.queue(ctx, tx, t.ID, outbox); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Update is one action, one transaction: it loads the table, lets fn decide
+// the change, and saves the new table, appends its actions, queues its
+// announcements and records the interaction — all or nothing. fn gets a
+// copy to change; returning an error (or a nil Change) writes nothing.
+// A change to a table that another writer changed in between fails with
+// ErrStale (the version is compared and swapped, so this holds with any
+// number of processes); an interaction seen before fails with ErrDuplicate.
+// When the change finishes the game, its result and records are written in
+// the same transaction.
+func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error) {
+	var saved *Table
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.claimInteraction(ctx, tx, interactionID, id); err != nil {
+			return err
+		}
+		cur, err := loadTable(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ch, err := fn(cur.clone())
+		if err != nil {
+			return err
+		}
+		if ch == nil || ch.Table == nil {
+			return errNoChange
+		}
+		t := ch.Table.clone()
+		t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
+		if t.Status == StatusPlaying && cur.Status == StatusLobby {
+			t.StartedAt = t.LastActionAt
+		}
+		if !t.Status.Open() && cur.Status.Open() {
+			t.FinishedAt = t.LastActionAt
+		}
+		if err := saveTable(ctx, tx, t, cur.Version); err != nil {
+			return err
+		}
+		if err := saveSeats(ctx, tx, t); err != nil {
+			return err
+		}
+		if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
+			return err
+		}
+		if err := s.queue(ctx, tx, t.ID, ch.Outbox); err != nil {
+			return err
+		}
+		if t.Status == StatusFinished && cur.Status != StatusFinished {
+			if err := recordResult(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		saved = t
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return saved, nil
+}
+
+// errNoChange rolls back an Update whose function chose to write nothing.
+var errNoChange = errors.New("store: no change")
+
+// claimInteraction records an interaction id, failing with ErrDuplicate if
+// it was processed before. An empty id (the bot's own work) is not recorded.
+func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID string, tableID int64) error {
+	if interactionID == "" {
+		return nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
+	switch {
+	case err == nil:
+		return ErrDuplicate
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?)`, interactionID, tableID, millis(s.now()))
+	return err
+}
+
+// saveTable writes every column of t if the stored version is still
+// expected.
+func saveTable(ctx context.Context, tx *sql.Tx, t *Table, expected int64) error {
+	state, seed := "", ""
+	if t.State != nil {
+		b, err := json.Marshal(t.State)
+		if err != nil {
+			return fmt.Errorf("store: encode state: %w", err)
+		}
+		state = string(b)
+	}
+	if t.CutSeed != nil {
+		seed = hex.EncodeToString(t.CutSeed[:])
+	}
+	o := t.Options
+	res, err := tx.ExecContext(ctx, `UPDATE tables SET message_id = ?, thread_id = ?, players = ?, partners = ?, target = ?,
+		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
+		started_at = ?, last_action_at = ?, finished_at = ?
+		WHERE id = ? AND version = ?`,
+		t.MessageID, t.ThreadID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.Computer, string(t.Status), t.Version, seed, state,
+		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), t.ID, expected)
+	if err != nil {
+		return fmt.Errorf("store: save table: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return ErrStale
+	}
+	return nil
+}
+
+// saveSeats replaces the table's seats.
+func saveSeats(ctx context.Context, tx *sql.Tx, t *Table) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
+		return err
+	}
+	for i, seat := range t.Seats {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)`,
+			t.ID, i, seat.UserID, seat.Name, seat.Computer); err != nil {
+			return fmt.Errorf("store: save seat: %w", err)
+		}
+	}
+	return nil
+}
+
+// appendActions logs actions under the table's new version.
+func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions []LoggedAction) error {
+	for i, a := range actions {
+		b, err := json.Marshal(a.Action)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			t.ID, t.Version, i, a.UserID, string(b), millis(t.LastActionAt)); err != nil {
+			return fmt.Errorf("store: append action: %w", err)
+		}
+	}
+	return nil
+}
+
+// tableColumns are read by scanTable, in its order.
+const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at`
+
+// rowScanner is a *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// scanTable reads one row of tableColumns; seats are loaded separately.
+func scanTable(r rowScanner) (*Table, error) {
+	var t Table
+	var partners, manual, muggins int
+	var status, seed, state string
+	var created, started, last, finished int64
+	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished); err != nil {
+		return nil, err
+	}
+	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
+	t.Status = Status(status)
+	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
+	if seed != "" {
+		raw, err := hex.DecodeString(seed)
+		if err != nil || len(raw) != len(engine.Seed{}) {
+			return nil, fmt.Errorf("store: table %d: bad cut seed", t.ID)
+		}
+		t.CutSeed = new(engine.Seed)
+		copy(t.CutSeed[:], raw)
+	}
+	if state != "" {
+		g, err := engine.Unmarshal([]byte(state))
+		if err != nil {
+			return nil, fmt.Errorf("store: table %d: %w", t.ID, err)
+		}
+		t.State = g
+	}
+	return &t, nil
+}
+
+// querier is a *sql.DB or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// loadTable reads one table with its seats.
+func loadTable(ctx context.Context, q querier, id int64) (*Table, error) {
+	t, err := scanTable(q.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := loadSeats(ctx, q, []*Table{t}); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// loadTables reads the tables a query selects (tableColumns), with seats.
+func loadTables(ctx context.Context, q querier, query string, args ...any) ([]*Table, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Table
+	for rows.Next() {
+		t, err := scanTable(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, loadSeats(ctx, q, out)
+}
+
+// loadSeats fills the seats of tables.
+func loadSeats(ctx context.Context, q querier, tables []*Table) error {
+	if len(tables) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*Table, len(tables))
+	ids := make([]string, 0, len(tables))
+	args := make([]any, 0, len(tables))
+	for _, t := range tables {
+		byID[t.ID] = t
+		t.Seats = nil
+		ids = append(ids, "?")
+		args = append(args, t.ID)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT table_id, seat, user_id, name, computer FROM seats WHERE table_id IN (`+strings.Join(ids, ",")+`) ORDER BY table_id, seat`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		var seat Seat
+		if err := rows.Scan(&id, &n, &seat.UserID, &seat.Name, &seat.Computer); err != nil {
+			return err
+		}
+		byID[id].Seats = append(byID[id].Seats, seat)
+	}
+	return rows.Err()
+}
+
+// Table returns one table.
+func (s *Store) Table(ctx context.Context, id int64) (*Table, error) {
+	return loadTable(ctx, s.db, id)
+}
+
+// OpenTables returns every table still in use (a lobby or a game on), for
+// the bot to resume after a restart.
+func (s *Store) OpenTables(ctx context.Context) ([]*Table, error) {
+	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id`)
+}
+
+// PlayerTables returns the open tables in a server where userID has a seat.
+func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*Table, error) {
+	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
+		WHERE guild_id = ? AND status IN ('lobby', 'playing')
+		AND id IN (SELECT table_id FROM seats WHERE user_id = ? AND computer = '')
+		ORDER BY id`, guildID, userID)
+}
+
+// ChannelTables returns the open tables in a channel.
+func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, error) {
+	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
+}
+
+// SetMessages records where the table's public message and thread are.
+// It does not change the version: buttons stay valid.
+func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
+	return err
+}
+
+// Actions returns a table's action log in order.
+func (s *Store) Actions(ctx context.Context, id int64) ([]LoggedAction, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []LoggedAction
+	for rows.Next() {
+		var la LoggedAction
+		var raw string
+		if err := rows.Scan(&la.UserID, &raw); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(raw), &la.Action); err != nil {
+			return nil, fmt.Errorf("store: table %d: bad action: %w", id, err)
+		}
+		out = append(out, la)
+	}
+	return out, rows.Err()
+}
+
+// boolInt stores a bool as 0 or 1.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
