@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -24,8 +25,12 @@ type Options struct {
 	// APIURL, when set, replaces https://discord.com for REST calls; the
 	// gateway is whatever that API's /gateway returns.
 	APIURL *url.URL
+	// Store keeps the tables.
+	Store Store
 	// Logger receives the bot's logs.
 	Logger *slog.Logger
+	// Now is the clock (time.Now if nil); tests move it.
+	Now func() time.Time
 }
 
 // Bot is one connection to Discord serving cribbage tables.
@@ -33,6 +38,23 @@ type Bot struct {
 	opts    Options
 	log     *slog.Logger
 	session *discordgo.Session
+	store   Store
+	now     func() time.Time
+	locks   tableLocks
+
+	// ctx lives while the bot runs; handlers derive theirs from it.
+	ctx context.Context
+
+	// mu guards closing; inflight counts handlers running.
+	mu       sync.Mutex
+	closing  bool
+	inflight sync.WaitGroup
+
+	ready    chan struct{}
+	outboxCh chan struct{}
+
+	commands map[string]handler
+	clicks   map[string]clickHandler
 }
 
 // New prepares a bot; it does not connect until Run.
@@ -40,8 +62,14 @@ func New(opts Options) (*Bot, error) {
 	if opts.Token == "" {
 		return nil, errors.New("bot: no token")
 	}
+	if opts.Store == nil {
+		return nil, errors.New("bot: no store")
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	s, err := discordgo.New("Bot " + opts.Token)
 	if err != nil {
@@ -57,17 +85,123 @@ func New(opts Options) (*Bot, error) {
 	// discordgo logs through the standard logger at its own levels; keep
 	// only its errors, which never contain the token.
 	s.LogLevel = discordgo.LogError
-	return &Bot{opts: opts, log: opts.Logger, session: s}, nil
+	b := &Bot{
+		opts:     opts,
+		log:      opts.Logger,
+		session:  s,
+		store:    opts.Store,
+		now:      opts.Now,
+		ctx:      context.Background(),
+		ready:    make(chan struct{}),
+		outboxCh: make(chan struct{}, 1),
+	}
+	b.commands = b.commandHandlers()
+	b.clicks = b.clickHandlers()
+	return b, nil
 }
 
-// Run connects to Discord and serves until ctx is cancelled, then closes
-// the connection.
+// Run connects to Discord, registers the commands, resumes what the last
+// run left pending and serves until ctx is cancelled. Then it stops taking
+// interactions, lets those in flight finish, delivers what it can of the
+// outbox, and disconnects.
 func (b *Bot) Run(ctx context.Context) error {
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.ctx = runCtx
+	var once sync.Once
+	b.session.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
+		once.Do(func() { close(b.ready) })
+	})
+	b.session.AddHandler(b.onInteraction)
 	if err := b.session.Open(); err != nil {
 		return fmt.Errorf("bot: connect to Discord: %w", err)
 	}
-	b.log.Info("connected to Discord")
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		b.session.Close()
+		return nil
+	}
+	if err := b.registerCommands(); err != nil {
+		b.session.Close()
+		return err
+	}
+	b.log.Info("connected to Discord", "guild", b.opts.GuildID)
+	senderDone := make(chan struct{})
+	go func() {
+		defer close(senderDone)
+		b.runOutbox(runCtx)
+	}()
+	b.resume(runCtx)
 	<-ctx.Done()
-	b.log.Info("shutting down")
+
+	b.log.Info("shutting down: finishing interactions in flight")
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
+	b.inflight.Wait()
+	flushCtx, flushCancel := context.WithTimeout(context.Background(), 5*time.Second)
+	b.deliverPending(flushCtx)
+	flushCancel()
+	cancel()
+	<-senderDone
 	return b.session.Close()
+}
+
+// enter admits a handler unless the bot is shutting down.
+func (b *Bot) enter() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+// leave marks a handler done.
+func (b *Bot) leave() { b.inflight.Done() }
+
+// registerCommands overwrites the application's commands in one call: to
+// the configured server when set (they appear at once), else globally.
+func (b *Bot) registerCommands() error {
+	appID := b.session.State.User.ID
+	if _, err := b.session.ApplicationCommandBulkOverwrite(appID, b.opts.GuildID, commandDefinitions()); err != nil {
+		return fmt.Errorf("bot: register commands: %w", err)
+	}
+	return nil
+}
+
+// resume finishes what a previous run left: tables waiting for a deal the
+// bot makes itself. Undelivered announcements go out through the outbox.
+func (b *Bot) resume(ctx context.Context) {
+	tables, err := b.store.OpenTables(ctx)
+	if err != nil {
+		b.log.Error("could not list open tables", "err", err)
+		return
+	}
+	for _, t := range tables {
+		if t.Status != StatusPlaying || t.State == nil {
+			continue
+		}
+		if _, err := b.advanceTable(ctx, t.ID); err != nil {
+			b.log.Warn("could not resume table", "table", t.ID, "err", err)
+		}
+	}
+	b.wakeOutbox()
+}
+
+// advanceTable applies whatever the table does by itself now, if anything.
+func (b *Bot) advanceTable(ctx context.Context, id int64) (*Table, error) {
+	defer b.locks.lock(id)()
+	return b.store.Update(ctx, id, "", func(t *Table) (*Change, error) {
+		if t.Status != StatusPlaying {
+			return nil, nil
+		}
+		g, actions, events, err := advance(t, t.State, nil, nil)
+		if err != nil || len(actions) == 0 {
+			return nil, err
+		}
+		return b.changeFor(t, g, actions, events), nil
+	})
 }

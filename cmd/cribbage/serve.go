@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/store"
 )
 
 // runServe loads the configuration, connects the bot and serves until the
@@ -41,12 +43,24 @@ func runServe(ctx context.Context, env *environment, args []string) int {
 	return 0
 }
 
-// serve wires the parts together and runs the bot until ctx ends.
+// serve wires the parts together and runs the bot until ctx ends, then
+// closes the database.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	st, err := store.Open(ctx, cfg.DatabasePath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Delivered announcements and processed interaction ids are kept a
+	// week, long past any retry Discord makes.
+	if err := st.Prune(ctx, 7*24*time.Hour); err != nil {
+		logger.Warn("could not prune old records", "err", err)
+	}
 	b, err := bot.New(bot.Options{
 		Token:   cfg.Token,
 		GuildID: cfg.GuildID,
 		APIURL:  cfg.APIURL,
+		Store:   storeAdapter{st},
 		Logger:  logger,
 	})
 	if err != nil {

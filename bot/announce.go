@@ -1,0 +1,182 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// seatName returns the display name of a seat.
+func seatName(t *Table, seat int) string {
+	if seat < 0 || seat >= len(t.Seats) {
+		return "?"
+	}
+	return t.Seats[seat].Name
+}
+
+// sideName names a side: a player, or "Alice & Carol" for partners.
+func sideName(t *Table, side int) string {
+	var names []string
+	for seat := range t.Seats {
+		if t.Options.SideOf(seat) == side {
+			names = append(names, seatName(t, seat))
+		}
+	}
+	return strings.Join(names, " & ")
+}
+
+// scoreLine lists every side's score: "Alice 45 · Bob 38".
+func scoreLine(t *Table, scores []int) string {
+	parts := make([]string, len(scores))
+	for side, s := range scores {
+		parts[side] = fmt.Sprintf("%s %d", sideName(t, side), s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// playPhrase says what a laid card scored: "a pair and fifteen".
+func playPhrase(items []engine.ScoreItem) string {
+	var parts []string
+	for _, it := range items {
+		switch it.Kind {
+		case engine.KindFifteen:
+			parts = append(parts, "fifteen")
+		case engine.KindPair:
+			parts = append(parts, map[int]string{2: "a pair", 6: "three of a kind", 12: "four of a kind"}[it.Points])
+		case engine.KindRun:
+			parts = append(parts, "a run of "+engine.NumberWord(it.Points))
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// story turns a change's events into the lines players read in the
+// channel, in the cadence they count aloud.
+func story(t *Table, events []engine.Event) []string {
+	var lines []string
+	for _, e := range events {
+		if line := storyLine(t, e); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// storyLine renders one event, or "" for events the table message shows.
+func storyLine(t *Table, e engine.Event) string {
+	name := seatName(t, e.Seat)
+	switch e.Kind {
+	case engine.EvCutForDeal:
+		var cuts []string
+		for seat := 0; seat < len(t.Seats) && seat < len(e.Cards); seat++ {
+			cuts = append(cuts, fmt.Sprintf("%s %s", seatName(t, seat), e.Cards[seat].Display()))
+		}
+		return fmt.Sprintf("Cut for deal: %s. **%s** cuts lowest and deals first.", strings.Join(cuts, ", "), name)
+	case engine.EvDeal:
+		return fmt.Sprintf("**Hand %d** — %s deals.", e.N, name)
+	case engine.EvStarter:
+		return fmt.Sprintf("%s cuts: the starter is **%s**.", name, e.Card.Display())
+	case engine.EvHeels:
+		return fmt.Sprintf("His heels — two for %s.", name)
+	case engine.EvPlay:
+		return playLine(name, e)
+	case engine.EvGo:
+		return fmt.Sprintf("%s: go.", name)
+	case engine.EvGoPoint:
+		return fmt.Sprintf("Go, one for %s.", name)
+	case engine.EvLastCard:
+		return fmt.Sprintf("Last card, one for %s.", name)
+	case engine.EvReset:
+		return fmt.Sprintf("— the count starts again; %s leads.", name)
+	case engine.EvShow:
+		return showLine(t, e)
+	case engine.EvClaim:
+		return claimLine(t, e)
+	case engine.EvMuggins:
+		if e.Items[0].Kind == engine.KindOverClaim {
+			return fmt.Sprintf("%s over-counted: %s takes the %s extra.", seatName(t, e.Other), name, engine.NumberWord(e.Points))
+		}
+		return fmt.Sprintf("**Muggins!** %s takes the %s that %s missed.", name, engine.NumberWord(e.Points), seatName(t, e.Other))
+	case engine.EvHandOver:
+		return fmt.Sprintf("Scores: %s. %s deals next.", scoreLine(t, e.Scores), name)
+	case engine.EvResign:
+		return fmt.Sprintf("%s resigns.", name)
+	case engine.EvGameOver:
+		return resultLine(t, e.Result)
+	}
+	return ""
+}
+
+// playLine: "Alice plays 7♣ — 22", "Bob plays 9♦ for 31, two".
+func playLine(name string, e engine.Event) string {
+	if e.Count == 31 {
+		extra := ""
+		if p := playPhrase(e.Items); p != "" {
+			extra = " and " + p
+		}
+		return fmt.Sprintf("%s plays %s for 31%s, %s.", name, e.Card.Display(), extra, engine.NumberWord(e.Points))
+	}
+	if e.Points == 0 {
+		return fmt.Sprintf("%s plays %s — %d.", name, e.Card.Display(), e.Count)
+	}
+	return fmt.Sprintf("%s plays %s — %d, %s for %s.", name, e.Card.Display(), e.Count, playPhrase(e.Items), engine.NumberWord(e.Points))
+}
+
+// showLine: "Bob: 5♥ 5♦ 2♣ 3♠ + Q♣ — fifteen two, … is ten".
+func showLine(t *Table, e engine.Event) string {
+	who := seatName(t, e.Seat)
+	if e.Crib {
+		who += "'s crib"
+	}
+	b := engine.Breakdown{Items: e.Items, Total: e.Points}
+	return fmt.Sprintf("%s: %s + %s — %s.", who, engine.DisplayCards(e.Cards), e.Card.Display(), b.Spoken())
+}
+
+// claimLine reports a manual count and the true breakdown.
+func claimLine(t *Table, e engine.Event) string {
+	who := seatName(t, e.Seat)
+	if e.Crib {
+		who += "'s crib"
+	}
+	truth := engine.Breakdown{Items: e.Items, Total: e.Points + e.Missed}
+	line := fmt.Sprintf("%s claims %d: %s + %s — %s.", who, e.Claimed, engine.DisplayCards(e.Cards), e.Card.Display(), truth.Spoken())
+	if e.Missed > 0 {
+		line += fmt.Sprintf(" %s missed.", strings.ToUpper(engine.NumberWord(e.Missed)[:1])+engine.NumberWord(e.Missed)[1:])
+		if t.Options.Muggins {
+			line += " Opponents may call muggins until the next deal."
+		}
+	}
+	return line
+}
+
+// resultLine announces the winner and any skunk.
+func resultLine(t *Table, r *engine.Result) string {
+	if r == nil {
+		return ""
+	}
+	winner := sideName(t, r.Winner)
+	line := fmt.Sprintf("🏆 **%s wins** — %s.", winner, scoreLine(t, r.Scores))
+	switch r.Reason {
+	case engine.ReasonResigned:
+		line = fmt.Sprintf("🏆 **%s wins** by resignation — %s.", winner, scoreLine(t, r.Scores))
+	case engine.ReasonForfeit:
+		line = fmt.Sprintf("🏆 **%s wins** by forfeit — %s.", winner, scoreLine(t, r.Scores))
+	}
+	var skunked []string
+	for side, level := range r.Skunks {
+		switch level {
+		case 1:
+			skunked = append(skunked, sideName(t, side)+" skunked")
+		case 2:
+			skunked = append(skunked, sideName(t, side)+" double-skunked")
+		}
+	}
+	if len(skunked) > 0 {
+		line += " " + strings.Join(skunked, ", ") + "!"
+	}
+	if r.Games > 1 {
+		line += fmt.Sprintf(" The win counts as %d games.", r.Games)
+	}
+	return line
+}

@@ -1,0 +1,120 @@
+package bot
+
+import (
+	"github.com/bwmarrin/discordgo"
+)
+
+// commandName is the one slash command; everything is a subcommand of it.
+const commandName = "cribbage"
+
+// commandDefinitions is the /cribbage command with its subcommands and
+// options, registered with a bulk overwrite at start.
+func commandDefinitions() []*discordgo.ApplicationCommand {
+	noDM := false
+	tableOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table",
+		Description: "The table number (only needed if you sit at more than one here)", Autocomplete: true}
+	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	}
+	intChoices := func(values ...int) []*discordgo.ApplicationCommandOptionChoice {
+		var out []*discordgo.ApplicationCommandOptionChoice
+		for _, v := range values {
+			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: itoa(v), Value: v})
+		}
+		return out
+	}
+	return []*discordgo.ApplicationCommand{{
+		Name:         commandName,
+		Description:  "Play cribbage at a table in this channel",
+		DMPermission: &noDM,
+		Contexts:     &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Options: []*discordgo.ApplicationCommandOption{
+			sub("start", "Open a cribbage table in this channel",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players (default 2)", Choices: intChoices(2, 3, 4)},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "teams", Description: "With 4 players: two teams of two, partners sitting opposite"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "counting", Description: "Who counts the hands (default: the table)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
+			),
+			sub("join", "Take a seat at a table in this channel", tableOpt),
+			sub("leave", "Give up your seat before the game starts", tableOpt),
+			sub("hand", "Show your hand, privately", tableOpt),
+			sub("status", "Show a table", tableOpt,
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "public", Description: "Show it to the channel (default: only you)"}),
+			sub("resign", "Concede your game (asks first)", tableOpt),
+			sub("leaderboard", "The server's leaderboard",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "Which games (default: all time)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "last 7 days", Value: "week"}, {Name: "last 30 days", Value: "month"}, {Name: "all time", Value: "all"}}}),
+			sub("stats", "A player's record in this server",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "vs", Description: "Also show the record against this player"}),
+			sub("count", "Count a hand: fifteens, pairs, runs, flush and nobs",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "cards", Description: "Four cards, e.g. 5H 5D 5C JS", Required: true, MaxLength: 40},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starter", Description: "The starter card, e.g. 5S", Required: true, MaxLength: 4},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "crib", Description: "Count it as a crib (a flush needs all five cards)"}),
+			sub("rules", "How cribbage is played here"),
+			sub("help", "How to use this bot"),
+		},
+	}}
+}
+
+// commandHandlers maps subcommands to handlers.
+func (b *Bot) commandHandlers() map[string]handler {
+	return map[string]handler{
+		"start":       b.cmdStart,
+		"join":        b.cmdJoin,
+		"leave":       b.cmdLeave,
+		"hand":        b.cmdHand,
+		"status":      b.cmdStatus,
+		"resign":      b.cmdResign,
+		"leaderboard": b.cmdLeaderboard,
+		"stats":       b.cmdStats,
+		"count":       b.cmdCount,
+		"rules":       b.cmdRules,
+		"help":        b.cmdHelp,
+	}
+}
+
+// clickHandlers maps custom_id actions to handlers.
+func (b *Bot) clickHandlers() map[string]clickHandler {
+	return map[string]clickHandler{
+		"join":    b.clickJoin,
+		"leave":   b.clickLeave,
+		"begin":   b.clickBegin,
+		"hand":    b.clickHand,
+		"refresh": b.clickHand,
+		"deal":    b.clickDeal,
+		"sel":     b.clickSelect,
+		"discard": b.clickDiscard,
+		"play":    b.clickPlay,
+		"claim":   b.clickClaim,
+		"claimed": b.clickClaimed,
+		"muggins": b.clickMuggins,
+		"resign":  b.clickResign,
+	}
+}
+
+// options returns a subcommand's options by name.
+func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommandInteractionDataOption {
+	out := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	data := ic.ApplicationCommandData()
+	if len(data.Options) == 0 {
+		return out
+	}
+	for _, o := range data.Options[0].Options {
+		out[o.Name] = o
+	}
+	return out
+}
+
+// itoa formats an int.
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

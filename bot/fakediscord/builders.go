@@ -1,0 +1,97 @@
+package fakediscord
+
+import (
+	"github.com/bwmarrin/discordgo"
+)
+
+// User is a test user.
+type User struct {
+	ID   string
+	Name string
+}
+
+func (u User) member() *discordgo.Member {
+	return &discordgo.Member{User: &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name}}
+}
+
+// Opt is a command option value: string, int, bool, or User.
+type Opt struct {
+	Name  string
+	Value any
+}
+
+// Command builds a /cribbage subcommand interaction in a guild channel
+// (guild "" makes it a DM).
+func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
+	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-cribbage", Name: "cribbage", CommandType: discordgo.ChatApplicationCommand,
+		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}}
+	subOpt := &discordgo.ApplicationCommandInteractionDataOption{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}
+	for _, o := range opts {
+		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: o.Name}
+		switch v := o.Value.(type) {
+		case string:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionString, v
+		case int:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionInteger, float64(v)
+		case int64:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionInteger, float64(v)
+		case bool:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionBoolean, v
+		case User:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionUser, v.ID
+			data.Resolved.Users[v.ID] = &discordgo.User{ID: v.ID, Username: v.Name, GlobalName: v.Name}
+		}
+		subOpt.Options = append(subOpt.Options, opt)
+	}
+	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{subOpt}
+	return withUser(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: channel, Data: data}, u)
+}
+
+// Click builds a button click on a message.
+func Click(guild, channel string, u User, messageID, customID string) *discordgo.Interaction {
+	return withUser(&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, GuildID: guild, ChannelID: channel,
+		Message: &discordgo.Message{ID: messageID, ChannelID: channel},
+		Data:    discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent}}, u)
+}
+
+// Submit builds a modal submission with text inputs, from a message.
+func Submit(guild, channel string, u User, messageID, customID string, fields map[string]string) *discordgo.Interaction {
+	var rows []discordgo.MessageComponent
+	for id, value := range fields {
+		rows = append(rows, &discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: id, Value: value}}})
+	}
+	i := withUser(&discordgo.Interaction{Type: discordgo.InteractionModalSubmit, GuildID: guild, ChannelID: channel,
+		Data: discordgo.ModalSubmitInteractionData{CustomID: customID, Components: rows}}, u)
+	if messageID != "" {
+		i.Message = &discordgo.Message{ID: messageID, ChannelID: channel, Flags: discordgo.MessageFlagsEphemeral}
+	}
+	return i
+}
+
+// withUser sets the member (in a guild) or the user (in a DM).
+func withUser(i *discordgo.Interaction, u User) *discordgo.Interaction {
+	if i.GuildID != "" {
+		i.Member = u.member()
+	} else {
+		i.User = u.member().User
+	}
+	return i
+}
+
+// Buttons lists a message's buttons, row by row.
+func Buttons(components []discordgo.MessageComponent) []discordgo.Button {
+	var out []discordgo.Button
+	for _, c := range components {
+		switch row := c.(type) {
+		case discordgo.ActionsRow:
+			out = append(out, Buttons(row.Components)...)
+		case *discordgo.ActionsRow:
+			out = append(out, Buttons(row.Components)...)
+		case discordgo.Button:
+			out = append(out, row)
+		case *discordgo.Button:
+			out = append(out, *row)
+		}
+	}
+	return out
+}

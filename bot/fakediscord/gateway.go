@@ -1,0 +1,139 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+
+	"github.com/gorilla/websocket"
+)
+
+// gateway is one bot connection to the fake gateway.
+type gateway struct {
+	conn   *websocket.Conn
+	mu     sync.Mutex // serialises writes
+	seq    int
+	closed bool
+}
+
+// frame is a gateway payload.
+type frame struct {
+	Op int             `json:"op"`
+	D  json.RawMessage `json:"d,omitempty"`
+	S  *int            `json:"s,omitempty"`
+	T  string          `json:"t,omitempty"`
+}
+
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// serveGateway speaks the gateway protocol: HELLO, then IDENTIFY → READY or
+// RESUME → RESUMED, heartbeat ACKs, and dispatches sent by Dispatch.
+func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	g := &gateway{conn: conn}
+	s.mu.Lock()
+	s.gateways = append(s.gateways, g)
+	s.mu.Unlock()
+	defer g.close()
+	if g.send(10, "", map[string]any{"heartbeat_interval": 41250}) != nil {
+		return
+	}
+	for {
+		_, data, err := conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		var f frame
+		if json.Unmarshal(data, &f) != nil {
+			continue
+		}
+		switch f.Op {
+		case 1: // heartbeat
+			g.send(11, "", nil)
+		case 2: // identify
+			s.mu.Lock()
+			s.identifies++
+			s.mu.Unlock()
+			g.send(0, "READY", map[string]any{
+				"v":                  9,
+				"session_id":         "fake-session",
+				"resume_gateway_url": "ws://" + r.Host + "/gateway-ws",
+				"user":               map[string]any{"id": s.BotUserID, "username": "Cribbage", "bot": true},
+				"application":        map[string]any{"id": s.AppID},
+				"guilds":             []any{},
+			})
+			s.readyCh <- struct{}{}
+		case 6: // resume
+			s.mu.Lock()
+			s.resumes++
+			s.mu.Unlock()
+			g.send(0, "RESUMED", map[string]any{})
+			s.readyCh <- struct{}{}
+		}
+	}
+}
+
+// send writes one frame; dispatches (op 0) get the next sequence number.
+func (g *gateway) send(op int, t string, d any) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return errors.New("fakediscord: gateway closed")
+	}
+	f := frame{Op: op, T: t}
+	if d != nil {
+		raw, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		f.D = raw
+	}
+	if op == 0 {
+		g.seq++
+		seq := g.seq
+		f.S = &seq
+	}
+	return g.conn.WriteJSON(f)
+}
+
+// close ends the connection.
+func (g *gateway) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.closed {
+		g.closed = true
+		g.conn.Close()
+	}
+}
+
+// Dispatch sends an event to the newest open gateway connection.
+func (s *Server) Dispatch(t string, d any) error {
+	s.mu.Lock()
+	var g *gateway
+	for i := len(s.gateways) - 1; i >= 0; i-- {
+		if !s.gateways[i].closed {
+			g = s.gateways[i]
+			break
+		}
+	}
+	s.mu.Unlock()
+	if g == nil {
+		return errors.New("fakediscord: no bot connected")
+	}
+	return g.send(0, t, d)
+}
+
+// DropConnections closes every gateway connection, as Discord does when it
+// asks a bot to reconnect.
+func (s *Server) DropConnections() {
+	s.mu.Lock()
+	gws := append([]*gateway(nil), s.gateways...)
+	s.mu.Unlock()
+	for _, g := range gws {
+		g.close()
+	}
+}

@@ -1,0 +1,209 @@
+package fakediscord
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// pending is an interaction sent to the bot and its answer.
+type pending struct {
+	interaction *discordgo.Interaction
+	sent        time.Time
+	answered    bool
+	original    string // the message the response created or updated
+	done        chan Answer
+}
+
+// Answer is the bot's response to an interaction.
+type Answer struct {
+	Response *discordgo.InteractionResponse
+	// Latency is from the dispatch to the callback arriving.
+	Latency time.Duration
+	// MessageID is the message the response created or updated.
+	MessageID string
+}
+
+// Ephemeral reports whether the answer is visible only to the user.
+func (a Answer) Ephemeral() bool {
+	return a.Response != nil && a.Response.Data != nil && a.Response.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// Content returns the answer's text, or "".
+func (a Answer) Content() string {
+	if a.Response == nil || a.Response.Data == nil {
+		return ""
+	}
+	return a.Response.Data.Content
+}
+
+// Interact dispatches an interaction to the bot and waits for its callback.
+// The fake fills in the id, token, application and, for a click, the
+// message clicked.
+func (s *Server) Interact(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	p := s.Prepare(i)
+	return s.Send(ctx, p)
+}
+
+// Prepare registers an interaction without sending it (Send sends it), so
+// a test can send the same interaction twice, as Discord may.
+func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
+	if i.ID == "" {
+		i.ID = s.newID()
+	}
+	i.AppID, i.Version = s.AppID, 1
+	if i.Token == "" {
+		i.Token = "tok-" + i.ID
+	}
+	if i.Type == discordgo.InteractionMessageComponent && i.Message != nil {
+		if m, ok := s.Message(i.Message.ID); ok {
+			msg := m.Message
+			i.Message = &msg
+		}
+	}
+	s.mu.Lock()
+	s.tokens[i.Token] = s.now()
+	if _, ok := s.interactions[i.ID]; !ok {
+		s.interactions[i.ID] = &pending{interaction: i, done: make(chan Answer, 4)}
+	}
+	s.mu.Unlock()
+	return i
+}
+
+// Send dispatches a prepared interaction and waits for the callback.
+func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	s.mu.Lock()
+	p := s.interactions[i.ID]
+	p.sent = time.Now()
+	s.mu.Unlock()
+	if err := s.Dispatch("INTERACTION_CREATE", i); err != nil {
+		return Answer{}, err
+	}
+	select {
+	case a := <-p.done:
+		return a, nil
+	case <-ctx.Done():
+		return Answer{}, fmt.Errorf("fakediscord: no answer to interaction %s: %w", i.ID, ctx.Err())
+	}
+}
+
+// callback records the bot's answer to an interaction. Discord allows one
+// answer, within 3 seconds of the interaction.
+func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte) {
+	resp, err := decodeResponse(body)
+	if err != nil {
+		writeError(w, 400, 50035, "Invalid Form Body")
+		return
+	}
+	s.mu.Lock()
+	p, ok := s.interactions[id]
+	if !ok || p.interaction.Token != token {
+		s.mu.Unlock()
+		writeError(w, 404, 10062, "Unknown interaction")
+		return
+	}
+	if p.answered {
+		s.mu.Unlock()
+		writeError(w, 400, 40060, "Interaction has already been acknowledged.")
+		return
+	}
+	if time.Since(p.sent) > 3*time.Second {
+		s.mu.Unlock()
+		writeError(w, 404, 10062, "Unknown interaction")
+		return
+	}
+	p.answered = true
+	latency := time.Since(p.sent)
+	i := p.interaction
+	s.mu.Unlock()
+
+	var raw struct {
+		Data json.RawMessage `json:"data"`
+	}
+	json.Unmarshal(body, &raw)
+	data := []byte(raw.Data)
+	var messageID string
+	switch resp.Type {
+	case discordgo.InteractionResponseChannelMessageWithSource:
+		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+		messageID = s.createMessage(i.ChannelID, data, ephemeral, token).ID
+	case discordgo.InteractionResponseUpdateMessage:
+		if i.Message != nil {
+			messageID = i.Message.ID
+			s.mu.Lock()
+			m := s.messages[messageID]
+			s.mu.Unlock()
+			if m != nil {
+				s.applyEdit(m, data)
+			}
+		}
+	}
+	s.mu.Lock()
+	if messageID != "" && p.original == "" && resp.Type == discordgo.InteractionResponseChannelMessageWithSource {
+		p.original = messageID
+	}
+	s.mu.Unlock()
+	w.WriteHeader(204)
+	p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}
+}
+
+// originalOf returns the message an interaction's response created.
+func (s *Server) originalOf(token string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.interactions {
+		if p.interaction.Token == token {
+			return p.original
+		}
+	}
+	return ""
+}
+
+// tokenChannel returns the channel of the interaction with that token.
+func (s *Server) tokenChannel(token string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.interactions {
+		if p.interaction.Token == token {
+			return p.interaction.ChannelID
+		}
+	}
+	return ""
+}
+
+// decodeResponse reads an interaction response. Components are interfaces,
+// which only discordgo.Message knows how to unmarshal, so the data is read
+// through one.
+func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
+	var raw struct {
+		Type discordgo.InteractionResponseType `json:"type"`
+		Data json.RawMessage                   `json:"data"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, err
+	}
+	resp := &discordgo.InteractionResponse{Type: raw.Type}
+	if len(raw.Data) == 0 || string(raw.Data) == "null" {
+		return resp, nil
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(raw.Data, &m); err != nil {
+		return nil, err
+	}
+	var extra struct {
+		CustomID        string                                      `json:"custom_id"`
+		Title           string                                      `json:"title"`
+		Choices         []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+		AllowedMentions *discordgo.MessageAllowedMentions           `json:"allowed_mentions"`
+	}
+	if err := json.Unmarshal(raw.Data, &extra); err != nil {
+		return nil, err
+	}
+	resp.Data = &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
+		CustomID: extra.CustomID, Title: extra.Title, Choices: extra.Choices, AllowedMentions: extra.AllowedMentions}
+	return resp, nil
+}

@@ -1,0 +1,211 @@
+// Package fakediscord is a small Discord for tests: a gateway websocket
+// (HELLO, IDENTIFY, READY, heartbeats, RESUME, dispatches) and the REST
+// routes the bot uses, on 127.0.0.1. It records every request, keeps the
+// messages it was asked to create, can fail chosen requests with 429 or
+// 5xx, and has a clock tests can move forward. The real discordgo client
+// connects to it through the bot's API base URL.
+package fakediscord
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Request is one REST request the fake received.
+type Request struct {
+	Method string
+	Path   string
+	Body   []byte
+	At     time.Time
+	Status int
+}
+
+// Message is a message the fake holds, public or ephemeral.
+type Message struct {
+	discordgo.Message
+	Ephemeral bool
+	// Token is the interaction token that made it, for webhook edits.
+	Token string
+	// Nonce is the nonce it was created with, if any.
+	Nonce string
+}
+
+// Server is the fake Discord.
+type Server struct {
+	AppID     string
+	BotUserID string
+
+	http   *httptest.Server
+	nextID atomic.Int64
+
+	mu           sync.Mutex
+	offset       time.Duration
+	requests     []Request
+	messages     map[string]*Message
+	order        []string
+	interactions map[string]*pending
+	tokens       map[string]time.Time
+	faults       []*fault
+	commands     map[string][]*discordgo.ApplicationCommand
+	gateways     []*gateway
+	identifies   int
+	resumes      int
+	readyCh      chan struct{}
+}
+
+// New starts a fake Discord on 127.0.0.1.
+func New() *Server {
+	s := &Server{
+		AppID:        "100000000000000001",
+		BotUserID:    "100000000000000001",
+		messages:     map[string]*Message{},
+		interactions: map[string]*pending{},
+		tokens:       map[string]time.Time{},
+		commands:     map[string][]*discordgo.ApplicationCommand{},
+		readyCh:      make(chan struct{}, 16),
+	}
+	s.nextID.Store(200000000000000000)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/gateway-ws", s.serveGateway)
+	mux.HandleFunc("/gateway-ws/", s.serveGateway)
+	mux.HandleFunc("/api/v9/", s.serveREST)
+	s.http = httptest.NewServer(mux)
+	return s
+}
+
+// URL is the base URL to give the bot in place of https://discord.com.
+func (s *Server) URL() string { return s.http.URL }
+
+// Close stops the server and drops every connection.
+func (s *Server) Close() {
+	s.mu.Lock()
+	gws := append([]*gateway(nil), s.gateways...)
+	s.mu.Unlock()
+	for _, g := range gws {
+		g.close()
+	}
+	s.http.CloseClientConnections()
+	s.http.Close()
+}
+
+// Now is the fake's clock: real time plus whatever Advance added.
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Now().Add(s.offset)
+}
+
+// Advance moves the fake's clock forward (interaction tokens age with it).
+func (s *Server) Advance(d time.Duration) {
+	s.mu.Lock()
+	s.offset += d
+	s.mu.Unlock()
+}
+
+// newID returns a fresh snowflake.
+func (s *Server) newID() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
+
+// Requests returns a copy of every REST request so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Commands returns the commands registered for a guild ("" for global).
+func (s *Server) Commands(guildID string) []*discordgo.ApplicationCommand {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commands[guildID]
+}
+
+// Message returns a copy of a message by id.
+func (s *Server) Message(id string) (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.messages[id]
+	if !ok {
+		return Message{}, false
+	}
+	return *m, true
+}
+
+// ChannelMessages returns the public messages in a channel (or thread), in
+// the order they were created, as they are now.
+func (s *Server) ChannelMessages(channelID string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Message
+	for _, id := range s.order {
+		if m := s.messages[id]; m.ChannelID == channelID && !m.Ephemeral {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
+// fault fails matching requests.
+type fault struct {
+	method, path string
+	status       int
+	left         int
+}
+
+// FailNext makes the next n requests whose method matches and whose path
+// contains path fail with status (429 comes with a short retry_after).
+func (s *Server) FailNext(method, path string, status, n int) {
+	s.mu.Lock()
+	s.faults = append(s.faults, &fault{method: method, path: path, status: status, left: n})
+	s.mu.Unlock()
+}
+
+// takeFault returns the status of a fault matching the request, or 0.
+func (s *Server) takeFault(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.faults {
+		if f.left > 0 && f.method == method && strings.Contains(path, f.path) {
+			f.left--
+			return f.status
+		}
+	}
+	return 0
+}
+
+// writeJSON answers with a JSON body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeError answers with a Discord-shaped error.
+func writeError(w http.ResponseWriter, status, code int, msg string) {
+	writeJSON(w, status, map[string]any{"code": code, "message": msg})
+}
+
+// WaitReady waits until a bot has identified and been sent READY.
+func (s *Server) WaitReady(timeout time.Duration) error {
+	select {
+	case <-s.readyCh:
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("fakediscord: no bot identified within %v", timeout)
+	}
+}
+
+// Identifies and Resumes count the sessions started and resumed.
+func (s *Server) Identifies() (identifies, resumes int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.identifies, s.resumes
+}

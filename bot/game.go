@@ -1,0 +1,167 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Outbox kinds, delivered by the sender in outbox.go.
+const (
+	kindPost   = "post"   // a story message for the table's thread (or channel)
+	kindTable  = "table"  // bring the table message up to date (rendered when sent)
+	kindThread = "thread" // open the table's thread on its message
+)
+
+// postPayload is a story message as queued.
+type postPayload struct {
+	Content  string   `json:"content"`
+	Mentions []string `json:"mentions,omitempty"`
+}
+
+// tableLocks serialises each table's updates within this process, so clicks
+// on one table queue instead of racing; the store's version check guards
+// against other processes.
+type tableLocks struct{ m sync.Map }
+
+// lock locks a table and returns its unlock.
+func (l *tableLocks) lock(id int64) func() {
+	mu, _ := l.m.LoadOrStore(id, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	return mu.(*sync.Mutex).Unlock
+}
+
+// newSeed draws a hand's seed from crypto/rand (RULES.md "Cards").
+func newSeed() engine.Seed {
+	var s engine.Seed
+	if _, err := rand.Read(s[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err))
+	}
+	return s
+}
+
+// advance applies the actions the table takes by itself after g: dealing
+// the next hand, unless a person must deal so that muggins can still be
+// called before it (RULES.md "Counting by hand").
+func advance(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event) (*engine.State, []LoggedAction, []engine.Event, error) {
+	for g.Phase == engine.PhaseDeal && !t.Options.Muggins {
+		seed := newSeed()
+		a := engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+		next, evs, err := g.Apply(a)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		g, actions, events = next, append(actions, LoggedAction{Action: a}), append(events, evs...)
+	}
+	return g, actions, events, nil
+}
+
+// applyAction is one seat's move in one store update: check the seat and
+// its view version, apply the engine action, let the table advance, and
+// queue the story and a table refresh. build chooses the action from the
+// current table; view is "" where no view version applies.
+func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tableID int64, view string, build func(t *Table, seat int) (engine.Action, error)) (*Table, int, error) {
+	defer b.locks.lock(tableID)()
+	seat := -1
+	t, err := b.store.Update(ctx, tableID, interactionID, func(t *Table) (*Change, error) {
+		if t.Status != StatusPlaying {
+			return nil, errNotPlaying
+		}
+		if seat = t.SeatOf(userID); seat < 0 {
+			return nil, errNotSeated
+		}
+		if view != "" && viewVersion(t.State.ViewFor(seat)) != view {
+			return nil, errStaleView
+		}
+		a, err := build(t, seat)
+		if err != nil {
+			return nil, err
+		}
+		g, events, err := t.State.Apply(a)
+		if err != nil {
+			return nil, err
+		}
+		g, actions, events, err := advance(t, g, []LoggedAction{{UserID: userID, Action: a}}, events)
+		if err != nil {
+			return nil, err
+		}
+		return b.changeFor(t, g, actions, events), nil
+	})
+	return t, seat, err
+}
+
+// changeFor saves g as the table's game and queues what players read.
+func (b *Bot) changeFor(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event) *Change {
+	before, _ := waitingFor(t)
+	t.State = g
+	if g.Phase == engine.PhaseOver {
+		t.Status = StatusFinished
+	}
+	return &Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
+}
+
+// storyPosts renders events as posts of at most a Discord message each,
+// the last mentioning whoever now has to act and was not waiting before
+// (so a player is notified once per turn, not on every card).
+func storyPosts(t *Table, before []int, events []engine.Event) []Outbound {
+	lines := story(t, events)
+	var mentions []string
+	seats, verb := waitingFor(t)
+	var who []string
+	for _, s := range seats {
+		if seat := t.Seats[s]; seat.Computer == "" && (!slices.Contains(before, s) || len(lines) > 0) {
+			who = append(who, "<@"+seat.UserID+">")
+			mentions = append(mentions, seat.UserID)
+		}
+	}
+	if len(who) > 0 {
+		lines = append(lines, fmt.Sprintf("%s, your turn to %s.", strings.Join(who, " "), verb))
+	}
+	var out []Outbound
+	var chunk []string
+	size := 0
+	flush := func(mention bool) {
+		if len(chunk) == 0 {
+			return
+		}
+		p := postPayload{Content: strings.Join(chunk, "\n")}
+		if mention {
+			p.Mentions = mentions
+		}
+		raw, _ := json.Marshal(p)
+		out = append(out, Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)})
+		chunk, size = nil, 0
+	}
+	for _, l := range lines {
+		if size+len(l)+1 > 1900 {
+			flush(false)
+		}
+		chunk, size = append(chunk, l), size+len(l)+1
+	}
+	flush(true)
+	return out
+}
+
+// startGame turns a full lobby into a game: the cut for deal from a fresh
+// seed, then the first deal.
+func (b *Bot) startGame(t *Table) (*Change, error) {
+	seed := newSeed()
+	g, events, err := engine.New(t.Options, seed)
+	if err != nil {
+		return nil, err
+	}
+	g, actions, events, err := advance(t, g, nil, events)
+	if err != nil {
+		return nil, err
+	}
+	t.Status, t.CutSeed = StatusPlaying, &seed
+	ch := b.changeFor(t, g, actions, events)
+	ch.Outbox = append([]Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+	return ch, nil
+}

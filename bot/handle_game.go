@@ -1,0 +1,220 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// handView answers with a seat's hand view: in place when the click came
+// from the user's own hand view, as a new private message otherwise.
+func handView(ic *discordgo.Interaction, t *Table, seat int, selected engine.CardSet, note string) reply {
+	typ := discordgo.InteractionResponseChannelMessageWithSource
+	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		typ = discordgo.InteractionResponseUpdateMessage
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)}}
+}
+
+// seatedTable loads a table with a game on and the user's seat in it.
+func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int64) (*Table, int, error) {
+	t, err := b.store.Table(ctx, id)
+	if err != nil {
+		return nil, -1, err
+	}
+	if t.GuildID != ic.GuildID {
+		return nil, -1, ErrNotFound
+	}
+	uid, _ := user(ic)
+	seat := t.SeatOf(uid)
+	switch {
+	case seat < 0:
+		return nil, -1, errNotSeated
+	case t.State == nil:
+		return nil, -1, errNotPlaying
+	}
+	return t, seat, nil
+}
+
+// clickHand is Show my hand (a new private message) and Refresh (in place).
+func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	t, seat, err := b.seatedTable(ctx, ic, c.Table)
+	if err != nil {
+		return reply{}, err
+	}
+	return handView(ic, t, seat, 0, ""), nil
+}
+
+// cmdHand shows the user's hand at their table in this channel.
+func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusPlaying }, false)
+	if err != nil {
+		return reply{}, err
+	}
+	t, seat, err := b.seatedTable(ctx, ic, id)
+	if err != nil {
+		return reply{}, err
+	}
+	return handView(ic, t, seat, 0, ""), nil
+}
+
+// clickSelect toggles a card for the crib: only the view changes, so
+// nothing is stored until Confirm.
+func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	t, seat, err := b.seatedTable(ctx, ic, c.Table)
+	if err != nil {
+		return reply{}, err
+	}
+	if viewVersion(t.State.ViewFor(seat)) != c.View {
+		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+	}
+	return handView(ic, t, seat, c.Cards, ""), nil
+}
+
+// act applies a seat's move and answers with the hand view after it. A
+// refusal the player can act on is shown on their hand view as it is now.
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *Table, seat int) (engine.Action, error)) (reply, error) {
+	uid, _ := user(ic)
+	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, c.View, build)
+	if err != nil {
+		return b.refusal(ctx, ic, c, err)
+	}
+	return handView(ic, t, seat, 0, ""), nil
+}
+
+// refusal answers a refused move: on the player's own hand view, with the
+// reason, when they are seated; as a plain private message otherwise.
+func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID, cause error) (reply, error) {
+	msg, known := userMessage(cause)
+	if !known || errors.Is(cause, errNotSeated) || errors.Is(cause, ErrNotFound) || errors.Is(cause, ErrDuplicate) {
+		return reply{}, cause
+	}
+	t, seat, err := b.seatedTable(ctx, ic, c.Table)
+	if err != nil {
+		return reply{}, cause
+	}
+	return handView(ic, t, seat, 0, "⚠️ "+msg), nil
+}
+
+// clickDiscard confirms the throw to the crib.
+func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
+	})
+}
+
+// clickPlay lays a card.
+func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
+	})
+}
+
+// clickMuggins takes points an opponent missed.
+func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
+	})
+}
+
+// clickClaim opens the claim form for the seat whose count it is.
+func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	t, seat, err := b.seatedTable(ctx, ic, c.Table)
+	if err != nil {
+		return reply{}, err
+	}
+	if viewVersion(t.State.ViewFor(seat)) != c.View {
+		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: claimModal(t, c.View)}}, nil
+}
+
+// clickClaimed takes the number from the claim form.
+func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	points, err := claimedPoints(ic)
+	if err != nil {
+		return b.refusal(ctx, ic, c, err)
+	}
+	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+		return engine.Action{Kind: engine.ActClaim, Seat: seat, Points: points}, nil
+	})
+}
+
+// claimedPoints reads the points field of the claim form.
+func claimedPoints(ic *discordgo.Interaction) (int, error) {
+	for _, row := range ic.ModalSubmitData().Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, comp := range r.Components {
+			if in, ok := comp.(*discordgo.TextInput); ok && in.CustomID == "points" {
+				n, err := strconv.Atoi(strings.TrimSpace(in.Value))
+				if err != nil || n < 0 || n > 29 {
+					return 0, errBadClaim
+				}
+				return n, nil
+			}
+		}
+	}
+	return 0, errBadClaim
+}
+
+// clickDeal is the dealer dealing the next hand (at muggins tables, where
+// the deal waits for a person so that muggins can be called before it).
+func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *Table, seat int) (engine.Action, error) {
+		if t.State.Phase != engine.PhaseDeal {
+			return engine.Action{}, engine.ErrWrongPhase
+		}
+		if seat != t.State.Dealer {
+			return engine.Action{}, errNotDealer
+		}
+		s := newSeed()
+		return engine.Action{Kind: engine.ActDeal, Seat: seat, Seed: &s}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return handView(ic, t, seat, 0, "You dealt. "), nil
+}
+
+// cmdResign asks for confirmation before conceding.
+func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusPlaying }, false)
+	if err != nil {
+		return reply{}, err
+	}
+	t, _, err := b.seatedTable(ctx, ic, id)
+	if err != nil {
+		return reply{}, err
+	}
+	what := "the game"
+	if t.Options.Partners {
+		what = "the game for your partnership"
+	}
+	r := ephemeral(fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what))
+	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: "resign", Table: t.ID}.String()},
+	}}}
+	return reply{resp: r}, nil
+}
+
+// clickResign concedes after the confirmation.
+func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *Table, seat int) (engine.Action, error) {
+		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: rendered{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.response(true)}}, nil
+}

@@ -1,0 +1,254 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// cmdStatus shows a table, privately unless asked to post it.
+func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return true }, false)
+	if err != nil {
+		return reply{}, err
+	}
+	t, err := b.store.Table(ctx, id)
+	if err != nil {
+		return reply{}, err
+	}
+	public := false
+	if o, ok := options(ic)["public"]; ok {
+		public = o.BoolValue()
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: renderTable(t).response(!public)}}, nil
+}
+
+// cmdLeaderboard ranks the server's players over games between people.
+func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	period, since := "all time", time.Time{}
+	if o, ok := options(ic)["period"]; ok {
+		switch o.StringValue() {
+		case "week":
+			period, since = "the last 7 days", b.now().Add(-7*24*time.Hour)
+		case "month":
+			period, since = "the last 30 days", b.now().Add(-30*24*time.Hour)
+		}
+	}
+	board, err := b.store.Leaderboard(ctx, ic.GuildID, since)
+	if err != nil {
+		return reply{}, err
+	}
+	uid, _ := user(ic)
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: renderLeaderboard(board, period, uid).response(false)}}, nil
+}
+
+// renderLeaderboard lists the top ten, and the caller's line if lower.
+// Each player is one short line so it reads on a phone.
+func renderLeaderboard(board []Standing, period, uid string) rendered {
+	e := &discordgo.MessageEmbed{Title: "Cribbage leaderboard · " + period, Color: 0x2e7d32}
+	if len(board) == 0 {
+		e.Description = "No finished games between people yet. Start one with `/cribbage start`!"
+		return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+	}
+	var lines []string
+	line := func(s Standing) string {
+		return fmt.Sprintf("**%d.** %s — **%d** won · %d–%d (%.0f%%) · skunks %d/%d",
+			s.Rank, s.Name, s.GamesWon, s.Wins, s.Losses, 100*winRate(s), s.SkunksGiven, s.SkunksTaken)
+	}
+	for i, s := range board {
+		if i < 10 {
+			lines = append(lines, line(s))
+		} else if s.UserID == uid {
+			lines = append(lines, "…", line(s))
+		}
+	}
+	e.Description = strings.Join(lines, "\n")
+	e.Footer = &discordgo.MessageEmbedFooter{Text: "games won count a skunk as 2 and a double skunk as 4 · wins–losses · skunks given/taken"}
+	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+}
+
+// winRate is wins over games.
+func winRate(s Standing) float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return float64(s.Wins) / float64(s.Games)
+}
+
+// cmdStats shows a player's record, and against another player if asked.
+func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	uid, name := user(ic)
+	opts := options(ic)
+	if o, ok := opts["user"]; ok {
+		u := o.UserValue(nil)
+		uid, name = u.ID, u.Username
+		if m, ok := ic.ApplicationCommandData().Resolved.Members[u.ID]; ok && m.Nick != "" {
+			name = m.Nick
+		} else if ru, ok := ic.ApplicationCommandData().Resolved.Users[u.ID]; ok {
+			name = displayName(ru)
+		}
+	}
+	st, err := b.store.PlayerStats(ctx, ic.GuildID, uid)
+	if err != nil {
+		return reply{}, err
+	}
+	if st.Name != "" {
+		name = st.Name
+	}
+	e := &discordgo.MessageEmbed{Title: "Cribbage stats · " + name, Color: 0x2e7d32}
+	e.Fields = append(e.Fields, recordFields("Against people", st.People)...)
+	if st.People.Games > 0 {
+		streak := "—"
+		switch {
+		case st.Streak > 0:
+			streak = fmt.Sprintf("won %d in a row", st.Streak)
+		case st.Streak < 0:
+			streak = fmt.Sprintf("lost %d in a row", -st.Streak)
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Streak", Value: streak, Inline: true})
+	}
+	if st.Computer.Games > 0 {
+		e.Fields = append(e.Fields, recordFields("Against the computer", st.Computer)...)
+	}
+	if o, ok := opts["vs"]; ok {
+		other := o.UserValue(nil)
+		h, err := b.store.HeadToHead(ctx, ic.GuildID, uid, other.ID)
+		if err != nil {
+			return reply{}, err
+		}
+		otherName := other.Username
+		if ru, ok := ic.ApplicationCommandData().Resolved.Users[other.ID]; ok {
+			otherName = displayName(ru)
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Against " + otherName,
+			Value: fmt.Sprintf("%d games: %d–%d", h.Games, h.AWins, h.BWins)})
+	}
+	if st.People.Games+st.Computer.Games == 0 {
+		e.Description = "No finished games yet."
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: rendered{Embeds: []*discordgo.MessageEmbed{e}}.response(true)}}, nil
+}
+
+// recordFields renders a record.
+func recordFields(title string, r Record) []*discordgo.MessageEmbedField {
+	if r.Games == 0 {
+		return []*discordgo.MessageEmbedField{{Name: title, Value: "no games yet"}}
+	}
+	avg := func(points, n int) string {
+		if n == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.1f", float64(points)/float64(n))
+	}
+	return []*discordgo.MessageEmbedField{
+		{Name: title, Value: fmt.Sprintf("%d games · %d wins · %d losses · %d games won", r.Games, r.Wins, r.Losses, r.GamesWon)},
+		{Name: "Skunks", Value: fmt.Sprintf("given %d (+%d double) · taken %d (+%d double)", r.SkunksGiven, r.DoubleSkunksGiven, r.SkunksTaken, r.DoubleSkunksTaken), Inline: true},
+		{Name: "Best hand", Value: fmt.Sprintf("%d · 29s: %d", r.BestHand, r.TwentyNines), Inline: true},
+		{Name: "Averages", Value: fmt.Sprintf("hand %s · crib %s · pegging %s a hand", avg(r.HandPoints, r.Hands), avg(r.CribPoints, r.Cribs), avg(r.Pegging, r.Hands)), Inline: true},
+	}
+}
+
+// displayName is a user's global name, or username.
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// cmdCount counts any hand with its breakdown, as players say it aloud.
+func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	opts := options(ic)
+	hand, err := engine.ParseCards(opts["cards"].StringValue())
+	if err != nil {
+		return reply{resp: ephemeral(mustText(err) + " " + err.Error())}, nil
+	}
+	starter, err := engine.ParseCard(opts["starter"].StringValue())
+	if err != nil {
+		return reply{resp: ephemeral("The starter isn't a card. Write cards like 5H, 10D, JC or Q♠.")}, nil
+	}
+	if len(hand) != 4 || engine.SetOf(hand...).Has(starter) {
+		return reply{resp: ephemeral("Give four different cards, and a starter that isn't one of them.")}, nil
+	}
+	crib := false
+	if o, ok := opts["crib"]; ok {
+		crib = o.BoolValue()
+	}
+	bd := engine.ScoreShow(hand, starter, crib)
+	what := "Hand"
+	if crib {
+		what = "Crib"
+	}
+	var lines []string
+	lines = append(lines, fmt.Sprintf("**%s** %s + %s — **%d**", what, engine.DisplayCards(hand), starter.Display(), bd.Total), "*"+bd.Spoken()+"*")
+	for _, it := range bd.Items {
+		lines = append(lines, fmt.Sprintf("· %s %s — %d", it.Kind, engine.DisplayCards(it.Cards), it.Points))
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: rendered{Content: strings.Join(lines, "\n")}.response(false)}}, nil
+}
+
+// rulesText summarises RULES.md for players.
+const rulesText = `**Cribbage at this table**
+• Deal: 6 cards each with 2 players (2 to the crib), 5 each with 3 or 4 (1 to the crib; with 3, one more from the deck). The crib is the dealer's.
+• The cut: a jack as starter gives the dealer 2 (his heels).
+• The play: lay cards in turn without passing 31. 15 = 2, 31 = 2, pair 2, three of a kind 6, four 12, runs of 3+ (any order) one a card. Can't play? The table says go for you; the last to play gets 1 (31 gets 2, never 3). The last card gets 1.
+• The show: dealer's left first, dealer last, then the crib. Fifteens 2 each, pairs 2, runs, flush 4 (5 with the starter; the crib only scores 5), his nobs 1.
+• First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
+• Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
+
+// helpText explains the bot.
+const helpText = "**How to play**\n" +
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins).\n" +
+	"2. Others press **Join**. The game starts when every seat is taken.\n" +
+	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The channel gets the count and the show.\n" +
+	"4. Games can last days: come back any time; your buttons keep working. You'll be mentioned when it's your turn.\n" +
+	"Also: `/cribbage status`, `/cribbage resign`, `/cribbage leaderboard`, `/cribbage stats`, `/cribbage count` (count any hand), `/cribbage rules`."
+
+// cmdRules and cmdHelp answer privately with fixed text.
+func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	return reply{resp: ephemeral(rulesText)}, nil
+}
+
+func (b *Bot) cmdHelp(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	return reply{resp: ephemeral(helpText)}, nil
+}
+
+// autocomplete suggests the user's tables (for join: the open lobbies here).
+func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	uid, _ := user(ic)
+	data := ic.ApplicationCommandData()
+	var tables []*Table
+	var err error
+	if len(data.Options) > 0 && data.Options[0].Name == "join" {
+		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
+	} else {
+		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
+	}
+	if err != nil {
+		return reply{}, err
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, t := range tables {
+		if len(choices) == 25 {
+			break
+		}
+		var names []string
+		for _, s := range t.Seats {
+			names = append(names, s.Name)
+		}
+		label := fmt.Sprintf("Table %d · %s · %s", t.ID, strings.Join(names, ", "), t.Status)
+		if len(label) > 100 {
+			label = label[:97] + "…"
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label, Value: t.ID})
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}}, nil
+}

@@ -1,0 +1,205 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// cmdStart opens a table with the host in the first seat and answers with
+// the public table message.
+func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	opts := options(ic)
+	o := engine.Options{Players: 2, Target: 121}
+	if v, ok := opts["players"]; ok {
+		o.Players = int(v.IntValue())
+	}
+	if v, ok := opts["teams"]; ok && v.BoolValue() {
+		if o.Players != 4 {
+			return reply{resp: ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
+		}
+		o.Partners = true
+	}
+	if v, ok := opts["points"]; ok {
+		o.Target = int(v.IntValue())
+	}
+	if v, ok := opts["counting"]; ok && v.StringValue() == "manual" {
+		o.ManualCounting = true
+	}
+	if v, ok := opts["muggins"]; ok && v.BoolValue() {
+		if !o.ManualCounting {
+			return reply{resp: ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
+		}
+		o.Muggins = true
+	}
+	if err := o.Validate(); err != nil {
+		return reply{resp: ephemeral("Those options don't make a table: " + err.Error())}, nil
+	}
+	uid, name := user(ic)
+	t, err := b.store.CreateTable(ctx, &Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
+		Status: StatusLobby, Seats: []Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
+	if err != nil {
+		return reply{}, err
+	}
+	r := renderTable(t)
+	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
+	// The table message's id comes from the response: fetch it while the
+	// interaction token is fresh, so the message can be kept current.
+	after := func(ctx context.Context) {
+		m, err := b.session.InteractionResponse(ic, discordgo.WithContext(ctx))
+		if err != nil {
+			b.logger(ic).Warn("could not read the table message; a new one will be posted", "table", t.ID, "err", err)
+			return
+		}
+		if err := b.store.SetMessages(ctx, t.ID, m.ID, ""); err != nil {
+			b.logger(ic).Error("could not record the table message", "table", t.ID, "err", err)
+		}
+	}
+	return reply{resp: resp, after: after}, nil
+}
+
+// seatChange changes a lobby's seats in one update; a lobby that fills up
+// starts its game in the same transaction.
+func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*Table, error) {
+	uid, name := user(ic)
+	defer b.locks.lock(id)()
+	return b.store.Update(ctx, id, ic.ID, func(t *Table) (*Change, error) {
+		if t.Status != StatusLobby {
+			return nil, errNotLobby
+		}
+		seat := t.SeatOf(uid)
+		if join {
+			switch {
+			case seat >= 0:
+				return nil, errAlreadySeated
+			case len(t.Seats) >= t.Options.Players:
+				return nil, errTableFull
+			}
+			t.Seats = append(t.Seats, Seat{UserID: uid, Name: name})
+			if len(t.Seats) == t.Options.Players {
+				return b.startGame(t)
+			}
+			return &Change{Table: t, Outbox: []Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		}
+		if seat < 0 {
+			return nil, errNotSeated
+		}
+		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
+		if len(t.Seats) == 0 {
+			t.Status = StatusClosed
+		} else if t.HostID == uid {
+			t.HostID = t.Seats[0].UserID
+		}
+		return &Change{Table: t, Outbox: []Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+	})
+}
+
+// clickJoin and clickLeave answer the lobby buttons by updating the table
+// message in place.
+func (b *Bot) clickJoin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.lobbyClick(ctx, ic, c.Table, true)
+}
+
+func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.lobbyClick(ctx, ic, c.Table, false)
+}
+
+func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (reply, error) {
+	t, err := b.seatChange(ctx, ic, id, join)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+}
+
+// clickBegin is the host's Start button: the game starts when every seat
+// is taken (it also starts by itself when the last player joins).
+func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	unlock := b.locks.lock(c.Table)
+	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *Table) (*Change, error) {
+		switch {
+		case t.Status != StatusLobby:
+			return nil, errNotLobby
+		case t.HostID != uid:
+			return nil, errNotHost
+		case len(t.Seats) < t.Options.Players:
+			return nil, errNeedPlayers
+		}
+		return b.startGame(t)
+	})
+	unlock()
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+}
+
+// cmdJoin seats the user at the open lobby in this channel (or the one named).
+func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusLobby && t.SeatOf(uid) < 0 }, true)
+	if err != nil {
+		return reply{}, err
+	}
+	t, err := b.seatChange(ctx, ic, id, true)
+	if err != nil {
+		return reply{}, err
+	}
+	msg := fmt.Sprintf("You joined table %d.", t.ID)
+	if t.Status == StatusPlaying {
+		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
+	}
+	return reply{resp: ephemeral(msg)}, nil
+}
+
+// cmdLeave gives up the user's seat in a lobby.
+func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusLobby && t.SeatOf(uid) >= 0 }, false)
+	if err != nil {
+		return reply{}, err
+	}
+	t, err := b.seatChange(ctx, ic, id, false)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
+}
+
+// pickTable resolves which table a command means: the table option if
+// given, else the one table in this channel that fits.
+func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *Table, uid string) bool, anyone bool) (int64, error) {
+	uid, _ := user(ic)
+	if o, ok := options(ic)["table"]; ok {
+		t, err := b.store.Table(ctx, o.IntValue())
+		if err != nil || t.GuildID != ic.GuildID {
+			return 0, ErrNotFound
+		}
+		return t.ID, nil
+	}
+	var tables []*Table
+	var err error
+	if anyone {
+		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
+	} else {
+		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	for _, t := range tables {
+		if t.ChannelID == ic.ChannelID && fits(t, uid) {
+			ids = append(ids, t.ID)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return 0, errNoTable
+	case 1:
+		return ids[0], nil
+	}
+	return 0, &whichTableError{ids: ids}
+}

@@ -1,0 +1,94 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// The bot's own refusals; userMessage words them for players.
+var (
+	errNotInGuild    = errors.New("bot: not in a server")
+	errNotSeated     = errors.New("bot: not seated at this table")
+	errStaleView     = errors.New("bot: the hand view is out of date")
+	errNotPlaying    = errors.New("bot: the game is not on")
+	errNotLobby      = errors.New("bot: the game has started")
+	errTableFull     = errors.New("bot: the table is full")
+	errAlreadySeated = errors.New("bot: already seated")
+	errNotHost       = errors.New("bot: only the host may do that")
+	errNeedPlayers   = errors.New("bot: seats are still empty")
+	errNoTable       = errors.New("bot: no table found")
+	errNotDealer     = errors.New("bot: only the dealer deals")
+	errBadClaim      = errors.New("bot: a claim is a number")
+	errShuttingDown  = errors.New("bot: shutting down")
+)
+
+// whichTableError lists the tables a command could mean.
+type whichTableError struct{ ids []int64 }
+
+func (e *whichTableError) Error() string { return fmt.Sprintf("bot: several tables: %v", e.ids) }
+
+// genericApology is what a user sees for an error the bot did not expect.
+const genericApology = "Sorry — something went wrong on my side. Please try again in a moment."
+
+// userMessage words an error for the player who caused it. known is false
+// for unexpected errors, which the dispatcher logs.
+func userMessage(err error) (msg string, known bool) {
+	var which *whichTableError
+	if errors.As(err, &which) {
+		return fmt.Sprintf("You're at more than one table here (%s). Add the `table` option to say which.", tableList(which.ids)), true
+	}
+	for _, m := range errorTexts {
+		if errors.Is(err, m.err) {
+			return m.text, true
+		}
+	}
+	return genericApology, false
+}
+
+var errorTexts = []struct {
+	err  error
+	text string
+}{
+	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
+	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
+	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
+	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},
+	{ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
+	{ErrDuplicate, "That was already done — Discord sent the same click twice."},
+	{ErrNotFound, "That table doesn't exist any more."},
+	{errNotPlaying, "This table's game isn't running."},
+	{errNotLobby, "This table's game has already started; seats can't change now."},
+	{errTableFull, "This table is full. Open another with `/cribbage start`."},
+	{errAlreadySeated, "You're already seated at this table."},
+	{errNotHost, "Only the host can start the game."},
+	{errNeedPlayers, "Not every seat is taken yet — the game starts as soon as the last player joins."},
+	{errNoTable, "You have no open table here. Open one with `/cribbage start`, or join one with its **Join** button."},
+	{errNotDealer, "Only the dealer deals."},
+	{errBadClaim, "A claim is a whole number of points, from 0 to 29."},
+	{errShuttingDown, "I'm restarting — please try again in a few seconds."},
+	{engine.ErrNotYourTurn, "It's not your turn."},
+	{engine.ErrCardNotInHand, "That card isn't in your hand."},
+	{engine.ErrOver31, "That card would take the count past 31."},
+	{engine.ErrWrongCardCount, "Choose the right number of cards for the crib."},
+	{engine.ErrAlreadyDone, "You've already thrown to the crib."},
+	{engine.ErrWrongPhase, "That can't be done at this point of the hand."},
+	{engine.ErrGameOver, "This game is over."},
+	{engine.ErrOverClaim, "That's more than the cards score — count again."},
+	{engine.ErrNothingMissed, "There are no missed points left to take."},
+	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
+	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
+}
+
+// tableList writes table ids as "12, 15".
+func tableList(ids []int64) string {
+	s := ""
+	for i, id := range ids {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(id)
+	}
+	return s
+}

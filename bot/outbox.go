@@ -1,0 +1,230 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// The outbox sender delivers queued announcements: each channel's in
+// order, retrying rate limits and server errors with backoff, and after a
+// restart whatever the last run left. Posts carry a nonce Discord enforces,
+// so a post sent just before a crash is not posted twice on the retry.
+
+// outboxWorkers is how many channels are delivered to at once.
+const outboxWorkers = 8
+
+// maxBackoff caps the wait between attempts at one announcement.
+const maxBackoff = 5 * time.Minute
+
+// wakeOutbox asks the sender to look at the outbox now.
+func (b *Bot) wakeOutbox() {
+	select {
+	case b.outboxCh <- struct{}{}:
+	default:
+	}
+}
+
+// runOutbox delivers until ctx ends, when woken and once a second.
+func (b *Bot) runOutbox(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		b.deliverPending(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.outboxCh:
+		case <-tick.C:
+		}
+	}
+}
+
+// deliverPending delivers every due announcement, channel heads first,
+// until a pass delivers nothing.
+func (b *Bot) deliverPending(ctx context.Context) {
+	for ctx.Err() == nil {
+		items, err := b.store.PendingOutbox(ctx, 500)
+		if err != nil {
+			b.log.Error("outbox: cannot read", "err", err)
+			return
+		}
+		heads := channelHeads(items, b.now())
+		if len(heads) == 0 {
+			return
+		}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, outboxWorkers)
+		for _, it := range heads {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(it OutboxItem) {
+				defer func() { <-sem; wg.Done() }()
+				b.deliverOne(ctx, it, items)
+			}(it)
+		}
+		wg.Wait()
+	}
+}
+
+// channelHeads returns each channel's first pending item if it is due:
+// a later item never overtakes an earlier one in the same channel.
+func channelHeads(items []OutboxItem, now time.Time) []OutboxItem {
+	seen := map[string]bool{}
+	var heads []OutboxItem
+	for _, it := range items {
+		if seen[it.ChannelID] {
+			continue
+		}
+		seen[it.ChannelID] = true
+		if !it.NextAttemptAt.After(now) {
+			heads = append(heads, it)
+		}
+	}
+	return heads
+}
+
+// deliverOne sends one announcement and records the outcome.
+func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) {
+	err := b.deliver(ctx, it, pending)
+	switch {
+	case err == nil:
+		err = b.store.MarkDelivered(ctx, it.ID)
+	case permanent(err):
+		b.log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
+		err = b.store.MarkDelivered(ctx, it.ID)
+	default:
+		wait := backoff(it.Attempts)
+		b.log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
+		err = b.store.MarkFailed(ctx, it.ID, b.now().Add(wait))
+	}
+	if err != nil && ctx.Err() == nil {
+		b.log.Error("outbox: cannot record delivery", "id", it.ID, "err", err)
+	}
+}
+
+// backoff doubles from half a second up to maxBackoff.
+func backoff(attempts int) time.Duration {
+	d := 500 * time.Millisecond << min(attempts, 12)
+	return min(d, maxBackoff)
+}
+
+// permanent reports whether retrying cannot help: Discord refused the
+// request itself (4xx other than 429), e.g. the channel is gone.
+func permanent(err error) bool {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Response != nil {
+		code := rest.Response.StatusCode
+		return code >= 400 && code < 500 && code != http.StatusTooManyRequests
+	}
+	return errors.Is(err, errGiveUp)
+}
+
+// errGiveUp marks an announcement that can never be delivered.
+var errGiveUp = errors.New("bot: announcement cannot be delivered")
+
+// deliver sends one announcement.
+func (b *Bot) deliver(ctx context.Context, it OutboxItem, pending []OutboxItem) error {
+	t, err := b.store.Table(ctx, it.TableID)
+	if errors.Is(err, ErrNotFound) {
+		return errGiveUp
+	}
+	if err != nil {
+		return err
+	}
+	switch it.Kind {
+	case kindPost:
+		var p postPayload
+		if err := json.Unmarshal([]byte(it.Payload), &p); err != nil {
+			return errGiveUp
+		}
+		dest := t.ChannelID
+		if t.ThreadID != "" {
+			dest = t.ThreadID
+		}
+		return b.post(ctx, dest, p, fmt.Sprintf("cb%d", it.ID))
+	case kindTable:
+		for _, later := range pending {
+			if later.ID > it.ID && later.Kind == kindTable && later.TableID == it.TableID {
+				return nil // a later refresh renders the same table
+			}
+		}
+		return b.refreshTable(ctx, t)
+	case kindThread:
+		return b.openThread(ctx, t, it.Attempts)
+	}
+	return errGiveUp
+}
+
+// messageCreate is a channel message with Discord's enforced nonce, which
+// discordgo's MessageSend lacks.
+type messageCreate struct {
+	Content         string                            `json:"content"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	Nonce           string                            `json:"nonce"`
+	EnforceNonce    bool                              `json:"enforce_nonce"`
+}
+
+// post sends a story message, notifying only the users it mentions.
+func (b *Bot) post(ctx context.Context, channelID string, p postPayload, nonce string) error {
+	body := messageCreate{Content: p.Content, Nonce: nonce, EnforceNonce: true,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: p.Mentions}}
+	endpoint := discordgo.EndpointChannelMessages(channelID)
+	_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	return err
+}
+
+// refreshTable edits the table message to the table as it is now, posting
+// a new one if it has none (or it was deleted).
+func (b *Bot) refreshTable(ctx context.Context, t *Table) error {
+	r := renderTable(t)
+	if t.MessageID != "" {
+		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), discordgo.WithContext(ctx))
+		var rest *discordgo.RESTError
+		if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
+			return err
+		}
+	}
+	m, err := b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), discordgo.WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	return b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID)
+}
+
+// openThread starts the table's thread on its message, where the story of
+// the game goes so a busy channel stays readable. Without permission to
+// open threads the story goes to the channel instead.
+func (b *Bot) openThread(ctx context.Context, t *Table, attempts int) error {
+	if t.ThreadID != "" {
+		return nil
+	}
+	if t.MessageID == "" {
+		if attempts >= 5 {
+			return errGiveUp
+		}
+		return errors.New("bot: the table message is not known yet")
+	}
+	names := ""
+	for i, s := range t.Seats {
+		if i > 0 {
+			names += " vs "
+		}
+		names += s.Name
+	}
+	name := fmt.Sprintf("Cribbage %d · %s", t.ID, names)
+	if r := []rune(name); len(r) > 100 {
+		name = string(r[:100])
+	}
+	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: 10080}, discordgo.WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	return b.store.SetMessages(ctx, t.ID, t.MessageID, ch.ID)
+}

@@ -1,0 +1,174 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// renderHand is a seat's private hand view: its cards, the starter and
+// count, and the controls for what it may do now. selected is the cards
+// chosen so far for the crib; note, if any, leads the message (for
+// example why a click was refused).
+func renderHand(t *Table, seat int, selected engine.CardSet, note string) rendered {
+	g := t.State
+	v := g.ViewFor(seat)
+	ver := viewVersion(v)
+	var lines []string
+	if note != "" {
+		lines = append(lines, note)
+	}
+	lines = append(lines, fmt.Sprintf("**Your hand** · table %d · hand %d · %s deals · %s", t.ID, v.HandNo, seatName(t, v.Dealer), scoreLine(t, v.Scores)))
+	if v.Starter != engine.NoCard {
+		lines = append(lines, "Starter: **"+v.Starter.Display()+"**")
+	}
+	var rows []discordgo.MessageComponent
+	switch v.Phase {
+	case engine.PhaseDiscard:
+		lines, rows = discardControls(t, v, ver, selected, lines)
+	case engine.PhasePlay:
+		lines, rows = playControls(t, v, ver, lines)
+	case engine.PhaseShow:
+		lines, rows = showControls(t, v, ver, lines)
+	case engine.PhaseDeal:
+		lines = append(lines, "The hand is over; waiting for "+seatName(t, v.Dealer)+" to deal.")
+	case engine.PhaseOver:
+		lines = append(lines, resultLine(t, v.Result))
+	}
+	if row := mugginsRow(t, v, ver); row != nil {
+		rows = append(rows, row)
+	}
+	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "refresh", Table: t.ID}.String()}}
+	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
+		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
+	}
+	rows = append(rows, discordgo.ActionsRow{Components: refresh})
+	return rendered{Content: strings.Join(lines, "\n"), Components: rows}
+}
+
+// cardRows lays card buttons out five to a row.
+func cardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(5, len(buttons))
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
+		buttons = buttons[n:]
+	}
+	return rows
+}
+
+// discardControls: a toggle button a card and Confirm, enabled only when
+// exactly the right number is chosen.
+func discardControls(t *Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
+	want := t.Options.DiscardSize()
+	crib := seatName(t, v.Dealer) + "'s"
+	if v.Dealer == v.Seat {
+		crib = "your"
+	}
+	if v.Discards != 0 {
+		lines = append(lines, fmt.Sprintf("You threw %s to %s crib. You keep %s.", engine.DisplayCards(v.Discards.Cards()), crib, engine.DisplayCards(v.Hand.Cards())))
+		return append(lines, waitingLine(t)), nil
+	}
+	selected &= v.Hand
+	lines = append(lines, fmt.Sprintf("Choose %s card%s for %s crib, then **Confirm**.", engine.NumberWord(want), plural(want), crib))
+	if selected != 0 {
+		lines = append(lines, "Chosen: "+engine.DisplayCards(selected.Cards()))
+	}
+	var buttons []discordgo.MessageComponent
+	for _, c := range v.Hand.Cards() {
+		style := discordgo.SecondaryButton
+		next := selected.Add(c)
+		if selected.Has(c) {
+			style, next = discordgo.PrimaryButton, selected.Remove(c)
+		}
+		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: clickID{Action: "sel", Table: t.ID, View: ver, Cards: next}.String()})
+	}
+	rows := cardRows(buttons)
+	confirm := discordgo.Button{Label: "Confirm", Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
+		CustomID: clickID{Action: "discard", Table: t.ID, View: ver, Cards: selected}.String()}
+	return lines, append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{confirm}})
+}
+
+// playControls: one button a card still held; the unplayable disabled.
+func playControls(t *Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+	series := v.Series()
+	count := fmt.Sprintf("Count: **%d**", v.Count)
+	if len(series) > 0 {
+		count += " — " + engine.DisplayCards(series)
+	}
+	lines = append(lines, count)
+	if played := v.Hand &^ v.Remaining; played != 0 {
+		lines = append(lines, "You have played "+engine.DisplayCards(played.Cards())+".")
+	}
+	legal := engine.SetOf(v.Legal...)
+	if v.Turn == v.Seat {
+		lines = append(lines, "**Your turn** — choose a card.")
+	} else {
+		lines = append(lines, waitingLine(t))
+	}
+	var buttons []discordgo.MessageComponent
+	for _, c := range v.Remaining.Cards() {
+		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: discordgo.PrimaryButton, Disabled: !legal.Has(c),
+			CustomID: clickID{Action: "play", Table: t.ID, View: ver, Card: c}.String()})
+	}
+	return lines, cardRows(buttons)
+}
+
+// showControls: with manual counting, the counter claims through a form.
+func showControls(t *Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+	g := t.State
+	seat, crib := g.ShowOrder(g.Shown)
+	if seat != v.Seat {
+		lines = append(lines, "Your hand: "+engine.DisplayCards(v.Hand.Cards())+".")
+		return append(lines, waitingLine(t)), nil
+	}
+	what := "your hand " + engine.DisplayCards(v.Hand.Cards())
+	if crib {
+		what = "your crib " + engine.DisplayCards(g.Crib.Cards())
+	}
+	lines = append(lines, fmt.Sprintf("**Count %s** with the starter %s, then press **Claim**.", what, v.Starter.Display()))
+	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: clickID{Action: "claim", Table: t.ID, View: ver}.String()}
+	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
+}
+
+// mugginsRow offers muggins on points an opponent missed, if any.
+func mugginsRow(t *Table, v engine.View, ver string) discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	for i, m := range v.Missed {
+		if m.Taken || t.Options.SideOf(m.Seat) == t.Options.SideOf(v.Seat) || len(buttons) == 5 {
+			continue
+		}
+		label := fmt.Sprintf("Muggins: %s missed %d", seatName(t, m.Seat), m.Points)
+		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: clickID{Action: "muggins", Table: t.ID, View: ver, Index: i}.String()})
+	}
+	if len(buttons) == 0 {
+		return nil
+	}
+	return discordgo.ActionsRow{Components: buttons}
+}
+
+// waitingLine says whom the table waits on.
+func waitingLine(t *Table) string {
+	seats, verb := waitingFor(t)
+	if len(seats) == 0 {
+		return ""
+	}
+	var names []string
+	for _, s := range seats {
+		names = append(names, seatName(t, s))
+	}
+	return fmt.Sprintf("Waiting for %s to %s.", strings.Join(names, ", "), verb)
+}
+
+// claimModal is the form a counter claims points in.
+func claimModal(t *Table, ver string) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		CustomID: clickID{Action: "claimed", Table: t.ID, View: ver}.String(),
+		Title:    "Claim your count",
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.TextInput{CustomID: "points", Label: "Points (0 to 29)", Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},
+		}}},
+	}
+}

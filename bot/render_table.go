@@ -1,0 +1,233 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// rendered is a message's full content: content, embeds and components are
+// always sent together, because an edit that leaves embeds unset clears them.
+type rendered struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	// Mention is the one user a post may notify, or "".
+	Mention string
+}
+
+// allowedMentions limits notifications to the mentioned user, if any.
+func (r rendered) allowedMentions() *discordgo.MessageAllowedMentions {
+	am := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	if r.Mention != "" {
+		am.Users = []string{r.Mention}
+	}
+	return am
+}
+
+// send is the render as a new channel message.
+func (r rendered) send() *discordgo.MessageSend {
+	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions()}
+}
+
+// edit is the render as a full edit of message id in channel.
+func (r rendered) edit(channelID, id string) *discordgo.MessageEdit {
+	content := r.Content
+	embeds := r.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	components := r.componentsOrEmpty()
+	return &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.allowedMentions()}
+}
+
+// response is the render as interaction response data.
+func (r rendered) response(ephemeral bool) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions()}
+	if d.Embeds == nil {
+		d.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if ephemeral {
+		d.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return d
+}
+
+func (r rendered) componentsOrEmpty() []discordgo.MessageComponent {
+	if r.Components == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return r.Components
+}
+
+// waitingFor says whom the game waits on and for what.
+func waitingFor(t *Table) (seats []int, verb string) {
+	g := t.State
+	if t.Status != StatusPlaying || g == nil {
+		return nil, ""
+	}
+	switch g.Phase {
+	case engine.PhaseDiscard:
+		return g.Waiting(), "throw to the crib"
+	case engine.PhasePlay:
+		return []int{g.Turn}, "play"
+	case engine.PhaseShow:
+		if _, crib := g.ShowOrder(g.Shown); crib {
+			return []int{g.Turn}, "count the crib"
+		}
+		return []int{g.Turn}, "count their hand"
+	case engine.PhaseDeal:
+		return []int{g.Dealer}, "deal the next hand"
+	}
+	return nil, ""
+}
+
+// optionsLine summarises a table's options.
+func optionsLine(o engine.Options) string {
+	parts := []string{fmt.Sprintf("%d players", o.Players)}
+	if o.Partners {
+		parts[0] = "2 vs 2"
+	}
+	parts = append(parts, fmt.Sprintf("%d points", o.Target))
+	if o.ManualCounting {
+		parts = append(parts, "manual counting")
+		if o.Muggins {
+			parts = append(parts, "muggins")
+		}
+	} else {
+		parts = append(parts, "automatic counting")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// renderTable is the public table message: options, seats and scores,
+// whose turn it is and since when, and the table's buttons. It shows no
+// card that is still hidden in a hand.
+func renderTable(t *Table) rendered {
+	e := &discordgo.MessageEmbed{
+		Title:  fmt.Sprintf("Cribbage · table %d", t.ID),
+		Color:  0x2e7d32,
+		Footer: &discordgo.MessageEmbedFooter{Text: optionsLine(t.Options)},
+	}
+	var desc []string
+	switch t.Status {
+	case StatusLobby:
+		free := t.Options.Players - len(t.Seats)
+		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
+		if t.Options.Partners {
+			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
+		}
+	case StatusPlaying:
+		desc = append(desc, playingLines(t)...)
+	case StatusFinished:
+		desc = append(desc, resultLine(t, t.State.Result))
+	case StatusClosed:
+		desc = append(desc, "This table was closed without a game.")
+	}
+	e.Description = strings.Join(desc, "\n")
+	e.Fields = seatFields(t)
+	return rendered{Embeds: []*discordgo.MessageEmbed{e}, Components: tableButtons(t)}
+}
+
+// playingLines describe the hand in progress.
+func playingLines(t *Table) []string {
+	g := t.State
+	var lines []string
+	if g.HandNo > 0 {
+		lines = append(lines, fmt.Sprintf("Hand %d · %s deals", g.HandNo, seatName(t, g.Dealer)))
+	}
+	if g.StarterUp && g.Phase != engine.PhaseDeal {
+		lines = append(lines, "Starter: **"+g.Starter.Display()+"**")
+	}
+	if g.Phase == engine.PhasePlay {
+		series := g.Series()
+		if len(series) > 0 {
+			lines = append(lines, fmt.Sprintf("Count: **%d** — %s", g.Count, engine.DisplayCards(series)))
+		} else {
+			lines = append(lines, "Count: **0**")
+		}
+	}
+	if seats, verb := waitingFor(t); len(seats) > 0 {
+		var names []string
+		for _, s := range seats {
+			names = append(names, seatName(t, s))
+		}
+		since := t.LastActionAt.Unix()
+		lines = append(lines, fmt.Sprintf("Waiting for **%s** to %s — since <t:%d:R>", strings.Join(names, "**, **"), verb, since))
+	}
+	return lines
+}
+
+// seatFields lists the sides with their players and scores.
+func seatFields(t *Table) []*discordgo.MessageEmbedField {
+	var fields []*discordgo.MessageEmbedField
+	if t.Status == StatusLobby {
+		for seat := 0; seat < t.Options.Players; seat++ {
+			name := "*open*"
+			if seat < len(t.Seats) {
+				name = t.Seats[seat].Name
+				if t.Seats[seat].UserID == t.HostID {
+					name += " (host)"
+				}
+			}
+			fields = append(fields, &discordgo.MessageEmbedField{Name: fmt.Sprintf("Seat %d", seat+1), Value: name, Inline: true})
+		}
+		return fields
+	}
+	g := t.State
+	for side := 0; side < t.Options.Sides(); side++ {
+		value := fmt.Sprintf("**%d**", g.Scores[side])
+		if g.Phase == engine.PhaseDiscard || g.Phase == engine.PhasePlay {
+			var notes []string
+			for seat := range t.Seats {
+				if t.Options.SideOf(seat) != side {
+					continue
+				}
+				if seat == g.Dealer {
+					notes = append(notes, seatName(t, seat)+" deals")
+				}
+				if g.Phase == engine.PhasePlay {
+					notes = append(notes, fmt.Sprintf("%s holds %d", seatName(t, seat), g.Remaining(seat).Len()))
+				}
+			}
+			if len(notes) > 0 {
+				value += " · " + strings.Join(notes, ", ")
+			}
+		}
+		fields = append(fields, &discordgo.MessageEmbedField{Name: sideName(t, side), Value: value, Inline: true})
+	}
+	return fields
+}
+
+// tableButtons are the table message's buttons: Join, Leave and Start in
+// the lobby; Show my hand (and Deal, where a person deals) in a game.
+func tableButtons(t *Table) []discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	switch t.Status {
+	case StatusLobby:
+		full := len(t.Seats) >= t.Options.Players
+		buttons = append(buttons,
+			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: "join", Table: t.ID}.String(), Disabled: full},
+			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "leave", Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "begin", Table: t.ID}.String()},
+		)
+	case StatusPlaying:
+		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "hand", Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🂠"}})
+		if t.State.Phase == engine.PhaseDeal {
+			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
+		}
+	default:
+		return nil
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+}
+
+// plural returns "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,157 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// reply is a handler's answer: the interaction response, and optionally
+// work to do once it is sent.
+type reply struct {
+	resp  *discordgo.InteractionResponse
+	after func(ctx context.Context)
+}
+
+// handler answers one kind of interaction.
+type handler func(ctx context.Context, ic *discordgo.Interaction) (reply, error)
+
+// answerBudget is how long a handler may take: Discord wants an answer
+// within 3 seconds.
+const answerBudget = 2500 * time.Millisecond
+
+// onInteraction is the one InteractionCreate handler. discordgo runs it in
+// a goroutine of its own per event and never recovers a panic, so this
+// recovers, logs with the interaction id, and answers with an apology.
+func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreate) {
+	ic := ev.Interaction
+	if !b.enter() {
+		b.respond(ic, ephemeral(mustText(errShuttingDown)))
+		return
+	}
+	defer b.leave()
+	responded := false
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if !responded {
+				b.respond(ic, ephemeral(genericApology))
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(b.ctx, answerBudget)
+	defer cancel()
+	start := time.Now()
+	rep, err := b.route(ctx, ic)
+	if err != nil {
+		msg, known := userMessage(err)
+		if !known {
+			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)
+		} else {
+			b.log.Debug("interaction refused", "interaction", ic.ID, "err", err)
+		}
+		rep = reply{resp: ephemeral(msg)}
+	}
+	b.respond(ic, rep.resp)
+	responded = true
+	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
+	if rep.after != nil {
+		rep.after(b.ctx)
+	}
+	b.wakeOutbox()
+}
+
+// respond sends the interaction response, logging a failure.
+func (b *Bot) respond(ic *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+	if resp == nil {
+		return
+	}
+	if err := b.session.InteractionRespond(ic, resp, discordgo.WithContext(b.ctx)); err != nil {
+		b.log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
+	}
+}
+
+// route finds the handler for an interaction.
+func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	switch ic.Type {
+	case discordgo.InteractionApplicationCommand:
+		data := ic.ApplicationCommandData()
+		if data.Name != commandName || len(data.Options) == 0 {
+			return reply{}, errBadCustomID
+		}
+		h, ok := b.commands[data.Options[0].Name]
+		if !ok {
+			return reply{}, errBadCustomID
+		}
+		if ic.GuildID == "" && data.Options[0].Name != "count" && data.Options[0].Name != "rules" && data.Options[0].Name != "help" {
+			return reply{}, errNotInGuild
+		}
+		return h(ctx, ic)
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return b.autocomplete(ctx, ic)
+	case discordgo.InteractionMessageComponent:
+		return b.click(ctx, ic, ic.MessageComponentData().CustomID)
+	case discordgo.InteractionModalSubmit:
+		return b.click(ctx, ic, ic.ModalSubmitData().CustomID)
+	}
+	return reply{}, errors.New("bot: unknown interaction type")
+}
+
+// click routes a button or form by its custom_id.
+func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID string) (reply, error) {
+	c, err := parseClickID(customID)
+	if err != nil {
+		return reply{}, err
+	}
+	if ic.GuildID == "" {
+		return reply{}, errNotInGuild
+	}
+	h, ok := b.clicks[c.Action]
+	if !ok {
+		return reply{}, errBadCustomID
+	}
+	return h(ctx, ic, c)
+}
+
+// clickHandler answers a parsed click.
+type clickHandler func(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error)
+
+// ephemeral is a private text answer.
+func ephemeral(text string) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
+			AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}}
+}
+
+// mustText words a known error.
+func mustText(err error) string {
+	msg, _ := userMessage(err)
+	return msg
+}
+
+// user returns who made an interaction and the name to show for them.
+func user(ic *discordgo.Interaction) (id, name string) {
+	u := ic.User
+	nick := ""
+	if ic.Member != nil && ic.Member.User != nil {
+		u, nick = ic.Member.User, ic.Member.Nick
+	}
+	if u == nil {
+		return "", "someone"
+	}
+	switch {
+	case nick != "":
+		return u.ID, nick
+	case u.GlobalName != "":
+		return u.ID, u.GlobalName
+	}
+	return u.ID, u.Username
+}
+
+// logger returns the bot's logger with the interaction id.
+func (b *Bot) logger(ic *discordgo.Interaction) *slog.Logger { return b.log.With("interaction", ic.ID) }

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+const (
+	testGuild   = "400000000000000001"
+	testChannel = "400000000000000002"
+)
+
+var (
+	alice = fakediscord.User{ID: "300000000000000001", Name: "Alice"}
+	bob   = fakediscord.User{ID: "300000000000000002", Name: "Bob"}
+	carol = fakediscord.User{ID: "300000000000000003", Name: "Carol"}
+	dan   = fakediscord.User{ID: "300000000000000004", Name: "Dan"}
+	eve   = fakediscord.User{ID: "300000000000000005", Name: "Eve"}
+)
+
+// harness runs the real bot, on a real SQLite file, against the fake Discord.
+type harness struct {
+	t      testing.TB
+	fake   *fakediscord.Server
+	path   string
+	store  *store.Store
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// newHarness starts a fake Discord and a bot connected to it.
+func newHarness(t testing.TB) *harness {
+	h := &harness{t: t, fake: fakediscord.New(), path: filepath.Join(t.TempDir(), "cribbage.db")}
+	t.Cleanup(func() {
+		h.stopBot()
+		h.fake.Close()
+	})
+	h.startBot()
+	return h
+}
+
+// startBot opens the database and runs a bot until stopBot.
+func (h *harness) startBot() {
+	h.t.Helper()
+	st, err := store.Open(context.Background(), h.path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	u, _ := url.Parse(h.fake.URL())
+	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: storeAdapter{st}, Logger: logger, Now: h.fake.Now})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.store, h.cancel, h.done = st, cancel, make(chan error, 1)
+	go func() { h.done <- b.Run(ctx) }()
+	if err := h.fake.WaitReady(5 * time.Second); err != nil {
+		h.t.Fatal(err)
+	}
+	h.eventually("commands registered", func() bool { return len(h.fake.Commands(testGuild)) == 1 })
+}
+
+// stopBot shuts the bot down gracefully and closes the database.
+func (h *harness) stopBot() {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	select {
+	case err := <-h.done:
+		if err != nil {
+			h.t.Errorf("bot stopped with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		h.t.Error("bot did not stop")
+	}
+	h.store.Close()
+	h.cancel = nil
+}
+
+// testWriter sends logs to the test log.
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// eventually polls cond for up to five seconds.
+func (h *harness) eventually(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// send dispatches an interaction and returns the bot's answer.
+func (h *harness) send(i *discordgo.Interaction) fakediscord.Answer {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a, err := h.fake.Interact(ctx, i)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return a
+}
+
+// command runs /cribbage sub as u.
+func (h *harness) command(u fakediscord.User, sub string, opts ...fakediscord.Opt) fakediscord.Answer {
+	h.t.Helper()
+	return h.send(fakediscord.Command(testGuild, testChannel, u, sub, opts...))
+}
+
+// click presses a button on a message as u.
+func (h *harness) click(u fakediscord.User, messageID, customID string) fakediscord.Answer {
+	h.t.Helper()
+	return h.send(fakediscord.Click(testGuild, testChannel, u, messageID, customID))
+}
+
+// table reads a table from the database.
+func (h *harness) table(id int64) *store.Table {
+	h.t.Helper()
+	t, err := h.store.Table(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return t
+}
+
+// open starts a table as host and returns its id and message.
+func (h *harness) open(host fakediscord.User, opts ...fakediscord.Opt) (int64, string) {
+	h.t.Helper()
+	a := h.command(host, "start", opts...)
+	if a.Ephemeral() || a.MessageID == "" {
+		h.t.Fatalf("start answered %+v", a.Response)
+	}
+	id := tableIDFrom(h.t, a.Response.Data.Components)
+	h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+	return id, a.MessageID
+}
+
+// tableIDFrom reads the table id from a table message's Join button.
+func tableIDFrom(t testing.TB, comps []discordgo.MessageComponent) int64 {
+	t.Helper()
+	for _, b := range fakediscord.Buttons(comps) {
+		if strings.HasPrefix(b.CustomID, "/join/") {
+			var id int64
+			for _, r := range strings.TrimPrefix(b.CustomID, "/join/") {
+				id = id*10 + int64(r-'0')
+			}
+			return id
+		}
+	}
+	t.Fatalf("no Join button in %v", comps)
+	return 0
+}
+
+// button finds a button whose label or custom_id prefix matches.
+func button(t testing.TB, comps []discordgo.MessageComponent, match func(b discordgo.Button) bool) (discordgo.Button, bool) {
+	for _, b := range fakediscord.Buttons(comps) {
+		if match(b) {
+			return b, true
+		}
+	}
+	return discordgo.Button{}, false
+}
+
+// showHand presses Show my hand on the table message and returns the
+// private hand view.
+func (h *harness) showHand(u fakediscord.User, tableMsg string, id int64) fakediscord.Answer {
+	h.t.Helper()
+	a := h.click(u, tableMsg, "/hand/"+itoa64(id))
+	if !a.Ephemeral() {
+		h.t.Fatalf("hand view is not private: %+v", a.Response)
+	}
+	return a
+}
+
+func itoa64(n int64) string {
+	s := ""
+	for n > 0 || s == "" {
+		s = string(rune('0'+n%10)) + s
+		n /= 10
+	}
+	return s
+}
+
+// users maps seated user ids to test users.
+func usersOf(us ...fakediscord.User) map[string]fakediscord.User {
+	m := map[string]fakediscord.User{}
+	for _, u := range us {
+		m[u.ID] = u
+	}
+	return m
+}
+
+// step makes one move for whoever the game waits on, as a person would
+// through the hand view, and reports false when the game is over.
+func (h *harness) step(id int64, tableMsg string, people map[string]fakediscord.User) bool {
+	h.t.Helper()
+	t := h.table(id)
+	if t.Status != store.StatusPlaying {
+		return false
+	}
+	g := t.State
+	switch g.Phase {
+	case engine.PhaseDiscard:
+		seat := g.Waiting()[0]
+		h.discard(people[t.Seats[seat].UserID], tableMsg, id, g.Options.DiscardSize())
+	case engine.PhasePlay:
+		u := people[t.Seats[g.Turn].UserID]
+		view := h.showHand(u, tableMsg, id)
+		b, ok := button(h.t, view.Response.Data.Components, func(b discordgo.Button) bool {
+			return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled
+		})
+		if !ok {
+			h.t.Fatalf("%s has no card to play: %s", u.Name, view.Content())
+		}
+		a := h.click(u, view.MessageID, b.CustomID)
+		if strings.Contains(a.Content(), "⚠️") {
+			h.t.Fatalf("play refused: %s", a.Content())
+		}
+	case engine.PhaseShow:
+		seat, crib := g.ShowOrder(g.Shown)
+		u := people[t.Seats[seat].UserID]
+		h.claim(u, tableMsg, id, truth(g, seat, crib))
+	case engine.PhaseDeal:
+		u := people[t.Seats[g.Dealer].UserID]
+		a := h.click(u, tableMsg, "/deal/"+itoa64(id))
+		if !a.Ephemeral() {
+			h.t.Fatalf("deal answered publicly")
+		}
+	}
+	return true
+}
+
+// truth is the true count of a seat's hand or crib.
+func truth(g *engine.State, seat int, crib bool) int {
+	cards := g.Hands[seat].Cards()
+	if crib {
+		cards = g.Crib.Cards()
+	}
+	return engine.ScoreShow(cards, g.Starter, crib).Total
+}
+
+// discard chooses the first n cards through the toggles and confirms.
+func (h *harness) discard(u fakediscord.User, tableMsg string, id int64, n int) {
+	h.t.Helper()
+	view := h.showHand(u, tableMsg, id)
+	msg := view.MessageID
+	comps := view.Response.Data.Components
+	for k := 0; k < n; k++ {
+		b, ok := button(h.t, comps, func(b discordgo.Button) bool {
+			return strings.HasPrefix(b.CustomID, "/sel/") && b.Style == discordgo.SecondaryButton
+		})
+		if !ok {
+			h.t.Fatalf("no card to choose: %v", comps)
+		}
+		a := h.click(u, msg, b.CustomID)
+		if a.Response.Type != discordgo.InteractionResponseUpdateMessage {
+			h.t.Fatalf("toggle did not update the hand view: %+v", a.Response)
+		}
+		comps = a.Response.Data.Components
+	}
+	confirm, ok := button(h.t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
+	if !ok || confirm.Disabled {
+		h.t.Fatalf("Confirm missing or disabled after choosing %d: %v", n, comps)
+	}
+	a := h.click(u, msg, confirm.CustomID)
+	if strings.Contains(a.Content(), "⚠️") {
+		h.t.Fatalf("discard refused: %s", a.Content())
+	}
+}
+
+// claim opens the claim form and submits points.
+func (h *harness) claim(u fakediscord.User, tableMsg string, id int64, points int) fakediscord.Answer {
+	h.t.Helper()
+	view := h.showHand(u, tableMsg, id)
+	b, ok := button(h.t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claim/") })
+	if !ok {
+		h.t.Fatalf("%s has no Claim button: %s", u.Name, view.Content())
+	}
+	modal := h.click(u, view.MessageID, b.CustomID)
+	if modal.Response.Type != discordgo.InteractionResponseModal {
+		h.t.Fatalf("Claim did not open a form: %+v", modal.Response)
+	}
+	return h.send(fakediscord.Submit(testGuild, testChannel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
+}
+
+// playToEnd plays until the game is over.
+func (h *harness) playToEnd(id int64, tableMsg string, people map[string]fakediscord.User) {
+	h.t.Helper()
+	for n := 0; h.step(id, tableMsg, people); n++ {
+		if n > 3000 {
+			h.t.Fatal("the game did not end")
+		}
+	}
+}
+
+// drain waits until the outbox is empty.
+func (h *harness) drain() {
+	h.t.Helper()
+	h.eventually("outbox delivered", func() bool {
+		items, err := h.store.PendingOutbox(context.Background(), 10)
+		return err == nil && len(items) == 0
+	})
+}

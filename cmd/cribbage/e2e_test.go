@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
+	h := newHarness(t)
+	id, msg := h.open(alice)
+	a := h.click(bob, msg, "/join/"+itoa64(id))
+	if a.Ephemeral() {
+		t.Fatalf("join refused: %s", a.Content())
+	}
+	if got := h.table(id).Status; got != store.StatusPlaying {
+		t.Fatalf("status after the second join: %s", got)
+	}
+	h.playToEnd(id, msg, usersOf(alice, bob))
+	h.drain()
+	final := h.table(id)
+	if final.Status != store.StatusFinished || final.State.Result == nil {
+		t.Fatalf("final %+v", final)
+	}
+	board, err := h.store.Leaderboard(context.Background(), testGuild, time.Time{})
+	if err != nil || len(board) != 2 || board[0].Wins != 1 {
+		t.Fatalf("leaderboard %+v, %v", board, err)
+	}
+	lb := h.command(alice, "leaderboard")
+	if lb.Ephemeral() || !strings.Contains(lb.Response.Data.Embeds[0].Description, board[0].Name) {
+		t.Errorf("leaderboard answer %+v", lb.Response.Data)
+	}
+	thread := h.table(id).ThreadID
+	if thread == "" {
+		t.Fatal("no thread was opened for the table")
+	}
+	story := h.fake.ChannelMessages(thread)
+	last := story[len(story)-1].Content
+	if !strings.Contains(last, "wins") {
+		t.Errorf("last story message %q", last)
+	}
+	_ = fakediscord.User{}
+}
