@@ -61,7 +61,7 @@ func Submit(guild, channel string, u User, messageID, customID string, fields ma
 		rows = append(rows, &discordgo.ActionsRow{Components: []discordgo.MessageComponent{&discordgo.TextInput{CustomID: id, Value: value}}})
 	}
 	i := withUser(&discordgo.Interaction{Type: discordgo.InteractionModalSubmit, GuildID: guild, ChannelID: channel,
-		Data: discordgo.ModalSubmitInteractionData{CustomID: customID, Components: rows}}, u)
+		Data: modalData{CustomID: customID, Components: rows}}, u)
 	if messageID != "" {
 		i.Message = &discordgo.Message{ID: messageID, ChannelID: channel, Flags: discordgo.MessageFlagsEphemeral}
 	}
@@ -95,3 +95,14 @@ func Buttons(components []discordgo.MessageComponent) []discordgo.Button {
 	}
 	return out
 }
+
+// modalData is a modal submission as Discord sends it. discordgo's own
+// type does not marshal its components (they are tagged "-"), so the fake
+// sends this instead.
+type modalData struct {
+	CustomID   string                       `json:"custom_id"`
+	Components []discordgo.MessageComponent `json:"components"`
+}
+
+// Type implements discordgo.InteractionData.
+func (modalData) Type() discordgo.InteractionType { return discordgo.InteractionModalSubmit }

@@ -78,7 +78,9 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
 	s.mu.Lock()
 	p := s.interactions[i.ID]
-	p.sent = time.Now()
+	// A redelivery (Discord may send an interaction again) may be answered
+	// again; it is the bot's job to not apply it twice.
+	p.sent, p.answered = time.Now(), false
 	s.mu.Unlock()
 	if err := s.Dispatch("INTERACTION_CREATE", i); err != nil {
 		return Answer{}, err

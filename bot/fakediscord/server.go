@@ -168,6 +168,13 @@ func (s *Server) FailNext(method, path string, status, n int) {
 	s.mu.Unlock()
 }
 
+// ClearFaults drops every fault not yet used.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	s.faults = nil
+	s.mu.Unlock()
+}
+
 // takeFault returns the status of a fault matching the request, or 0.
 func (s *Server) takeFault(method, path string) int {
 	s.mu.Lock()

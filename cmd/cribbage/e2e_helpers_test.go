@@ -322,3 +322,6 @@ func (h *harness) drain() {
 		return err == nil && len(items) == 0
 	})
 }
+
+// fromZero is the start of all time for leaderboards.
+func fromZero() time.Time { return time.Time{} }

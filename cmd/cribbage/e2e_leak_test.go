@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// leakScanner checks that no public payload names a card that was hidden
+// in a hand (or the crib, or the deck) all through the change that
+// produced it. It follows the game by replaying the stored action log.
+type leakScanner struct {
+	h        *harness
+	id       int64
+	g        *engine.State
+	actions  int
+	requests int
+	payloads int
+}
+
+// hidden is every card nobody outside its holder may know: not laid, not
+// shown, and not the turned starter.
+func hidden(g *engine.State) engine.CardSet {
+	if g == nil || g.HandNo == 0 {
+		return 0
+	}
+	var visible engine.CardSet
+	for _, p := range g.Plays {
+		visible = visible.Add(p.Card)
+	}
+	if g.StarterUp {
+		visible = visible.Add(g.Starter)
+	}
+	for i := 0; i < g.Shown; i++ {
+		seat, crib := g.ShowOrder(i)
+		if crib {
+			visible |= g.Crib
+		} else {
+			visible |= g.Hands[seat]
+		}
+	}
+	return engine.SetOf(allCards()...) &^ visible
+}
+
+func allCards() []engine.Card {
+	var out []engine.Card
+	for s := engine.Spades; s <= engine.Clubs; s++ {
+		for r := engine.Ace; r <= engine.King; r++ {
+			out = append(out, engine.NewCard(r, s))
+		}
+	}
+	return out
+}
+
+// check replays the actions logged since the last check and scans the
+// public payloads sent since.
+func (s *leakScanner) check() {
+	h := s.h
+	h.t.Helper()
+	h.drain()
+	t := h.table(s.id)
+	logged, err := h.store.Actions(context.Background(), s.id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	always := hidden(s.g)
+	if s.g == nil && t.State != nil {
+		// The start: the cut for deal shows cards that are then shuffled
+		// back; nothing of a hand is known before the first deal.
+		s.g, _, _ = engine.New(t.Options, *t.CutSeed)
+		always = 0
+	}
+	for _, la := range logged[s.actions:] {
+		next, _, err := s.g.Apply(la.Action)
+		if err != nil {
+			h.t.Fatalf("replay: %v", err)
+		}
+		s.g = next
+		always &= hidden(next)
+	}
+	s.actions = len(logged)
+	reqs := h.fake.Requests()
+	for _, r := range reqs[s.requests:] {
+		if _, _, public := publicPayload(r); public {
+			s.payloads++
+		}
+		if c, where, ok := leakIn(always, r); ok {
+			h.t.Fatalf("hidden %s in a public %s: %s %s: %s", c, where, r.Method, r.Path, r.Body)
+		}
+	}
+	s.requests = len(reqs)
+}
+
+// leakIn reports a hidden card named in a public request: by its face
+// (5♥) anywhere, or by its notation (5H) as a part of a custom_id or value.
+func leakIn(hiddenCards engine.CardSet, r fakediscord.Request) (engine.Card, string, bool) {
+	text, ids, public := publicPayload(r)
+	if !public {
+		return engine.NoCard, "", false
+	}
+	for _, c := range hiddenCards.Cards() {
+		if strings.Contains(text, c.Display()) {
+			return c, "message", true
+		}
+		for _, id := range ids {
+			for _, part := range strings.Split(id, "/") {
+				if part == c.String() {
+					return c, "custom_id", true
+				}
+			}
+		}
+	}
+	return engine.NoCard, "", false
+}
+
+// publicPayload returns the text of a request everyone in the channel can
+// see, and the custom_ids and values in it.
+func publicPayload(r fakediscord.Request) (text string, ids []string, public bool) {
+	switch {
+	case strings.Contains(r.Path, "/channels/") && (r.Method == "POST" || r.Method == "PATCH"):
+	case strings.HasSuffix(r.Path, "/callback"):
+		var resp struct {
+			Type int `json:"type"`
+			Data struct {
+				Flags int `json:"flags"`
+			} `json:"data"`
+		}
+		json.Unmarshal(r.Body, &resp)
+		if resp.Data.Flags&int(discordgo.MessageFlagsEphemeral) != 0 || resp.Type == int(discordgo.InteractionResponseModal) {
+			return "", nil, false
+		}
+	default:
+		return "", nil, false
+	}
+	var v any
+	json.Unmarshal(r.Body, &v)
+	collectIDs(v, &ids)
+	return string(r.Body), ids, true
+}
+
+// collectIDs gathers custom_id and value strings from decoded JSON.
+func collectIDs(v any, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if s, ok := val.(string); ok && (k == "custom_id" || k == "value") {
+				*out = append(*out, s)
+			}
+			collectIDs(val, out)
+		}
+	case []any:
+		for _, val := range x {
+			collectIDs(val, out)
+		}
+	}
+}
+
+// playScanned plays a table to the end, scanning after every move.
+func (h *harness) playScanned(id int64, msg string, people map[string]fakediscord.User) *leakScanner {
+	h.t.Helper()
+	s := &leakScanner{h: h, id: id}
+	s.check()
+	for n := 0; h.step(id, msg, people); n++ {
+		s.check()
+		if n > 3000 {
+			h.t.Fatal("the game did not end")
+		}
+	}
+	s.check()
+	return s
+}
+
+// TestEveryTableToAWinnerWithoutLeaks plays complete games of every kind
+// of table through commands and buttons, scanning every public payload for
+// hidden cards, and checks the records each game leaves.
+func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   []fakediscord.Opt
+		people []fakediscord.User
+	}{
+		{"two players", nil, []fakediscord.User{alice, bob}},
+		{"three players", []fakediscord.Opt{{Name: "players", Value: 3}, {Name: "points", Value: 61}}, []fakediscord.User{alice, bob, carol}},
+		{"four players", []fakediscord.Opt{{Name: "players", Value: 4}, {Name: "points", Value: 61}}, []fakediscord.User{alice, bob, carol, dan}},
+		{"two teams of two", []fakediscord.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []fakediscord.User{alice, bob, carol, dan}},
+		{"manual counting with muggins", []fakediscord.Opt{{Name: "points", Value: 61}, {Name: "counting", Value: "manual"}, {Name: "muggins", Value: true}}, []fakediscord.User{alice, bob}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			id, msg := h.open(tc.people[0], tc.opts...)
+			for _, u := range tc.people[1:] {
+				if a := h.click(u, msg, "/join/"+itoa64(id)); a.Ephemeral() {
+					t.Fatalf("%s could not join: %s", u.Name, a.Content())
+				}
+			}
+			scan := h.playScanned(id, msg, usersOf(tc.people...))
+			final := h.table(id)
+			if final.Status != store.StatusFinished {
+				t.Fatalf("status %s", final.Status)
+			}
+			r := final.State.Result
+			if final.State.Scores[r.Winner] < final.Options.Target {
+				t.Errorf("winner has %d", final.State.Scores[r.Winner])
+			}
+			board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+			if len(board) != len(tc.people) {
+				t.Errorf("%d players on the leaderboard, want %d", len(board), len(tc.people))
+			}
+			winners := 0
+			for _, st := range board {
+				winners += st.Wins
+			}
+			wantWinners := 1
+			if final.Options.Partners {
+				wantWinners = 2 // both partners are credited
+			}
+			if winners != wantWinners {
+				t.Errorf("%d wins credited, want %d", winners, wantWinners)
+			}
+			if scan.payloads < 20 {
+				t.Errorf("only %d public payloads scanned", scan.payloads)
+			}
+		})
+	}
+}
+
+// TestLeakScanCatchesLeaks makes sure the scan would fail on a leak.
+func TestLeakScanCatchesLeaks(t *testing.T) {
+	five := engine.SetOf(engine.MustParseCard("5H"))
+	tests := []struct {
+		name string
+		r    fakediscord.Request
+		leak bool
+	}{
+		{"card face in a post", fakediscord.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob holds 5♥"}`)}, true},
+		{"card in a custom_id", fakediscord.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: []byte(`{"components":[{"type":1,"components":[{"type":2,"custom_id":"/play/1/ab/5H"}]}]}`)}, true},
+		{"card in a public answer", fakediscord.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥"}}`)}, true},
+		{"card in a private answer", fakediscord.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥","flags":64}}`)}, false},
+		{"another card", fakediscord.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob plays 5♦"}`)}, false},
+	}
+	for _, tc := range tests {
+		if _, _, got := leakIn(five, tc.r); got != tc.leak {
+			t.Errorf("%s: leak %v, want %v", tc.name, got, tc.leak)
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// twoPlayerGame opens a table for Alice and Bob and plays until the play
+// has begun and a card or two are down.
+func twoPlayerGame(t *testing.T, h *harness) (int64, string) {
+	id, msg := h.open(alice)
+	h.click(bob, msg, "/join/"+itoa64(id))
+	for h.table(id).State.Phase != engine.PhasePlay || len(h.table(id).State.Plays) < 2 {
+		h.step(id, msg, usersOf(alice, bob))
+	}
+	return id, msg
+}
+
+// turnUser returns whoever is to play.
+func (h *harness) turnUser(id int64) (fakediscord.User, fakediscord.User) {
+	t := h.table(id)
+	people := usersOf(alice, bob)
+	return people[t.Seats[t.State.Turn].UserID], people[t.Seats[1-t.State.Turn].UserID]
+}
+
+// firstPlayable returns the first enabled card button of a hand view.
+func firstPlayable(t *testing.T, a fakediscord.Answer) string {
+	b, ok := button(t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
+	if !ok {
+		t.Fatalf("no playable card in %s", a.Content())
+	}
+	return b.CustomID
+}
+
+func TestButtonsSurviveARestart(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, _ := h.turnUser(id)
+	view := h.showHand(mover, msg, id)
+	card := firstPlayable(t, view)
+	before := h.table(id).Version
+
+	h.stopBot()
+	h.startBot()
+
+	// The old hand view's card button works on the new bot.
+	a := h.click(mover, view.MessageID, card)
+	if a.Response.Type != discordgo.InteractionResponseUpdateMessage || strings.Contains(a.Content(), "⚠️") {
+		t.Fatalf("old play button after restart: %s", a.Content())
+	}
+	if got := h.table(id).Version; got <= before {
+		t.Errorf("version %d, want past %d", got, before)
+	}
+	// So does the old Show my hand button on the table message.
+	_, other := h.turnUser(id)
+	if a := h.showHand(other, msg, id); !strings.Contains(a.Content(), "Your hand") {
+		t.Errorf("Show my hand after restart: %s", a.Content())
+	}
+	h.playToEnd(id, msg, usersOf(alice, bob))
+}
+
+func TestBadInputsChangeNothing(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, waiter := h.turnUser(id)
+	moverView := h.showHand(mover, msg, id)
+	waiterView := h.showHand(waiter, msg, id)
+	h.drain()
+	tableMsg, _ := h.fake.Message(msg)
+	version := h.table(id).Version
+	requestsBefore := len(h.fake.Requests())
+
+	card := firstPlayable(t, moverView)
+	waiterCard := ""
+	for _, b := range fakediscord.Buttons(waiterView.Response.Data.Components) {
+		if strings.HasPrefix(b.CustomID, "/play/") {
+			waiterCard = b.CustomID
+		}
+	}
+	tests := []struct {
+		name string
+		i    *discordgo.Interaction
+		want string
+	}{
+		{"not seated: show hand", fakediscord.Click(testGuild, testChannel, eve, msg, "/hand/"+itoa64(id)), "not seated"},
+		{"not seated: someone's card", fakediscord.Click(testGuild, testChannel, eve, moverView.MessageID, card), "not seated"},
+		{"forged custom_id", fakediscord.Click(testGuild, testChannel, mover, msg, "/nuke/"+itoa64(id)), "isn't one I made"},
+		{"forged card", fakediscord.Click(testGuild, testChannel, mover, moverView.MessageID, strings.Replace(card, card[len(card)-2:], "ZZ", 1)), "isn't one I made"},
+		{"no such table", fakediscord.Click(testGuild, testChannel, mover, msg, "/hand/999"), "doesn't exist"},
+		{"out of turn", fakediscord.Click(testGuild, testChannel, waiter, waiterView.MessageID, waiterCard), "not your turn"},
+		{"join a table in play", fakediscord.Click(testGuild, testChannel, eve, msg, "/join/"+itoa64(id)), "already started"},
+		{"in a DM", fakediscord.Command("", "dm-1", eve, "hand"), "server channel"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := h.send(tc.i)
+			if !a.Ephemeral() || !strings.Contains(a.Content(), tc.want) {
+				t.Errorf("answer %q (ephemeral %v), want a private %q", a.Content(), a.Ephemeral(), tc.want)
+			}
+		})
+	}
+	if got := h.table(id).Version; got != version {
+		t.Errorf("version %d after bad inputs, want %d", got, version)
+	}
+	// No public message was rewritten: no channel message was sent or
+	// edited, and the table message is as it was.
+	for _, r := range h.fake.Requests()[requestsBefore:] {
+		if strings.Contains(r.Path, "/channels/") {
+			t.Errorf("bad input caused %s %s", r.Method, r.Path)
+		}
+	}
+	if now, _ := h.fake.Message(msg); now.EditedTimestamp != tableMsg.EditedTimestamp {
+		t.Error("the table message was rewritten")
+	}
+
+	// A stale view: once the mover plays, the waiter's old view is refused
+	// and shown afresh.
+	h.click(mover, moverView.MessageID, card)
+	stale := h.click(mover, moverView.MessageID, card)
+	if !strings.Contains(stale.Content(), "moved on") {
+		t.Errorf("stale click: %s", stale.Content())
+	}
+}
+
+func TestDuplicateAndSimultaneousClicksApplyOnce(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, _ := h.turnUser(id)
+	view := h.showHand(mover, msg, id)
+	card := firstPlayable(t, view)
+	version := h.table(id).Version
+
+	// Discord delivers the same interaction twice.
+	i := h.fake.Prepare(fakediscord.Click(testGuild, testChannel, mover, view.MessageID, card))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	first, err1 := h.fake.Send(ctx, i)
+	second, err2 := h.fake.Send(ctx, i)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if strings.Contains(first.Content(), "⚠️") || !strings.Contains(second.Content(), "already") {
+		t.Errorf("first %q, second %q", first.Content(), second.Content())
+	}
+	if got := h.table(id).Version; got != version+1 {
+		t.Errorf("version %d, want %d", got, version+1)
+	}
+
+	// Two different clicks on the same card at the same moment.
+	mover, _ = h.turnUser(id)
+	view = h.showHand(mover, msg, id)
+	card = firstPlayable(t, view)
+	version = h.table(id).Version
+	var wg sync.WaitGroup
+	answers := make([]fakediscord.Answer, 2)
+	for k := range answers {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			answers[k] = h.send(fakediscord.Click(testGuild, testChannel, mover, view.MessageID, card))
+		}(k)
+	}
+	wg.Wait()
+	refused := 0
+	for _, a := range answers {
+		if strings.Contains(a.Content(), "⚠️") || strings.Contains(a.Content(), "moved on") {
+			refused++
+		}
+	}
+	if refused != 1 || h.table(id).Version != version+1 {
+		t.Errorf("%d of 2 refused, version %d → %d", refused, version, h.table(id).Version)
+	}
+}
+
+func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	h.drain()
+	people := usersOf(alice, bob)
+
+	h.fake.FailNext("POST", "/messages", 429, 1)
+	h.fake.FailNext("POST", "/messages", 500, 2)
+	h.step(id, msg, people)
+	h.step(id, msg, people)
+	h.drain()
+
+	// Every post fails while the bot stops; the next bot delivers them.
+	h.fake.FailNext("POST", "/messages", 500, 1000)
+	h.step(id, msg, people)
+	h.step(id, msg, people)
+	h.stopBot()
+	h.fake.ClearFaults()
+	h.startBot()
+	h.drain()
+
+	thread := h.table(id).ThreadID
+	msgs := h.fake.ChannelMessages(thread)
+	seen := map[string]bool{}
+	last := ""
+	for _, m := range msgs {
+		if seen[m.Nonce] {
+			t.Errorf("announcement %s delivered twice", m.Nonce)
+		}
+		seen[m.Nonce] = true
+		if len(m.Nonce) < len(last) || (len(m.Nonce) == len(last) && m.Nonce < last) {
+			t.Errorf("announcement %s after %s: out of order", m.Nonce, last)
+		}
+		last = m.Nonce
+	}
+	var failed429, failed500 int
+	for _, r := range h.fake.Requests() {
+		if strings.HasSuffix(r.Path, "/messages") && r.Method == "POST" {
+			switch r.Status {
+			case 429:
+				failed429++
+			case 500:
+				failed500++
+			}
+		}
+	}
+	if failed429 == 0 || failed500 < 3 {
+		t.Errorf("faults not exercised: %d × 429, %d × 500", failed429, failed500)
+	}
+	if len(msgs) < 6 {
+		t.Errorf("only %d announcements", len(msgs))
+	}
+}
+
+func TestOldInteractionTokensAreNeverUsed(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, _ := h.turnUser(id)
+	view := h.showHand(mover, msg, id)
+	card := firstPlayable(t, view)
+	requests := len(h.fake.Requests())
+
+	h.fake.Advance(20 * time.Minute)
+	a := h.click(mover, view.MessageID, card)
+	if a.Response.Type != discordgo.InteractionResponseUpdateMessage || strings.Contains(a.Content(), "⚠️") {
+		t.Fatalf("click on a 20-minute-old hand view: %s", a.Content())
+	}
+	h.drain()
+	for _, r := range h.fake.Requests()[requests:] {
+		if strings.Contains(r.Path, "/webhooks/") {
+			t.Errorf("used an interaction token after 15 minutes: %s %s (%d)", r.Method, r.Path, r.Status)
+		}
+	}
+}
