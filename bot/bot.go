@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"runtime"
 	"sync"
 	"time"
 
@@ -52,6 +53,10 @@ type Bot struct {
 
 	ready    chan struct{}
 	outboxCh chan struct{}
+	// appID is the application's id, from READY.
+	appID string
+	// workers admits interactions to routeQueued.
+	workers chan struct{}
 
 	commands map[string]handler
 	clicks   map[string]clickHandler
@@ -78,13 +83,17 @@ func New(opts Options) (*Bot, error) {
 	// The bot needs only interactions and guild metadata: no privileged
 	// intents, no message content.
 	s.Identify.Intents = discordgo.IntentsGuilds
-	s.Client = &http.Client{Timeout: 20 * time.Second}
+	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: newTransport()}
 	if opts.APIURL != nil {
-		s.Client.Transport = newRewriteTransport(opts.APIURL, nil)
+		s.Client.Transport = newRewriteTransport(opts.APIURL, s.Client.Transport)
 	}
 	// discordgo logs through the standard logger at its own levels; keep
 	// only its errors, which never contain the token.
 	s.LogLevel = discordgo.LogError
+	// The bot keeps no guild cache: it needs only the application id from
+	// READY, and the cache's work sits on the one goroutine that reads the
+	// gateway, in front of every interaction.
+	s.StateEnabled = false
 	b := &Bot{
 		opts:     opts,
 		log:      opts.Logger,
@@ -94,6 +103,7 @@ func New(opts Options) (*Bot, error) {
 		ctx:      context.Background(),
 		ready:    make(chan struct{}),
 		outboxCh: make(chan struct{}, 1),
+		workers:  make(chan struct{}, 2*runtime.GOMAXPROCS(0)),
 	}
 	b.commands = b.commandHandlers()
 	b.clicks = b.clickHandlers()
@@ -110,7 +120,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.ctx = runCtx
 	var once sync.Once
 	b.session.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
-		once.Do(func() { close(b.ready) })
+		once.Do(func() {
+			b.appID = r.User.ID
+			if r.Application != nil && r.Application.ID != "" {
+				b.appID = r.Application.ID
+			}
+			close(b.ready)
+		})
 	})
 	b.session.AddHandler(b.onInteraction)
 	if err := b.session.Open(); err != nil {
@@ -165,8 +181,7 @@ func (b *Bot) leave() { b.inflight.Done() }
 // registerCommands overwrites the application's commands in one call: to
 // the configured server when set (they appear at once), else globally.
 func (b *Bot) registerCommands() error {
-	appID := b.session.State.User.ID
-	if _, err := b.session.ApplicationCommandBulkOverwrite(appID, b.opts.GuildID, commandDefinitions()); err != nil {
+	if _, err := b.session.ApplicationCommandBulkOverwrite(b.appID, b.opts.GuildID, commandDefinitions()); err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
 	return nil

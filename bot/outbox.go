@@ -6,19 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// The outbox sender delivers queued announcements: each channel's in
-// order, retrying rate limits and server errors with backoff, and after a
+// The outbox sender delivers queued announcements: each table's in order
+// (a table's story goes to its own thread, or its channel, so this is the
+// order every reader sees), retrying rate limits and server errors with backoff, and after a
 // restart whatever the last run left. Posts carry a nonce Discord enforces,
 // so a post sent just before a crash is not posted twice on the retry.
 
-// outboxWorkers is how many channels are delivered to at once.
-const outboxWorkers = 8
+// outboxWorkers is how many tables are delivered for at once.
+const outboxWorkers = 2
 
 // maxBackoff caps the wait between attempts at one announcement.
 const maxBackoff = 5 * time.Minute
@@ -46,8 +48,8 @@ func (b *Bot) runOutbox(ctx context.Context) {
 	}
 }
 
-// deliverPending delivers every due announcement, channel heads first,
-// until a pass delivers nothing.
+// deliverPending delivers every due announcement, each table's first
+// pending one at a time, until a pass delivers nothing.
 func (b *Bot) deliverPending(ctx context.Context) {
 	for ctx.Err() == nil {
 		items, err := b.store.PendingOutbox(ctx, 500)
@@ -55,34 +57,50 @@ func (b *Bot) deliverPending(ctx context.Context) {
 			b.log.Error("outbox: cannot read", "err", err)
 			return
 		}
-		heads := channelHeads(items, b.now())
+		heads := tableHeads(items, b.now())
 		if len(heads) == 0 {
 			return
 		}
 		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var done []int64
 		sem := make(chan struct{}, outboxWorkers)
 		for _, it := range heads {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func(it OutboxItem) {
 				defer func() { <-sem; wg.Done() }()
-				b.deliverOne(ctx, it, items)
+				if b.deliverOne(ctx, it, items) {
+					mu.Lock()
+					done = append(done, it.ID)
+					mu.Unlock()
+				}
 			}(it)
 		}
 		wg.Wait()
+		// One transaction marks the whole pass: a crash before it only
+		// means a resend, which the nonce (posts) or the content (table
+		// refreshes) makes harmless.
+		if err := b.store.MarkDelivered(ctx, done...); err != nil {
+			if ctx.Err() == nil {
+				b.log.Error("outbox: cannot record deliveries", "err", err)
+			}
+			return
+		}
 	}
 }
 
-// channelHeads returns each channel's first pending item if it is due:
-// a later item never overtakes an earlier one in the same channel.
-func channelHeads(items []OutboxItem, now time.Time) []OutboxItem {
-	seen := map[string]bool{}
+// tableHeads returns each table's first pending item if it is due: a later
+// announcement never overtakes an earlier one of the same table, while
+// tables sharing a channel do not wait for each other.
+func tableHeads(items []OutboxItem, now time.Time) []OutboxItem {
+	seen := map[int64]bool{}
 	var heads []OutboxItem
 	for _, it := range items {
-		if seen[it.ChannelID] {
+		if seen[it.TableID] {
 			continue
 		}
-		seen[it.ChannelID] = true
+		seen[it.TableID] = true
 		if !it.NextAttemptAt.After(now) {
 			heads = append(heads, it)
 		}
@@ -90,23 +108,32 @@ func channelHeads(items []OutboxItem, now time.Time) []OutboxItem {
 	return heads
 }
 
-// deliverOne sends one announcement and records the outcome.
-func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) {
+// deliverOne sends one announcement and reports whether it is done with
+// (delivered, or given up); a failure to retry is recorded here. A panic is
+// recovered and the item retried later, so one bad item cannot stop the
+// sender.
+func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) (done bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("outbox: panic delivering an announcement", "id", it.ID, "table", it.TableID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			b.store.MarkFailed(ctx, it.ID, b.now().Add(maxBackoff))
+			done = false
+		}
+	}()
 	err := b.deliver(ctx, it, pending)
 	switch {
 	case err == nil:
-		err = b.store.MarkDelivered(ctx, it.ID)
+		return true
 	case permanent(err):
 		b.log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
-		err = b.store.MarkDelivered(ctx, it.ID)
-	default:
-		wait := backoff(it.Attempts)
-		b.log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
-		err = b.store.MarkFailed(ctx, it.ID, b.now().Add(wait))
+		return true
 	}
-	if err != nil && ctx.Err() == nil {
-		b.log.Error("outbox: cannot record delivery", "id", it.ID, "err", err)
+	wait := backoff(it.Attempts)
+	b.log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
+	if err := b.store.MarkFailed(ctx, it.ID, b.now().Add(wait)); err != nil && ctx.Err() == nil {
+		b.log.Error("outbox: cannot record a failed delivery", "id", it.ID, "err", err)
 	}
+	return false
 }
 
 // backoff doubles from half a second up to maxBackoff.

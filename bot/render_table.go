@@ -77,7 +77,7 @@ func waitingFor(t *Table) (seats []int, verb string) {
 		if _, crib := g.ShowOrder(g.Shown); crib {
 			return []int{g.Turn}, "count the crib"
 		}
-		return []int{g.Turn}, "count their hand"
+		return []int{g.Turn}, "count a hand"
 	case engine.PhaseDeal:
 		return []int{g.Dealer}, "deal the next hand"
 	}
@@ -163,7 +163,7 @@ func playingLines(t *Table) []string {
 // seatFields lists the sides with their players and scores.
 func seatFields(t *Table) []*discordgo.MessageEmbedField {
 	var fields []*discordgo.MessageEmbedField
-	if t.Status == StatusLobby {
+	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
 			name := "*open*"
 			if seat < len(t.Seats) {

@@ -47,7 +47,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 	ctx, cancel := context.WithTimeout(b.ctx, answerBudget)
 	defer cancel()
 	start := time.Now()
-	rep, err := b.route(ctx, ic)
+	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
 		msg, known := userMessage(err)
 		if !known {
@@ -64,6 +64,21 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 		rep.after(b.ctx)
 	}
 	b.wakeOutbox()
+}
+
+// routeQueued routes with at most a few interactions doing their work at
+// once. The work is CPU and local disk; when a burst arrives, letting all of
+// it run together shares the CPU out so every answer comes late, while a
+// short queue answers the first arrivals at once. Sending the answer to
+// Discord, which waits on the network, is outside the queue.
+func (b *Bot) routeQueued(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	select {
+	case b.workers <- struct{}{}:
+	case <-ctx.Done():
+		return reply{}, ctx.Err()
+	}
+	defer func() { <-b.workers }()
+	return b.route(ctx, ic)
 }
 
 // respond sends the interaction response, logging a failure.

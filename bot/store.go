@@ -28,7 +28,8 @@ type Store interface {
 	// the version.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
-	MarkDelivered(ctx context.Context, id int64) error
+	// MarkDelivered records announcements as delivered, in one transaction.
+	MarkDelivered(ctx context.Context, ids ...int64) error
 	MarkFailed(ctx context.Context, id int64, next time.Time) error
 	Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error)
 	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)

@@ -22,9 +22,20 @@ type rewriteTransport struct {
 // newRewriteTransport returns a transport that redirects discord.com to base.
 func newRewriteTransport(base *url.URL, next http.RoundTripper) *rewriteTransport {
 	if next == nil {
-		next = http.DefaultTransport
+		next = newTransport()
 	}
 	return &rewriteTransport{base: base, next: next}
+}
+
+// newTransport is the HTTP transport for REST calls. It keeps enough idle
+// connections for many tables answering at once: the default keeps two per
+// host, and over HTTP/1.1 (a REST proxy) every other request would open a
+// new connection.
+func newTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 128
+	return t
 }
 
 // RoundTrip implements http.RoundTripper.

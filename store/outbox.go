@@ -27,12 +27,12 @@ func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Ou
 		return nil
 	}
 	var next int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM outbox`).Scan(&next); err != nil {
+	if err := s.txQueryRow(ctx, tx, `SELECT COALESCE(MAX(id), 0) + 1 FROM outbox`).Scan(&next); err != nil {
 		return err
 	}
 	now := millis(s.now())
 	for i, it := range items {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			next+int64(i), tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
 			return fmt.Errorf("store: queue announcement: %w", err)
 		}
@@ -69,17 +69,26 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, err
 	return out, rows.Err()
 }
 
-// MarkDelivered records that an announcement was delivered (or given up:
-// attempts says how hard it was tried).
-func (s *Store) MarkDelivered(ctx context.Context, id int64) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, millis(s.now()), id)
-	return err
+// MarkDelivered records that announcements were delivered (or given up:
+// attempts says how hard each was tried), in one transaction.
+func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	now := millis(s.now())
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			if _, err := s.txExec(ctx, tx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, now, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // MarkFailed counts a failed delivery and sets when to try again.
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?`, millis(next), id)
-	return err
+	return s.exec(ctx, `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?`, millis(next), id)
 }
 
 // Prune deletes delivered announcements and processed interaction ids older

@@ -221,7 +221,8 @@ func TestCompareAndSwapWithoutTheLock(t *testing.T) {
 	if _, err := step(t, s, tb.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error { return saveTable(ctx, tx, tb, tb.Version) })
+	row, _ := encodeTable(tb)
+	err := s.inTx(ctx, func(tx *sql.Tx) error { return s.saveRow(ctx, tx, tb, row, tb.Version) })
 	if !errors.Is(err, ErrStale) {
 		t.Errorf("save from an old version: %v, want ErrStale", err)
 	}
@@ -282,5 +283,29 @@ func TestOutboxOrderAndRetries(t *testing.T) {
 	again, _ := s.PendingOutbox(ctx, 100)
 	if len(again) != len(items)-1 || again[0].ID != first.ID || again[0].Attempts != 1 || again[0].NextAttemptAt.IsZero() {
 		t.Errorf("after a failure and a delivery: %+v", again[:2])
+	}
+}
+
+// TestUpdateKeepsMessagesSetMeanwhile: recording the table's message and
+// thread while an update is under way must survive the update, though it
+// changes no version.
+func TestUpdateKeepsMessagesSetMeanwhile(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	_, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+		// The update has read the table; now the thread is recorded.
+		if err := s.SetMessages(ctx, tb.ID, "msg-1", "thread-1"); err != nil {
+			return nil, err
+		}
+		g, _, err := cur.State.Apply(nextAction(cur.State, engine.SeedFromUint64(1)))
+		cur.State = g
+		return &Change{Table: cur}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Table(ctx, tb.ID); got.MessageID != "msg-1" || got.ThreadID != "thread-1" {
+		t.Errorf("after the update: message %q, thread %q", got.MessageID, got.ThreadID)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,16 +138,20 @@ func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string,
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(now), millis(now)); err != nil {
 			return fmt.Errorf("store: create table: %w", err)
 		}
-		if err := saveTable(ctx, tx, t, t.Version); err != nil {
+		row, err := encodeTable(t)
+		if err != nil {
 			return err
 		}
-		if err := saveSeats(ctx, tx, t); err != nil {
+		if err := s.saveRow(ctx, tx, t, row, t.Version); err != nil {
+			return err
+		}
+		if err := s.saveSeats(ctx, tx, t); err != nil {
 			return err
 		}
 		if err := s.queue(ctx, tx, t.ID, outbox); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
+		_, err = tx.ExecContext(ctx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
 		return err
 	})
 	if err != nil {
@@ -155,45 +160,70 @@ func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string,
 	return t, nil
 }
 
-// Update is one action, one transaction: it loads the table, lets fn decide
-// the change, and saves the new table, appends its actions, queues its
-// announcements and records the interaction — all or nothing. fn gets a
-// copy to change; returning an error (or a nil Change) writes nothing.
-// A change to a table that another writer changed in between fails with
-// ErrStale (the version is compared and swapped, so this holds with any
-// number of processes); an interaction seen before fails with ErrDuplicate.
-// When the change finishes the game, its result and records are written in
-// the same transaction.
+// Update is one action, one transaction: it reads the table, lets fn
+// decide the change, and saves the new table, appends its actions, queues
+// its announcements and records the interaction — all or nothing. fn gets
+// a copy to change; returning an error (or a nil Change) writes nothing.
+//
+// The read and fn run outside the write lock; the write compares and swaps
+// the version, so a change made meanwhile (by this process or another) is
+// never overwritten: fn is run again on the new table, and if that keeps
+// happening the caller gets ErrStale. An interaction seen before fails with
+// ErrDuplicate. When the change finishes the game, its result and records
+// are written in the same transaction.
 func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error) {
-	var saved *Table
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := s.claimInteraction(ctx, tx, interactionID, id); err != nil {
-			return err
+	for attempt := 0; ; attempt++ {
+		if err := s.checkInteraction(ctx, interactionID); err != nil {
+			return nil, err
 		}
-		cur, err := loadTable(ctx, tx, id)
+		cur, err := s.loadTable(ctx, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ch, err := fn(cur.clone())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if ch == nil || ch.Table == nil {
-			return errNoChange
+			return nil, nil
 		}
-		t := ch.Table.clone()
-		t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
-		if t.Status == StatusPlaying && cur.Status == StatusLobby {
-			t.StartedAt = t.LastActionAt
+		saved, err := s.save(ctx, cur, ch, interactionID)
+		if errors.Is(err, ErrStale) && attempt < maxAttempts {
+			continue
 		}
-		if !t.Status.Open() && cur.Status.Open() {
-			t.FinishedAt = t.LastActionAt
-		}
-		if err := saveTable(ctx, tx, t, cur.Version); err != nil {
+		return saved, err
+	}
+}
+
+// maxAttempts is how often Update retries a change that lost a race.
+const maxAttempts = 4
+
+// save writes a change made from cur in one transaction.
+func (s *Store) save(ctx context.Context, cur *Table, ch *Change, interactionID string) (*Table, error) {
+	t := ch.Table.clone()
+	t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
+	if t.Status == StatusPlaying && cur.Status == StatusLobby {
+		t.StartedAt = t.LastActionAt
+	}
+	if !t.Status.Open() && cur.Status.Open() {
+		t.FinishedAt = t.LastActionAt
+	}
+	// Encode before taking the write lock, which only the writes need.
+	row, err := encodeTable(t)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
 			return err
 		}
-		if err := saveSeats(ctx, tx, t); err != nil {
+		if err := s.saveRow(ctx, tx, t, row, cur.Version); err != nil {
 			return err
+		}
+		if !slices.Equal(t.Seats, cur.Seats) {
+			if err := s.saveSeats(ctx, tx, t); err != nil {
+				return err
+			}
 		}
 		if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
 			return err
@@ -202,24 +232,33 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 			return err
 		}
 		if t.Status == StatusFinished && cur.Status != StatusFinished {
-			if err := recordResult(ctx, tx, t); err != nil {
-				return err
-			}
+			return recordResult(ctx, tx, t)
 		}
-		saved = t
 		return nil
 	})
-	if errors.Is(err, errNoChange) {
-		return nil, nil
-	}
 	if err != nil {
 		return nil, err
 	}
-	return saved, nil
+	s.states.remember(t.ID, t.Version, t.State)
+	return t, nil
 }
 
-// errNoChange rolls back an Update whose function chose to write nothing.
-var errNoChange = errors.New("store: no change")
+// checkInteraction fails with ErrDuplicate for an interaction already
+// processed, before any work is done for it.
+func (s *Store) checkInteraction(ctx context.Context, interactionID string) error {
+	if interactionID == "" {
+		return nil
+	}
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
+	switch {
+	case err == nil:
+		return ErrDuplicate
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	}
+	return err
+}
 
 // claimInteraction records an interaction id, failing with ErrDuplicate if
 // it was processed before. An empty id (the bot's own work) is not recorded.
@@ -227,39 +266,50 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 	if interactionID == "" {
 		return nil
 	}
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
-	switch {
-	case err == nil:
-		return ErrDuplicate
-	case !errors.Is(err, sql.ErrNoRows):
+	// The insert fails on the primary key if the id was claimed since
+	// checkInteraction looked; DO NOTHING turns that into no row written.
+	res, err := s.txExec(ctx, tx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, interactionID, tableID, millis(s.now()))
+	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?)`, interactionID, tableID, millis(s.now()))
-	return err
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return ErrDuplicate
+	}
+	return nil
 }
 
-// saveTable writes every column of t if the stored version is still
-// expected.
-func saveTable(ctx context.Context, tx *sql.Tx, t *Table, expected int64) error {
-	state, seed := "", ""
+// tableRow is a table's encoded columns.
+type tableRow struct{ state, seed string }
+
+// encodeTable encodes the columns that need encoding.
+func encodeTable(t *Table) (tableRow, error) {
+	var row tableRow
 	if t.State != nil {
 		b, err := json.Marshal(t.State)
 		if err != nil {
-			return fmt.Errorf("store: encode state: %w", err)
+			return row, fmt.Errorf("store: encode state: %w", err)
 		}
-		state = string(b)
+		row.state = string(b)
 	}
 	if t.CutSeed != nil {
-		seed = hex.EncodeToString(t.CutSeed[:])
+		row.seed = hex.EncodeToString(t.CutSeed[:])
 	}
+	return row, nil
+}
+
+// saveRow writes t's columns if the stored version is still expected, and
+// fails with ErrStale if it is not.
+func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *Table, row tableRow, expected int64) error {
 	o := t.Options
-	res, err := tx.ExecContext(ctx, `UPDATE tables SET message_id = ?, thread_id = ?, players = ?, partners = ?, target = ?,
+	// message_id and thread_id are left out: SetMessages owns them and
+	// changes them without a new version, so writing back the values read
+	// before could undo it.
+	res, err := s.txExec(ctx, tx, `UPDATE tables SET players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
 		started_at = ?, last_action_at = ?, finished_at = ?
 		WHERE id = ? AND version = ?`,
-		t.MessageID, t.ThreadID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
-		t.Computer, string(t.Status), t.Version, seed, state,
+		o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), t.ID, expected)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
@@ -271,7 +321,7 @@ func saveTable(ctx context.Context, tx *sql.Tx, t *Table, expected int64) error 
 }
 
 // saveSeats replaces the table's seats.
-func saveSeats(ctx context.Context, tx *sql.Tx, t *Table) error {
+func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *Table) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
 		return err
 	}
@@ -291,7 +341,7 @@ func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		if _, err := s.txExec(ctx, tx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			t.ID, t.Version, i, a.UserID, string(b), millis(t.LastActionAt)); err != nil {
 			return fmt.Errorf("store: append action: %w", err)
 		}
@@ -307,7 +357,8 @@ const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, 
 type rowScanner interface{ Scan(dest ...any) error }
 
 // scanTable reads one row of tableColumns; seats are loaded separately.
-func scanTable(r rowScanner) (*Table, error) {
+// decode turns the stored state into a game.
+func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*Table, error) {
 	var t Table
 	var partners, manual, muggins int
 	var status, seed, state string
@@ -328,7 +379,7 @@ func scanTable(r rowScanner) (*Table, error) {
 		copy(t.CutSeed[:], raw)
 	}
 	if state != "" {
-		g, err := engine.Unmarshal([]byte(state))
+		g, err := decode(t.ID, t.Version, state)
 		if err != nil {
 			return nil, fmt.Errorf("store: table %d: %w", t.ID, err)
 		}
@@ -343,30 +394,37 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// selectTable reads one table by id.
+const selectTable = `SELECT ` + tableColumns + ` FROM tables WHERE id = ?`
+
 // loadTable reads one table with its seats.
-func loadTable(ctx context.Context, q querier, id int64) (*Table, error) {
-	t, err := scanTable(q.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id))
+func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
+	st, err := s.prepared(ctx, selectTable)
+	if err != nil {
+		return nil, err
+	}
+	t, err := scanTable(st.QueryRowContext(ctx, id), s.decodeState)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := loadSeats(ctx, q, []*Table{t}); err != nil {
+	if err := loadSeats(ctx, s.db, []*Table{t}); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
 // loadTables reads the tables a query selects (tableColumns), with seats.
-func loadTables(ctx context.Context, q querier, query string, args ...any) ([]*Table, error) {
+func (s *Store) loadTables(ctx context.Context, q querier, query string, args ...any) ([]*Table, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Table
 	for rows.Next() {
-		t, err := scanTable(rows)
+		t, err := scanTable(rows, s.decodeState)
 		if err != nil {
 			rows.Close()
 			return nil, err
@@ -413,18 +471,18 @@ func loadSeats(ctx context.Context, q querier, tables []*Table) error {
 
 // Table returns one table.
 func (s *Store) Table(ctx context.Context, id int64) (*Table, error) {
-	return loadTable(ctx, s.db, id)
+	return s.loadTable(ctx, id)
 }
 
 // OpenTables returns every table still in use (a lobby or a game on), for
 // the bot to resume after a restart.
 func (s *Store) OpenTables(ctx context.Context) ([]*Table, error) {
-	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id`)
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id`)
 }
 
 // PlayerTables returns the open tables in a server where userID has a seat.
 func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*Table, error) {
-	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
 		WHERE guild_id = ? AND status IN ('lobby', 'playing')
 		AND id IN (SELECT table_id FROM seats WHERE user_id = ? AND computer = '')
 		ORDER BY id`, guildID, userID)
@@ -432,14 +490,13 @@ func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*Ta
 
 // ChannelTables returns the open tables in a channel.
 func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, error) {
-	return loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
 }
 
 // SetMessages records where the table's public message and thread are.
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
-	return err
+	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
 }
 
 // Actions returns a table's action log in order.

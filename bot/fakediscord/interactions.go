@@ -22,7 +22,8 @@ type pending struct {
 // Answer is the bot's response to an interaction.
 type Answer struct {
 	Response *discordgo.InteractionResponse
-	// Latency is from the dispatch to the callback arriving.
+	// Latency is from the dispatch being sent to the callback request
+	// arriving, before the fake does any work on it.
 	Latency time.Duration
 	// MessageID is the message the response created or updated.
 	MessageID string
@@ -95,7 +96,8 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 
 // callback records the bot's answer to an interaction. Discord allows one
 // answer, within 3 seconds of the interaction.
-func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte) {
+// received is when the callback request arrived, which ends the latency.
+func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte, received time.Time) {
 	resp, err := decodeResponse(body)
 	if err != nil {
 		writeError(w, 400, 50035, "Invalid Form Body")
@@ -113,13 +115,13 @@ func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte) 
 		writeError(w, 400, 40060, "Interaction has already been acknowledged.")
 		return
 	}
-	if time.Since(p.sent) > 3*time.Second {
+	if received.Sub(p.sent) > 3*time.Second {
 		s.mu.Unlock()
 		writeError(w, 404, 10062, "Unknown interaction")
 		return
 	}
 	p.answered = true
-	latency := time.Since(p.sent)
+	latency := received.Sub(p.sent)
 	i := p.interaction
 	s.mu.Unlock()
 

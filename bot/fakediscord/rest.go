@@ -12,6 +12,7 @@ import (
 
 // serveREST routes /api/v9/..., recording every request first.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
 	body, _ := io.ReadAll(r.Body)
 	path := strings.TrimPrefix(r.URL.Path, "/api/v9/")
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
@@ -41,7 +42,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPut && len(p) == 5 && p[0] == "applications" && p[2] == "guilds" && p[4] == "commands":
 		s.putCommands(rec, p[3], body)
 	case r.Method == http.MethodPost && len(p) == 4 && p[0] == "interactions" && p[3] == "callback":
-		s.callback(rec, p[1], p[2], body)
+		s.callback(rec, p[1], p[2], body, received)
 	case len(p) >= 3 && p[0] == "webhooks":
 		s.webhook(rec, r.Method, p, body)
 	case r.Method == http.MethodPost && len(p) == 3 && p[0] == "channels" && p[2] == "messages":
@@ -94,13 +95,11 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 	json.Unmarshal(body, &nonce)
 	if nonce.Enforce && nonce.Nonce != "" {
 		s.mu.Lock()
-		for _, id := range s.order {
-			if m := s.messages[id]; m.ChannelID == channelID && m.Nonce == nonce.Nonce {
-				s.mu.Unlock()
-				return m
-			}
-		}
+		m, ok := s.nonces[channelID+"/"+nonce.Nonce]
 		s.mu.Unlock()
+		if ok {
+			return m
+		}
 	}
 	var m Message
 	json.Unmarshal(body, &m.Message)
@@ -114,6 +113,9 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 	s.mu.Lock()
 	s.messages[m.ID] = &m
 	s.order = append(s.order, m.ID)
+	if m.Nonce != "" {
+		s.nonces[channelID+"/"+m.Nonce] = &m
+	}
 	s.mu.Unlock()
 	return &m
 }

@@ -52,6 +52,7 @@ type Server struct {
 	requests     []Request
 	messages     map[string]*Message
 	order        []string
+	nonces       map[string]*Message
 	interactions map[string]*pending
 	tokens       map[string]time.Time
 	faults       []*fault
@@ -68,6 +69,7 @@ func New() *Server {
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
+		nonces:       map[string]*Message{},
 		interactions: map[string]*pending{},
 		tokens:       map[string]time.Time{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},

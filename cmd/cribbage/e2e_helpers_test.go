@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,6 +38,11 @@ type harness struct {
 	store  *store.Store
 	cancel context.CancelFunc
 	done   chan error
+
+	// latencies records, when set, every answer's time from dispatch to
+	// callback.
+	latMu     sync.Mutex
+	latencies []time.Duration
 }
 
 // newHarness starts a fake Discord and a bot connected to it.
@@ -119,6 +125,9 @@ func (h *harness) send(i *discordgo.Interaction) fakediscord.Answer {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.latMu.Lock()
+	h.latencies = append(h.latencies, a.Latency)
+	h.latMu.Unlock()
 	return a
 }
 

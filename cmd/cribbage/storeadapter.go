@@ -121,8 +121,8 @@ func (a storeAdapter) PendingOutbox(ctx context.Context, limit int) ([]bot.Outbo
 	return out, mapErr(err)
 }
 
-func (a storeAdapter) MarkDelivered(ctx context.Context, id int64) error {
-	return mapErr(a.s.MarkDelivered(ctx, id))
+func (a storeAdapter) MarkDelivered(ctx context.Context, ids ...int64) error {
+	return mapErr(a.s.MarkDelivered(ctx, ids...))
 }
 
 func (a storeAdapter) MarkFailed(ctx context.Context, id int64, next time.Time) error {

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// BenchmarkInteractionLatency100Tables plays 100 two-player tables at once
+// through the fake Discord; every interaction's time from INTERACTION_CREATE
+// sent to the callback received is recorded. Each iteration is one move at
+// every table, all at the same time. Targets: median under 20 ms, p99 under
+// 100 ms (reported as ms-median and ms-p99).
+func BenchmarkInteractionLatency100Tables(b *testing.B) {
+	const tables = 100
+	h := newHarness(b)
+	type table struct {
+		id     int64
+		msg    string
+		people map[string]fakediscord.User
+	}
+	open := func(k int) table {
+		host := fakediscord.User{ID: fmt.Sprintf("5%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
+		guest := fakediscord.User{ID: fmt.Sprintf("5%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
+		id, msg := h.open(host)
+		h.click(guest, msg, "/join/"+itoa64(id))
+		return table{id, msg, usersOf(host, guest)}
+	}
+	all := make([]table, tables)
+	for k := range all {
+		all[k] = open(k)
+	}
+	h.latMu.Lock()
+	h.latencies = nil
+	h.latMu.Unlock()
+	b.ResetTimer()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for k := range all {
+			wg.Add(1)
+			go func(k int) {
+				defer wg.Done()
+				t := all[k]
+				if !h.step(t.id, t.msg, t.people) || h.table(t.id).Status != store.StatusPlaying {
+					all[k] = open(tables + k)
+				}
+			}(k)
+		}
+		wg.Wait()
+	}
+	b.StopTimer()
+	h.latMu.Lock()
+	lat := append([]time.Duration(nil), h.latencies...)
+	h.latMu.Unlock()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	if len(lat) == 0 {
+		b.Fatal("no interactions measured")
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
+	b.ReportMetric(ms(lat[len(lat)*99/100]), "ms-p99")
+	b.ReportMetric(float64(len(lat)), "interactions")
+
+}
