@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"strconv"
+
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -19,7 +21,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	intChoices := func(values ...int) []*discordgo.ApplicationCommandOptionChoice {
 		var out []*discordgo.ApplicationCommandOptionChoice
 		for _, v := range values {
-			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: itoa(v), Value: v})
+			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
 		}
 		return out
 	}
@@ -106,15 +108,4 @@ func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommand
 		out[o.Name] = o
 	}
 	return out
-}
-
-// itoa formats an int.
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

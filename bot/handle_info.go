@@ -244,8 +244,8 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 			names = append(names, s.Name)
 		}
 		label := fmt.Sprintf("Table %d · %s · %s", t.ID, strings.Join(names, ", "), t.Status)
-		if len(label) > 100 {
-			label = label[:97] + "…"
+		if r := []rune(label); len(r) > 100 {
+			label = string(r[:99]) + "…"
 		}
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: label, Value: t.ID})
 	}

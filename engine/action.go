@@ -24,27 +24,14 @@ var actionNames = map[ActionKind]string{
 	ActMuggins: "muggins", ActResign: "resign", ActForfeit: "forfeit",
 }
 
-// String returns the kind's name.
-func (k ActionKind) String() string {
-	if n, ok := actionNames[k]; ok {
-		return n
-	}
-	return "unknown"
-}
+// String returns the name.
+func (k ActionKind) String() string { return nameOf(actionNames, k) }
 
 // MarshalText writes the kind's name.
 func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// UnmarshalText reads a kind's name.
-func (k *ActionKind) UnmarshalText(b []byte) error {
-	for kind, name := range actionNames {
-		if name == string(b) {
-			*k = kind
-			return nil
-		}
-	}
-	return fmt.Errorf("%w: action %q", ErrBadAction, b)
-}
+// UnmarshalText reads a name.
+func (k *ActionKind) UnmarshalText(b []byte) error { return parseName(actionNames, b, k, ErrBadAction) }
 
 // Action is one move by one seat.
 type Action struct {

@@ -30,27 +30,14 @@ var eventNames = map[EventKind]string{
 	EvHandOver: "hand-over", EvResign: "resign", EvGameOver: "game-over",
 }
 
-// String returns the kind's name.
-func (k EventKind) String() string {
-	if n, ok := eventNames[k]; ok {
-		return n
-	}
-	return "unknown"
-}
+// String returns the name.
+func (k EventKind) String() string { return nameOf(eventNames, k) }
 
 // MarshalText writes the kind's name.
 func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// UnmarshalText reads a kind's name.
-func (k *EventKind) UnmarshalText(b []byte) error {
-	for kind, name := range eventNames {
-		if name == string(b) {
-			*k = kind
-			return nil
-		}
-	}
-	return ErrBadState
-}
+// UnmarshalText reads a name.
+func (k *EventKind) UnmarshalText(b []byte) error { return parseName(eventNames, b, k, ErrBadState) }
 
 // Event is one thing that happened, for the bot to announce. Events are
 // public: an event never holds a card that is still hidden in a hand (a

@@ -77,27 +77,14 @@ const (
 
 var phaseNames = map[Phase]string{PhaseDeal: "deal", PhaseDiscard: "discard", PhasePlay: "play", PhaseShow: "show", PhaseOver: "over"}
 
-// String returns the phase's name.
-func (p Phase) String() string {
-	if n, ok := phaseNames[p]; ok {
-		return n
-	}
-	return "unknown"
-}
+// String returns the name.
+func (p Phase) String() string { return nameOf(phaseNames, p) }
 
 // MarshalText writes the phase's name.
 func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
-// UnmarshalText reads a phase's name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for phase, name := range phaseNames {
-		if name == string(b) {
-			*p = phase
-			return nil
-		}
-	}
-	return fmt.Errorf("%w: phase %q", ErrBadState, b)
-}
+// UnmarshalText reads a name.
+func (p *Phase) UnmarshalText(b []byte) error { return parseName(phaseNames, b, p, ErrBadState) }
 
 // Play is one card laid in the play.
 type Play struct {

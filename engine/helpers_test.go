@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"testing"
 )
 
@@ -163,9 +164,9 @@ func kinds(events []Event) string {
 		if s != "" {
 			s += " "
 		}
-		s += e.Kind.String() + ":" + itoa(e.Seat)
+		s += e.Kind.String() + ":" + strconv.Itoa(e.Seat)
 		if e.Points > 0 {
-			s += "+" + itoa(e.Points)
+			s += "+" + strconv.Itoa(e.Points)
 		}
 	}
 	return s

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"testing"
 )
 
@@ -174,7 +175,7 @@ func TestShowOrderAndWinning(t *testing.T) {
 		var order []string
 		for _, e := range events {
 			if e.Kind == EvShow {
-				order = append(order, itoa(e.Seat)+map[bool]string{true: "crib", false: ""}[e.Crib])
+				order = append(order, strconv.Itoa(e.Seat)+map[bool]string{true: "crib", false: ""}[e.Crib])
 			}
 			if e.Kind == EvHandOver {
 				break

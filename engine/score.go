@@ -30,27 +30,14 @@ var kindNames = map[ScoreKind]string{
 	KindHeels: "heels", KindMuggins: "muggins", KindOverClaim: "over-claim",
 }
 
-// String returns the kind's name.
-func (k ScoreKind) String() string {
-	if n, ok := kindNames[k]; ok {
-		return n
-	}
-	return "unknown"
-}
+// String returns the name.
+func (k ScoreKind) String() string { return nameOf(kindNames, k) }
 
 // MarshalText writes the kind's name.
 func (k ScoreKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// UnmarshalText reads a kind's name.
-func (k *ScoreKind) UnmarshalText(b []byte) error {
-	for kind, name := range kindNames {
-		if name == string(b) {
-			*k = kind
-			return nil
-		}
-	}
-	return ErrBadState
-}
+// UnmarshalText reads a name.
+func (k *ScoreKind) UnmarshalText(b []byte) error { return parseName(kindNames, b, k, ErrBadState) }
 
 // ScoreItem is one scoring combination: its kind, the cards that made it
 // and the points it is worth.

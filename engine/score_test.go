@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"testing"
 )
 
@@ -53,7 +54,7 @@ func TestBreakdownItems(t *testing.T) {
 	b := ScoreShow(MustParseCards("3H 4D 4C 5S"), MustParseCard("KC"), false)
 	var got []string
 	for _, it := range b.Items {
-		got = append(got, it.Kind.String()+" "+FormatCards(it.Cards)+" "+itoa(it.Points))
+		got = append(got, it.Kind.String()+" "+FormatCards(it.Cards)+" "+strconv.Itoa(it.Points))
 	}
 	want := []string{
 		"fifteen 5S KC 2",
@@ -126,7 +127,7 @@ func TestPlayScoring(t *testing.T) {
 				if got != "" {
 					got += " "
 				}
-				got += it.Kind.String() + " " + itoa(it.Points)
+				got += it.Kind.String() + " " + strconv.Itoa(it.Points)
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -17,18 +18,7 @@ func NumberWord(n int) string {
 	if n >= 0 && n < len(numberWords) {
 		return numberWords[n]
 	}
-	return itoa(n)
-}
-
-// itoa formats a small integer without importing strconv into hot paths.
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
+	return strconv.Itoa(n)
 }
 
 // Spoken returns a show breakdown the way players count aloud: "fifteen
