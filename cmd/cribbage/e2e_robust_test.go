@@ -253,3 +253,20 @@ func TestOldInteractionTokensAreNeverUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayDropIsResumed: Discord closes the gateway connection; the
+// session resumes and the table plays on.
+func TestGatewayDropIsResumed(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	h.fake.DropConnections()
+	if err := h.fake.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, resumes := h.fake.Identifies(); resumes == 0 {
+		t.Error("the session identified again instead of resuming")
+	}
+	for i := 0; i < 4; i++ {
+		h.step(id, msg, usersOf(alice, bob))
+	}
+}
