@@ -1,5 +1,10 @@
 package engine
 
+// ScorePlay returns what the last card of series scored as it was laid,
+// with count the running count after it. It is scorePlay, for computer
+// players weighing a card before laying it.
+func ScorePlay(series []Card, count int) []ScoreItem { return scorePlay(series, count) }
+
 // scorePlay returns what the last card of series scored as it was laid,
 // with count the running count after it (RULES.md "The play"): 15 and 31
 // score 2, pairs among the most recent cards 2, 6 or 12 (same rank, not

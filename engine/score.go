@@ -70,23 +70,10 @@ type handCounter struct {
 
 // newHandCounter prepares hand for scoring.
 func newHandCounter(hand [4]Card) handCounter {
-	a, b, c, d := int(hand[0]&15)-1, int(hand[1]&15)-1, int(hand[2]&15)-1, int(hand[3]&15)-1
-	// A sorting network: the table holds only sorted rank keys.
-	if a > b {
-		a, b = b, a
-	}
-	if c > d {
-		c, d = d, c
-	}
-	if a > c {
-		a, c = c, a
-	}
-	if b > d {
-		b, d = d, b
-	}
-	if b > c {
-		b, c = c, b
-	}
+	// The table holds only sorted rank keys.
+	r := [4]int{int(hand[0]&15) - 1, int(hand[1]&15) - 1, int(hand[2]&15) - 1, int(hand[3]&15) - 1}
+	sort4(&r)
+	a, b, c, d := r[0], r[1], r[2], r[3]
 	key := (((a*13+b)*13+c)*13 + d) * 13
 	hc := handCounter{row: showTable()[key : key+13], flushSuit: -1}
 	s := hand[0].Suit()

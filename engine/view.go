@@ -27,7 +27,10 @@ type View struct {
 	CardsLeft []int  `json:"cards_left"`
 	Discarded []bool `json:"discarded"`
 	// Shown are the hands, and the crib, counted so far this hand.
-	Shown  []Shown `json:"shown"`
+	Shown []Shown `json:"shown"`
+	// Crib is the crib's cards when this seat is the dealer about to count
+	// it by hand; otherwise empty until it is shown.
+	Crib   CardSet `json:"crib,omitempty"`
 	Missed []Miss  `json:"missed,omitempty"`
 	// Legal are the cards the seat may lay now.
 	Legal   []Card  `json:"legal"`
@@ -70,6 +73,9 @@ func (g *State) ViewFor(seat int) View {
 	}
 	if g.StarterUp {
 		v.Starter = g.Starter
+	}
+	if s, crib := g.ShowOrder(g.Shown); g.Phase == PhaseShow && crib && s == seat {
+		v.Crib = g.Crib
 	}
 	for s := range n {
 		v.CardsLeft[s] = g.Remaining(s).Len()

@@ -1,0 +1,101 @@
+package ai
+
+import (
+	"math/rand/v2"
+	"sort"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Split is one way to divide a dealt hand: the cards kept and thrown, with
+// the kept hand's expected show score, the crib's expected score (counted
+// for the seat when the crib is its side's, against it otherwise) and the
+// total.
+type Split struct {
+	Keep  []engine.Card
+	Throw []engine.Card
+	Hand  float64
+	Crib  float64
+	// OwnCrib is whether the crib is the seat's side's.
+	OwnCrib bool
+	Total   float64
+}
+
+// Splits values every keep/throw split of a dealt hand exactly, best total
+// first: the kept hand over every starter the seat has not seen, the crib
+// over every draw of the other crib cards and the starter from those cards.
+func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split {
+	cards := dealt.Cards()
+	throw := opts.DiscardSize()
+	unseen := allCards &^ dealt
+	own := opts.SideOf(seat) == opts.SideOf(dealer)
+	var out []Split
+	eachThrow(len(cards), throw, func(idx []int) {
+		var t, k []engine.Card
+		in := map[int]bool{}
+		for _, i := range idx {
+			in[i] = true
+			t = append(t, cards[i])
+		}
+		for i, c := range cards {
+			if !in[i] {
+				k = append(k, c)
+			}
+		}
+		s := Split{Keep: k, Throw: t, OwnCrib: own}
+		s.Hand = engine.ExpectedHand([4]engine.Card(k), unseen)
+		s.Crib = engine.ExpectedCrib(t, unseen)
+		s.Total = s.Hand - s.Crib
+		if own {
+			s.Total = s.Hand + s.Crib
+		}
+		out = append(out, s)
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Total > out[j].Total })
+	return out
+}
+
+// allCards is the whole deck as a set.
+var allCards = func() engine.CardSet {
+	var s engine.CardSet
+	for suit := engine.Spades; suit <= engine.Clubs; suit++ {
+		for r := engine.Ace; r <= engine.King; r++ {
+			s = s.Add(engine.NewCard(r, suit))
+		}
+	}
+	return s
+}()
+
+// eachThrow calls fn with every choice of k indexes out of n, in order.
+func eachThrow(n, k int, fn func(idx []int)) {
+	idx := make([]int, k)
+	var rec func(from, depth int)
+	rec = func(from, depth int) {
+		if depth == k {
+			fn(idx)
+			return
+		}
+		for i := from; i < n; i++ {
+			idx[depth] = i
+			rec(i+1, depth+1)
+		}
+	}
+	rec(0, 0)
+}
+
+// chooseDiscard picks the cards a level throws.
+func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
+	splits := Splits(v.Options, v.Seat, v.Dealer, v.Hand)
+	switch level {
+	case Expert:
+		return splits[0].Throw
+	case Greedy, Easy:
+		sort.SliceStable(splits, func(i, j int) bool { return splits[i].Hand > splits[j].Hand })
+		if level == Easy {
+			// A beginner sees roughly which hands are good, not which is best.
+			return splits[rng.IntN(min(3, len(splits)))].Throw
+		}
+		return splits[0].Throw
+	}
+	return splits[rng.IntN(len(splits))].Throw
+}

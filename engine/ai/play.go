@@ -1,0 +1,158 @@
+package ai
+
+import (
+	"math/rand/v2"
+	"sort"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// choosePlay picks the card a level lays.
+func choosePlay(level Level, v engine.View, rng *rand.Rand) engine.Card {
+	legal := v.Legal
+	switch level {
+	case Expert:
+		return bestPlay(v).Card
+	case Greedy, Easy:
+		best, bestPts := legal[0], -1
+		for _, c := range legal {
+			if p := points(v.Series(), v.Count, c); p > bestPts {
+				best, bestPts = c, p
+			}
+		}
+		if level == Easy && bestPts == 0 {
+			return legal[rng.IntN(len(legal))]
+		}
+		return best
+	}
+	return legal[rng.IntN(len(legal))]
+}
+
+// points is what laying c on the series would score.
+func points(series []engine.Card, count int, c engine.Card) int {
+	s := append(append(make([]engine.Card, 0, len(series)+1), series...), c)
+	total := 0
+	for _, it := range engine.ScorePlay(s, count+c.Value()) {
+		total += it.Points
+	}
+	return total
+}
+
+// playChoice is a card with why it was chosen.
+type playChoice struct {
+	Card engine.Card
+	// Points is what the card scores now; Reply the points the next
+	// player is expected to score back (negative for a partner's).
+	Points int
+	Reply  float64
+	Wins   bool
+	Value  float64
+}
+
+// bestPlay weighs every legal card: what it scores now, what the next
+// player is expected to score in reply given the cards unseen, whether it
+// wins, and whether the seat keeps a card to answer with.
+func bestPlay(v engine.View) playChoice {
+	o := v.Options
+	side := o.SideOf(v.Seat)
+	series := v.Series()
+	unseen := v.Unseen()
+	next := nextToPlay(v)
+	partner := next >= 0 && o.SideOf(next) == side
+	// The closer an opponent is to winning, the more their points cost.
+	weight := 1.0
+	for s, score := range v.Scores {
+		if s != side && score >= o.Target-8 {
+			weight = 3
+		}
+	}
+	var best playChoice
+	for i, c := range v.Legal {
+		ch := playChoice{Card: c, Points: points(series, v.Count, c)}
+		ch.Wins = v.Scores[side]+ch.Points >= o.Target
+		if next >= 0 {
+			ch.Reply = expectedReply(append(append([]engine.Card(nil), series...), c), v.Count+c.Value(), unseen, v.CardsLeft[next])
+		}
+		ch.Value = float64(ch.Points) - weight*ch.Reply
+		if partner {
+			ch.Value = float64(ch.Points) + ch.Reply
+		}
+		if ch.Wins {
+			ch.Value += 1000
+		}
+		// Keep a card of the same rank to answer a pair with three of a kind.
+		if !partner && hasRank(v.Remaining.Remove(c), c.Rank()) {
+			ch.Value += 0.3
+		}
+		// Between equals, keep the low cards: they fit under 31 later.
+		ch.Value += float64(c.Value()) * 0.01
+		if i == 0 || ch.Value > best.Value {
+			best = ch
+		}
+	}
+	return best
+}
+
+// hasRank reports whether set holds a card of rank r.
+func hasRank(set engine.CardSet, r engine.Rank) bool {
+	for _, c := range set.Cards() {
+		if c.Rank() == r {
+			return true
+		}
+	}
+	return false
+}
+
+// nextToPlay is the next seat to the left holding cards, or -1.
+func nextToPlay(v engine.View) int {
+	n := v.Options.Players
+	for i := 1; i < n; i++ {
+		if s := (v.Seat + i) % n; v.CardsLeft[s] > 0 {
+			return s
+		}
+	}
+	return -1
+}
+
+// expectedReply is the points a player holding hand unseen cards is
+// expected to score with their best reply: ranks by the points they would
+// make, each weighted by the chance the player holds one and none better.
+func expectedReply(series []engine.Card, count int, unseen engine.CardSet, hand int) float64 {
+	if hand == 0 {
+		return 0
+	}
+	var byRank [14]int
+	n := 0
+	for _, c := range unseen.Cards() {
+		byRank[c.Rank()]++
+		n++
+	}
+	type option struct {
+		pts  int
+		prob float64
+	}
+	var opts []option
+	for r := engine.Ace; r <= engine.King; r++ {
+		c := engine.NewCard(r, engine.Spades)
+		if byRank[r] == 0 || count+c.Value() > 31 {
+			continue
+		}
+		p := points(series, count, c)
+		if p == 0 {
+			continue
+		}
+		// The chance of holding at least one card of the rank.
+		none := 1.0
+		for i := 0; i < hand; i++ {
+			none *= float64(n-byRank[r]-i) / float64(n-i)
+		}
+		opts = append(opts, option{p, 1 - none})
+	}
+	sort.Slice(opts, func(i, j int) bool { return opts[i].pts > opts[j].pts })
+	e, noneBetter := 0.0, 1.0
+	for _, o := range opts {
+		e += float64(o.pts) * o.prob * noneBetter
+		noneBetter *= 1 - o.prob
+	}
+	return e
+}
