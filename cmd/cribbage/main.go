@@ -2,6 +2,7 @@
 //
 //	cribbage [serve]     run the bot (the default)
 //	cribbage score       count a hand and its starter
+//	cribbage simulate    play computer levels against each other
 //	cribbage help        list the commands
 //
 // Each command takes -h for its own help.
@@ -39,8 +40,9 @@ type environment struct {
 
 // commands lists the subcommands by name.
 var commands = map[string]command{
-	"serve": {"run the Discord bot (the default)", runServe},
-	"score": {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
+	"serve":    {"run the Discord bot (the default)", runServe},
+	"score":    {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
+	"simulate": {"play computer against computer: cribbage simulate --games N --seats expert,easy", runSimulate},
 }
 
 func main() {
