@@ -38,6 +38,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "counting", Description: "Who counts the hands (default: the table)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "easy", Value: "easy"}, {Name: "expert", Value: "expert"}}},
 			),
 			sub("join", "Take a seat at a table in this channel", tableOpt),
 			sub("leave", "Give up your seat before the game starts", tableOpt),
@@ -94,6 +96,8 @@ func (b *Bot) clickHandlers() map[string]clickHandler {
 		"claimed": b.clickClaimed,
 		"muggins": b.clickMuggins,
 		"resign":  b.clickResign,
+		"hint":    b.clickHint,
+		"review":  b.clickReview,
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 //	/refresh/{table}                 show the hand again
 //	/claim/{table}/{view}            open the claim form; its submit is /claimed/{table}/{view}
 //	/muggins/{table}/{view}/{index}  take points an opponent missed
+//	/hint/{table}/{view}             ask the coach; /review/{table} compares the last discard with the best
 //
 // {view} is the seat's view version: a short hash of what the seat can see
 // and decide on (its cards, the count, whose turn). A click made on an older
@@ -52,7 +53,7 @@ func (c clickID) String() string {
 		parts = append(parts, c.View, strconv.FormatUint(uint64(c.Cards), 16))
 	case "play":
 		parts = append(parts, c.View, c.Card.String())
-	case "claim", "claimed":
+	case "claim", "claimed", "hint":
 		parts = append(parts, c.View)
 	case "muggins":
 		parts = append(parts, c.View, strconv.Itoa(c.Index))
@@ -62,8 +63,8 @@ func (c clickID) String() string {
 
 // argCount says how many parts after the table id each action takes.
 var argCount = map[string]int{
-	"join": 0, "leave": 0, "begin": 0, "hand": 0, "deal": 0, "refresh": 0, "resign": 0,
-	"sel": 2, "discard": 2, "play": 2, "claim": 1, "claimed": 1, "muggins": 2,
+	"join": 0, "leave": 0, "begin": 0, "hand": 0, "deal": 0, "refresh": 0, "resign": 0, "review": 0,
+	"sel": 2, "discard": 2, "play": 2, "claim": 1, "claimed": 1, "hint": 1, "muggins": 2,
 }
 
 // parseClickID parses and checks a custom_id; anything the bot could not

@@ -17,6 +17,8 @@ func TestClickIDRoundTrip(t *testing.T) {
 		{Action: "discard", Table: 12, View: "a", Cards: engine.SetOf(engine.MustParseCards("5H JS")...)},
 		{Action: "play", Table: 12, View: "zzzzzzz", Card: engine.MustParseCard("TD")},
 		{Action: "claimed", Table: 3, View: "abc"},
+		{Action: "hint", Table: 3, View: "abc"},
+		{Action: "review", Table: 3},
 		{Action: "muggins", Table: 3, View: "abc", Index: 2},
 	} {
 		s := c.String()

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // Outbox kinds, delivered by the sender in outbox.go.
@@ -46,20 +48,52 @@ func newSeed() engine.Seed {
 	return s
 }
 
-// advance applies the actions the table takes by itself after g: dealing
-// the next hand, unless a person must deal so that muggins can still be
-// called before it (RULES.md "Counting by hand").
+// advance applies the moves the table makes by itself after g: the
+// computer players' moves, and dealing the next hand — unless a person
+// deals it, so that muggins can still be called before it (RULES.md
+// "Counting by hand").
 func advance(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event) (*engine.State, []LoggedAction, []engine.Event, error) {
-	for g.Phase == engine.PhaseDeal && !t.Options.Muggins {
-		seed := newSeed()
-		a := engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+	for steps := 0; g.Phase != engine.PhaseOver && steps < 500; steps++ {
+		a, ok := autoAction(t, g)
+		if !ok {
+			break
+		}
 		next, evs, err := g.Apply(a)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, fmt.Errorf("bot: the table's own move %v: %w", a, err)
 		}
 		g, actions, events = next, append(actions, LoggedAction{Action: a}), append(events, evs...)
 	}
 	return g, actions, events, nil
+}
+
+// autoAction is the next move the table makes without a person, if any.
+func autoAction(t *Table, g *engine.State) (engine.Action, bool) {
+	if g.Phase == engine.PhaseDeal {
+		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
+			return engine.Action{}, false
+		}
+		seed := newSeed()
+		return engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}, true
+	}
+	for _, seat := range g.Waiting() {
+		level, err := ai.ParseLevel(t.Seats[seat].Computer)
+		if err != nil {
+			continue // a person
+		}
+		if a, ok := ai.Decide(level, g.ViewFor(seat), decisionSeed(t.ID, g, seat)); ok {
+			return a, true
+		}
+	}
+	return engine.Action{}, false
+}
+
+// decisionSeed is the seed of a computer's decision: fixed by the table and
+// the point of the game, so a replayed game decides the same way.
+func decisionSeed(table int64, g *engine.State, seat int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d/%d/%d/%d", table, g.HandNo, len(g.Plays), g.Shown, seat)
+	return h.Sum64()
 }
 
 // applyAction is one seat's move in one store update: check the seat and

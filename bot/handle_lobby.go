@@ -6,7 +6,14 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
+
+// computerName names a computer seat: "Computer (expert)", numbered when
+// there are several.
+func computerName(level string, seat int) string {
+	return fmt.Sprintf("Computer %d (%s)", seat+1, level)
+}
 
 // cmdStart opens a table with the host in the first seat and answers with
 // the public table message.
@@ -37,9 +44,17 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err := o.Validate(); err != nil {
 		return reply{resp: ephemeral("Those options don't make a table: " + err.Error())}, nil
 	}
+	computer := ""
+	if v, ok := opts["computer"]; ok {
+		level, err := ai.ParseLevel(v.StringValue())
+		if err != nil || (level != ai.Easy && level != ai.Expert) {
+			return reply{resp: ephemeral("The computer plays `easy` or `expert`.")}, nil
+		}
+		computer = string(level)
+	}
 	uid, name := user(ic)
 	t, err := b.store.CreateTable(ctx, &Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Status: StatusLobby, Seats: []Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
+		Computer: computer, Status: StatusLobby, Seats: []Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
 	if err != nil {
 		return reply{}, err
 	}
@@ -116,7 +131,8 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
-// is taken (it also starts by itself when the last player joins).
+// is taken (it also starts by itself when the last player joins), or at
+// once with computer players in the empty seats if the table has them.
 func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
 	unlock := b.locks.lock(c.Table)
@@ -126,8 +142,11 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 			return nil, errNotLobby
 		case t.HostID != uid:
 			return nil, errNotHost
-		case len(t.Seats) < t.Options.Players:
+		case len(t.Seats) < t.Options.Players && t.Computer == "":
 			return nil, errNeedPlayers
+		}
+		for len(t.Seats) < t.Options.Players {
+			t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: computerName(t.Computer, len(t.Seats))})
 		}
 		return b.startGame(t)
 	})

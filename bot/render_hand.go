@@ -41,6 +41,13 @@ func renderHand(t *Table, seat int, selected engine.CardSet, note string) render
 		rows = append(rows, row)
 	}
 	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "refresh", Table: t.ID}.String()}}
+	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) {
+		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
+			CustomID: clickID{Action: "hint", Table: t.ID, View: ver}.String()})
+	}
+	if v.LastHandNo > 0 {
+		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "review", Table: t.ID}.String()})
+	}
 	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
 		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
 	}

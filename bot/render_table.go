@@ -116,6 +116,9 @@ func renderTable(t *Table) rendered {
 	case StatusLobby:
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
+		if t.Computer != "" {
+			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", t.Computer))
+		}
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
 		}

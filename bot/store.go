@@ -27,6 +27,9 @@ type Store interface {
 	// SetMessages records the table message and thread without changing
 	// the version.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// MarkAssisted records that a player used the coach, without changing
+	// the version.
+	MarkAssisted(ctx context.Context, id int64) error
 	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
 	// MarkDelivered records announcements as delivered, in one transaction.
 	MarkDelivered(ctx context.Context, ids ...int64) error
@@ -78,6 +81,7 @@ type Table struct {
 	Seats        []Seat
 	CutSeed      *engine.Seed
 	State        *engine.State
+	Assisted     bool
 	CreatedAt    time.Time
 	StartedAt    time.Time
 	LastActionAt time.Time

@@ -94,6 +94,13 @@ func (g *State) deal(a Action) ([]Event, error) {
 		return nil, fmt.Errorf("%w: a deal needs a seed", ErrBadAction)
 	}
 	n := g.Options.Players
+	if g.HandNo > 0 {
+		last := &LastHand{HandNo: g.HandNo, Dealer: (g.Dealer + n - 1) % n, Starter: g.Starter, Discards: slices.Clone(g.Discards)}
+		for seat := range n {
+			last.Dealt = append(last.Dealt, g.Hands[seat]|g.Discards[seat])
+		}
+		g.Last = last
+	}
 	deck := Shuffle(*a.Seed)
 	next := 0
 	for i := range n {

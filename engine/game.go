@@ -151,6 +151,18 @@ type State struct {
 	Missed []Miss  `json:"missed,omitempty"`
 	Tally  []Tally `json:"tally"`
 	Result *Result `json:"result,omitempty"`
+	// Last is the previous hand as dealt, kept for looking back at it
+	// (a player reviewing their discard) after the next deal.
+	Last *LastHand `json:"last,omitempty"`
+}
+
+// LastHand is a hand as it was dealt.
+type LastHand struct {
+	HandNo   int       `json:"hand_no"`
+	Dealer   int       `json:"dealer"`
+	Starter  Card      `json:"starter"`
+	Dealt    []CardSet `json:"dealt"`
+	Discards []CardSet `json:"discards"`
 }
 
 // ResultReason says how a game ended.
@@ -234,6 +246,11 @@ func (g *State) Clone() *State {
 	c.Plays = slices.Clone(g.Plays)
 	c.Missed = slices.Clone(g.Missed)
 	c.Tally = slices.Clone(g.Tally)
+	if g.Last != nil {
+		l := *g.Last
+		l.Dealt, l.Discards = slices.Clone(l.Dealt), slices.Clone(l.Discards)
+		c.Last = &l
+	}
 	if g.Result != nil {
 		r := *g.Result
 		r.Scores = slices.Clone(r.Scores)

@@ -33,10 +33,17 @@ type View struct {
 	Crib   CardSet `json:"crib,omitempty"`
 	Missed []Miss  `json:"missed,omitempty"`
 	// Legal are the cards the seat may lay now.
-	Legal   []Card  `json:"legal"`
-	Waiting []int   `json:"waiting"`
-	Tally   Tally   `json:"tally"`
-	Result  *Result `json:"result,omitempty"`
+	// LastDealt and LastDiscards are this seat's cards in the previous
+	// hand, with its starter and dealer, once a new hand is dealt.
+	LastHandNo   int     `json:"last_hand_no,omitempty"`
+	LastDealer   int     `json:"last_dealer,omitempty"`
+	LastStarter  Card    `json:"last_starter,omitempty"`
+	LastDealt    CardSet `json:"last_dealt,omitempty"`
+	LastDiscards CardSet `json:"last_discards,omitempty"`
+	Legal        []Card  `json:"legal"`
+	Waiting      []int   `json:"waiting"`
+	Tally        Tally   `json:"tally"`
+	Result       *Result `json:"result,omitempty"`
 }
 
 // Shown is a hand or crib laid open in the show.
@@ -73,6 +80,10 @@ func (g *State) ViewFor(seat int) View {
 	}
 	if g.StarterUp {
 		v.Starter = g.Starter
+	}
+	if l := g.Last; l != nil {
+		v.LastHandNo, v.LastDealer, v.LastStarter = l.HandNo, l.Dealer, l.Starter
+		v.LastDealt, v.LastDiscards = l.Dealt[seat], l.Discards[seat]
 	}
 	if s, crib := g.ShowOrder(g.Shown); g.Phase == PhaseShow && crib && s == seat {
 		v.Crib = g.Crib

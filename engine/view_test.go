@@ -55,7 +55,13 @@ func (g *State) hiddenFrom(seat int, v View) CardSet {
 	} else {
 		hidden = hidden.Remove(g.Starter)
 	}
-	return hidden &^ shown
+	// What the seat saw last hand (its own cards and the starter) it
+	// knows already, wherever those cards are now.
+	known := v.LastDealt
+	if v.LastStarter != NoCard {
+		known = known.Add(v.LastStarter)
+	}
+	return hidden &^ shown &^ known
 }
 
 func TestUnseen(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -22,8 +23,13 @@ func recordResult(ctx context.Context, tx *sql.Tx, t *Table) error {
 	skunks, _ := json.Marshal(r.Skunks)
 	vsComputer := boolInt(t.HasComputer())
 	finished := millis(t.FinishedAt)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO results (table_id, guild_id, reason, winner_side, scores, skunks, games, vs_computer, finished_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished); err != nil {
+	// Read the flag from the row: MarkAssisted sets it outside of updates.
+	var assisted int
+	if err := tx.QueryRowContext(ctx, `SELECT assisted FROM tables WHERE id = ?`, t.ID).Scan(&assisted); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO results (table_id, guild_id, reason, winner_side, scores, skunks, games, vs_computer, finished_at, assisted)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
 	var given, doubleGiven int
@@ -57,6 +63,16 @@ func recordResult(ctx context.Context, tx *sql.Tx, t *Table) error {
 		}
 	}
 	return nil
+}
+
+// Assisted reports whether a finished game's result is marked assisted.
+func (s *Store) Assisted(ctx context.Context, tableID int64) (bool, error) {
+	var a int
+	err := s.db.QueryRowContext(ctx, `SELECT assisted FROM results WHERE table_id = ?`, tableID).Scan(&a)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, ErrNotFound
+	}
+	return a != 0, err
 }
 
 // Standing is one player's line on a leaderboard.

@@ -309,3 +309,35 @@ func TestUpdateKeepsMessagesSetMeanwhile(t *testing.T) {
 		t.Errorf("after the update: message %q, thread %q", got.MessageID, got.ThreadID)
 	}
 }
+
+func TestAssistedGamesAreMarked(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	if err := s.MarkAssisted(ctx, tb.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+		if !cur.Assisted {
+			t.Error("the table does not show it was assisted")
+		}
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+		cur.State, cur.Status = g, StatusFinished
+		return &Change{Table: cur}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := s.Assisted(ctx, tb.ID); err != nil || !a {
+		t.Errorf("result assisted %v, %v", a, err)
+	}
+	other := startGame(t, s, newLobby("g", "a", "b"))
+	s.Update(ctx, other.ID, "", func(cur *Table) (*Change, error) {
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+		cur.State, cur.Status = g, StatusFinished
+		return &Change{Table: cur}, err
+	})
+	if a, _ := s.Assisted(ctx, other.ID); a {
+		t.Error("a game without hints is marked assisted")
+	}
+}

@@ -56,8 +56,10 @@ type Table struct {
 	Seats   []Seat
 	// CutSeed is the seed the first deal was cut from; State is the game,
 	// nil before it starts.
-	CutSeed      *engine.Seed
-	State        *engine.State
+	CutSeed *engine.Seed
+	State   *engine.State
+	// Assisted is set once a player at the table has used the coach.
+	Assisted     bool
 	CreatedAt    time.Time
 	StartedAt    time.Time
 	LastActionAt time.Time
@@ -351,7 +353,7 @@ func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at`
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -360,14 +362,15 @@ type rowScanner interface{ Scan(dest ...any) error }
 // decode turns the stored state into a game.
 func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*Table, error) {
 	var t Table
-	var partners, manual, muggins int
+	var partners, manual, muggins, assisted int
 	var status, seed, state string
 	var created, started, last, finished int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished); err != nil {
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
+	t.Assisted = assisted != 0
 	t.Status = Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
 	if seed != "" {
@@ -497,6 +500,12 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, 
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
+}
+
+// MarkAssisted records that a player at the table used the coach. Like
+// SetMessages it changes no version: buttons stay valid.
+func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
+	return s.exec(ctx, `UPDATE tables SET assisted = 1 WHERE id = ?`, id)
 }
 
 // Actions returns a table's action log in order.

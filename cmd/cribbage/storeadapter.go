@@ -38,7 +38,7 @@ func toBot(t *store.Table) *bot.Table {
 	}
 	out := &bot.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: bot.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, bot.Seat(s))
 	}
@@ -48,7 +48,7 @@ func toBot(t *store.Table) *bot.Table {
 func toStore(t *bot.Table) *store.Table {
 	out := &store.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: store.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, store.Seat(s))
 	}
@@ -110,6 +110,10 @@ func (a storeAdapter) ChannelTables(ctx context.Context, channelID string) ([]*b
 
 func (a storeAdapter) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return mapErr(a.s.SetMessages(ctx, id, messageID, threadID))
+}
+
+func (a storeAdapter) MarkAssisted(ctx context.Context, id int64) error {
+	return mapErr(a.s.MarkAssisted(ctx, id))
 }
 
 func (a storeAdapter) PendingOutbox(ctx context.Context, limit int) ([]bot.OutboxItem, error) {

@@ -38,6 +38,14 @@ func points(series []engine.Card, count int, c engine.Card) int {
 	return total
 }
 
+// Advice is the expert's play with why: what the card scores now, what the
+// next player is expected to score back, and whether it wins.
+type Advice = playChoice
+
+// BestPlay is the expert's choice of card for the seat to play, for the
+// coach. v must be the view of the seat whose turn it is.
+func BestPlay(v engine.View) Advice { return bestPlay(v) }
+
 // playChoice is a card with why it was chosen.
 type playChoice struct {
 	Card engine.Card
@@ -45,8 +53,11 @@ type playChoice struct {
 	// player is expected to score back (negative for a partner's).
 	Points int
 	Reply  float64
-	Wins   bool
-	Value  float64
+	// Partner is set when the next player is the seat's partner, whose
+	// reply points are welcome.
+	Partner bool
+	Wins    bool
+	Value   float64
 }
 
 // bestPlay weighs every legal card: what it scores now, what the next
@@ -68,7 +79,7 @@ func bestPlay(v engine.View) playChoice {
 	}
 	var best playChoice
 	for i, c := range v.Legal {
-		ch := playChoice{Card: c, Points: points(series, v.Count, c)}
+		ch := playChoice{Card: c, Points: points(series, v.Count, c), Partner: partner}
 		ch.Wins = v.Scores[side]+ch.Points >= o.Target
 		if next >= 0 {
 			ch.Reply = expectedReply(append(append([]engine.Card(nil), series...), c), v.Count+c.Value(), unseen, v.CardsLeft[next])

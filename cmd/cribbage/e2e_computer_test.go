@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// soloGame opens a table for Alice against the computer and starts it.
+func soloGame(t *testing.T, h *harness, level string, opts ...fakediscord.Opt) (int64, string) {
+	id, msg := h.open(alice, append([]fakediscord.Opt{{Name: "computer", Value: level}}, opts...)...)
+	a := h.click(alice, msg, "/begin/"+itoa64(id))
+	if a.Ephemeral() {
+		t.Fatalf("Start refused: %s", a.Content())
+	}
+	tb := h.table(id)
+	if tb.Status != store.StatusPlaying || tb.Seats[1].Computer != level {
+		t.Fatalf("after Start: %s, seats %+v", tb.Status, tb.Seats)
+	}
+	return id, msg
+}
+
+func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
+	h := newHarness(t)
+	id, msg := soloGame(t, h, "expert")
+	scan := h.playScanned(id, msg, usersOf(alice))
+	final := h.table(id)
+	if final.Status != store.StatusFinished {
+		t.Fatalf("status %s", final.Status)
+	}
+	// Games against the computer stay off the leaderboard and show apart
+	// in the stats.
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	if len(board) != 0 {
+		t.Errorf("leaderboard has a game against the computer: %+v", board)
+	}
+	st, _ := h.store.PlayerStats(context.Background(), testGuild, alice.ID)
+	if st.Computer.Games != 1 || st.People.Games != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	// The computer's moves were announced like anyone's.
+	h.drain()
+	computerPlays := 0
+	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
+		computerPlays += strings.Count(m.Content, "Computer 2 (expert) plays")
+	}
+	if computerPlays < 4 || scan.payloads == 0 {
+		t.Errorf("%d computer plays announced", computerPlays)
+	}
+}
+
+func TestCoachHintsAndReview(t *testing.T) {
+	h := newHarness(t)
+	id, msg := soloGame(t, h, "easy")
+	view := h.showHand(alice, msg, id)
+	hint, ok := button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/hint/") })
+	if !ok {
+		t.Fatalf("no Hint button: %v", view.Response.Data.Components)
+	}
+	a := h.click(alice, view.MessageID, hint.CustomID)
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "Coach") || strings.Count(a.Content(), "keep ") != 3 {
+		t.Errorf("discard hint: %s", a.Content())
+	}
+	if !h.table(id).Assisted {
+		t.Error("the table was not marked assisted")
+	}
+	people := usersOf(alice)
+	for h.table(id).State.Phase == engine.PhaseDiscard {
+		h.step(id, msg, people)
+	}
+	for h.table(id).State.Turn != 0 || h.table(id).State.Phase != engine.PhasePlay {
+		if !h.step(id, msg, people) {
+			t.Skip("game over before Alice's turn")
+		}
+	}
+	view = h.showHand(alice, msg, id)
+	hint, _ = button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/hint/") })
+	if a := h.click(alice, view.MessageID, hint.CustomID); !strings.Contains(a.Content(), "play ") {
+		t.Errorf("play hint: %s", a.Content())
+	}
+	for h.table(id).State.HandNo < 2 && h.step(id, msg, people) {
+	}
+	a = h.click(alice, msg, "/review/"+itoa64(id))
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "Hand 1") || !strings.Contains(a.Content(), "threw") {
+		t.Errorf("review: %s", a.Content())
+	}
+	h.playToEnd(id, msg, people)
+	if assisted, err := h.store.Assisted(context.Background(), id); err != nil || !assisted {
+		t.Errorf("result assisted %v, %v", assisted, err)
+	}
+}
+
+// TestComputerMovesAfterARestart leaves the game waiting on the computer
+// (as if the bot stopped between the person's move and the computer's) and
+// checks that the next bot makes the computer's move.
+func TestComputerMovesAfterARestart(t *testing.T) {
+	h := newHarness(t)
+	id, msg := soloGame(t, h, "expert")
+	people := usersOf(alice)
+	for h.table(id).State.Phase != engine.PhasePlay || h.table(id).State.Turn != 0 {
+		h.step(id, msg, people)
+	}
+	h.stopBot()
+	st, err := store.Open(context.Background(), h.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := st.Update(context.Background(), id, "", func(cur *store.Table) (*store.Change, error) {
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActPlay, Seat: 0, Card: cur.State.LegalPlays(0)[0]})
+		cur.State = g
+		return &store.Change{Table: cur}, err
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := saved.Version
+	h.startBot()
+	h.eventually("the computer's move after the restart", func() bool { return h.table(id).Version > before })
+	if got := h.table(id).State; got.Phase == engine.PhasePlay && got.Turn == 1 {
+		t.Error("still waiting on the computer")
+	}
+}
