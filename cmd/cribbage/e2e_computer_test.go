@@ -126,3 +126,21 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 		t.Error("still waiting on the computer")
 	}
 }
+
+// TestTeamGameWithAComputerPartner: Alice and a computer partner against two
+// computers, to the end.
+func TestTeamGameWithAComputerPartner(t *testing.T) {
+	h := newHarness(t)
+	id, msg := h.open(alice, fakediscord.Opt{Name: "players", Value: 4}, fakediscord.Opt{Name: "teams", Value: true},
+		fakediscord.Opt{Name: "points", Value: 61}, fakediscord.Opt{Name: "computer", Value: "expert"})
+	h.click(alice, msg, "/begin/"+itoa64(id))
+	h.playScanned(id, msg, usersOf(alice))
+	final := h.table(id)
+	if final.Status != store.StatusFinished || len(final.Seats) != 4 || final.Seats[2].Computer == "" {
+		t.Fatalf("status %s, seats %+v", final.Status, final.Seats)
+	}
+	st, _ := h.store.PlayerStats(context.Background(), testGuild, alice.ID)
+	if st.Computer.Games != 1 {
+		t.Errorf("Alice's games against the computer: %+v", st.Computer)
+	}
+}
