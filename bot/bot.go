@@ -32,7 +32,18 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock (time.Now if nil); tests move it.
 	Now func() time.Time
+	// ReminderAfter is how long a player may keep a table waiting before
+	// being reminded (and again each period); 0 turns reminders off.
+	ReminderAfter time.Duration
+	// ForfeitAfter is how long without a move before the opponents may
+	// claim the win; 0 turns forfeits off.
+	ForfeitAfter time.Duration
+	// TimerInterval is how often the timers are checked (a minute if 0).
+	TimerInterval time.Duration
 }
+
+// lobbyExpiry is how long a lobby nobody started stays open.
+const lobbyExpiry = 24 * time.Hour
 
 // Bot is one connection to Discord serving cribbage tables.
 type Bot struct {
@@ -75,6 +86,9 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.TimerInterval <= 0 {
+		opts.TimerInterval = time.Minute
 	}
 	s, err := discordgo.New("Bot " + opts.Token)
 	if err != nil {
@@ -148,6 +162,11 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(senderDone)
 		b.runOutbox(runCtx)
 	}()
+	timersDone := make(chan struct{})
+	go func() {
+		defer close(timersDone)
+		b.runTimers(runCtx)
+	}()
 	b.resume(runCtx)
 	<-ctx.Done()
 
@@ -161,6 +180,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	flushCancel()
 	cancel()
 	<-senderDone
+	<-timersDone
 	return b.session.Close()
 }
 

@@ -21,6 +21,8 @@ import (
 //	/claim/{table}/{view}            open the claim form; its submit is /claimed/{table}/{view}
 //	/muggins/{table}/{view}/{index}  take points an opponent missed
 //	/hint/{table}/{view}             ask the coach; /review/{table} compares the last discard with the best
+//	/claimwin/{table}                claim the win from a player who has not moved in time
+//	/rematch/{table}                 a new game with the same seats
 //
 // {view} is the seat's view version: a short hash of what the seat can see
 // and decide on (its cards, the count, whose turn). A click made on an older
@@ -63,7 +65,7 @@ func (c clickID) String() string {
 
 // argCount says how many parts after the table id each action takes.
 var argCount = map[string]int{
-	"join": 0, "leave": 0, "begin": 0, "hand": 0, "deal": 0, "refresh": 0, "resign": 0, "review": 0,
+	"join": 0, "leave": 0, "begin": 0, "hand": 0, "deal": 0, "refresh": 0, "resign": 0, "review": 0, "claimwin": 0, "rematch": 0,
 	"sel": 2, "discard": 2, "play": 2, "claim": 1, "claimed": 1, "hint": 1, "muggins": 2,
 }
 

@@ -61,19 +61,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	r := renderTable(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
-	// The table message's id comes from the response: fetch it while the
-	// interaction token is fresh, so the message can be kept current.
-	after := func(ctx context.Context) {
-		m, err := b.session.InteractionResponse(ic, discordgo.WithContext(ctx))
-		if err != nil {
-			b.logger(ic).Warn("could not read the table message; a new one will be posted", "table", t.ID, "err", err)
-			return
-		}
-		if err := b.store.SetMessages(ctx, t.ID, m.ID, ""); err != nil {
-			b.logger(ic).Error("could not record the table message", "table", t.ID, "err", err)
-		}
-	}
-	return reply{resp: resp, after: after}, nil
+	return reply{resp: resp, after: b.recordTableMessage(ic, t.ID)}, nil
 }
 
 // seatChange changes a lobby's seats in one update; a lobby that fills up

@@ -68,6 +68,8 @@ var errorTexts = []struct {
 	{errNotDealer, "Only the dealer deals."},
 	{errBadClaim, "A claim is a whole number of points, from 0 to 29."},
 	{errShuttingDown, "I'm restarting — please try again in a few seconds."},
+	{errTooSoon, "It's too soon to claim the win: the waiting time hasn't passed since the last move."},
+	{errNotFinished, "This game isn't over yet."},
 	{engine.ErrNotYourTurn, "It's not your turn."},
 	{engine.ErrCardNotInHand, "That card isn't in your hand."},
 	{engine.ErrOver31, "That card would take the count past 31."},

@@ -221,6 +221,11 @@ func tableButtons(t *Table) []discordgo.MessageComponent {
 		if t.State.Phase == engine.PhaseDeal {
 			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
 		}
+		if !t.ForfeitOfferedAt.Before(t.LastActionAt) {
+			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: "claimwin", Table: t.ID}.String()})
+		}
+	case StatusFinished:
+		buttons = append(buttons, discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: "rematch", Table: t.ID}.String()})
 	default:
 		return nil
 	}

@@ -30,6 +30,14 @@ type Store interface {
 	// MarkAssisted records that a player used the coach, without changing
 	// the version.
 	MarkAssisted(ctx context.Context, id int64) error
+	// IdleTables returns the open tables with no move since idleSince and
+	// the lobbies opened before openedBefore.
+	IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*Table, error)
+	// MarkReminded and MarkForfeitOffered move a timer from prev to at and
+	// queue out, together, reporting whether this call did (so a timer
+	// fires once whatever races it).
+	MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
+	MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
 	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
 	// MarkDelivered records announcements as delivered, in one transaction.
 	MarkDelivered(ctx context.Context, ids ...int64) error
@@ -68,24 +76,28 @@ type Seat struct {
 
 // Table is a cribbage table in a channel and its game.
 type Table struct {
-	ID           int64
-	GuildID      string
-	ChannelID    string
-	HostID       string
-	MessageID    string
-	ThreadID     string
-	Options      engine.Options
-	Computer     string
-	Status       Status
-	Version      int64
-	Seats        []Seat
-	CutSeed      *engine.Seed
-	State        *engine.State
-	Assisted     bool
-	CreatedAt    time.Time
-	StartedAt    time.Time
-	LastActionAt time.Time
-	FinishedAt   time.Time
+	ID        int64
+	GuildID   string
+	ChannelID string
+	HostID    string
+	MessageID string
+	ThreadID  string
+	Options   engine.Options
+	Computer  string
+	Status    Status
+	Version   int64
+	Seats     []Seat
+	CutSeed   *engine.Seed
+	State     *engine.State
+	Assisted  bool
+	// RemindedAt is when a waiting player was last reminded,
+	// ForfeitOfferedAt when the opponents were offered a forfeit.
+	RemindedAt       time.Time
+	ForfeitOfferedAt time.Time
+	CreatedAt        time.Time
+	StartedAt        time.Time
+	LastActionAt     time.Time
+	FinishedAt       time.Time
 }
 
 // SeatOf returns the seat a person sits in, or -1.

@@ -126,3 +126,12 @@ func TestResignAndForfeit(t *testing.T) {
 		t.Errorf("forfeiting a partner: %v", err)
 	}
 }
+
+func TestRematchPassesTheDeal(t *testing.T) {
+	prev := position(t, three, 1, []string{"2C 3C 4C 6C", "5H 5D 5C JS", "AD 2D 3D 4D"}, "8S 9S TS QH", "5S")
+	prev, _ = apply(t, prev, Action{Kind: ActResign, Seat: 0})
+	g, err := Rematch(prev)
+	if err != nil || g.Dealer != 2 || g.Phase != PhaseDeal || g.Scores[0] != 0 || g.Options != prev.Options {
+		t.Errorf("rematch %+v, %v", g, err)
+	}
+}

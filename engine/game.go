@@ -236,6 +236,19 @@ func New(opts Options, seed Seed) (*State, []Event, error) {
 	return g, []Event{{Kind: EvCutForDeal, Seat: g.Dealer, Cards: cuts}}, nil
 }
 
+// Rematch starts a new game with prev's table and options. The deal passes
+// on: the player to the left of prev's last dealer deals first, with no
+// cut.
+func Rematch(prev *State) (*State, error) {
+	g, _, err := New(prev.Options, Seed{})
+	if err != nil {
+		return nil, err
+	}
+	g.Dealer = (prev.Dealer + 1) % prev.Options.Players
+	g.Turn = g.Dealer
+	return g, nil
+}
+
 // Clone returns a deep copy of the state.
 func (g *State) Clone() *State {
 	c := *g

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -340,4 +341,38 @@ func TestAssistedGamesAreMarked(t *testing.T) {
 	if a, _ := s.Assisted(ctx, other.ID); a {
 		t.Error("a game without hints is marked assisted")
 	}
+}
+
+func TestTimersFireOnce(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), WithClock(c.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	lobby, _ := s.CreateTable(ctx, newLobby("g", "c", "d"), "", nil)
+	c.t = c.t.Add(13 * time.Hour)
+	idle, err := s.IdleTables(ctx, c.t.Add(-12*time.Hour), c.t.Add(-24*time.Hour))
+	if err != nil || len(idle) != 2 {
+		t.Fatalf("idle %d, %v", len(idle), err)
+	}
+	if idle, _ := s.IdleTables(ctx, c.t.Add(-14*time.Hour), c.t.Add(-24*time.Hour)); len(idle) != 0 {
+		t.Errorf("%d tables idle for 14 hours", len(idle))
+	}
+	out := []Outbound{{ChannelID: "c", Kind: "post", Payload: "{}"}}
+	first, err1 := s.MarkReminded(ctx, tb.ID, time.Time{}, c.t, out)
+	second, err2 := s.MarkReminded(ctx, tb.ID, time.Time{}, c.t, out)
+	if err1 != nil || err2 != nil || !first || second {
+		t.Errorf("reminded %v then %v (%v, %v)", first, second, err1, err2)
+	}
+	pending, _ := s.PendingOutbox(ctx, 100)
+	if len(pending) != 1 {
+		t.Errorf("%d reminders queued, want 1", len(pending))
+	}
+	if got, _ := s.Table(ctx, tb.ID); !got.RemindedAt.Equal(c.t) || got.Version != tb.Version {
+		t.Errorf("reminded at %v, version %d → %d", got.RemindedAt, tb.Version, got.Version)
+	}
+	_ = lobby
 }

@@ -59,11 +59,15 @@ type Table struct {
 	CutSeed *engine.Seed
 	State   *engine.State
 	// Assisted is set once a player at the table has used the coach.
-	Assisted     bool
-	CreatedAt    time.Time
-	StartedAt    time.Time
-	LastActionAt time.Time
-	FinishedAt   time.Time
+	Assisted bool
+	// RemindedAt is when the bot last reminded a waiting player, and
+	// ForfeitOfferedAt when it offered the opponents a forfeit.
+	RemindedAt       time.Time
+	ForfeitOfferedAt time.Time
+	CreatedAt        time.Time
+	StartedAt        time.Time
+	LastActionAt     time.Time
+	FinishedAt       time.Time
 }
 
 // SeatOf returns the seat userID sits in, or -1.
@@ -353,7 +357,7 @@ func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted`
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -364,13 +368,14 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	var t Table
 	var partners, manual, muggins, assisted int
 	var status, seed, state string
-	var created, started, last, finished int64
+	var created, started, last, finished, reminded, offered int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted); err != nil {
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted = assisted != 0
+	t.RemindedAt, t.ForfeitOfferedAt = fromMillis(reminded), fromMillis(offered)
 	t.Status = Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
 	if seed != "" {
@@ -500,6 +505,43 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, 
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
+}
+
+// IdleTables returns the open tables with no move since idleSince, and
+// the lobbies opened before openedBefore.
+func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
+		WHERE status IN ('lobby', 'playing') AND (last_action_at <= ? OR (status = 'lobby' AND created_at <= ?)) ORDER BY id`,
+		millis(idleSince), millis(openedBefore))
+}
+
+// MarkReminded records a reminder sent at at and queues its announcement,
+// if the table was last reminded at prev: of two bots (or a restart racing
+// a timer) only one reminds. It reports whether this call did.
+func (s *Store) MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+	return s.markTimer(ctx, `UPDATE tables SET reminded_at = ? WHERE id = ? AND reminded_at = ?`, id, prev, at, out)
+}
+
+// MarkForfeitOffered records a forfeit offer like MarkReminded.
+func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+	return s.markTimer(ctx, `UPDATE tables SET forfeit_offered_at = ? WHERE id = ? AND forfeit_offered_at = ?`, id, prev, at, out)
+}
+
+// markTimer swaps a timer column from prev to at and queues out, together.
+func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+	fired := false
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, millis(at), id, millis(prev))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return err
+		}
+		fired = true
+		return s.queue(ctx, tx, id, out)
+	})
+	return fired, err
 }
 
 // MarkAssisted records that a player at the table used the coach. Like

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is everything the bot reads from its environment. It is built only
@@ -23,6 +25,12 @@ type Config struct {
 	LogLevel slog.Level
 	// LogJSON selects JSON log lines instead of text.
 	LogJSON bool
+	// ReminderAfter is how long a player may keep a table waiting before
+	// the bot reminds them (and again each period); 0 turns reminders off.
+	ReminderAfter time.Duration
+	// ForfeitAfter is how long without a move before the waiting
+	// opponents may claim the win; 0 turns forfeits off.
+	ForfeitAfter time.Duration
 }
 
 // errNoToken is returned by Config.requireToken; main turns it into one clear
@@ -34,10 +42,24 @@ var errNoToken = errors.New("DISCORD_TOKEN is not set: create an application at 
 // missing token is not an error here: only serving needs it.
 func loadConfig(getenv func(string) string) (Config, error) {
 	cfg := Config{
-		Token:        strings.TrimSpace(getenv("DISCORD_TOKEN")),
-		DatabasePath: strings.TrimSpace(getenv("DATABASE_PATH")),
-		GuildID:      strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
-		LogLevel:     slog.LevelInfo,
+		Token:         strings.TrimSpace(getenv("DISCORD_TOKEN")),
+		DatabasePath:  strings.TrimSpace(getenv("DATABASE_PATH")),
+		GuildID:       strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		LogLevel:      slog.LevelInfo,
+		ReminderAfter: 12 * time.Hour,
+		ForfeitAfter:  7 * 24 * time.Hour,
+	}
+	for _, d := range []struct {
+		key string
+		to  *time.Duration
+	}{{"REMINDER_AFTER", &cfg.ReminderAfter}, {"FORFEIT_AFTER", &cfg.ForfeitAfter}} {
+		if raw := strings.TrimSpace(getenv(d.key)); raw != "" {
+			v, err := parseDuration(raw)
+			if err != nil {
+				return Config{}, fmt.Errorf("%s %q is not a duration: use a number with a unit, like 12h, 90m or 7d, or 0 to turn it off", d.key, raw)
+			}
+			*d.to = v
+		}
 	}
 	if cfg.DatabasePath == "" {
 		cfg.DatabasePath = "cribbage.db"
@@ -90,6 +112,23 @@ func parseLevel(raw string) (slog.Level, error) {
 		return slog.LevelError, nil
 	}
 	return 0, fmt.Errorf("LOG_LEVEL %q is not known: use debug, info, warn or error", raw)
+}
+
+// parseDuration reads a Go duration ("12h", "90m") or a number of days
+// ("7d"); negative durations are refused.
+func parseDuration(raw string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(raw, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err != nil || n < 0 {
+			return 0, errors.New("bad days")
+		}
+		return time.Duration(n * float64(24*time.Hour)), nil
+	}
+	d, err := time.ParseDuration(raw)
+	if err == nil && d < 0 {
+		return 0, errors.New("negative")
+	}
+	return d, err
 }
 
 // isSnowflake reports whether s looks like a Discord id: 1 to 20 digits.

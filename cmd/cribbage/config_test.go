@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/joho/godotenv"
 )
@@ -19,7 +20,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.DatabasePath != "cribbage.db" || cfg.LogLevel != slog.LevelInfo || cfg.LogJSON || cfg.APIURL != nil || cfg.GuildID != "" {
+	if cfg.DatabasePath != "cribbage.db" || cfg.LogLevel != slog.LevelInfo || cfg.LogJSON || cfg.APIURL != nil || cfg.GuildID != "" ||
+		cfg.ReminderAfter != 12*time.Hour || cfg.ForfeitAfter != 7*24*time.Hour {
 		t.Errorf("defaults = %+v", cfg)
 	}
 	if err := cfg.requireToken(); err != errNoToken {
@@ -35,16 +37,26 @@ func TestLoadConfigValues(t *testing.T) {
 		"DISCORD_API_URL":  "http://127.0.0.1:9999/proxy",
 		"LOG_LEVEL":        "DEBUG",
 		"LOG_FORMAT":       "json",
+		"REMINDER_AFTER":   "90m",
+		"FORFEIT_AFTER":    "3d",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Token != "abc" || cfg.DatabasePath != "/data/x.db" || cfg.GuildID != "123456789012345678" ||
-		cfg.APIURL.String() != "http://127.0.0.1:9999/proxy" || cfg.LogLevel != slog.LevelDebug || !cfg.LogJSON {
+		cfg.APIURL.String() != "http://127.0.0.1:9999/proxy" || cfg.LogLevel != slog.LevelDebug || !cfg.LogJSON ||
+		cfg.ReminderAfter != 90*time.Minute || cfg.ForfeitAfter != 72*time.Hour {
 		t.Errorf("config = %+v", cfg)
 	}
 	if err := cfg.requireToken(); err != nil {
 		t.Errorf("requireToken = %v", err)
+	}
+}
+
+func TestZeroTurnsTimersOff(t *testing.T) {
+	cfg, err := loadConfig(envMap(map[string]string{"REMINDER_AFTER": "0", "FORFEIT_AFTER": "0"}))
+	if err != nil || cfg.ReminderAfter != 0 || cfg.ForfeitAfter != 0 {
+		t.Errorf("%+v, %v", cfg, err)
 	}
 }
 
@@ -54,6 +66,8 @@ func TestLoadConfigRefusesBadValues(t *testing.T) {
 		"LOG_FORMAT":       "xml",
 		"DISCORD_API_URL":  "discord.com",
 		"DISCORD_GUILD_ID": "my-server",
+		"REMINDER_AFTER":   "soon",
+		"FORFEIT_AFTER":    "-2h",
 	} {
 		t.Run(key, func(t *testing.T) {
 			_, err := loadConfig(envMap(map[string]string{key: value}))

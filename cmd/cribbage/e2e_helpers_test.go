@@ -59,13 +59,14 @@ func newHarness(t testing.TB) *harness {
 // startBot opens the database and runs a bot until stopBot.
 func (h *harness) startBot() {
 	h.t.Helper()
-	st, err := store.Open(context.Background(), h.path)
+	st, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	u, _ := url.Parse(h.fake.URL())
 	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: storeAdapter{st}, Logger: logger, Now: h.fake.Now})
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: storeAdapter{st}, Logger: logger, Now: h.fake.Now,
+		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: 20 * time.Millisecond})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -62,6 +62,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		APIURL:  cfg.APIURL,
 		Store:   storeAdapter{st},
 		Logger:  logger,
+		// The timers: reminders and forfeits.
+		ReminderAfter: cfg.ReminderAfter,
+		ForfeitAfter:  cfg.ForfeitAfter,
 	})
 	if err != nil {
 		return err

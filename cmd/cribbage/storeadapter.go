@@ -38,7 +38,7 @@ func toBot(t *store.Table) *bot.Table {
 	}
 	out := &bot.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: bot.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, bot.Seat(s))
 	}
@@ -48,7 +48,7 @@ func toBot(t *store.Table) *bot.Table {
 func toStore(t *bot.Table) *store.Table {
 	out := &store.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: store.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, store.Seat(s))
 	}
@@ -114,6 +114,20 @@ func (a storeAdapter) SetMessages(ctx context.Context, id int64, messageID, thre
 
 func (a storeAdapter) MarkAssisted(ctx context.Context, id int64) error {
 	return mapErr(a.s.MarkAssisted(ctx, id))
+}
+
+func (a storeAdapter) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*bot.Table, error) {
+	return toBotTables(a.s.IdleTables(ctx, idleSince, openedBefore))
+}
+
+func (a storeAdapter) MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []bot.Outbound) (bool, error) {
+	ok, err := a.s.MarkReminded(ctx, id, prev, at, outbound(out))
+	return ok, mapErr(err)
+}
+
+func (a storeAdapter) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []bot.Outbound) (bool, error) {
+	ok, err := a.s.MarkForfeitOffered(ctx, id, prev, at, outbound(out))
+	return ok, mapErr(err)
 }
 
 func (a storeAdapter) PendingOutbox(ctx context.Context, limit int) ([]bot.OutboxItem, error) {

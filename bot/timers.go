@@ -1,0 +1,144 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The timers of games played over days: a reminder to the player keeping a
+// table waiting, a forfeit the opponents may claim after a long silence,
+// and closing lobbies nobody started. Nothing is kept in memory: each
+// timer is due by the table's stored times, and firing one is recorded
+// together with its announcement, so each fires once across restarts.
+
+// runTimers checks the timers every TimerInterval until ctx ends.
+func (b *Bot) runTimers(ctx context.Context) {
+	tick := time.NewTicker(b.opts.TimerInterval)
+	defer tick.Stop()
+	for {
+		b.checkTimers(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// checkTimers fires every timer that is due.
+func (b *Bot) checkTimers(ctx context.Context) {
+	now := b.now()
+	idleFor := lobbyExpiry
+	for _, d := range []time.Duration{b.opts.ReminderAfter, b.opts.ForfeitAfter} {
+		if d > 0 && d < idleFor {
+			idleFor = d
+		}
+	}
+	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-lobbyExpiry))
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("timers: cannot list idle tables", "err", err)
+		}
+		return
+	}
+	for _, t := range tables {
+		if err := b.fireTimers(ctx, t, now); err != nil && ctx.Err() == nil {
+			b.log.Warn("timers: table", "table", t.ID, "err", err)
+		}
+	}
+	b.wakeOutbox()
+}
+
+// fireTimers fires what is due at one table.
+func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
+	if t.Status == StatusLobby {
+		if now.Sub(t.CreatedAt) >= lobbyExpiry {
+			return b.closeLobby(ctx, t.ID)
+		}
+		return nil
+	}
+	idle := now.Sub(t.LastActionAt)
+	waiting, opponents := b.waitingPeople(t)
+	if len(waiting) == 0 {
+		return nil
+	}
+	if d := b.opts.ForfeitAfter; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(t.LastActionAt) && len(opponents) > 0 {
+		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
+			mentionList(waiting), hasHave(len(waiting)), t.ID, t.LastActionAt.Unix(), mentionList(opponents))
+		out := []Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
+		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
+			return err
+		}
+		return nil
+	}
+	last := t.RemindedAt
+	if last.Before(t.LastActionAt) {
+		last = t.LastActionAt
+	}
+	if d := b.opts.ReminderAfter; d > 0 && now.Sub(last) >= d {
+		_, verb := waitingFor(t)
+		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, t.LastActionAt.Unix())
+		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []Outbound{post(t, text, waiting)})
+		return err
+	}
+	return nil
+}
+
+// waitingPeople returns the user ids of the people the game waits on and
+// of the people on the other sides, who could claim a forfeit.
+func (b *Bot) waitingPeople(t *Table) (waiting, opponents []string) {
+	seats, _ := waitingFor(t)
+	sides := map[int]bool{}
+	for _, s := range seats {
+		if seat := t.Seats[s]; seat.Computer == "" {
+			waiting = append(waiting, seat.UserID)
+			sides[t.Options.SideOf(s)] = true
+		}
+	}
+	for i, seat := range t.Seats {
+		if seat.Computer == "" && !sides[t.Options.SideOf(i)] {
+			opponents = append(opponents, seat.UserID)
+		}
+	}
+	return waiting, opponents
+}
+
+// closeLobby closes a lobby nobody started, and says so.
+func (b *Bot) closeLobby(ctx context.Context, id int64) error {
+	defer b.locks.lock(id)()
+	_, err := b.store.Update(ctx, id, "", func(t *Table) (*Change, error) {
+		if t.Status != StatusLobby {
+			return nil, nil
+		}
+		t.Status = StatusClosed
+		text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
+		return &Change{Table: t, Outbox: []Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+	})
+	return err
+}
+
+// post is a story message as an outbox entry.
+func post(t *Table, content string, mentions []string) Outbound {
+	raw, _ := json.Marshal(postPayload{Content: content, Mentions: mentions})
+	return Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)}
+}
+
+// mentionList writes user mentions.
+func mentionList(ids []string) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, "<@"+id+">")
+	}
+	return strings.Join(out, " ")
+}
+
+// hasHave agrees the verb with the number of players.
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// countIn counts the table's story messages containing s.
+func (h *harness) countIn(id int64, s string) int {
+	h.drain()
+	n := 0
+	t := h.table(id)
+	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+		for _, m := range h.fake.ChannelMessages(ch) {
+			if strings.Contains(m.Content, s) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// settle lets the timers run a few times at the current fake time.
+func (h *harness) settle() {
+	time.Sleep(150 * time.Millisecond)
+	h.drain()
+}
+
+func TestRemindersComeAfterThePeriodAndNotBefore(t *testing.T) {
+	h := newHarness(t)
+	id, _ := twoPlayerGame(t, h)
+	mover, _ := h.turnUser(id)
+	h.fake.Advance(11 * time.Hour)
+	h.settle()
+	if n := h.countIn(id, "⏰"); n != 0 {
+		t.Fatalf("%d reminders after 11 hours", n)
+	}
+	h.fake.Advance(2 * time.Hour)
+	h.eventually("a reminder", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.fake.Advance(time.Hour)
+	h.settle()
+	if n := h.countIn(id, "⏰"); n != 1 {
+		t.Fatalf("%d reminders an hour after the first", n)
+	}
+	h.fake.Advance(12 * time.Hour)
+	h.eventually("a second reminder", func() bool { return h.countIn(id, "⏰") == 2 })
+
+	// The reminder mentions the player, and notifies only them.
+	var reminder struct {
+		Content         string `json:"content"`
+		AllowedMentions struct {
+			Users []string `json:"users"`
+		} `json:"allowed_mentions"`
+	}
+	for _, r := range h.fake.Requests() {
+		if strings.Contains(string(r.Body), "⏰") {
+			json.Unmarshal(r.Body, &reminder)
+		}
+	}
+	if !strings.Contains(reminder.Content, "<@"+mover.ID+">") || len(reminder.AllowedMentions.Users) != 1 || reminder.AllowedMentions.Users[0] != mover.ID {
+		t.Errorf("reminder %+v", reminder)
+	}
+}
+
+func TestAReminderDueDuringARestartFiresOnce(t *testing.T) {
+	h := newHarness(t)
+	id, _ := twoPlayerGame(t, h)
+	h.stopBot()
+	h.fake.Advance(13 * time.Hour)
+	h.startBot()
+	h.eventually("the reminder after the restart", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.stopBot()
+	h.startBot()
+	h.settle()
+	if n := h.countIn(id, "⏰"); n != 1 {
+		t.Errorf("%d reminders after a second restart", n)
+	}
+}
+
+func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, waiter := h.turnUser(id)
+	if a := h.click(waiter, msg, "/claimwin/"+itoa64(id)); !strings.Contains(a.Content(), "too soon") {
+		t.Errorf("claim before the time: %q", a.Content())
+	}
+	h.fake.Advance(7*24*time.Hour + time.Minute)
+	h.eventually("the forfeit offer", func() bool { return h.countIn(id, "Claim the win") == 1 })
+	h.eventually("the Claim button", func() bool {
+		m, _ := h.fake.Message(msg)
+		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
+		return ok
+	})
+	if a := h.click(mover, msg, "/claimwin/"+itoa64(id)); !a.Ephemeral() || h.table(id).Status != store.StatusPlaying {
+		t.Errorf("the player who kept the table waiting claimed it: %q", a.Content())
+	}
+	if a := h.click(eve, msg, "/claimwin/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
+		t.Errorf("a stranger claimed: %q", a.Content())
+	}
+	h.click(waiter, msg, "/claimwin/"+itoa64(id))
+	final := h.table(id)
+	r := final.State.Result
+	if final.Status != store.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != waiter.ID || r.Games != 1 {
+		t.Fatalf("after the claim: %s %+v", final.Status, r)
+	}
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	if len(board) != 2 || board[0].UserID != waiter.ID || board[0].GamesWon != 1 || board[1].SkunksTaken != 0 {
+		t.Errorf("leaderboard %+v", board)
+	}
+}
+
+func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
+	h := newHarness(t)
+	id, _ := h.open(alice)
+	h.fake.Advance(23 * time.Hour)
+	h.settle()
+	if h.table(id).Status != store.StatusLobby {
+		t.Fatal("closed before a day")
+	}
+	h.fake.Advance(2 * time.Hour)
+	h.eventually("the lobby closed", func() bool { return h.table(id).Status == store.StatusClosed })
+	if n := h.countIn(id, "closed"); n != 1 {
+		t.Errorf("%d announcements of the closing", n)
+	}
+}
+
+func TestGamesListAndRematch(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	mover, _ := h.turnUser(id)
+	a := h.command(mover, "games")
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "your turn") || !strings.Contains(a.Content(), "discord.com/channels/"+testGuild+"/"+testChannel+"/"+msg) {
+		t.Errorf("games: %q", a.Content())
+	}
+	h.playToEnd(id, msg, usersOf(alice, bob))
+	prev := h.table(id)
+	re := h.click(bob, msg, "/rematch/"+itoa64(id))
+	if re.Ephemeral() {
+		t.Fatalf("rematch refused: %q", re.Content())
+	}
+	next := tableIDFrom2(t, re.Response.Data.Components)
+	nt := h.table(next)
+	if nt.Status != store.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID {
+		t.Fatalf("rematch table %s, seats %+v", nt.Status, nt.Seats)
+	}
+	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
+		t.Errorf("rematch dealer %d after %d", nt.State.Dealer, prev.State.Dealer)
+	}
+	if a := h.click(eve, msg, "/rematch/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
+		t.Errorf("stranger's rematch: %q", a.Content())
+	}
+}
+
+// tableIDFrom2 reads the table id from a playing table message's Show my
+// hand button.
+func tableIDFrom2(t *testing.T, comps []discordgo.MessageComponent) int64 {
+	b, ok := button(t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/hand/") })
+	if !ok {
+		t.Fatalf("no Show my hand button: %v", comps)
+	}
+	var id int64
+	for _, r := range strings.TrimPrefix(b.CustomID, "/hand/") {
+		id = id*10 + int64(r-'0')
+	}
+	return id
+}
