@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,5 +25,24 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
 			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
 		}
+	}
+}
+
+// TestLeaderboardShowsTopTenAndYourPlace: twelve players, the caller 12th.
+func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
+	var board []Standing
+	for i := 1; i <= 12; i++ {
+		board = append(board, Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
+	}
+	desc := renderLeaderboard(board, "all time", "u12").Embeds[0].Description
+	lines := strings.Split(desc, "\n")
+	if len(lines) != 12 || !strings.HasPrefix(lines[0], "**1.** P1") || lines[10] != "…" || !strings.HasPrefix(lines[11], "**12.** P12") {
+		t.Errorf("board:\n%s", desc)
+	}
+	if strings.Contains(desc, "P11") {
+		t.Error("rank 11 shown though the caller is 12th")
+	}
+	if d := renderLeaderboard(board, "all time", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
+		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
 	}
 }

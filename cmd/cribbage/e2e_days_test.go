@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/fakediscord"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -170,4 +171,66 @@ func tableIDFrom2(t *testing.T, comps []discordgo.MessageComponent) int64 {
 		id = id*10 + int64(r-'0')
 	}
 	return id
+}
+
+// resignedGame plays a quick game between host and guest that loser
+// concedes, and returns the table.
+func (h *harness) resignedGame(host, guest, loser fakediscord.User) int64 {
+	h.t.Helper()
+	id, msg := h.open(host)
+	h.click(guest, msg, "/join/"+itoa64(id))
+	h.fake.Advance(time.Minute) // keep finishing times in order
+	a := h.command(loser, "resign", fakediscord.Opt{Name: "table", Value: id})
+	b, ok := button(h.t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/resign/") })
+	if !ok {
+		h.t.Fatalf("no Resign button: %q", a.Content())
+	}
+	h.click(loser, a.MessageID, b.CustomID)
+	return id
+}
+
+// TestLeaderboardAndStatsThroughDiscord checks the leaderboard and stats
+// as players see them after four games with known results:
+// Alice beats Bob twice (Bob resigns), Carol beats Alice, and — last —
+// Alice beats Carol. By hand: Alice 4 games, 3–1, 3 games won, 75%;
+// Carol 2 games, 1–1, 1 won, 50%; Bob 2 games, 0–2, 0 won, 0%. Alice's
+// latest result is a win (streak: won 1), and she is 2–0 against Bob.
+func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
+	h := newHarness(t)
+	h.resignedGame(alice, bob, bob)
+	h.resignedGame(bob, alice, bob)
+	h.resignedGame(carol, alice, alice)
+	h.resignedGame(alice, carol, carol)
+
+	lb := h.command(dan, "leaderboard", fakediscord.Opt{Name: "period", Value: "all"})
+	desc := lb.Response.Data.Embeds[0].Description
+	for _, want := range []string{
+		"**1.** Alice — **3** won · 3–1 (75%) · skunks 0/0",
+		"**2.** Carol — **1** won · 1–1 (50%) · skunks 0/0",
+		"**3.** Bob — **0** won · 0–2 (0%) · skunks 0/0",
+	} {
+		if !strings.Contains(desc, want) {
+			t.Errorf("leaderboard lacks %q:\n%s", want, desc)
+		}
+	}
+	st := h.command(dan, "stats", fakediscord.Opt{Name: "user", Value: alice}, fakediscord.Opt{Name: "vs", Value: bob})
+	var fields []string
+	for _, f := range st.Response.Data.Embeds[0].Fields {
+		fields = append(fields, f.Name+": "+f.Value)
+	}
+	got := strings.Join(fields, "\n")
+	for _, want := range []string{
+		"Against people: 4 games · 3 wins · 1 losses · 3 games won",
+		"Streak: won 1 in a row",
+		"Against Bob: 2 games: 2–0",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stats lack %q:\n%s", want, got)
+		}
+	}
+	// The week's board holds the same games; a year later it is empty.
+	h.fake.Advance(365 * 24 * time.Hour)
+	if lb := h.command(dan, "leaderboard", fakediscord.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
+		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
+	}
 }
