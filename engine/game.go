@@ -283,9 +283,12 @@ func (g *State) sideOf(seat int) int { return g.Options.SideOf(seat) }
 func (g *State) Remaining(seat int) CardSet { return g.Hands[seat] &^ g.Played[seat] }
 
 // Series returns the cards of the current series, in the order laid.
-func (g *State) Series() []Card {
-	out := make([]Card, 0, len(g.Plays)-g.SeriesStart)
-	for _, p := range g.Plays[g.SeriesStart:] {
+func (g *State) Series() []Card { return seriesOf(g.Plays, g.SeriesStart) }
+
+// seriesOf returns the cards of plays from start on.
+func seriesOf(plays []Play, start int) []Card {
+	out := make([]Card, 0, len(plays)-start)
+	for _, p := range plays[start:] {
 		out = append(out, p.Card)
 	}
 	return out

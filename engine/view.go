@@ -100,13 +100,7 @@ func (g *State) ViewFor(seat int) View {
 }
 
 // Series returns the cards of the current series, in the order laid.
-func (v View) Series() []Card {
-	out := make([]Card, 0, len(v.Plays)-v.SeriesStart)
-	for _, p := range v.Plays[v.SeriesStart:] {
-		out = append(out, p.Card)
-	}
-	return out
-}
+func (v View) Series() []Card { return seriesOf(v.Plays, v.SeriesStart) }
 
 // Unseen returns the cards this seat has not seen: the deck less its own
 // hand and discards, the starter, and every card laid or shown.

@@ -146,7 +146,7 @@ func TestGamesListAndRematch(t *testing.T) {
 	if re.Ephemeral() {
 		t.Fatalf("rematch refused: %q", re.Content())
 	}
-	next := tableIDFrom2(t, re.Response.Data.Components)
+	next := tableIDFrom(t, re.Response.Data.Components, "/hand/")
 	nt := h.table(next)
 	if nt.Status != store.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID {
 		t.Fatalf("rematch table %s, seats %+v", nt.Status, nt.Seats)
@@ -157,20 +157,6 @@ func TestGamesListAndRematch(t *testing.T) {
 	if a := h.click(eve, msg, "/rematch/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
 		t.Errorf("stranger's rematch: %q", a.Content())
 	}
-}
-
-// tableIDFrom2 reads the table id from a playing table message's Show my
-// hand button.
-func tableIDFrom2(t *testing.T, comps []discordgo.MessageComponent) int64 {
-	b, ok := button(t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/hand/") })
-	if !ok {
-		t.Fatalf("no Show my hand button: %v", comps)
-	}
-	var id int64
-	for _, r := range strings.TrimPrefix(b.CustomID, "/hand/") {
-		id = id*10 + int64(r-'0')
-	}
-	return id
 }
 
 // resignedGame plays a quick game between host and guest that loser

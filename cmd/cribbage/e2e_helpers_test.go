@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -161,24 +162,25 @@ func (h *harness) open(host fakediscord.User, opts ...fakediscord.Opt) (int64, s
 	if a.Ephemeral() || a.MessageID == "" {
 		h.t.Fatalf("start answered %+v", a.Response)
 	}
-	id := tableIDFrom(h.t, a.Response.Data.Components)
+	id := tableIDFrom(h.t, a.Response.Data.Components, "/join/")
 	h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
 	return id, a.MessageID
 }
 
-// tableIDFrom reads the table id from a table message's Join button.
-func tableIDFrom(t testing.TB, comps []discordgo.MessageComponent) int64 {
+// tableIDFrom reads the table id from a table message's button whose
+// custom_id starts with prefix ("/join/" in a lobby, "/hand/" in a game).
+func tableIDFrom(t testing.TB, comps []discordgo.MessageComponent, prefix string) int64 {
 	t.Helper()
 	for _, b := range fakediscord.Buttons(comps) {
-		if strings.HasPrefix(b.CustomID, "/join/") {
-			var id int64
-			for _, r := range strings.TrimPrefix(b.CustomID, "/join/") {
-				id = id*10 + int64(r-'0')
+		if rest, ok := strings.CutPrefix(b.CustomID, prefix); ok {
+			id, err := strconv.ParseInt(rest, 10, 64)
+			if err != nil {
+				t.Fatalf("custom_id %q", b.CustomID)
 			}
 			return id
 		}
 	}
-	t.Fatalf("no Join button in %v", comps)
+	t.Fatalf("no %s button in %v", prefix, comps)
 	return 0
 }
 
