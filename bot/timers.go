@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -45,11 +46,22 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		return
 	}
 	for _, t := range tables {
-		if err := b.fireTimers(ctx, t, now); err != nil && ctx.Err() == nil {
+		if err := b.fireTimersSafely(ctx, t, now); err != nil && ctx.Err() == nil {
 			b.log.Warn("timers: table", "table", t.ID, "err", err)
 		}
 	}
 	b.wakeOutbox()
+}
+
+// fireTimersSafely is fireTimers with a panic turned into an error, so one
+// table cannot stop every table's timers (or the bot).
+func (b *Bot) fireTimersSafely(ctx context.Context, t *Table, now time.Time) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return b.fireTimers(ctx, t, now)
 }
 
 // fireTimers fires what is due at one table.
