@@ -137,6 +137,14 @@ func (b *Bot) changeFor(t *Table, g *engine.State, actions []LoggedAction, event
 	if g.Phase == engine.PhaseOver {
 		t.Status = StatusFinished
 	}
+	// The wait restarts only for someone who was not waiting already.
+	after, _ := waitingFor(t)
+	for _, s := range after {
+		if !slices.Contains(before, s) {
+			t.WaitingSince = b.now()
+			break
+		}
+	}
 	return &Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
 }
 

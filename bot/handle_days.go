@@ -17,7 +17,7 @@ var errTooSoon = errors.New("bot: too soon to claim a forfeit")
 // forfeitDue reports whether the table has waited long enough for a
 // forfeit to be claimed.
 func (b *Bot) forfeitDue(t *Table) bool {
-	return b.opts.ForfeitAfter > 0 && t.Status == StatusPlaying && b.now().Sub(t.LastActionAt) >= b.opts.ForfeitAfter
+	return b.opts.ForfeitAfter > 0 && t.Status == StatusPlaying && b.now().Sub(t.Since()) >= b.opts.ForfeitAfter
 }
 
 // clickClaimWin ends the game for the claimer's side when an opponent has
@@ -135,9 +135,9 @@ func gameLine(t *Table, uid string) string {
 		mine = mine || t.Seats[s].UserID == uid
 	}
 	if mine {
-		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.LastActionAt.Unix())
+		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
 	}
-	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.LastActionAt.Unix())
+	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
 }
 
 // recordTableMessage returns the work to do after answering with a table

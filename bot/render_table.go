@@ -157,7 +157,7 @@ func playingLines(t *Table) []string {
 		for _, s := range seats {
 			names = append(names, seatName(t, s))
 		}
-		since := t.LastActionAt.Unix()
+		since := t.Since().Unix()
 		lines = append(lines, fmt.Sprintf("Waiting for **%s** to %s — since <t:%d:R>", strings.Join(names, "**, **"), verb, since))
 	}
 	return lines
@@ -221,7 +221,7 @@ func tableButtons(t *Table) []discordgo.MessageComponent {
 		if t.State.Phase == engine.PhaseDeal {
 			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
 		}
-		if !t.ForfeitOfferedAt.Before(t.LastActionAt) {
+		if !t.ForfeitOfferedAt.Before(t.Since()) {
 			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: "claimwin", Table: t.ID}.String()})
 		}
 	case StatusFinished:

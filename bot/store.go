@@ -94,10 +94,21 @@ type Table struct {
 	// ForfeitOfferedAt when the opponents were offered a forfeit.
 	RemindedAt       time.Time
 	ForfeitOfferedAt time.Time
-	CreatedAt        time.Time
-	StartedAt        time.Time
-	LastActionAt     time.Time
-	FinishedAt       time.Time
+	// WaitingSince is when the players the game waits on began waiting.
+	WaitingSince time.Time
+	CreatedAt    time.Time
+	StartedAt    time.Time
+	LastActionAt time.Time
+	FinishedAt   time.Time
+}
+
+// Since is when the players the game waits on began waiting (the last
+// move, for tables saved before this was kept).
+func (t *Table) Since() time.Time {
+	if t.WaitingSince.IsZero() {
+		return t.LastActionAt
+	}
+	return t.WaitingSince
 }
 
 // SeatOf returns the seat a person sits in, or -1.

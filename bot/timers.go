@@ -72,14 +72,15 @@ func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
 		}
 		return nil
 	}
-	idle := now.Sub(t.LastActionAt)
+	since := t.Since()
+	idle := now.Sub(since)
 	waiting, opponents := b.waitingPeople(t)
 	if len(waiting) == 0 {
 		return nil
 	}
-	if d := b.opts.ForfeitAfter; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(t.LastActionAt) && len(opponents) > 0 {
+	if d := b.opts.ForfeitAfter; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
-			mentionList(waiting), hasHave(len(waiting)), t.ID, t.LastActionAt.Unix(), mentionList(opponents))
+			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
 		out := []Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
 		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
 			return err
@@ -87,12 +88,12 @@ func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
 		return nil
 	}
 	last := t.RemindedAt
-	if last.Before(t.LastActionAt) {
-		last = t.LastActionAt
+	if last.Before(since) {
+		last = since
 	}
 	if d := b.opts.ReminderAfter; d > 0 && now.Sub(last) >= d {
 		_, verb := waitingFor(t)
-		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, t.LastActionAt.Unix())
+		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []Outbound{post(t, text, waiting)})
 		return err
 	}

@@ -64,10 +64,12 @@ type Table struct {
 	// ForfeitOfferedAt when it offered the opponents a forfeit.
 	RemindedAt       time.Time
 	ForfeitOfferedAt time.Time
-	CreatedAt        time.Time
-	StartedAt        time.Time
-	LastActionAt     time.Time
-	FinishedAt       time.Time
+	// WaitingSince is when the players the game waits on began waiting.
+	WaitingSince time.Time
+	CreatedAt    time.Time
+	StartedAt    time.Time
+	LastActionAt time.Time
+	FinishedAt   time.Time
 }
 
 // SeatOf returns the seat userID sits in, or -1.
@@ -312,11 +314,11 @@ func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *Table, row tableRow,
 	// before could undo it.
 	res, err := s.txExec(ctx, tx, `UPDATE tables SET players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
-		started_at = ?, last_action_at = ?, finished_at = ?
+		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?
 		WHERE id = ? AND version = ?`,
 		o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
-		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), t.ID, expected)
+		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.ID, expected)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}
@@ -357,7 +359,7 @@ func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at`
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -368,14 +370,14 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	var t Table
 	var partners, manual, muggins, assisted int
 	var status, seed, state string
-	var created, started, last, finished, reminded, offered int64
+	var created, started, last, finished, reminded, offered, waiting int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered); err != nil {
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted = assisted != 0
-	t.RemindedAt, t.ForfeitOfferedAt = fromMillis(reminded), fromMillis(offered)
+	t.RemindedAt, t.ForfeitOfferedAt, t.WaitingSince = fromMillis(reminded), fromMillis(offered), fromMillis(waiting)
 	t.Status = Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
 	if seed != "" {
@@ -507,11 +509,13 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
 }
 
-// IdleTables returns the open tables with no move since idleSince, and
-// the lobbies opened before openedBefore.
+// IdleTables returns the open tables waiting since idleSince or earlier
+// (by WaitingSince, or the last move where that is unset), and the lobbies
+// opened before openedBefore.
 func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*Table, error) {
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
-		WHERE status IN ('lobby', 'playing') AND (last_action_at <= ? OR (status = 'lobby' AND created_at <= ?)) ORDER BY id`,
+		WHERE status IN ('lobby', 'playing')
+		AND (COALESCE(NULLIF(waiting_since, 0), last_action_at) <= ? OR (status = 'lobby' AND created_at <= ?)) ORDER BY id`,
 		millis(idleSince), millis(openedBefore))
 }
 

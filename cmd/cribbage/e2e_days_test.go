@@ -220,3 +220,19 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
 	}
 }
+
+// TestTheWaitCountsFromTheTurnNotTheLastMove: both players throw to the
+// crib from the deal on; Alice throwing six hours later does not restart
+// Bob's wait, so he is reminded 12 hours after the deal.
+func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
+	h := newHarness(t)
+	id, msg := h.open(alice)
+	h.click(bob, msg, "/join/"+itoa64(id))
+	h.fake.Advance(6 * time.Hour)
+	h.discard(alice, msg, id, 2)
+	if w := h.table(id).State.Waiting(); len(w) != 1 || h.table(id).Seats[w[0]].UserID != bob.ID {
+		t.Fatalf("waiting on %v", w)
+	}
+	h.fake.Advance(6*time.Hour + time.Minute)
+	h.eventually("Bob's reminder 12 hours after the deal", func() bool { return h.countIn(id, "⏰") == 1 })
+}

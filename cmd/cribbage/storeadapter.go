@@ -38,7 +38,7 @@ func toBot(t *store.Table) *bot.Table {
 	}
 	out := &bot.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: bot.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, WaitingSince: t.WaitingSince, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, bot.Seat(s))
 	}
@@ -48,7 +48,7 @@ func toBot(t *store.Table) *bot.Table {
 func toStore(t *bot.Table) *store.Table {
 	out := &store.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID, MessageID: t.MessageID,
 		ThreadID: t.ThreadID, Options: t.Options, Computer: t.Computer, Status: store.Status(t.Status), Version: t.Version,
-		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
+		CutSeed: t.CutSeed, State: t.State, Assisted: t.Assisted, RemindedAt: t.RemindedAt, ForfeitOfferedAt: t.ForfeitOfferedAt, WaitingSince: t.WaitingSince, CreatedAt: t.CreatedAt, StartedAt: t.StartedAt, LastActionAt: t.LastActionAt, FinishedAt: t.FinishedAt}
 	for _, s := range t.Seats {
 		out.Seats = append(out.Seats, store.Seat(s))
 	}
