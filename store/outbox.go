@@ -26,14 +26,11 @@ func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Ou
 	if len(items) == 0 {
 		return nil
 	}
-	var next int64
-	if err := s.txQueryRow(ctx, tx, `SELECT COALESCE(MAX(id), 0) + 1 FROM outbox`).Scan(&next); err != nil {
-		return err
-	}
 	now := millis(s.now())
-	for i, it := range items {
-		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			next+int64(i), tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
+	for _, it := range items {
+		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at)
+			SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ?, ? FROM outbox`,
+			tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
 			return fmt.Errorf("store: queue announcement: %w", err)
 		}
 	}

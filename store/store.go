@@ -148,16 +148,6 @@ func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...an
 	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 }
 
-// txQueryRow runs a cached one-row query inside a transaction.
-func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		// Let the error surface from Scan, as QueryRow does.
-		return tx.QueryRowContext(ctx, query, args...)
-	}
-	return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-}
-
 // millis converts a time to the stored Unix milliseconds (0 for the zero time).
 func millis(t time.Time) int64 {
 	if t.IsZero() {

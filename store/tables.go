@@ -181,6 +181,8 @@ func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string,
 // are written in the same transaction.
 func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error) {
 	for attempt := 0; ; attempt++ {
+		// Checked first so a redelivered interaction is told so, rather
+		// than whatever fn would say of it now; the save checks again.
 		if err := s.checkInteraction(ctx, interactionID); err != nil {
 			return nil, err
 		}
@@ -248,6 +250,7 @@ func (s *Store) save(ctx context.Context, cur *Table, ch *Change, interactionID 
 		return nil, err
 	}
 	s.states.remember(t.ID, t.Version, t.State)
+	s.states.rememberSeats(t.ID, t.Version, t.Seats)
 	return t, nil
 }
 
@@ -414,6 +417,12 @@ func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
 		return nil, err
 	}
 	t, err := scanTable(st.QueryRowContext(ctx, id), s.decodeState)
+	if err == nil {
+		if seats, ok := s.states.seats(t.ID, t.Version); ok {
+			t.Seats = seats
+			return t, nil
+		}
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -423,6 +432,7 @@ func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
 	if err := loadSeats(ctx, s.db, []*Table{t}); err != nil {
 		return nil, err
 	}
+	s.states.rememberSeats(t.ID, t.Version, t.Seats)
 	return t, nil
 }
 

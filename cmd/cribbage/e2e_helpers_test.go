@@ -40,15 +40,21 @@ type harness struct {
 	cancel context.CancelFunc
 	done   chan error
 
+	timerInterval time.Duration
+
 	// latencies records, when set, every answer's time from dispatch to
 	// callback.
 	latMu     sync.Mutex
 	latencies []time.Duration
 }
 
-// newHarness starts a fake Discord and a bot connected to it.
-func newHarness(t testing.TB) *harness {
-	h := &harness{t: t, fake: fakediscord.New(), path: filepath.Join(t.TempDir(), "cribbage.db")}
+// newHarness starts a fake Discord and a bot connected to it, checking its
+// timers every 20 ms so tests that move the clock see them fire promptly.
+func newHarness(t testing.TB) *harness { return newHarnessTimers(t, 20*time.Millisecond) }
+
+// newHarnessTimers is newHarness with the timers checked every interval.
+func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
+	h := &harness{t: t, fake: fakediscord.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: interval}
 	t.Cleanup(func() {
 		h.stopBot()
 		h.fake.Close()
@@ -67,7 +73,7 @@ func (h *harness) startBot() {
 	u, _ := url.Parse(h.fake.URL())
 	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: storeAdapter{st}, Logger: logger, Now: h.fake.Now,
-		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: 20 * time.Millisecond})
+		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval})
 	if err != nil {
 		h.t.Fatal(err)
 	}
