@@ -182,7 +182,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickI
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, t, seat, 0, "You dealt. "), nil
+	return handView(ic, t, seat, 0, fmt.Sprintf("You dealt hand %d.", t.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.
