@@ -92,16 +92,12 @@ func (e *cribEnum) leaf() {
 	for _, r := range e.ranks[e.k:] {
 		drawn[r]++
 	}
+	// The drawn ranks come in non-decreasing order: each distinct rank r
+	// drawn n times stands for C(unseen of rank r, n) card choices.
 	weight := 1
-	for _, r := range e.ranks[e.k:] {
-		if drawn[r] > 0 {
+	for i := e.k; i < 4; i++ {
+		if r := e.ranks[i]; i == e.k || r != e.ranks[i-1] {
 			weight *= binom(e.byRank[r], drawn[r])
-			drawn[r] = -drawn[r] // counted; restored below
-		}
-	}
-	for r := range drawn {
-		if drawn[r] < 0 {
-			drawn[r] = -drawn[r]
 		}
 	}
 	if weight == 0 {

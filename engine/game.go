@@ -294,14 +294,6 @@ func seriesOf(plays []Play, start int) []Card {
 	return out
 }
 
-// Winner returns the winning side and true when the game is over.
-func (g *State) Winner() (int, bool) {
-	if g.Result == nil {
-		return 0, false
-	}
-	return g.Result.Winner, true
-}
-
 // ShowOrder returns the seat whose count is i-th in the show: the dealer's
 // left first, clockwise, the dealer last, then (i == Players) the dealer's
 // crib (RULES.md "The show").

@@ -171,7 +171,7 @@ func TestShowOrderAndWinning(t *testing.T) {
 	hands := []string{"2C 3C 4C 6C", "5H 5D 5C JS"} // the non-dealer holds 29 with the 5♠
 	t.Run("order: dealer's left, dealer, crib", func(t *testing.T) {
 		g := position(t, three, 1, []string{"2C 3C 4C 6C", "5H 5D 5C JS", "AD 2D 3D 4D"}, "8S 9S TS QH", "5S")
-		g, events := playOut(t, g, seedCounter(0))
+		_, events := playOut(t, g, seedCounter(0))
 		var order []string
 		for _, e := range events {
 			if e.Kind == EvShow {

@@ -37,12 +37,6 @@ func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Ou
 	return nil
 }
 
-// Enqueue queues announcements outside of a table change (for example a
-// reminder).
-func (s *Store) Enqueue(ctx context.Context, tableID int64, items []Outbound) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error { return s.queue(ctx, tx, tableID, items) })
-}
-
 // PendingOutbox returns up to limit undelivered announcements in delivery
 // order, due or not: a sender delivers each channel's first item only, so
 // that a channel's announcements never overtake each other.

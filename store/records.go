@@ -88,14 +88,6 @@ type Standing struct {
 	SkunksTaken int // double skunks included
 }
 
-// WinRate returns wins over games, 0 with no games.
-func (s Standing) WinRate() float64 {
-	if s.Games == 0 {
-		return 0
-	}
-	return float64(s.Wins) / float64(s.Games)
-}
-
 // Leaderboard ranks the players of a server by games won (then wins, then
 // fewer losses) over games between people finished since since (the zero
 // time for all time). Every ranked player is returned; the caller shows

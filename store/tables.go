@@ -72,16 +72,6 @@ type Table struct {
 	FinishedAt   time.Time
 }
 
-// SeatOf returns the seat userID sits in, or -1.
-func (t *Table) SeatOf(userID string) int {
-	for i, s := range t.Seats {
-		if s.UserID == userID && s.Computer == "" {
-			return i
-		}
-	}
-	return -1
-}
-
 // HasComputer reports whether a computer player sits at the table.
 func (t *Table) HasComputer() bool {
 	for _, s := range t.Seats {
