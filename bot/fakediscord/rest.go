@@ -84,10 +84,10 @@ func (s *Server) putCommands(w http.ResponseWriter, guildID string, body []byte)
 	writeJSON(w, 200, cmds)
 }
 
-// createMessage stores a new message from a JSON message body. A body with
-// enforce_nonce and a nonce seen before in the channel returns the earlier
-// message instead, as Discord does.
-func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, token string) *Message {
+// createMessage stores a new message from a JSON message body and returns
+// a copy of it. A body with enforce_nonce and a nonce seen before in the
+// channel returns the earlier message instead, as Discord does.
+func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, token string) Message {
 	var nonce struct {
 		Nonce   string `json:"nonce"`
 		Enforce bool   `json:"enforce_nonce"`
@@ -96,9 +96,13 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 	if nonce.Enforce && nonce.Nonce != "" {
 		s.mu.Lock()
 		m, ok := s.nonces[channelID+"/"+nonce.Nonce]
+		var earlier Message
+		if ok {
+			earlier = *m
+		}
 		s.mu.Unlock()
 		if ok {
-			return m
+			return earlier
 		}
 	}
 	var m Message
@@ -116,8 +120,9 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 	if m.Nonce != "" {
 		s.nonces[channelID+"/"+m.Nonce] = &m
 	}
+	out := m
 	s.mu.Unlock()
-	return &m
+	return out
 }
 
 // editMessage replaces the parts of a message a body sets. With a token,
@@ -130,14 +135,14 @@ func (s *Server) editMessage(w http.ResponseWriter, id string, body []byte, toke
 		writeError(w, 404, 10008, "Unknown Message")
 		return
 	}
-	s.applyEdit(m, body)
-	writeJSON(w, 200, m.Message)
+	writeJSON(w, 200, s.applyEdit(m, body).Message)
 }
 
-// applyEdit updates content, embeds and components from a body: a field
+// applyEdit updates content, embeds and components from a body (a field
 // absent keeps its value, null clears embeds as Discord does and leaves
-// components, as discordgo sends unset fields as null.
-func (s *Server) applyEdit(m *Message, body []byte) {
+// components, as discordgo sends unset fields as null) and returns a copy
+// of the message taken under the lock: other requests may edit it at once.
+func (s *Server) applyEdit(m *Message, body []byte) Message {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
@@ -158,6 +163,7 @@ func (s *Server) applyEdit(m *Message, body []byte) {
 	}
 	now := s.now()
 	m.EditedTimestamp = &now
+	return *m
 }
 
 // now is Now for callers holding the lock.
