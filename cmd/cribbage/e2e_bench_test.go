@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -35,11 +35,11 @@ func benchTables(b *testing.B, spread time.Duration) {
 	type table struct {
 		id     int64
 		msg    string
-		people map[string]fakediscord.User
+		people map[string]discordtest.User
 	}
 	open := func(k int) table {
-		host := fakediscord.User{ID: fmt.Sprintf("5%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
-		guest := fakediscord.User{ID: fmt.Sprintf("5%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
+		host := discordtest.User{ID: fmt.Sprintf("5%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
+		guest := discordtest.User{ID: fmt.Sprintf("5%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
 		id, msg := h.open(host)
 		h.click(guest, msg, "/join/"+itoa64(id))
 		return table{id, msg, usersOf(host, guest)}

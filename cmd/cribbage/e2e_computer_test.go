@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
 // soloGame opens a table for Alice against the computer and starts it.
-func soloGame(t *testing.T, h *harness, level string, opts ...fakediscord.Opt) (int64, string) {
-	id, msg := h.open(alice, append([]fakediscord.Opt{{Name: "computer", Value: level}}, opts...)...)
+func soloGame(t *testing.T, h *harness, level string, opts ...discordtest.Opt) (int64, string) {
+	id, msg := h.open(alice, append([]discordtest.Opt{{Name: "computer", Value: level}}, opts...)...)
 	a := h.click(alice, msg, "/begin/"+itoa64(id))
 	if a.Ephemeral() {
 		t.Fatalf("Start refused: %s", a.Content())
@@ -131,8 +131,8 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 // computers, to the end.
 func TestTeamGameWithAComputerPartner(t *testing.T) {
 	h := newHarness(t)
-	id, msg := h.open(alice, fakediscord.Opt{Name: "players", Value: 4}, fakediscord.Opt{Name: "teams", Value: true},
-		fakediscord.Opt{Name: "points", Value: 61}, fakediscord.Opt{Name: "computer", Value: "expert"})
+	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 4}, discordtest.Opt{Name: "teams", Value: true},
+		discordtest.Opt{Name: "points", Value: 61}, discordtest.Opt{Name: "computer", Value: "expert"})
 	h.click(alice, msg, "/begin/"+itoa64(id))
 	h.playScanned(id, msg, usersOf(alice))
 	final := h.table(id)

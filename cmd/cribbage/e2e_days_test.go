@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -161,12 +161,12 @@ func TestGamesListAndRematch(t *testing.T) {
 
 // resignedGame plays a quick game between host and guest that loser
 // concedes, and returns the table.
-func (h *harness) resignedGame(host, guest, loser fakediscord.User) int64 {
+func (h *harness) resignedGame(host, guest, loser discordtest.User) int64 {
 	h.t.Helper()
 	id, msg := h.open(host)
 	h.click(guest, msg, "/join/"+itoa64(id))
 	h.fake.Advance(time.Minute) // keep finishing times in order
-	a := h.command(loser, "resign", fakediscord.Opt{Name: "table", Value: id})
+	a := h.command(loser, "resign", discordtest.Opt{Name: "table", Value: id})
 	b, ok := button(h.t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/resign/") })
 	if !ok {
 		h.t.Fatalf("no Resign button: %q", a.Content())
@@ -188,7 +188,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	h.resignedGame(carol, alice, alice)
 	h.resignedGame(alice, carol, carol)
 
-	lb := h.command(dan, "leaderboard", fakediscord.Opt{Name: "period", Value: "all"})
+	lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
 	desc := lb.Response.Data.Embeds[0].Description
 	for _, want := range []string{
 		"**1.** Alice — **3** won · 3–1 (75%) · skunks 0/0",
@@ -199,7 +199,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 			t.Errorf("leaderboard lacks %q:\n%s", want, desc)
 		}
 	}
-	st := h.command(dan, "stats", fakediscord.Opt{Name: "user", Value: alice}, fakediscord.Opt{Name: "vs", Value: bob})
+	st := h.command(dan, "stats", discordtest.Opt{Name: "user", Value: alice}, discordtest.Opt{Name: "vs", Value: bob})
 	var fields []string
 	for _, f := range st.Response.Data.Embeds[0].Fields {
 		fields = append(fields, f.Name+": "+f.Value)
@@ -216,7 +216,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	// The week's board holds the same games; a year later it is empty.
 	h.fake.Advance(365 * 24 * time.Hour)
-	if lb := h.command(dan, "leaderboard", fakediscord.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
+	if lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
 		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -24,17 +24,17 @@ const (
 )
 
 var (
-	alice = fakediscord.User{ID: "300000000000000001", Name: "Alice"}
-	bob   = fakediscord.User{ID: "300000000000000002", Name: "Bob"}
-	carol = fakediscord.User{ID: "300000000000000003", Name: "Carol"}
-	dan   = fakediscord.User{ID: "300000000000000004", Name: "Dan"}
-	eve   = fakediscord.User{ID: "300000000000000005", Name: "Eve"}
+	alice = discordtest.User{ID: "300000000000000001", Name: "Alice"}
+	bob   = discordtest.User{ID: "300000000000000002", Name: "Bob"}
+	carol = discordtest.User{ID: "300000000000000003", Name: "Carol"}
+	dan   = discordtest.User{ID: "300000000000000004", Name: "Dan"}
+	eve   = discordtest.User{ID: "300000000000000005", Name: "Eve"}
 )
 
 // harness runs the real bot, on a real SQLite file, against the fake Discord.
 type harness struct {
 	t      testing.TB
-	fake   *fakediscord.Server
+	fake   *discordtest.Server
 	path   string
 	store  *store.Store
 	cancel context.CancelFunc
@@ -54,7 +54,7 @@ func newHarness(t testing.TB) *harness { return newHarnessTimers(t, 20*time.Mill
 
 // newHarnessTimers is newHarness with the timers checked every interval.
 func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
-	h := &harness{t: t, fake: fakediscord.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: interval}
+	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: interval}
 	t.Cleanup(func() {
 		h.stopBot()
 		h.fake.Close()
@@ -125,7 +125,7 @@ func (h *harness) eventually(what string, cond func() bool) {
 }
 
 // send dispatches an interaction and returns the bot's answer.
-func (h *harness) send(i *discordgo.Interaction) fakediscord.Answer {
+func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -140,15 +140,15 @@ func (h *harness) send(i *discordgo.Interaction) fakediscord.Answer {
 }
 
 // command runs /cribbage sub as u.
-func (h *harness) command(u fakediscord.User, sub string, opts ...fakediscord.Opt) fakediscord.Answer {
+func (h *harness) command(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
 	h.t.Helper()
-	return h.send(fakediscord.Command(testGuild, testChannel, u, sub, opts...))
+	return h.send(discordtest.Command(testGuild, testChannel, u, sub, opts...))
 }
 
 // click presses a button on a message as u.
-func (h *harness) click(u fakediscord.User, messageID, customID string) fakediscord.Answer {
+func (h *harness) click(u discordtest.User, messageID, customID string) discordtest.Answer {
 	h.t.Helper()
-	return h.send(fakediscord.Click(testGuild, testChannel, u, messageID, customID))
+	return h.send(discordtest.Click(testGuild, testChannel, u, messageID, customID))
 }
 
 // table reads a table from the database.
@@ -162,7 +162,7 @@ func (h *harness) table(id int64) *store.Table {
 }
 
 // open starts a table as host and returns its id and message.
-func (h *harness) open(host fakediscord.User, opts ...fakediscord.Opt) (int64, string) {
+func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, string) {
 	h.t.Helper()
 	a := h.command(host, "start", opts...)
 	if a.Ephemeral() || a.MessageID == "" {
@@ -177,7 +177,7 @@ func (h *harness) open(host fakediscord.User, opts ...fakediscord.Opt) (int64, s
 // custom_id starts with prefix ("/join/" in a lobby, "/hand/" in a game).
 func tableIDFrom(t testing.TB, comps []discordgo.MessageComponent, prefix string) int64 {
 	t.Helper()
-	for _, b := range fakediscord.Buttons(comps) {
+	for _, b := range discordtest.Buttons(comps) {
 		if rest, ok := strings.CutPrefix(b.CustomID, prefix); ok {
 			id, err := strconv.ParseInt(rest, 10, 64)
 			if err != nil {
@@ -192,7 +192,7 @@ func tableIDFrom(t testing.TB, comps []discordgo.MessageComponent, prefix string
 
 // button finds a button whose label or custom_id prefix matches.
 func button(t testing.TB, comps []discordgo.MessageComponent, match func(b discordgo.Button) bool) (discordgo.Button, bool) {
-	for _, b := range fakediscord.Buttons(comps) {
+	for _, b := range discordtest.Buttons(comps) {
 		if match(b) {
 			return b, true
 		}
@@ -202,7 +202,7 @@ func button(t testing.TB, comps []discordgo.MessageComponent, match func(b disco
 
 // showHand presses Show my hand on the table message and returns the
 // private hand view.
-func (h *harness) showHand(u fakediscord.User, tableMsg string, id int64) fakediscord.Answer {
+func (h *harness) showHand(u discordtest.User, tableMsg string, id int64) discordtest.Answer {
 	h.t.Helper()
 	a := h.click(u, tableMsg, "/hand/"+itoa64(id))
 	if !a.Ephemeral() {
@@ -221,8 +221,8 @@ func itoa64(n int64) string {
 }
 
 // users maps seated user ids to test users.
-func usersOf(us ...fakediscord.User) map[string]fakediscord.User {
-	m := map[string]fakediscord.User{}
+func usersOf(us ...discordtest.User) map[string]discordtest.User {
+	m := map[string]discordtest.User{}
 	for _, u := range us {
 		m[u.ID] = u
 	}
@@ -231,7 +231,7 @@ func usersOf(us ...fakediscord.User) map[string]fakediscord.User {
 
 // step makes one move for whoever the game waits on, as a person would
 // through the hand view, and reports false when the game is over.
-func (h *harness) step(id int64, tableMsg string, people map[string]fakediscord.User) bool {
+func (h *harness) step(id int64, tableMsg string, people map[string]discordtest.User) bool {
 	h.t.Helper()
 	t := h.table(id)
 	if t.Status != store.StatusPlaying {
@@ -279,7 +279,7 @@ func truth(g *engine.State, seat int, crib bool) int {
 }
 
 // discard chooses the first n cards through the toggles and confirms.
-func (h *harness) discard(u fakediscord.User, tableMsg string, id int64, n int) {
+func (h *harness) discard(u discordtest.User, tableMsg string, id int64, n int) {
 	h.t.Helper()
 	view := h.showHand(u, tableMsg, id)
 	msg := view.MessageID
@@ -308,7 +308,7 @@ func (h *harness) discard(u fakediscord.User, tableMsg string, id int64, n int) 
 }
 
 // claim opens the claim form and submits points.
-func (h *harness) claim(u fakediscord.User, tableMsg string, id int64, points int) fakediscord.Answer {
+func (h *harness) claim(u discordtest.User, tableMsg string, id int64, points int) discordtest.Answer {
 	h.t.Helper()
 	view := h.showHand(u, tableMsg, id)
 	b, ok := button(h.t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claim/") })
@@ -319,11 +319,11 @@ func (h *harness) claim(u fakediscord.User, tableMsg string, id int64, points in
 	if modal.Response.Type != discordgo.InteractionResponseModal {
 		h.t.Fatalf("Claim did not open a form: %+v", modal.Response)
 	}
-	return h.send(fakediscord.Submit(testGuild, testChannel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
+	return h.send(discordtest.Submit(testGuild, testChannel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
 }
 
 // playToEnd plays until the game is over.
-func (h *harness) playToEnd(id int64, tableMsg string, people map[string]fakediscord.User) {
+func (h *harness) playToEnd(id int64, tableMsg string, people map[string]discordtest.User) {
 	h.t.Helper()
 	for n := 0; h.step(id, tableMsg, people); n++ {
 		if n > 3000 {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -99,7 +99,7 @@ func (s *leakScanner) check() {
 
 // leakIn reports a hidden card named in a public request: by its face
 // (5♥) anywhere, or by its notation (5H) as a part of a custom_id or value.
-func leakIn(hiddenCards engine.CardSet, r fakediscord.Request) (engine.Card, string, bool) {
+func leakIn(hiddenCards engine.CardSet, r discordtest.Request) (engine.Card, string, bool) {
 	text, ids, public := publicPayload(r)
 	if !public {
 		return engine.NoCard, "", false
@@ -121,7 +121,7 @@ func leakIn(hiddenCards engine.CardSet, r fakediscord.Request) (engine.Card, str
 
 // publicPayload returns the text of a request everyone in the channel can
 // see, and the custom_ids and values in it.
-func publicPayload(r fakediscord.Request) (text string, ids []string, public bool) {
+func publicPayload(r discordtest.Request) (text string, ids []string, public bool) {
 	switch {
 	case strings.Contains(r.Path, "/channels/") && (r.Method == "POST" || r.Method == "PATCH"):
 	case strings.HasSuffix(r.Path, "/callback"):
@@ -162,7 +162,7 @@ func collectIDs(v any, out *[]string) {
 }
 
 // playScanned plays a table to the end, scanning after every move.
-func (h *harness) playScanned(id int64, msg string, people map[string]fakediscord.User) *leakScanner {
+func (h *harness) playScanned(id int64, msg string, people map[string]discordtest.User) *leakScanner {
 	h.t.Helper()
 	s := &leakScanner{h: h, id: id}
 	s.check()
@@ -182,14 +182,14 @@ func (h *harness) playScanned(id int64, msg string, people map[string]fakediscor
 func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
 	tests := []struct {
 		name   string
-		opts   []fakediscord.Opt
-		people []fakediscord.User
+		opts   []discordtest.Opt
+		people []discordtest.User
 	}{
-		{"two players", nil, []fakediscord.User{alice, bob}},
-		{"three players", []fakediscord.Opt{{Name: "players", Value: 3}, {Name: "points", Value: 61}}, []fakediscord.User{alice, bob, carol}},
-		{"four players", []fakediscord.Opt{{Name: "players", Value: 4}, {Name: "points", Value: 61}}, []fakediscord.User{alice, bob, carol, dan}},
-		{"two teams of two", []fakediscord.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []fakediscord.User{alice, bob, carol, dan}},
-		{"manual counting with muggins", []fakediscord.Opt{{Name: "points", Value: 61}, {Name: "counting", Value: "manual"}, {Name: "muggins", Value: true}}, []fakediscord.User{alice, bob}},
+		{"two players", nil, []discordtest.User{alice, bob}},
+		{"three players", []discordtest.Opt{{Name: "players", Value: 3}, {Name: "points", Value: 61}}, []discordtest.User{alice, bob, carol}},
+		{"four players", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "points", Value: 61}}, []discordtest.User{alice, bob, carol, dan}},
+		{"two teams of two", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []discordtest.User{alice, bob, carol, dan}},
+		{"manual counting with muggins", []discordtest.Opt{{Name: "points", Value: 61}, {Name: "counting", Value: "manual"}, {Name: "muggins", Value: true}}, []discordtest.User{alice, bob}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,14 +236,14 @@ func TestLeakScanCatchesLeaks(t *testing.T) {
 	five := engine.SetOf(engine.MustParseCard("5H"))
 	tests := []struct {
 		name string
-		r    fakediscord.Request
+		r    discordtest.Request
 		leak bool
 	}{
-		{"card face in a post", fakediscord.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob holds 5♥"}`)}, true},
-		{"card in a custom_id", fakediscord.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: []byte(`{"components":[{"type":1,"components":[{"type":2,"custom_id":"/play/1/ab/5H"}]}]}`)}, true},
-		{"card in a public answer", fakediscord.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥"}}`)}, true},
-		{"card in a private answer", fakediscord.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥","flags":64}}`)}, false},
-		{"another card", fakediscord.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob plays 5♦"}`)}, false},
+		{"card face in a post", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob holds 5♥"}`)}, true},
+		{"card in a custom_id", discordtest.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: []byte(`{"components":[{"type":1,"components":[{"type":2,"custom_id":"/play/1/ab/5H"}]}]}`)}, true},
+		{"card in a public answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥"}}`)}, true},
+		{"card in a private answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥","flags":64}}`)}, false},
+		{"another card", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob plays 5♦"}`)}, false},
 	}
 	for _, tc := range tests {
 		if _, _, got := leakIn(five, tc.r); got != tc.leak {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -24,14 +24,14 @@ func twoPlayerGame(t *testing.T, h *harness) (int64, string) {
 }
 
 // turnUser returns whoever is to play.
-func (h *harness) turnUser(id int64) (fakediscord.User, fakediscord.User) {
+func (h *harness) turnUser(id int64) (discordtest.User, discordtest.User) {
 	t := h.table(id)
 	people := usersOf(alice, bob)
 	return people[t.Seats[t.State.Turn].UserID], people[t.Seats[1-t.State.Turn].UserID]
 }
 
 // firstPlayable returns the first enabled card button of a hand view.
-func firstPlayable(t *testing.T, a fakediscord.Answer) string {
+func firstPlayable(t *testing.T, a discordtest.Answer) string {
 	b, ok := button(t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 	if !ok {
 		t.Fatalf("no playable card in %s", a.Content())
@@ -79,7 +79,7 @@ func TestBadInputsChangeNothing(t *testing.T) {
 
 	card := firstPlayable(t, moverView)
 	waiterCard := ""
-	for _, b := range fakediscord.Buttons(waiterView.Response.Data.Components) {
+	for _, b := range discordtest.Buttons(waiterView.Response.Data.Components) {
 		if strings.HasPrefix(b.CustomID, "/play/") {
 			waiterCard = b.CustomID
 		}
@@ -89,14 +89,14 @@ func TestBadInputsChangeNothing(t *testing.T) {
 		i    *discordgo.Interaction
 		want string
 	}{
-		{"not seated: show hand", fakediscord.Click(testGuild, testChannel, eve, msg, "/hand/"+itoa64(id)), "not seated"},
-		{"not seated: someone's card", fakediscord.Click(testGuild, testChannel, eve, moverView.MessageID, card), "not seated"},
-		{"forged custom_id", fakediscord.Click(testGuild, testChannel, mover, msg, "/nuke/"+itoa64(id)), "isn't one I made"},
-		{"forged card", fakediscord.Click(testGuild, testChannel, mover, moverView.MessageID, strings.Replace(card, card[len(card)-2:], "ZZ", 1)), "isn't one I made"},
-		{"no such table", fakediscord.Click(testGuild, testChannel, mover, msg, "/hand/999"), "doesn't exist"},
-		{"out of turn", fakediscord.Click(testGuild, testChannel, waiter, waiterView.MessageID, waiterCard), "not your turn"},
-		{"join a table in play", fakediscord.Click(testGuild, testChannel, eve, msg, "/join/"+itoa64(id)), "already started"},
-		{"in a DM", fakediscord.Command("", "dm-1", eve, "hand"), "server channel"},
+		{"not seated: show hand", discordtest.Click(testGuild, testChannel, eve, msg, "/hand/"+itoa64(id)), "not seated"},
+		{"not seated: someone's card", discordtest.Click(testGuild, testChannel, eve, moverView.MessageID, card), "not seated"},
+		{"forged custom_id", discordtest.Click(testGuild, testChannel, mover, msg, "/nuke/"+itoa64(id)), "isn't one I made"},
+		{"forged card", discordtest.Click(testGuild, testChannel, mover, moverView.MessageID, strings.Replace(card, card[len(card)-2:], "ZZ", 1)), "isn't one I made"},
+		{"no such table", discordtest.Click(testGuild, testChannel, mover, msg, "/hand/999"), "doesn't exist"},
+		{"out of turn", discordtest.Click(testGuild, testChannel, waiter, waiterView.MessageID, waiterCard), "not your turn"},
+		{"join a table in play", discordtest.Click(testGuild, testChannel, eve, msg, "/join/"+itoa64(id)), "already started"},
+		{"in a DM", discordtest.Command("", "dm-1", eve, "hand"), "server channel"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,7 +138,7 @@ func TestDuplicateAndSimultaneousClicksApplyOnce(t *testing.T) {
 	version := h.table(id).Version
 
 	// Discord delivers the same interaction twice.
-	i := h.fake.Prepare(fakediscord.Click(testGuild, testChannel, mover, view.MessageID, card))
+	i := h.fake.Prepare(discordtest.Click(testGuild, testChannel, mover, view.MessageID, card))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	first, err1 := h.fake.Send(ctx, i)
@@ -159,12 +159,12 @@ func TestDuplicateAndSimultaneousClicksApplyOnce(t *testing.T) {
 	card = firstPlayable(t, view)
 	version = h.table(id).Version
 	var wg sync.WaitGroup
-	answers := make([]fakediscord.Answer, 2)
+	answers := make([]discordtest.Answer, 2)
 	for k := range answers {
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			answers[k] = h.send(fakediscord.Click(testGuild, testChannel, mover, view.MessageID, card))
+			answers[k] = h.send(discordtest.Click(testGuild, testChannel, mover, view.MessageID, card))
 		}(k)
 	}
 	wg.Wait()

@@ -6,14 +6,14 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
 // toShow plays a manual-counting table to its first count.
-func toShow(t *testing.T, h *harness, opts ...fakediscord.Opt) (int64, string) {
-	id, msg := h.open(alice, append([]fakediscord.Opt{{Name: "counting", Value: "manual"}}, opts...)...)
+func toShow(t *testing.T, h *harness, opts ...discordtest.Opt) (int64, string) {
+	id, msg := h.open(alice, append([]discordtest.Opt{{Name: "counting", Value: "manual"}}, opts...)...)
 	h.click(bob, msg, "/join/"+itoa64(id))
 	for h.table(id).State.Phase != engine.PhaseShow {
 		if !h.step(id, msg, usersOf(alice, bob)) {
@@ -45,7 +45,7 @@ func TestMugginsThroughTheHandView(t *testing.T) {
 	var msg string
 	// Find a show whose first hand scores something to miss.
 	for tries := 0; ; tries++ {
-		id, msg = toShow(t, h, fakediscord.Opt{Name: "muggins", Value: true})
+		id, msg = toShow(t, h, discordtest.Opt{Name: "muggins", Value: true})
 		g := h.table(id).State
 		if seat, crib := g.ShowOrder(g.Shown); truth(g, seat, crib) > 0 {
 			break
@@ -106,11 +106,11 @@ func TestResignAfterConfirmation(t *testing.T) {
 func TestSeveralTablesInOneChannel(t *testing.T) {
 	h := newHarness(t)
 	one, msg1 := h.open(alice)
-	two, msg2 := h.open(alice, fakediscord.Opt{Name: "points", Value: 61})
+	two, msg2 := h.open(alice, discordtest.Opt{Name: "points", Value: 61})
 	if a := h.command(bob, "join"); !strings.Contains(a.Content(), "more than one table") {
 		t.Errorf("join with two lobbies: %q", a.Content())
 	}
-	h.command(bob, "join", fakediscord.Opt{Name: "table", Value: one})
+	h.command(bob, "join", discordtest.Opt{Name: "table", Value: one})
 	h.click(carol, msg2, "/join/"+itoa64(two))
 	if h.table(one).Status != store.StatusPlaying || h.table(two).Status != store.StatusPlaying {
 		t.Fatal("tables did not start")
@@ -118,7 +118,7 @@ func TestSeveralTablesInOneChannel(t *testing.T) {
 	if a := h.command(alice, "hand"); !strings.Contains(a.Content(), "more than one table") {
 		t.Errorf("hand with two tables: %q", a.Content())
 	}
-	if a := h.command(alice, "hand", fakediscord.Opt{Name: "table", Value: two}); !strings.Contains(a.Content(), "table 2") {
+	if a := h.command(alice, "hand", discordtest.Opt{Name: "table", Value: two}); !strings.Contains(a.Content(), "table 2") {
 		t.Errorf("hand for table 2: %q", a.Content())
 	}
 	auto := h.send(autocompleteTable(alice))
@@ -137,15 +137,15 @@ func TestSeveralTablesInOneChannel(t *testing.T) {
 }
 
 // autocompleteTable is u typing the table option of /cribbage hand.
-func autocompleteTable(u fakediscord.User) *discordgo.Interaction {
-	i := fakediscord.Command(testGuild, testChannel, u, "hand", fakediscord.Opt{Name: "table", Value: ""})
+func autocompleteTable(u discordtest.User) *discordgo.Interaction {
+	i := discordtest.Command(testGuild, testChannel, u, "hand", discordtest.Opt{Name: "table", Value: ""})
 	i.Type = discordgo.InteractionApplicationCommandAutocomplete
 	return i
 }
 
 func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
 	h := newHarness(t)
-	id, msg := h.open(alice, fakediscord.Opt{Name: "players", Value: 3})
+	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 3})
 	if a := h.click(alice, msg, "/join/"+itoa64(id)); !strings.Contains(a.Content(), "already seated") {
 		t.Errorf("host joining again: %q", a.Content())
 	}
@@ -163,18 +163,18 @@ func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
 	}
 	id, msg = h.open(alice)
 	h.click(bob, msg, "/join/"+itoa64(id))
-	if a := h.command(carol, "join", fakediscord.Opt{Name: "table", Value: id}); !strings.Contains(a.Content(), "already started") {
+	if a := h.command(carol, "join", discordtest.Opt{Name: "table", Value: id}); !strings.Contains(a.Content(), "already started") {
 		t.Errorf("joining a started table: %q", a.Content())
 	}
 }
 
 func TestCountCommand(t *testing.T) {
 	h := newHarness(t)
-	a := h.command(eve, "count", fakediscord.Opt{Name: "cards", Value: "5h 5d 5c js"}, fakediscord.Opt{Name: "starter", Value: "5♠"})
+	a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c js"}, discordtest.Opt{Name: "starter", Value: "5♠"})
 	if !strings.Contains(a.Content(), "**29**") || !strings.Contains(a.Content(), "his nobs") {
 		t.Errorf("count: %q", a.Content())
 	}
-	if a := h.command(eve, "count", fakediscord.Opt{Name: "cards", Value: "5h 5d 5c"}, fakediscord.Opt{Name: "starter", Value: "5S"}); !a.Ephemeral() {
+	if a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c"}, discordtest.Opt{Name: "starter", Value: "5S"}); !a.Ephemeral() {
 		t.Errorf("three cards: %q", a.Content())
 	}
 }

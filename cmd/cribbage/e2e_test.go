@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cribbage-bot/cribbage/bot/fakediscord"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -43,5 +43,5 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	if !strings.Contains(last, "wins") {
 		t.Errorf("last story message %q", last)
 	}
-	_ = fakediscord.User{}
+	_ = discordtest.User{}
 }

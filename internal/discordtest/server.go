@@ -1,10 +1,10 @@
-// Package fakediscord is a small Discord for tests: a gateway websocket
+// Package discordtest is a small Discord for tests: a gateway websocket
 // (HELLO, IDENTIFY, READY, heartbeats, RESUME, dispatches) and the REST
 // routes the bot uses, on 127.0.0.1. It records every request, keeps the
 // messages it was asked to create, can fail chosen requests with 429 or
 // 5xx, and has a clock tests can move forward. The real discordgo client
 // connects to it through the bot's API base URL.
-package fakediscord
+package discordtest
 
 import (
 	"encoding/json"
@@ -208,7 +208,7 @@ func (s *Server) WaitReady(timeout time.Duration) error {
 	case <-s.readyCh:
 		return nil
 	case <-time.After(timeout):
-		return fmt.Errorf("fakediscord: no bot identified within %v", timeout)
+		return fmt.Errorf("discordtest: no bot identified within %v", timeout)
 	}
 }
 

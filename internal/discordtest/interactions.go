@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 	case a := <-p.done:
 		return a, nil
 	case <-ctx.Done():
-		return Answer{}, fmt.Errorf("fakediscord: no answer to interaction %s: %w", i.ID, ctx.Err())
+		return Answer{}, fmt.Errorf("discordtest: no answer to interaction %s: %w", i.ID, ctx.Err())
 	}
 }
 

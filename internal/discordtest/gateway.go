@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"encoding/json"
@@ -82,7 +82,7 @@ func (g *gateway) send(op int, t string, d any) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return errors.New("fakediscord: gateway closed")
+		return errors.New("discordtest: gateway closed")
 	}
 	f := frame{Op: op, T: t}
 	if d != nil {
@@ -122,7 +122,7 @@ func (s *Server) Dispatch(t string, d any) error {
 	}
 	s.mu.Unlock()
 	if g == nil {
-		return errors.New("fakediscord: no bot connected")
+		return errors.New("discordtest: no bot connected")
 	}
 	return g.send(0, t, d)
 }

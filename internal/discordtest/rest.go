@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package fakediscord
+package discordtest
 
 import (
 	"github.com/bwmarrin/discordgo"
