@@ -106,3 +106,15 @@ type modalData struct {
 
 // Type implements discordgo.InteractionData.
 func (modalData) Type() discordgo.InteractionType { return discordgo.InteractionModalSubmit }
+
+// CustomID returns the custom_id of a button click or a modal submission
+// built here, or "".
+func CustomID(i *discordgo.Interaction) string {
+	switch d := i.Data.(type) {
+	case discordgo.MessageComponentInteractionData:
+		return d.CustomID
+	case modalData:
+		return d.CustomID
+	}
+	return ""
+}

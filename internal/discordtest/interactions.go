@@ -68,11 +68,24 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 	}
 	s.mu.Lock()
 	s.tokens[i.Token] = s.now()
+	s.channels[i.ChannelID] = true
 	if _, ok := s.interactions[i.ID]; !ok {
 		s.interactions[i.ID] = &pending{interaction: i, done: make(chan Answer, 4)}
+		s.interactionOrder = append(s.interactionOrder, i.ID)
 	}
 	s.mu.Unlock()
 	return i
+}
+
+// Interactions returns every interaction prepared so far, in order.
+func (s *Server) Interactions() []*discordgo.Interaction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*discordgo.Interaction, 0, len(s.interactionOrder))
+	for _, id := range s.interactionOrder {
+		out = append(out, s.interactions[id].interaction)
+	}
+	return out
 }
 
 // Send dispatches a prepared interaction and waits for the callback.
@@ -95,12 +108,15 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 }
 
 // callback records the bot's answer to an interaction. Discord allows one
-// answer, within 3 seconds of the interaction.
-// received is when the callback request arrived, which ends the latency.
-func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte, received time.Time) {
+// answer (40060 for a second), within 3 seconds of the interaction (10062
+// after), of a type that fits the interaction. With ?with_response=true it
+// answers with the interaction and the message the response made, as
+// Discord does. received is when the callback request arrived, which ends
+// the latency.
+func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token string, body []byte, received time.Time) {
 	resp, err := decodeResponse(body)
 	if err != nil {
-		writeError(w, 400, 50035, "Invalid Form Body")
+		s.refuse(w, r, body, &apiError{Status: 400, Code: 50035, Message: "Invalid Form Body"})
 		return
 	}
 	s.mu.Lock()
@@ -110,9 +126,14 @@ func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte, 
 		writeError(w, 404, 10062, "Unknown interaction")
 		return
 	}
+	if e := checkResponseType(p.interaction, int(resp.Type)); e != nil {
+		s.mu.Unlock()
+		s.refuse(w, r, body, e)
+		return
+	}
 	if p.answered {
 		s.mu.Unlock()
-		writeError(w, 400, 40060, "Interaction has already been acknowledged.")
+		s.refuse(w, r, body, &apiError{Status: 400, Code: 40060, Message: "Interaction has already been acknowledged."})
 		return
 	}
 	if received.Sub(p.sent) > 3*time.Second {
@@ -130,28 +151,42 @@ func (s *Server) callback(w http.ResponseWriter, id, token string, body []byte, 
 	}
 	json.Unmarshal(body, &raw)
 	data := []byte(raw.Data)
-	var messageID string
+	var msg *Message
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
-		messageID = s.createMessage(i.ChannelID, data, ephemeral, token).ID
+		m := s.createMessage(i.ChannelID, data, ephemeral, token)
+		msg = &m
 	case discordgo.InteractionResponseUpdateMessage:
 		if i.Message != nil {
-			messageID = i.Message.ID
 			s.mu.Lock()
-			m := s.messages[messageID]
+			m := s.messages[i.Message.ID]
 			s.mu.Unlock()
 			if m != nil {
-				s.applyEdit(m, data)
+				edited := s.applyEdit(m, data)
+				msg = &edited
 			}
 		}
 	}
+	var messageID string
+	if msg != nil {
+		messageID = msg.ID
+	}
 	s.mu.Lock()
-	if messageID != "" && p.original == "" && resp.Type == discordgo.InteractionResponseChannelMessageWithSource {
-		p.original = messageID
+	if msg != nil && p.original == "" && resp.Type == discordgo.InteractionResponseChannelMessageWithSource {
+		p.original = msg.ID
 	}
 	s.mu.Unlock()
-	w.WriteHeader(204)
+	if r.URL.Query().Get("with_response") == "true" {
+		out := map[string]any{"interaction": map[string]any{"id": i.ID, "type": i.Type,
+			"response_message_id": messageID, "response_message_loading": false, "response_message_ephemeral": msg != nil && msg.Ephemeral}}
+		if msg != nil {
+			out["resource"] = map[string]any{"type": resp.Type, "message": msg.Message}
+		}
+		writeJSON(w, 200, out)
+	} else {
+		w.WriteHeader(204)
+	}
 	p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}
 }
 

@@ -10,50 +10,104 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// serveREST routes /api/v9/..., recording every request first.
+// serveREST answers /api/v9/... as Discord would: an unknown route is a
+// 404, a request without a bot token a 401, a body the spec or Discord's
+// other rules refuse a 400 50035 naming the field, a request over a rate
+// limit a 429; then the route's own handler. Every request is recorded, and
+// every refusal of a malformed request is kept as a violation.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
-	body, _ := io.ReadAll(r.Body)
-	path := strings.TrimPrefix(r.URL.Path, "/api/v9/")
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	var tmpl string
 	defer func() {
 		s.mu.Lock()
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Body: body, At: time.Now().Add(s.offset), Status: rec.status})
+		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, At: time.Now().Add(s.offset), Status: rec.status})
 		s.mu.Unlock()
 	}()
+	rt, params, ok := s.contract.match(r.Method, path)
+	if !ok {
+		s.refuse(rec, r, body, &apiError{Status: http.StatusNotFound, Code: 0, Message: "404: Not Found"})
+		return
+	}
+	tmpl = r.Method + " " + rt.Template
+	botToken := strings.HasPrefix(r.Header.Get("Authorization"), "Bot ")
+	if !botToken && !exemptFromGlobal(rt.Template) {
+		s.refuse(rec, r, body, &apiError{Status: http.StatusUnauthorized, Code: 0, Message: "401: Unauthorized"})
+		return
+	}
+	doc, err := requestJSON(r.Header.Get("Content-Type"), body)
+	if err != nil {
+		s.refuse(rec, r, body, &apiError{Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body: " + err.Error()})
+		return
+	}
+	if e := s.contract.validate(rt, doc); e != nil {
+		s.refuse(rec, r, body, e)
+		return
+	}
+	if e := checkRules(rt, doc); e != nil {
+		s.refuse(rec, r, body, e)
+		return
+	}
+	d := s.limits.take(time.Now(), r.Method, rt.Template, params, botToken)
+	for k, v := range d.headers {
+		rec.Header()[k] = v
+	}
+	if d.refused {
+		writeRateLimited(rec, d)
+		return
+	}
 	if status := s.takeFault(r.Method, r.URL.Path); status != 0 {
 		if status == http.StatusTooManyRequests {
-			writeJSON(rec, status, map[string]any{"message": "You are being rate limited.", "retry_after": 0.01, "global": false})
+			writeRateLimited(rec, rateDecision{scope: "user", retryAfter: 10 * time.Millisecond})
 			return
 		}
 		writeError(rec, status, 0, http.StatusText(status))
 		return
 	}
-	if r.Header.Get("Authorization") == "" && !strings.HasPrefix(path, "webhooks/") && !strings.HasPrefix(path, "interactions/") {
-		writeError(rec, http.StatusUnauthorized, 0, "401: Unauthorized")
-		return
-	}
-	p := strings.Split(path, "/")
-	switch {
-	case r.Method == http.MethodGet && path == "gateway":
-		writeJSON(rec, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
-	case r.Method == http.MethodPut && len(p) == 3 && p[0] == "applications" && p[2] == "commands":
-		s.putCommands(rec, "", body)
-	case r.Method == http.MethodPut && len(p) == 5 && p[0] == "applications" && p[2] == "guilds" && p[4] == "commands":
-		s.putCommands(rec, p[3], body)
-	case r.Method == http.MethodPost && len(p) == 4 && p[0] == "interactions" && p[3] == "callback":
-		s.callback(rec, p[1], p[2], body, received)
-	case len(p) >= 3 && p[0] == "webhooks":
-		s.webhook(rec, r.Method, p, body)
-	case r.Method == http.MethodPost && len(p) == 3 && p[0] == "channels" && p[2] == "messages":
-		m := s.createMessage(p[1], body, false, "")
-		writeJSON(rec, 200, m.Message)
-	case r.Method == http.MethodPatch && len(p) == 4 && p[0] == "channels" && p[2] == "messages":
-		s.editMessage(rec, p[3], body, "")
-	case r.Method == http.MethodPost && len(p) == 5 && p[0] == "channels" && p[2] == "messages" && p[4] == "threads":
-		s.startThread(rec, p[1], p[3], body)
+	s.handle(rec, r, rt, params, doc, received)
+}
+
+// maxBody is the most of a request body the fake reads: Discord takes
+// attachments up to 10 MiB without boosts.
+const maxBody = 10 << 20
+
+// handle runs the route's handler for a request that passed every check.
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[string]string, doc []byte, received time.Time) {
+	switch r.Method + " " + rt.Template {
+	case "GET /gateway":
+		writeJSON(w, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
+	case "GET /gateway/bot":
+		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gateway-ws", "shards": 1,
+			"session_start_limit": map[string]int{"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+	case "PUT /applications/{application_id}/commands":
+		s.putCommands(w, "", doc)
+	case "PUT /applications/{application_id}/guilds/{guild_id}/commands":
+		s.putCommands(w, p["guild_id"], doc)
+	case "POST /interactions/{interaction_id}/{interaction_token}/callback":
+		s.callback(w, r, p["interaction_id"], p["interaction_token"], doc, received)
+	case "POST /channels/{channel_id}/messages":
+		if !s.knowsChannel(p["channel_id"]) {
+			writeError(w, 404, 10003, "Unknown Channel")
+			return
+		}
+		m := s.createMessage(p["channel_id"], doc, false, "")
+		writeJSON(w, 200, m.Message)
+	case "PATCH /channels/{channel_id}/messages/{message_id}":
+		s.editMessage(w, p["channel_id"], p["message_id"], doc, "")
+	case "GET /channels/{channel_id}/messages/{message_id}":
+		s.getMessage(w, p["channel_id"], p["message_id"])
+	case "POST /channels/{channel_id}/messages/{message_id}/threads":
+		s.startThread(w, p["channel_id"], p["message_id"], doc)
 	default:
-		writeError(rec, http.StatusNotFound, 0, "404: Not Found")
+		if strings.HasPrefix(rt.Template, "/webhooks/{webhook_id}/{webhook_token}") {
+			s.webhook(w, r.Method, rt.Template, p, doc)
+			return
+		}
+		// A real route the fake does not serve: the bot has no business
+		// there, so it counts as a violation too.
+		s.refuse(w, r, nil, &apiError{Status: http.StatusNotImplemented, Code: 0, Message: "the fake does not serve " + r.Method + " " + rt.Template})
 	}
 }
 
@@ -126,16 +180,30 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 }
 
 // editMessage replaces the parts of a message a body sets. With a token,
-// only a message made through that token may be edited.
-func (s *Server) editMessage(w http.ResponseWriter, id string, body []byte, token string) {
+// only a message made through that token may be edited; without one (the
+// bot token on the channel route), only a public message of that channel.
+func (s *Server) editMessage(w http.ResponseWriter, channelID, id string, body []byte, token string) {
 	s.mu.Lock()
 	m, ok := s.messages[id]
 	s.mu.Unlock()
-	if !ok || (token != "" && m.Token != token) {
+	switch {
+	case !ok,
+		token != "" && m.Token != token,
+		token == "" && (m.Ephemeral || m.ChannelID != channelID):
 		writeError(w, 404, 10008, "Unknown Message")
 		return
 	}
 	writeJSON(w, 200, s.applyEdit(m, body).Message)
+}
+
+// getMessage answers a public message of a channel.
+func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
+	m, ok := s.Message(id)
+	if !ok || m.Ephemeral || m.ChannelID != channelID {
+		writeError(w, 404, 10008, "Unknown Message")
+		return
+	}
+	writeJSON(w, 200, m.Message)
 }
 
 // applyEdit updates content, embeds and components from a body (a field
@@ -169,56 +237,60 @@ func (s *Server) applyEdit(m *Message, body []byte) Message {
 // now is Now for callers holding the lock.
 func (s *Server) now() time.Time { return time.Now().Add(s.offset) }
 
-// startThread opens a thread on a message.
+// startThread opens a thread on a message; a message has one thread at most.
 func (s *Server) startThread(w http.ResponseWriter, channelID, messageID string, body []byte) {
 	var req struct {
 		Name string `json:"name"`
 	}
 	json.Unmarshal(body, &req)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	m, ok := s.messages[messageID]
-	s.mu.Unlock()
-	if !ok || m.ChannelID != channelID {
+	switch {
+	case !ok || m.ChannelID != channelID || m.Ephemeral:
 		writeError(w, 404, 10008, "Unknown Message")
+		return
+	case m.Thread != nil:
+		writeError(w, 400, 160004, "A thread has already been created for this message")
 		return
 	}
 	ch := &discordgo.Channel{ID: s.newID(), Type: discordgo.ChannelTypeGuildPublicThread, ParentID: channelID, Name: req.Name}
+	m.Thread = ch
+	s.channels[ch.ID] = true
 	writeJSON(w, 201, ch)
 }
 
 // webhook serves interaction follow-ups and edits, which live as long as
 // the interaction token: 15 minutes.
-func (s *Server) webhook(w http.ResponseWriter, method string, p []string, body []byte) {
-	token := p[2]
+func (s *Server) webhook(w http.ResponseWriter, method, template string, p map[string]string, body []byte) {
+	token := p["webhook_token"]
 	s.mu.Lock()
 	created, ok := s.tokens[token]
 	expired := ok && s.now().Sub(created) > 15*time.Minute
 	s.mu.Unlock()
-	if !ok || expired || p[1] != s.AppID {
+	if !ok || expired || p["webhook_id"] != s.AppID {
 		writeError(w, 401, 50027, "Invalid Webhook Token")
 		return
 	}
+	id := p["message_id"]
+	if strings.HasSuffix(template, "/@original") {
+		id = s.originalOf(token)
+	}
 	switch {
-	case method == http.MethodPost && len(p) == 3:
+	case method == http.MethodPost && template == "/webhooks/{webhook_id}/{webhook_token}":
 		var data discordgo.WebhookParams
 		json.Unmarshal(body, &data)
 		m := s.createMessage(s.tokenChannel(token), body, data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
 		writeJSON(w, 200, m.Message)
-	case len(p) == 5 && p[3] == "messages":
-		id := p[4]
-		if id == "@original" {
-			id = s.originalOf(token)
-		}
-		if method == http.MethodGet {
-			if m, ok := s.Message(id); ok && m.Token == token {
-				writeJSON(w, 200, m.Message)
-				return
-			}
-			writeError(w, 404, 10008, "Unknown Message")
+	case method == http.MethodGet && id != "":
+		if m, ok := s.Message(id); ok && m.Token == token {
+			writeJSON(w, 200, m.Message)
 			return
 		}
-		s.editMessage(w, id, body, token)
+		writeError(w, 404, 10008, "Unknown Message")
+	case method == http.MethodPatch && id != "":
+		s.editMessage(w, "", id, body, token)
 	default:
-		writeError(w, 404, 0, "404: Not Found")
+		writeError(w, 404, 10008, "Unknown Message")
 	}
 }

@@ -1,9 +1,17 @@
 // Package discordtest is a small Discord for tests: a gateway websocket
 // (HELLO, IDENTIFY, READY, heartbeats, RESUME, dispatches) and the REST
-// routes the bot uses, on 127.0.0.1. It records every request, keeps the
-// messages it was asked to create, can fail chosen requests with 429 or
-// 5xx, and has a clock tests can move forward. The real discordgo client
-// connects to it through the bot's API base URL.
+// routes the bot uses, on 127.0.0.1. The real discordgo client connects to
+// it through the bot's API base URL.
+//
+// It is at least as strict as Discord: it routes by Discord's published
+// OpenAPI spec (an unknown route is a 404), validates every JSON body
+// against the operation's request schema, enforces by hand the rules the
+// schema leaves out (emoji, lengths and counts, interaction responses), and
+// keeps Discord's rate limits. Every refusal of a malformed request is kept
+// as a Violation, so a test can fail on any request Discord would refuse.
+// It also records every request, keeps the messages it was asked to create,
+// can fail chosen requests with 429 or 5xx, and has a clock tests can move
+// forward.
 package discordtest
 
 import (
@@ -24,6 +32,9 @@ import (
 type Request struct {
 	Method string
 	Path   string
+	// Route is the spec's operation, e.g. "POST /channels/{channel_id}/messages",
+	// or "" for a path Discord does not have.
+	Route  string
 	Body   []byte
 	At     time.Time
 	Status int
@@ -44,8 +55,10 @@ type Server struct {
 	AppID     string
 	BotUserID string
 
-	http   *httptest.Server
-	nextID atomic.Int64
+	http     *httptest.Server
+	nextID   atomic.Int64
+	contract *contract
+	limits   *limiter
 
 	mu           sync.Mutex
 	offset       time.Duration
@@ -54,18 +67,29 @@ type Server struct {
 	order        []string
 	nonces       map[string]*Message
 	interactions map[string]*pending
-	tokens       map[string]time.Time
-	faults       []*fault
-	commands     map[string][]*discordgo.ApplicationCommand
-	gateways     []*gateway
-	identifies   int
-	resumes      int
-	readyCh      chan struct{}
+	// interactionOrder is the ids of interactions in the order prepared.
+	interactionOrder []string
+	tokens           map[string]time.Time
+	faults           []*fault
+	commands         map[string][]*discordgo.ApplicationCommand
+	gateways         []*gateway
+	channels         map[string]bool
+	violations       []Violation
+	identifies       int
+	resumes          int
+	readyCh          chan struct{}
 }
 
 // New starts a fake Discord on 127.0.0.1.
 func New() *Server {
+	c, err := theContract()
+	if err != nil {
+		panic(err) // the embedded spec is part of the build
+	}
 	s := &Server{
+		contract:     c,
+		limits:       newLimiter(),
+		channels:     map[string]bool{},
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
@@ -217,4 +241,50 @@ func (s *Server) Identifies() (identifies, resumes int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.identifies, s.resumes
+}
+
+// Violation is a request the fake refused because Discord would: a route
+// Discord does not have, a missing token, a body its spec or its rules
+// refuse, or an interaction answered against the rules.
+type Violation struct {
+	Method string
+	Path   string
+	Status int
+	Code   int
+	// Field names what was wrong, e.g. "components.0.components.0.emoji.name
+	// BUTTON_COMPONENT_INVALID_EMOJI".
+	Field string
+	// Answer is the error body Discord would send.
+	Answer string
+	Body   []byte
+}
+
+// String describes the violation for a test failure.
+func (v Violation) String() string {
+	return fmt.Sprintf("%s %s → %d %s\n  body: %.600s", v.Method, v.Path, v.Status, v.Answer, v.Body)
+}
+
+// Violations returns every request refused so far as one Discord would
+// refuse.
+func (s *Server) Violations() []Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Violation(nil), s.violations...)
+}
+
+// refuse answers with a contract error and records it as a violation.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, body []byte, e *apiError) {
+	answer, _ := json.Marshal(e)
+	s.mu.Lock()
+	s.violations = append(s.violations, Violation{Method: r.Method, Path: r.URL.Path, Status: e.Status, Code: e.Code, Field: e.Field, Answer: string(answer), Body: body})
+	s.mu.Unlock()
+	e.write(w)
+}
+
+// knowsChannel reports whether a channel exists: one an interaction came
+// from, or a thread the bot opened.
+func (s *Server) knowsChannel(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.channels[id]
 }
