@@ -217,7 +217,7 @@ func tableButtons(t *Table) []discordgo.MessageComponent {
 			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "begin", Table: t.ID}.String()},
 		)
 	case StatusPlaying:
-		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "hand", Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🂠"}})
+		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "hand", Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
 		if t.State.Phase == engine.PhaseDeal {
 			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot"
-	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -58,6 +58,11 @@ func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
 	t.Cleanup(func() {
 		h.stopBot()
 		h.fake.Close()
+		// Every test holds the bot to Discord's contract: any request the
+		// fake refused as Discord would fails it.
+		for _, v := range h.fake.Violations() {
+			t.Errorf("Discord would refuse: %s", v)
+		}
 	})
 	h.startBot()
 	return h
@@ -115,7 +120,13 @@ func (w testWriter) Write(p []byte) (int, error) {
 // eventually polls cond for up to five seconds.
 func (h *harness) eventually(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	h.within(5*time.Second, what, cond)
+}
+
+// within polls cond for up to d.
+func (h *harness) within(d time.Duration, what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
@@ -332,10 +343,12 @@ func (h *harness) playToEnd(id int64, tableMsg string, people map[string]discord
 	}
 }
 
-// drain waits until the outbox is empty.
+// drain waits until the outbox is empty. The fake keeps Discord's rate
+// limits (five messages per five seconds in a channel), so a game's story
+// can take a few windows to go out.
 func (h *harness) drain() {
 	h.t.Helper()
-	h.eventually("outbox delivered", func() bool {
+	h.within(30*time.Second, "outbox delivered", func() bool {
 		items, err := h.store.PendingOutbox(context.Background(), 10)
 		return err == nil && len(items) == 0
 	})
