@@ -68,11 +68,17 @@ func storyLine(t *Table, e engine.Event) string {
 	name := seatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvCutForDeal:
-		var cuts []string
-		for seat := 0; seat < len(t.Seats) && seat < len(e.Cards); seat++ {
-			cuts = append(cuts, fmt.Sprintf("%s %s", seatName(t, seat), e.Cards[seat].Display()))
+		var rounds []string
+		for _, round := range engine.CutRounds(len(t.Seats), e.Cards) {
+			var cuts []string
+			for _, c := range round {
+				cuts = append(cuts, fmt.Sprintf("%s %s", seatName(t, c.Seat), c.Card.Display()))
+			}
+			rounds = append(rounds, strings.Join(cuts, ", "))
 		}
-		return fmt.Sprintf("Cut for deal: %s. **%s** cuts lowest and deals first.", strings.Join(cuts, ", "), name)
+		// A tie for lowest is cut again by the tied players (RULES.md
+		// "First dealer"): every round is shown.
+		return fmt.Sprintf("Cut for deal: %s. **%s** cuts lowest and deals first.", strings.Join(rounds, "; a tie, so again: "), name)
 	case engine.EvDeal:
 		return fmt.Sprintf("**Hand %d** — %s deals.", e.N, name)
 	case engine.EvStarter:
@@ -156,12 +162,17 @@ func resultLine(t *Table, r *engine.Result) string {
 		return ""
 	}
 	winner := sideName(t, r.Winner)
-	line := fmt.Sprintf("🏆 **%s wins** — %s.", winner, scoreLine(t, r.Scores))
+	// A partnership is two people: "Bob & Dan win".
+	verb := "wins"
+	if t.Options.Partners {
+		verb = "win"
+	}
+	line := fmt.Sprintf("🏆 **%s %s** — %s.", winner, verb, scoreLine(t, r.Scores))
 	switch r.Reason {
 	case engine.ReasonResigned:
-		line = fmt.Sprintf("🏆 **%s wins** by resignation — %s.", winner, scoreLine(t, r.Scores))
+		line = fmt.Sprintf("🏆 **%s %s** by resignation — %s.", winner, verb, scoreLine(t, r.Scores))
 	case engine.ReasonForfeit:
-		line = fmt.Sprintf("🏆 **%s wins** by forfeit — %s.", winner, scoreLine(t, r.Scores))
+		line = fmt.Sprintf("🏆 **%s %s** by forfeit — %s.", winner, verb, scoreLine(t, r.Scores))
 	}
 	var skunked []string
 	for side, level := range r.Skunks {

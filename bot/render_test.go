@@ -46,3 +46,29 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
 	}
 }
+
+// TestStoryShowsEveryRoundOfTheCutAndPartnersWin checks two announcements:
+// a tied cut for deal shows each round of the re-cut, and a partnership
+// wins in the plural.
+func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
+	two := &Table{Options: engine.Options{Players: 2, Target: 121}, Seats: []Seat{{Name: "Alice"}, {Name: "Bob"}}}
+	cards, err := engine.ParseCards("KH KS 3C 9D")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := storyLine(two, engine.Event{Kind: engine.EvCutForDeal, Seat: 0, Cards: cards})
+	want := "Cut for deal: Alice K♥, Bob K♠; a tie, so again: Alice 3♣, Bob 9♦. **Alice** cuts lowest and deals first."
+	if got != want {
+		t.Errorf("tied cut:\n got %s\nwant %s", got, want)
+	}
+
+	partners := &Table{Options: engine.Options{Players: 4, Partners: true, Target: 121},
+		Seats: []Seat{{Name: "Alice"}, {Name: "Bob"}, {Name: "Carol"}, {Name: "Dan"}}}
+	line := resultLine(partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
+	if !strings.HasPrefix(line, "🏆 **Bob & Dan win** — ") {
+		t.Errorf("partners: %s", line)
+	}
+	if line := resultLine(two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
+		t.Errorf("one player: %s", line)
+	}
+}

@@ -304,3 +304,40 @@ func (g *State) ShowOrder(i int) (seat int, crib bool) {
 	}
 	return (g.Dealer + 1 + i) % n, false
 }
+
+// Cut is one seat's card in the cut for deal.
+type Cut struct {
+	Seat int
+	Card Card
+}
+
+// CutRounds splits the cards of an EvCutForDeal event into its rounds: every
+// seat cuts in the first, and only the seats tied for lowest cut again in
+// each round after (RULES.md "First dealer": ties re-cut).
+func CutRounds(players int, cards []Card) [][]Cut {
+	contenders := make([]int, players)
+	for i := range contenders {
+		contenders[i] = i
+	}
+	var rounds [][]Cut
+	next := 0
+	for len(contenders) > 1 && next+len(contenders) <= len(cards) {
+		low := King + 1
+		var round []Cut
+		var lowest []int
+		for _, seat := range contenders {
+			c := cards[next]
+			next++
+			round = append(round, Cut{Seat: seat, Card: c})
+			switch {
+			case c.Rank() < low:
+				low, lowest = c.Rank(), []int{seat}
+			case c.Rank() == low:
+				lowest = append(lowest, seat)
+			}
+		}
+		rounds = append(rounds, round)
+		contenders = lowest
+	}
+	return rounds
+}
