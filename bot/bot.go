@@ -53,6 +53,9 @@ type Bot struct {
 	store   Store
 	now     func() time.Time
 	locks   tableLocks
+	// pace holds back tables whose next announcement would wait for a
+	// rate limit.
+	pace pacer
 
 	// ctx lives while the bot runs; handlers derive theirs from it.
 	ctx context.Context

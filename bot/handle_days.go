@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -87,7 +86,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	r := renderTable(t)
 	r.Content = fmt.Sprintf("%s asked for a rematch of table %d.", name, prev.ID)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
-	return reply{resp: resp, after: b.recordTableMessage(ic, t.ID)}, nil
+	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
 // errNotFinished refuses a rematch of a game still on.
@@ -138,22 +137,4 @@ func gameLine(t *Table, uid string) string {
 		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
 	}
 	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
-}
-
-// recordTableMessage returns the work to do after answering with a table
-// message: read its id while the interaction token is fresh, so the
-// message can be kept current.
-func (b *Bot) recordTableMessage(ic *discordgo.Interaction, id int64) func(ctx context.Context) {
-	return func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		m, err := b.session.InteractionResponse(ic, discordgo.WithContext(ctx))
-		if err != nil {
-			b.logger(ic).Warn("could not read the table message; a new one will be posted", "table", id, "err", err)
-			return
-		}
-		if err := b.store.SetMessages(ctx, id, m.ID, ""); err != nil {
-			b.logger(ic).Error("could not record the table message", "table", id, "err", err)
-		}
-	}
 }

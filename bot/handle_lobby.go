@@ -61,7 +61,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	r := renderTable(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
-	return reply{resp: resp, after: b.recordTableMessage(ic, t.ID)}, nil
+	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
 // seatChange changes a lobby's seats in one update; a lobby that fills up
@@ -73,6 +73,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		if t.Status != StatusLobby {
 			return nil, errNotLobby
 		}
+		noteTableMessage(t, ic)
 		seat := t.SeatOf(uid)
 		if join {
 			switch {
@@ -98,6 +99,17 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		}
 		return &Change{Table: t, Outbox: []Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 	})
+}
+
+// noteTableMessage records the table message from a click on one of its
+// buttons, in the change the click makes, if the table does not know it
+// yet: a second player can press Join before the answer that posted the
+// message has been recorded.
+func noteTableMessage(t *Table, ic *discordgo.Interaction) {
+	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
+		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.MessageID = ic.Message.ID
+	}
 }
 
 // clickJoin and clickLeave answer the lobby buttons by updating the table
@@ -133,6 +145,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 		case len(t.Seats) < t.Options.Players && t.Computer == "":
 			return nil, errNeedPlayers
 		}
+		noteTableMessage(t, ic)
 		for len(t.Seats) < t.Options.Players {
 			t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: computerName(t.Computer, len(t.Seats))})
 		}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,15 +14,25 @@ import (
 
 // The outbox sender delivers queued announcements: each table's in order
 // (a table's story goes to its own thread, or its channel, so this is the
-// order every reader sees), retrying rate limits and server errors with backoff, and after a
-// restart whatever the last run left. Posts carry a nonce Discord enforces,
-// so a post sent just before a crash is not posted twice on the retry.
+// order every reader sees), retrying rate limits and server errors with
+// backoff, and after a restart whatever the last run left. Posts carry a
+// nonce Discord enforces, so a post sent just before a crash is not posted
+// twice on the retry.
+//
+// It paces itself by Discord's rate-limit headers rather than discovering
+// the limits: before a request it asks discordgo's limiter how long that
+// request would wait, and if it would, it leaves the table for later and
+// goes on with others. A table's story lines queued meanwhile go out merged
+// into one post, so a busy table falls behind by seconds, not minutes.
 
 // outboxWorkers is how many tables are delivered for at once.
 const outboxWorkers = 2
 
 // maxBackoff caps the wait between attempts at one announcement.
 const maxBackoff = 5 * time.Minute
+
+// outboxBatch is how many pending announcements one pass reads.
+const outboxBatch = 500
 
 // wakeOutbox asks the sender to look at the outbox now.
 func (b *Bot) wakeOutbox() {
@@ -33,17 +42,23 @@ func (b *Bot) wakeOutbox() {
 	}
 }
 
-// runOutbox delivers until ctx ends, when woken and once a second.
+// runOutbox delivers until ctx ends: when woken, when a paced table's turn
+// comes, and once a second.
 func (b *Bot) runOutbox(ctx context.Context) {
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
+	timer := time.NewTimer(time.Second)
+	defer timer.Stop()
 	for {
 		b.deliverPending(ctx)
+		wait := time.Second
+		if next, ok := b.pace.next(); ok {
+			wait = min(wait, max(time.Until(next), 10*time.Millisecond))
+		}
+		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
 			return
 		case <-b.outboxCh:
-		case <-tick.C:
+		case <-timer.C:
 		}
 	}
 }
@@ -52,12 +67,12 @@ func (b *Bot) runOutbox(ctx context.Context) {
 // pending one at a time, until a pass delivers nothing.
 func (b *Bot) deliverPending(ctx context.Context) {
 	for ctx.Err() == nil {
-		items, err := b.store.PendingOutbox(ctx, 500)
+		items, err := b.store.PendingOutbox(ctx, outboxBatch)
 		if err != nil {
 			b.log.Error("outbox: cannot read", "err", err)
 			return
 		}
-		heads := tableHeads(items, b.now())
+		heads := tableHeads(items, b.now(), b.pace.waiting(time.Now()))
 		if len(heads) == 0 {
 			return
 		}
@@ -70,9 +85,9 @@ func (b *Bot) deliverPending(ctx context.Context) {
 			sem <- struct{}{}
 			go func(it OutboxItem) {
 				defer func() { <-sem; wg.Done() }()
-				if b.deliverOne(ctx, it, items) {
+				if ids := b.deliverOne(ctx, it, items); len(ids) > 0 {
 					mu.Lock()
-					done = append(done, it.ID)
+					done = append(done, ids...)
 					mu.Unlock()
 				}
 			}(it)
@@ -87,13 +102,17 @@ func (b *Bot) deliverPending(ctx context.Context) {
 			}
 			return
 		}
+		if len(done) == 0 {
+			return // every head is paced or failed: wait for their time
+		}
 	}
 }
 
-// tableHeads returns each table's first pending item if it is due: a later
-// announcement never overtakes an earlier one of the same table, while
-// tables sharing a channel do not wait for each other.
-func tableHeads(items []OutboxItem, now time.Time) []OutboxItem {
+// tableHeads returns each table's first pending item if it is due and the
+// table is not waiting for a rate limit: a later announcement never
+// overtakes an earlier one of the same table, while tables sharing a
+// channel do not wait for each other.
+func tableHeads(items []OutboxItem, now time.Time, paced map[int64]bool) []OutboxItem {
 	seen := map[int64]bool{}
 	var heads []OutboxItem
 	for _, it := range items {
@@ -101,39 +120,45 @@ func tableHeads(items []OutboxItem, now time.Time) []OutboxItem {
 			continue
 		}
 		seen[it.TableID] = true
-		if !it.NextAttemptAt.After(now) {
+		if !it.NextAttemptAt.After(now) && !paced[it.TableID] {
 			heads = append(heads, it)
 		}
 	}
 	return heads
 }
 
-// deliverOne sends one announcement and reports whether it is done with
-// (delivered, or given up); a failure to retry is recorded here. A panic is
-// recovered and the item retried later, so one bad item cannot stop the
-// sender.
-func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) (done bool) {
+// deliverOne sends one announcement and returns the announcements it is
+// done with (delivered, merged into it, or given up), none if it is to be
+// retried; a failure to retry is recorded here. A panic is recovered and
+// the item retried later, so one bad item cannot stop the sender.
+func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) (done []int64) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("outbox: panic delivering an announcement", "id", it.ID, "table", it.TableID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			b.store.MarkFailed(ctx, it.ID, b.now().Add(maxBackoff))
-			done = false
+			if err := b.store.MarkFailed(ctx, it.ID, b.now().Add(maxBackoff)); err != nil && ctx.Err() == nil {
+				b.log.Error("outbox: cannot record a failed delivery", "id", it.ID, "err", err)
+			}
+			done = nil
 		}
 	}()
-	err := b.deliver(ctx, it, pending)
+	merged, err := b.deliver(ctx, it, pending)
+	var paced *pacedError
 	switch {
 	case err == nil:
-		return true
+		return append([]int64{it.ID}, merged...)
+	case errors.As(err, &paced):
+		b.pace.hold(it.TableID, paced.until)
+		return nil
 	case permanent(err):
 		b.log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
-		return true
+		return append([]int64{it.ID}, merged...)
 	}
 	wait := backoff(it.Attempts)
 	b.log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
 	if err := b.store.MarkFailed(ctx, it.ID, b.now().Add(wait)); err != nil && ctx.Err() == nil {
 		b.log.Error("outbox: cannot record a failed delivery", "id", it.ID, "err", err)
 	}
-	return false
+	return nil
 }
 
 // backoff doubles from half a second up to maxBackoff.
@@ -153,40 +178,55 @@ func permanent(err error) bool {
 	return errors.Is(err, errGiveUp)
 }
 
+// errTableMessageUnknown defers a table refresh until the table message is
+// recorded.
+var errTableMessageUnknown = errors.New("bot: the table message is not known yet")
+
+// interactionTokenLife is how long Discord keeps an interaction's token.
+const interactionTokenLife = 15 * time.Minute
+
 // errGiveUp marks an announcement that can never be delivered.
 var errGiveUp = errors.New("bot: announcement cannot be delivered")
 
-// deliver sends one announcement.
-func (b *Bot) deliver(ctx context.Context, it OutboxItem, pending []OutboxItem) error {
+// deliver sends one announcement, and returns the later ones it carried
+// (story lines merged into a post).
+func (b *Bot) deliver(ctx context.Context, it OutboxItem, pending []OutboxItem) ([]int64, error) {
 	t, err := b.store.Table(ctx, it.TableID)
 	if errors.Is(err, ErrNotFound) {
-		return errGiveUp
+		return nil, errGiveUp
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch it.Kind {
 	case kindPost:
-		var p postPayload
-		if err := json.Unmarshal([]byte(it.Payload), &p); err != nil {
-			return errGiveUp
-		}
 		dest := t.ChannelID
 		if t.ThreadID != "" {
 			dest = t.ThreadID
 		}
-		return b.post(ctx, dest, p, fmt.Sprintf("cb%d", it.ID))
+		endpoint := discordgo.EndpointChannelMessages(dest)
+		if err := b.pace.check(b.session, endpoint); err != nil {
+			return nil, err
+		}
+		p, merged, err := b.seal(ctx, it, pending)
+		if err != nil {
+			return nil, err
+		}
+		return merged, b.post(ctx, endpoint, p, fmt.Sprintf("cb%d", it.ID))
 	case kindTable:
 		for _, later := range pending {
 			if later.ID > it.ID && later.Kind == kindTable && later.TableID == it.TableID {
-				return nil // a later refresh renders the same table
+				return nil, nil // a later refresh renders the same table
 			}
 		}
-		return b.refreshTable(ctx, t)
+		if err := b.pace.check(b.session, discordgo.EndpointChannelMessage(t.ChannelID, "")); err != nil {
+			return nil, err
+		}
+		return nil, b.refreshTable(ctx, t)
 	case kindThread:
-		return b.openThread(ctx, t, it.Attempts)
+		return nil, b.openThread(ctx, t, it.Attempts)
 	}
-	return errGiveUp
+	return nil, errGiveUp
 }
 
 // messageCreate is a channel message with Discord's enforced nonce, which
@@ -198,19 +238,25 @@ type messageCreate struct {
 	EnforceNonce    bool                              `json:"enforce_nonce"`
 }
 
-// post sends a story message, notifying only the users it mentions.
-func (b *Bot) post(ctx context.Context, channelID string, p postPayload, nonce string) error {
+// post sends a story message to a channel's messages endpoint, notifying
+// only the users it mentions.
+func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce string) error {
 	body := messageCreate{Content: p.Content, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: p.Mentions}}
-	endpoint := discordgo.EndpointChannelMessages(channelID)
 	_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 	return err
 }
 
-// refreshTable edits the table message to the table as it is now, posting
-// a new one if it has none (or it was deleted).
+// refreshTable edits the table message to the table as it is now. It posts
+// a new one only when the old one is gone (deleted), or when none was ever
+// recorded and none can be any more: the answer that made it records it,
+// and so does any click on it, but an interaction's token lives 15 minutes.
+// So a table never gets two messages with live buttons.
 func (b *Bot) refreshTable(ctx context.Context, t *Table) error {
 	r := renderTable(t)
+	if t.MessageID == "" && b.now().Sub(t.CreatedAt) < interactionTokenLife {
+		return errTableMessageUnknown
+	}
 	if t.MessageID != "" {
 		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), discordgo.WithContext(ctx))
 		var rest *discordgo.RESTError
@@ -236,7 +282,7 @@ func (b *Bot) openThread(ctx context.Context, t *Table, attempts int) error {
 		if attempts >= 5 {
 			return errGiveUp
 		}
-		return errors.New("bot: the table message is not known yet")
+		return errTableMessageUnknown
 	}
 	names := ""
 	for i, s := range t.Seats {

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"time"
 
@@ -16,6 +18,9 @@ import (
 type reply struct {
 	resp  *discordgo.InteractionResponse
 	after func(ctx context.Context)
+	// tableMessage, when set, is the table whose message the response
+	// posts: its id is recorded from Discord's answer.
+	tableMessage int64
 }
 
 // handler answers one kind of interaction.
@@ -57,7 +62,11 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 		}
 		rep = reply{resp: ephemeral(msg)}
 	}
-	b.respond(ic, rep.resp)
+	if rep.tableMessage != 0 {
+		b.respondTableMessage(ic, rep.resp, rep.tableMessage)
+	} else {
+		b.respond(ic, rep.resp)
+	}
 	responded = true
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
@@ -88,6 +97,32 @@ func (b *Bot) respond(ic *discordgo.Interaction, resp *discordgo.InteractionResp
 	}
 	if err := b.session.InteractionRespond(ic, resp, discordgo.WithContext(b.ctx)); err != nil {
 		b.log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
+	}
+}
+
+// respondTableMessage sends a response that posts a table message and
+// records the message from Discord's answer (with_response), before any
+// announcement of the table can need it.
+func (b *Bot) respondTableMessage(ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+	endpoint := discordgo.EndpointInteractionResponse(ic.ID, ic.Token)
+	body, err := b.session.RequestWithBucketID(http.MethodPost, endpoint+"?with_response=true", *resp, endpoint, discordgo.WithContext(b.ctx))
+	if err != nil {
+		b.log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
+		return
+	}
+	var answer struct {
+		Resource struct {
+			Message struct {
+				ID string `json:"id"`
+			} `json:"message"`
+		} `json:"resource"`
+	}
+	if err := json.Unmarshal(body, &answer); err != nil || answer.Resource.Message.ID == "" {
+		b.log.Warn("Discord's answer names no table message", "interaction", ic.ID, "table", tableID, "err", err)
+		return
+	}
+	if err := b.store.RecordTableMessage(b.ctx, tableID, answer.Resource.Message.ID); err != nil {
+		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
 	}
 }
 

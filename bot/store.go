@@ -27,6 +27,10 @@ type Store interface {
 	// SetMessages records the table message and thread without changing
 	// the version.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordTableMessage records the table message if none is recorded yet,
+	// without changing the version. (An Update also records a MessageID
+	// its fn sets on a table that has none.)
+	RecordTableMessage(ctx context.Context, id int64, messageID string) error
 	// MarkAssisted records that a player used the coach, without changing
 	// the version.
 	MarkAssisted(ctx context.Context, id int64) error
@@ -42,6 +46,10 @@ type Store interface {
 	// MarkDelivered records announcements as delivered, in one transaction.
 	MarkDelivered(ctx context.Context, ids ...int64) error
 	MarkFailed(ctx context.Context, id int64, next time.Time) error
+	// Seal records that announcement id is sent with the story lines after
+	// it up to through merged in; ErrStale if it was sealed or delivered
+	// already.
+	Seal(ctx context.Context, id, through int64) error
 	Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error)
 	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)
 	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
@@ -142,6 +150,7 @@ type OutboxItem struct {
 	Kind          string
 	Payload       string
 	Attempts      int
+	SealedThrough int64
 	NextAttemptAt time.Time
 	CreatedAt     time.Time
 }

@@ -93,3 +93,13 @@ func step(t testing.TB, s *Store, id int64, interactionID string) (*Table, error
 		return &Change{Table: cur, Actions: []LoggedAction{{UserID: "u", Action: a}}, Outbox: out}, nil
 	})
 }
+
+// mustTable loads a table.
+func mustTable(t testing.TB, s *Store, id int64) *Table {
+	t.Helper()
+	tb, err := s.Table(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}

@@ -15,6 +15,10 @@ type OutboxItem struct {
 	Kind      string
 	Payload   string
 	Attempts  int
+	// SealedThrough, once set (see Seal), is the last announcement the
+	// sender merged into this one: it is then always sent with the same
+	// announcements merged in.
+	SealedThrough int64
 	// NextAttemptAt is when a failed delivery may be tried again.
 	NextAttemptAt time.Time
 	CreatedAt     time.Time
@@ -41,8 +45,13 @@ func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Ou
 // order, due or not: a sender delivers each channel's first item only, so
 // that a channel's announcements never overtake each other.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, next_attempt_at, created_at
+	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
 		FROM outbox WHERE delivered_at = 0 ORDER BY id LIMIT ?`, limit)
+}
+
+// outboxRows runs a query for outbox rows.
+func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]OutboxItem, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +60,20 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, err
 	for rows.Next() {
 		var it OutboxItem
 		var next, created int64
-		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &it.Attempts, &next, &created); err != nil {
+		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &it.Attempts, &it.SealedThrough, &next, &created); err != nil {
 			return nil, err
 		}
 		it.NextAttemptAt, it.CreatedAt = fromMillis(next), fromMillis(created)
 		out = append(out, it)
 	}
 	return out, rows.Err()
+}
+
+// TableOutbox returns every announcement queued for a table, delivered or
+// not, in delivery order. A sealed one carries the lines merged into it.
+func (s *Store) TableOutbox(ctx context.Context, tableID int64) ([]OutboxItem, error) {
+	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
+		FROM outbox WHERE table_id = ? ORDER BY id`, tableID)
 }
 
 // MarkDelivered records that announcements were delivered (or given up:
@@ -72,6 +88,27 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 			if _, err := s.txExec(ctx, tx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, now, id); err != nil {
 				return err
 			}
+		}
+		return nil
+	})
+}
+
+// Seal records that announcement id is sent with the announcements after
+// it up to through merged in, unless it was sealed or delivered already
+// (then ErrStale): a post resent after a crash carries the same text under
+// the same nonce.
+func (s *Store) Seal(ctx context.Context, id, through int64) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := s.txExec(ctx, tx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
+		if err != nil {
+			return fmt.Errorf("store: seal announcement: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: seal announcement: %w", err)
+		}
+		if n != 1 {
+			return ErrStale
 		}
 		return nil
 	})

@@ -376,3 +376,69 @@ func TestTimersFireOnce(t *testing.T) {
 	}
 	_ = lobby
 }
+
+// TestSealOnce: an announcement is sealed once, with the last line merged
+// into it; sealing again, or sealing one delivered, is refused.
+func TestSealOnce(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	for i := 0; i < 3; i++ {
+		if _, err := step(t, s, tb.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items, err := s.PendingOutbox(ctx, 100)
+	if err != nil || len(items) < 3 {
+		t.Fatalf("pending %d, %v", len(items), err)
+	}
+	head, last := items[0], items[2]
+	if err := s.Seal(ctx, head.ID, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seal(ctx, head.ID, last.ID+1); !errors.Is(err, ErrStale) {
+		t.Errorf("sealed twice: %v, want ErrStale", err)
+	}
+	again, _ := s.PendingOutbox(ctx, 100)
+	if again[0].SealedThrough != last.ID || again[1].SealedThrough != 0 {
+		t.Errorf("sealed through %d and %d, want %d and 0", again[0].SealedThrough, again[1].SealedThrough, last.ID)
+	}
+	if err := s.MarkDelivered(ctx, items[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seal(ctx, items[1].ID, items[1].ID); !errors.Is(err, ErrStale) {
+		t.Errorf("sealed a delivered announcement: %v, want ErrStale", err)
+	}
+	all, err := s.TableOutbox(ctx, tb.ID)
+	if err != nil || len(all) != len(items) {
+		t.Errorf("TableOutbox: %d of %d, %v", len(all), len(items), err)
+	}
+}
+
+// TestUpdateRecordsTheTableMessageOnce: a change may record the table
+// message when none is known, and never replaces one that is.
+func TestUpdateRecordsTheTableMessageOnce(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	save := func(id string) {
+		t.Helper()
+		if _, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+			cur.MessageID = id
+			return &Change{Table: cur}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("from-a-click")
+	if got := mustTable(t, s, tb.ID).MessageID; got != "from-a-click" {
+		t.Fatalf("message %q after a change recorded it", got)
+	}
+	save("another")
+	if err := s.RecordTableMessage(ctx, tb.ID, "from-the-answer"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustTable(t, s, tb.ID).MessageID; got != "from-a-click" {
+		t.Errorf("message %q, want the first one recorded", got)
+	}
+}

@@ -302,14 +302,16 @@ func encodeTable(t *Table) (tableRow, error) {
 // fails with ErrStale if it is not.
 func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *Table, row tableRow, expected int64) error {
 	o := t.Options
-	// message_id and thread_id are left out: SetMessages owns them and
-	// changes them without a new version, so writing back the values read
-	// before could undo it.
-	res, err := s.txExec(ctx, tx, `UPDATE tables SET players = ?, partners = ?, target = ?,
+	// thread_id is left out and message_id is only ever filled in, never
+	// changed: SetMessages and RecordTableMessage change them without a new
+	// version, so writing back the values read before could undo them. A
+	// change may record the table message it learnt (a click on it).
+	res, err := s.txExec(ctx, tx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
+		players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
 		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?
 		WHERE id = ? AND version = ?`,
-		o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.MessageID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.ID, expected)
 	if err != nil {
@@ -507,6 +509,13 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, 
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
+}
+
+// RecordTableMessage records the table message's id if none is recorded
+// yet, without changing the version: whichever learns it first (the answer
+// that posted it, or a click on it) records it, and nothing overwrites it.
+func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
+	return s.exec(ctx, `UPDATE tables SET message_id = ? WHERE id = ? AND message_id = ''`, messageID, id)
 }
 
 // IdleTables returns the open tables waiting since idleSince or earlier

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -22,6 +22,10 @@ type leakScanner struct {
 	actions  int
 	requests int
 	payloads int
+	// queued is the last announcement scanned where it was queued.
+	queued int64
+	// before is what was hidden all through the previous check's span.
+	before engine.CardSet
 }
 
 // hidden is every card nobody outside its holder may know: not laid, not
@@ -59,11 +63,13 @@ func allCards() []engine.Card {
 }
 
 // check replays the actions logged since the last check and scans the
-// public payloads sent since.
+// public payloads made since. Story lines are scanned in the outbox, as
+// queued by the change that made them: under Discord's rate limits they go
+// out later, merged, when the cards they could name may be hidden again in
+// a new hand. Everything else (answers, table messages) is scanned as sent.
 func (s *leakScanner) check() {
 	h := s.h
 	h.t.Helper()
-	h.drain()
 	t := h.table(s.id)
 	logged, err := h.store.Actions(context.Background(), s.id)
 	if err != nil {
@@ -85,12 +91,38 @@ func (s *leakScanner) check() {
 		always &= hidden(next)
 	}
 	s.actions = len(logged)
+	queued, err := h.store.TableOutbox(context.Background(), s.id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, it := range queued {
+		if it.ID <= s.queued {
+			continue
+		}
+		s.queued = it.ID
+		if it.Kind != "post" {
+			continue
+		}
+		s.payloads++
+		if c, where, ok := leakIn(always, discordtest.Request{Method: "POST", Path: "/channels/outbox/messages", Body: []byte(it.Payload)}); ok {
+			h.t.Fatalf("hidden %s in a queued story %s: %s", c, where, it.Payload)
+		}
+	}
+	// A table message is rendered when the sender gets to it, and the fake
+	// records a request when it has answered it: one rendered before the
+	// last check may be recorded after it. So requests are held to what was
+	// hidden through both spans.
+	sent := always & s.before
+	s.before = always
 	reqs := h.fake.Requests()
 	for _, r := range reqs[s.requests:] {
+		if r.Route == "POST /channels/{channel_id}/messages" {
+			continue // a story post: its lines were scanned as queued
+		}
 		if _, _, public := publicPayload(r); public {
 			s.payloads++
 		}
-		if c, where, ok := leakIn(always, r); ok {
+		if c, where, ok := leakIn(sent, r); ok {
 			h.t.Fatalf("hidden %s in a public %s: %s %s: %s", c, where, r.Method, r.Path, r.Body)
 		}
 	}

@@ -143,6 +143,14 @@ func (a storeAdapter) MarkDelivered(ctx context.Context, ids ...int64) error {
 	return mapErr(a.s.MarkDelivered(ctx, ids...))
 }
 
+func (a storeAdapter) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
+	return mapErr(a.s.RecordTableMessage(ctx, id, messageID))
+}
+
+func (a storeAdapter) Seal(ctx context.Context, id, through int64) error {
+	return mapErr(a.s.Seal(ctx, id, through))
+}
+
 func (a storeAdapter) MarkFailed(ctx context.Context, id int64, next time.Time) error {
 	return mapErr(a.s.MarkFailed(ctx, id, next))
 }

@@ -1,0 +1,150 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// maxContent is the most characters Discord takes in a message's content.
+const maxContent = 2000
+
+// maxMentions is the most users a message's allowed_mentions may name.
+const maxMentions = 100
+
+// pacer remembers the tables whose next announcement would wait for a
+// Discord rate limit, and until when, so the sender goes on with other
+// tables instead of sleeping in discordgo's limiter. It keeps wall-clock
+// times: rate limits run on real time, whatever the bot's clock says.
+type pacer struct {
+	mu    sync.Mutex
+	until map[int64]time.Time
+}
+
+// pacedError says a request would have to wait for a rate limit.
+type pacedError struct{ until time.Time }
+
+func (e *pacedError) Error() string {
+	return fmt.Sprintf("bot: rate limited until %s", e.until.Format(time.StampMilli))
+}
+
+// check asks discordgo's limiter whether a request in bucket key would wait
+// now (for the route's bucket or a global limit), without taking a slot.
+// The bucket's lock is held while reading, as discordgo does.
+func (p *pacer) check(s *discordgo.Session, key string) error {
+	bkt := s.Ratelimiter.GetBucket(key)
+	bkt.Lock()
+	wait := s.Ratelimiter.GetWaitTime(bkt, 1)
+	bkt.Unlock()
+	if wait > 0 {
+		return &pacedError{until: time.Now().Add(wait)}
+	}
+	return nil
+}
+
+// hold keeps a table's announcements back until a time.
+func (p *pacer) hold(table int64, until time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.until == nil {
+		p.until = map[int64]time.Time{}
+	}
+	p.until[table] = until
+}
+
+// waiting returns the tables held back at now, forgetting those whose time
+// has come.
+func (p *pacer) waiting(now time.Time) map[int64]bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := map[int64]bool{}
+	for id, t := range p.until {
+		if now.Before(t) {
+			out[id] = true
+		} else {
+			delete(p.until, id)
+		}
+	}
+	return out
+}
+
+// next returns the earliest time a held table may go on.
+func (p *pacer) next() (time.Time, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var first time.Time
+	for _, t := range p.until {
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// seal returns the post to send for a story announcement and the later
+// announcements merged into it. The first time, it takes in the table's
+// story lines queued after it (as many as fit in one message) and records
+// the last one before the first attempt; every later attempt merges exactly
+// those lines again, so a resend after a crash sends the same text under
+// the same nonce.
+func (b *Bot) seal(ctx context.Context, it OutboxItem, pending []OutboxItem) (postPayload, []int64, error) {
+	var p postPayload
+	if err := json.Unmarshal([]byte(it.Payload), &p); err != nil {
+		return p, nil, errGiveUp
+	}
+	p, merged := mergePosts(it, p, pending, it.SealedThrough)
+	if it.SealedThrough != 0 {
+		return p, merged, nil
+	}
+	through := it.ID
+	if len(merged) > 0 {
+		through = merged[len(merged)-1]
+	}
+	if err := b.store.Seal(ctx, it.ID, through); err != nil {
+		return p, nil, err
+	}
+	return p, merged, nil
+}
+
+// mergePosts appends to head's post the table's later story lines, in
+// order: those up to through if it is set, else as many as fit in one
+// message. It passes over table refreshes (they go to the table message,
+// not the story) and stops at anything else (a thread must be opened before
+// the lines after it).
+func mergePosts(head OutboxItem, p postPayload, pending []OutboxItem, through int64) (postPayload, []int64) {
+	var merged []int64
+	length := utf8.RuneCountInString(p.Content)
+	for _, it := range pending {
+		if it.TableID != head.TableID || it.ID <= head.ID || it.Kind == kindTable {
+			continue
+		}
+		if it.Kind != kindPost || (through != 0 && it.ID > through) {
+			break
+		}
+		var q postPayload
+		if json.Unmarshal([]byte(it.Payload), &q) != nil {
+			break
+		}
+		n := utf8.RuneCountInString(q.Content)
+		mentions := slices.Clone(p.Mentions)
+		for _, m := range q.Mentions {
+			if !slices.Contains(mentions, m) {
+				mentions = append(mentions, m)
+			}
+		}
+		if through == 0 && (length+1+n > maxContent || len(mentions) > maxMentions) {
+			break
+		}
+		p.Content += "\n" + q.Content
+		p.Mentions = mentions
+		length += 1 + n
+		merged = append(merged, it.ID)
+	}
+	return p, merged
+}

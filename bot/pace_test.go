@@ -1,0 +1,71 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// posts builds outbox items of table 1 from kinds and contents: "p:text"
+// is a story line, "t" a table refresh, "h" a thread.
+func posts(specs ...string) []OutboxItem {
+	var out []OutboxItem
+	for i, s := range specs {
+		it := OutboxItem{ID: int64(i + 1), TableID: 1}
+		switch {
+		case strings.HasPrefix(s, "p:"):
+			payload, _ := json.Marshal(postPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}})
+			it.Kind, it.Payload = kindPost, string(payload)
+		case s == "t":
+			it.Kind = kindTable
+		case s == "h":
+			it.Kind = kindThread
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func TestMergePosts(t *testing.T) {
+	long := strings.Repeat("x", 1997) // "a\n" and this make 1999 characters
+	tests := []struct {
+		name    string
+		items   []OutboxItem
+		through int64
+		want    string
+		merged  []int64
+	}{
+		{"lines in order, passing over table refreshes", posts("p:a", "t", "p:b", "p:c", "t"), 0, "a\nb\nc", []int64{3, 4}},
+		{"stops at a thread", posts("p:a", "p:b", "h", "p:c"), 0, "a\nb", []int64{2}},
+		{"stops before 2000 characters", posts("p:a", "p:"+long, "p:c"), 0, "a\n" + long, []int64{2}},
+		{"one line alone", posts("p:a"), 0, "a", nil},
+		{"a sealed post takes exactly its lines", posts("p:a", "p:b", "t", "p:c", "p:d"), 4, "a\nb\nc", []int64{2, 4}},
+		{"another table's lines stay out", append(posts("p:a"), OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, "a", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var head postPayload
+			json.Unmarshal([]byte(tt.items[0].Payload), &head)
+			got, merged := mergePosts(tt.items[0], head, tt.items, tt.through)
+			if got.Content != tt.want || !slices.Equal(merged, tt.merged) {
+				t.Errorf("merged %q %v, want %q %v", got.Content, merged, tt.want, tt.merged)
+			}
+			if len([]rune(got.Content)) > maxContent {
+				t.Errorf("%d characters", len([]rune(got.Content)))
+			}
+		})
+	}
+}
+
+func TestMergePostsJoinsMentions(t *testing.T) {
+	items := []OutboxItem{
+		{ID: 1, TableID: 1, Kind: kindPost, Payload: `{"content":"a","mentions":["1"]}`},
+		{ID: 2, TableID: 1, Kind: kindPost, Payload: `{"content":"b","mentions":["2","1"]}`},
+	}
+	got, _ := mergePosts(items[0], postPayload{Content: "a", Mentions: []string{"1"}}, items, 0)
+	if !slices.Equal(got.Mentions, []string{"1", "2"}) {
+		t.Errorf("mentions %v", got.Mentions)
+	}
+}
