@@ -1,0 +1,259 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// The contract tests hold the bot to Discord's published contract: the fake
+// refuses what Discord refuses (its OpenAPI schema, the rules the schema
+// leaves out, the interaction rules) and keeps Discord's rate limits. Every
+// e2e test fails on a refused request (see newHarness); these ones make
+// sure every command and every button the bot offers is exercised, and
+// report what a game costs in requests.
+
+// TestContractWholeGames plays a whole game at every kind of table and
+// reports its requests by route. Each table has exactly one table message.
+func TestContractWholeGames(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   []discordtest.Opt
+		people []discordtest.User
+	}{
+		{"two players", nil, []discordtest.User{alice, bob}},
+		{"three players", []discordtest.Opt{{Name: "players", Value: 3}}, []discordtest.User{alice, bob, carol}},
+		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
+		{"two teams of two", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []discordtest.User{alice, bob, carol, dan}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			id, msg := h.open(tc.people[0], tc.opts...)
+			for _, u := range tc.people[1:] {
+				h.click(u, msg, "/join/"+itoa64(id))
+			}
+			h.playToEnd(id, msg, usersOf(tc.people...))
+			h.drain()
+			final := h.table(id)
+			if final.Status != store.StatusFinished {
+				t.Fatalf("status %s", final.Status)
+			}
+			if n := h.tableMessages(id); n != 1 {
+				t.Errorf("%d table messages for table %d, want 1", n, id)
+			}
+			moves := len(mustActions(t, h, id))
+			t.Logf("%s, %d actions (%d hands), 429s %v:\n%s", tc.name, moves, final.State.HandNo, h.fake.RateLimited(), routeReport(h.fake.Requests()))
+		})
+	}
+}
+
+// TestContractEveryCommandAndButton drives every command and every kind of
+// button the bot offers, and checks that none was left out: every
+// subcommand registered was run, and every action of a custom_id the bot
+// rendered was clicked.
+func TestContractEveryCommandAndButton(t *testing.T) {
+	h := newHarness(t)
+	for _, sub := range []string{"help", "rules", "status", "games", "leaderboard", "stats"} {
+		h.command(alice, sub)
+	}
+	h.command(alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})
+
+	// A lobby: join and leave by button and by command, then the game.
+	id, msg := h.open(alice, discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true}, discordtest.Opt{Name: "points", Value: 61})
+	h.click(bob, msg, "/join/"+itoa64(id))
+	h.click(bob, msg, "/leave/"+itoa64(id))
+	h.command(bob, "join")
+	h.command(carol, "join")
+	h.command(carol, "leave")
+	if h.table(id).Status != store.StatusPlaying {
+		t.Fatalf("the table did not start: %s", h.table(id).Status)
+	}
+	people := usersOf(alice, bob)
+	// At a muggins table the dealer deals by button.
+	for h.table(id).State.Phase == engine.PhaseDeal {
+		h.step(id, msg, people)
+	}
+	// The hand view by command and by button, the coach's hint, and a
+	// refresh of the view.
+	view := h.command(alice, "hand")
+	h.clickNamed(alice, view, "/hint/")
+	h.clickNamed(alice, view, "/refresh/")
+	// Play to the first count.
+	for h.table(id).State.Phase != engine.PhaseShow {
+		if !h.step(id, msg, people) {
+			t.Fatal("the game ended before the first show")
+		}
+	}
+	// A claim of nothing, and the opponent's muggins when there was
+	// something to miss.
+	g := h.table(id).State
+	seat, crib := g.ShowOrder(g.Shown)
+	claimer := people[h.table(id).Seats[seat].UserID]
+	opponent := people[h.table(id).Seats[1-seat].UserID]
+	h.claim(claimer, msg, id, 0)
+	if ov := h.showHand(opponent, msg, id); truth(g, seat, crib) > 0 {
+		h.clickNamed(opponent, ov, "/muggins/")
+	}
+	h.command(alice, "status")
+	// In the next hand, the coach reviews the last discard.
+	for h.table(id).Status == store.StatusPlaying && h.table(id).State.HandNo < 2 {
+		h.step(id, msg, people)
+	}
+	if h.table(id).Status == store.StatusPlaying {
+		h.clickNamed(alice, h.showHand(alice, msg, id), "/review/")
+	}
+	h.playToEnd(id, msg, people)
+
+	// A rematch, resigned by button from /cribbage resign.
+	re := h.click(bob, msg, "/rematch/"+itoa64(id))
+	rematch := tableIDFrom(t, re.Response.Data.Components, "/hand/")
+	a := h.command(bob, "resign", discordtest.Opt{Name: "table", Value: rematch})
+	h.clickNamed(bob, a, "/resign/")
+
+	// A forfeit: a week without a move, then Claim the win.
+	fid, fmsg := twoPlayerGame(t, h)
+	_, waiter := h.turnUser(fid)
+	h.fake.Advance(7*24*time.Hour + time.Minute)
+	// The table message's edits share the channel's rate limit with the
+	// other tables here, so the button may take a few seconds to show.
+	h.within(30*time.Second, "the Claim button", func() bool {
+		m, _ := h.fake.Message(fmsg)
+		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
+		return ok
+	})
+	h.click(waiter, fmsg, "/claimwin/"+itoa64(fid))
+	if h.table(fid).Status != store.StatusFinished {
+		t.Errorf("the forfeit was not claimed: %s", h.table(fid).Status)
+	}
+
+	// A table where the computer fills the seat when the host starts.
+	cid, cmsg := h.open(carol, discordtest.Opt{Name: "computer", Value: "easy"})
+	h.click(carol, cmsg, "/begin/"+itoa64(cid))
+
+	for _, sub := range []string{"leaderboard", "stats", "games"} {
+		h.command(alice, sub)
+	}
+	h.drain()
+
+	// Every subcommand registered was run, and every button action the
+	// bot rendered was clicked.
+	ran, clicked, offered := h.interactionsSeen()
+	for _, c := range h.fake.Commands(testGuild) {
+		for _, o := range c.Options {
+			if !ran[o.Name] {
+				t.Errorf("/%s %s was never run", c.Name, o.Name)
+			}
+		}
+	}
+	for action := range offered {
+		if !clicked[action] {
+			t.Errorf("the bot offered %q buttons and none was clicked", action)
+		}
+	}
+	t.Logf("commands run %d, button actions clicked %v", len(ran), sortedKeys(clicked))
+}
+
+// clickNamed presses the first enabled button of an answer whose custom_id
+// starts with prefix.
+func (h *harness) clickNamed(u discordtest.User, a discordtest.Answer, prefix string) discordtest.Answer {
+	h.t.Helper()
+	b, ok := button(h.t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, prefix) && !b.Disabled })
+	if !ok {
+		h.t.Fatalf("no %s button in %q", prefix, a.Content())
+	}
+	return h.click(u, a.MessageID, b.CustomID)
+}
+
+// interactionsSeen reads the requests the fake recorded: the subcommands
+// run and button actions clicked (from the interactions the bot answered),
+// and the button actions the bot rendered in anything it sent.
+func (h *harness) interactionsSeen() (ran, clicked, offered map[string]bool) {
+	ran, clicked, offered = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, i := range h.fake.Interactions() {
+		switch i.Type {
+		case discordgo.InteractionApplicationCommand:
+			if d := i.ApplicationCommandData(); len(d.Options) > 0 {
+				ran[d.Options[0].Name] = true
+			}
+		case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
+			clicked[action(discordtest.CustomID(i))] = true
+		}
+	}
+	for _, r := range h.fake.Requests() {
+		var v any
+		json.Unmarshal(r.Body, &v)
+		var ids []string
+		collectIDs(v, &ids)
+		for _, id := range ids {
+			if strings.HasPrefix(id, "/") {
+				offered[action(id)] = true
+			}
+		}
+	}
+	return ran, clicked, offered
+}
+
+// action is a custom_id's first path segment: "/play/1/…" is "play".
+func action(customID string) string {
+	parts := strings.SplitN(strings.TrimPrefix(customID, "/"), "/", 2)
+	return parts[0]
+}
+
+// tableMessages counts the public messages in the channel carrying a table's
+// buttons.
+func (h *harness) tableMessages(id int64) int {
+	n := 0
+	suffix := "/" + itoa64(id)
+	for _, m := range h.fake.ChannelMessages(testChannel) {
+		for _, b := range discordtest.Buttons(m.Components) {
+			if strings.HasSuffix(b.CustomID, suffix) && (strings.HasPrefix(b.CustomID, "/join/") || strings.HasPrefix(b.CustomID, "/hand/") || strings.HasPrefix(b.CustomID, "/rematch/")) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// routeReport tallies requests by the spec's route, noting which count
+// against the bot's global limit of 50 a second.
+func routeReport(reqs []discordtest.Request) string {
+	counts := map[string]int{}
+	for _, r := range reqs {
+		counts[r.Route]++
+	}
+	var lines []string
+	for _, route := range sortedKeys(counts) {
+		lines = append(lines, fmt.Sprintf("  %5d  %s", counts[route], route))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return slices.Clip(keys)
+}
+
+// mustActions reads a table's action log.
+func mustActions(t *testing.T, h *harness, id int64) []store.LoggedAction {
+	t.Helper()
+	logged, err := h.store.Actions(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logged
+}
