@@ -21,7 +21,8 @@ import (
 // Lockstep starts all 100 moves in the same instant, the worst case;
 // Staggered starts each at a random moment of a 100 ms window, as moves at
 // busy tables arrive — still far more load than people make (reported as
-// interactions-per-s).
+// interactions-per-s). The 429s the fake answered, by scope, are reported
+// too (429s-route, 429s-global).
 func BenchmarkInteractionLatency100Tables(b *testing.B) {
 	b.Run("Lockstep", func(b *testing.B) { benchTables(b, 0) })
 	b.Run("Staggered", func(b *testing.B) { benchTables(b, 100*time.Millisecond) })
@@ -87,5 +88,8 @@ func benchTables(b *testing.B, spread time.Duration) {
 	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
 	b.ReportMetric(ms(lat[len(lat)*99/100]), "ms-p99")
 	b.ReportMetric(float64(len(lat))/time.Since(start).Seconds(), "interactions-per-s")
-
+	// The fake keeps Discord's rate limits: what the bot ran into.
+	limited := h.fake.RateLimited()
+	b.ReportMetric(float64(limited["user"]), "429s-route")
+	b.ReportMetric(float64(limited["global"]), "429s-global")
 }
