@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -178,6 +179,19 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.pending = append(s.pending, req)
 	s.pendingMu.Unlock()
 
+	err := s.lead(req)
+	var p *panicError
+	if errors.As(err, &p) {
+		// The write's own caller panics, as it would have without group
+		// commit; the others in the batch carried on.
+		panic(p.value)
+	}
+	return err
+}
+
+// lead waits for the write lock; unless an earlier leader has committed
+// req meanwhile, it commits every write queued, req among them.
+func (s *Store) lead(req *writeRequest) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	select {
@@ -193,6 +207,16 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return <-req.done
 }
 
+// panicError carries a panic out of a batched write to its caller.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p *panicError) Error() string {
+	return fmt.Sprintf("store: panic in a write: %v\n%s", p.value, p.stack)
+}
+
 // writeRequest is one queued write transaction.
 type writeRequest struct {
 	ctx  context.Context
@@ -203,6 +227,9 @@ type writeRequest struct {
 // commitBatch runs queued writes in one transaction, each in a savepoint,
 // and tells each its outcome.
 func (s *Store) commitBatch(batch []*writeRequest) {
+	if len(batch) == 0 {
+		return
+	}
 	// The batch outlives any one caller's cancellation: others depend on it.
 	ctx := context.WithoutCancel(batch[0].ctx)
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -212,6 +239,8 @@ func (s *Store) commitBatch(batch []*writeRequest) {
 		}
 		return
 	}
+	// Whatever happens below, the write lock is never left held.
+	defer tx.Rollback()
 	results := make([]error, len(batch))
 	for i, r := range batch {
 		results[i] = runSavepoint(ctx, tx, r)
@@ -228,7 +257,7 @@ func (s *Store) commitBatch(batch []*writeRequest) {
 }
 
 // runSavepoint runs one queued write inside a savepoint, undoing its
-// writes if it fails.
+// writes if it fails or panics; a panic comes back as a *panicError.
 func runSavepoint(ctx context.Context, tx *sql.Tx, r *writeRequest) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
@@ -236,7 +265,7 @@ func runSavepoint(ctx context.Context, tx *sql.Tx, r *writeRequest) error {
 	if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
 		return err
 	}
-	err := r.fn(tx)
+	err := callRecovering(r.fn, tx)
 	if err != nil {
 		if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT w`); rbErr != nil {
 			return fmt.Errorf("%w (and undoing it failed: %v)", err, rbErr)
@@ -246,6 +275,16 @@ func runSavepoint(ctx context.Context, tx *sql.Tx, r *writeRequest) error {
 		err = relErr
 	}
 	return err
+}
+
+// callRecovering calls fn, turning a panic into a *panicError.
+func callRecovering(fn func(tx *sql.Tx) error, tx *sql.Tx) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return fn(tx)
 }
 
 // exec runs one write statement outside a transaction, queued like inTx.
