@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // seatName returns the display name of a seat.
-func seatName(t *Table, seat int) string {
+func seatName(t *cribbage.Table, seat int) string {
 	if seat < 0 || seat >= len(t.Seats) {
 		return "?"
 	}
@@ -16,7 +17,7 @@ func seatName(t *Table, seat int) string {
 }
 
 // sideName names a side: a player, or "Alice & Carol" for partners.
-func sideName(t *Table, side int) string {
+func sideName(t *cribbage.Table, side int) string {
 	var names []string
 	for seat := range t.Seats {
 		if t.Options.SideOf(seat) == side {
@@ -27,7 +28,7 @@ func sideName(t *Table, side int) string {
 }
 
 // scoreLine lists every side's score: "Alice 45 · Bob 38".
-func scoreLine(t *Table, scores []int) string {
+func scoreLine(t *cribbage.Table, scores []int) string {
 	parts := make([]string, len(scores))
 	for side, s := range scores {
 		parts[side] = fmt.Sprintf("%s %d", sideName(t, side), s)
@@ -53,7 +54,7 @@ func playPhrase(items []engine.ScoreItem) string {
 
 // story turns a change's events into the lines players read in the
 // channel, in the cadence they count aloud.
-func story(t *Table, events []engine.Event) []string {
+func story(t *cribbage.Table, events []engine.Event) []string {
 	var lines []string
 	for _, e := range events {
 		if line := storyLine(t, e); line != "" {
@@ -64,7 +65,7 @@ func story(t *Table, events []engine.Event) []string {
 }
 
 // storyLine renders one event, or "" for events the table message shows.
-func storyLine(t *Table, e engine.Event) string {
+func storyLine(t *cribbage.Table, e engine.Event) string {
 	name := seatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvCutForDeal:
@@ -130,7 +131,7 @@ func playLine(name string, e engine.Event) string {
 }
 
 // showLine: "Bob: 5♥ 5♦ 2♣ 3♠ + Q♣ — fifteen two, … is ten".
-func showLine(t *Table, e engine.Event) string {
+func showLine(t *cribbage.Table, e engine.Event) string {
 	who := seatName(t, e.Seat)
 	if e.Crib {
 		who += "'s crib"
@@ -140,7 +141,7 @@ func showLine(t *Table, e engine.Event) string {
 }
 
 // claimLine reports a manual count and the true breakdown.
-func claimLine(t *Table, e engine.Event) string {
+func claimLine(t *cribbage.Table, e engine.Event) string {
 	who := seatName(t, e.Seat)
 	if e.Crib {
 		who += "'s crib"
@@ -157,7 +158,7 @@ func claimLine(t *Table, e engine.Event) string {
 }
 
 // resultLine announces the winner and any skunk.
-func resultLine(t *Table, r *engine.Result) string {
+func resultLine(t *cribbage.Table, r *engine.Result) string {
 	if r == nil {
 		return ""
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 )
 
 // Options are what the bot needs from its caller; cmd builds them from the
@@ -219,7 +220,7 @@ func (b *Bot) resume(ctx context.Context) {
 		return
 	}
 	for _, t := range tables {
-		if t.Status != StatusPlaying || t.State == nil {
+		if t.Status != cribbage.StatusPlaying || t.State == nil {
 			continue
 		}
 		if _, err := b.advanceTable(ctx, t.ID); err != nil {
@@ -230,10 +231,10 @@ func (b *Bot) resume(ctx context.Context) {
 }
 
 // advanceTable applies whatever the table does by itself now, if anything.
-func (b *Bot) advanceTable(ctx context.Context, id int64) (*Table, error) {
+func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, "", func(t *Table) (*Change, error) {
-		if t.Status != StatusPlaying {
+	return b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.Status != cribbage.StatusPlaying {
 			return nil, nil
 		}
 		g, actions, events, err := advance(t, t.State, nil, nil)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -52,7 +53,7 @@ func newSeed() engine.Seed {
 // computer players' moves, and dealing the next hand — unless a person
 // deals it, so that muggins can still be called before it (RULES.md
 // "Counting by hand").
-func advance(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event) (*engine.State, []LoggedAction, []engine.Event, error) {
+func advance(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) (*engine.State, []cribbage.LoggedAction, []engine.Event, error) {
 	for steps := 0; g.Phase != engine.PhaseOver && steps < 500; steps++ {
 		a, ok := autoAction(t, g)
 		if !ok {
@@ -62,13 +63,13 @@ func advance(t *Table, g *engine.State, actions []LoggedAction, events []engine.
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("bot: the table's own move %v: %w", a, err)
 		}
-		g, actions, events = next, append(actions, LoggedAction{Action: a}), append(events, evs...)
+		g, actions, events = next, append(actions, cribbage.LoggedAction{Action: a}), append(events, evs...)
 	}
 	return g, actions, events, nil
 }
 
 // autoAction is the next move the table makes without a person, if any.
-func autoAction(t *Table, g *engine.State) (engine.Action, bool) {
+func autoAction(t *cribbage.Table, g *engine.State) (engine.Action, bool) {
 	if g.Phase == engine.PhaseDeal {
 		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
 			return engine.Action{}, false
@@ -100,11 +101,11 @@ func decisionSeed(table int64, g *engine.State, seat int) uint64 {
 // its view version, apply the engine action, let the table advance, and
 // queue the story and a table refresh. build chooses the action from the
 // current table; view is "" where no view version applies.
-func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tableID int64, view string, build func(t *Table, seat int) (engine.Action, error)) (*Table, int, error) {
+func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, error) {
 	defer b.locks.lock(tableID)()
 	seat := -1
-	t, err := b.store.Update(ctx, tableID, interactionID, func(t *Table) (*Change, error) {
-		if t.Status != StatusPlaying {
+	t, err := b.store.Update(ctx, tableID, interactionID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.Status != cribbage.StatusPlaying {
 			return nil, errNotPlaying
 		}
 		if seat = t.SeatOf(userID); seat < 0 {
@@ -121,7 +122,7 @@ func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tab
 		if err != nil {
 			return nil, err
 		}
-		g, actions, events, err := advance(t, g, []LoggedAction{{UserID: userID, Action: a}}, events)
+		g, actions, events, err := advance(t, g, []cribbage.LoggedAction{{UserID: userID, Action: a}}, events)
 		if err != nil {
 			return nil, err
 		}
@@ -131,11 +132,11 @@ func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tab
 }
 
 // changeFor saves g as the table's game and queues what players read.
-func (b *Bot) changeFor(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event) *Change {
+func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) *cribbage.Change {
 	before, _ := waitingFor(t)
 	t.State = g
 	if g.Phase == engine.PhaseOver {
-		t.Status = StatusFinished
+		t.Status = cribbage.StatusFinished
 	}
 	// The wait restarts only for someone who was not waiting already.
 	after, _ := waitingFor(t)
@@ -145,13 +146,13 @@ func (b *Bot) changeFor(t *Table, g *engine.State, actions []LoggedAction, event
 			break
 		}
 	}
-	return &Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
+	return &cribbage.Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
 }
 
 // storyPosts renders events as posts of at most a Discord message each,
 // the last mentioning whoever now has to act and was not waiting before
 // (so a player is notified once per turn, not on every card).
-func storyPosts(t *Table, before []int, events []engine.Event) []Outbound {
+func storyPosts(t *cribbage.Table, before []int, events []engine.Event) []cribbage.Outbound {
 	lines := story(t, events)
 	var mentions []string
 	seats, verb := waitingFor(t)
@@ -165,7 +166,7 @@ func storyPosts(t *Table, before []int, events []engine.Event) []Outbound {
 	if len(who) > 0 {
 		lines = append(lines, fmt.Sprintf("%s, your turn to %s.", strings.Join(who, " "), verb))
 	}
-	var out []Outbound
+	var out []cribbage.Outbound
 	var chunk []string
 	size := 0
 	flush := func(mention bool) {
@@ -177,7 +178,7 @@ func storyPosts(t *Table, before []int, events []engine.Event) []Outbound {
 			p.Mentions = mentions
 		}
 		raw, _ := json.Marshal(p)
-		out = append(out, Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)})
+		out = append(out, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)})
 		chunk, size = nil, 0
 	}
 	for _, l := range lines {
@@ -192,7 +193,7 @@ func storyPosts(t *Table, before []int, events []engine.Event) []Outbound {
 
 // startGame turns a full lobby into a game: the cut for deal from a fresh
 // seed, then the first deal.
-func (b *Bot) startGame(t *Table) (*Change, error) {
+func (b *Bot) startGame(t *cribbage.Table) (*cribbage.Change, error) {
 	seed := newSeed()
 	g, events, err := engine.New(t.Options, seed)
 	if err != nil {
@@ -202,8 +203,8 @@ func (b *Bot) startGame(t *Table) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Status, t.CutSeed = StatusPlaying, &seed
+	t.Status, t.CutSeed = cribbage.StatusPlaying, &seed
 	ch := b.changeFor(t, g, actions, events)
-	ch.Outbox = append([]Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+	ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
 	return ch, nil
 }

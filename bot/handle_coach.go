@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -52,7 +53,7 @@ func discardHint(splits []ai.Split, n int) string {
 }
 
 // playHint says which card to lay and why.
-func playHint(t *Table, v engine.View, a ai.Advice) string {
+func playHint(t *cribbage.Table, v engine.View, a ai.Advice) string {
 	next := seatName(t, nextSeat(v))
 	switch {
 	case a.Wins:

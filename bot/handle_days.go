@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -15,15 +16,15 @@ var errTooSoon = errors.New("bot: too soon to claim a forfeit")
 
 // forfeitDue reports whether the table has waited long enough for a
 // forfeit to be claimed.
-func (b *Bot) forfeitDue(t *Table) bool {
-	return b.opts.ForfeitAfter > 0 && t.Status == StatusPlaying && b.now().Sub(t.Since()) >= b.opts.ForfeitAfter
+func (b *Bot) forfeitDue(t *cribbage.Table) bool {
+	return b.opts.ForfeitAfter > 0 && t.Status == cribbage.StatusPlaying && b.now().Sub(t.Since()) >= b.opts.ForfeitAfter
 }
 
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time. A forfeit is a win, never a skunk.
 func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *Table, seat int) (engine.Action, error) {
+	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if !b.forfeitDue(t) {
 			return engine.Action{}, errTooSoon
 		}
@@ -48,23 +49,20 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, err
 	}
-	switch {
-	case prev.GuildID != ic.GuildID:
-		return reply{}, ErrNotFound
-	case prev.SeatOf(uid) < 0:
-		return reply{}, errNotSeated
-	case prev.Status != StatusFinished:
-		return reply{}, errNotFinished
-	}
-	seats := append([]Seat(nil), prev.Seats...)
-	seats[prev.SeatOf(uid)].Name = name
-	t, err := b.store.CreateTable(ctx, &Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, HostID: uid, Options: prev.Options,
-		Computer: prev.Computer, Status: StatusLobby, Seats: seats}, ic.ID, nil)
-	if err != nil {
+	if err := mayRematch(prev, ic.GuildID, uid); err != nil {
 		return reply{}, err
 	}
-	unlock := b.locks.lock(t.ID)
-	t, err = b.store.Update(ctx, t.ID, "", func(t *Table) (*Change, error) {
+	// One transaction makes the rematch and records it on the finished
+	// table, so two clicks (or two bots) make one rematch between them.
+	t, err := b.store.Rematch(ctx, c.Table, ic.ID, func(prev, next *cribbage.Table) (*cribbage.Change, error) {
+		if err := mayRematch(prev, ic.GuildID, uid); err != nil {
+			return nil, err
+		}
+		seats := append([]cribbage.Seat(nil), prev.Seats...)
+		seats[prev.SeatOf(uid)].Name = name
+		t := next
+		t.GuildID, t.ChannelID, t.HostID, t.Options, t.Computer, t.Seats = prev.GuildID, prev.ChannelID, uid, prev.Options, prev.Computer, seats
+		t.Status = cribbage.StatusPlaying
 		g, err := engine.Rematch(prev.State)
 		if err != nil {
 			return nil, err
@@ -73,20 +71,44 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		if err != nil {
 			return nil, err
 		}
-		t.Status = StatusPlaying
 		ch := b.changeFor(t, g, actions, events)
 		intro := post(t, fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, seatName(t, g.Dealer)), nil)
-		ch.Outbox = append([]Outbound{{ChannelID: t.ChannelID, Kind: kindThread}, intro}, ch.Outbox...)
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}, intro}, ch.Outbox...)
 		return ch, nil
 	})
-	unlock()
+	if errors.Is(err, cribbage.ErrRematched) && t != nil {
+		return reply{resp: ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", c.Table, t.ID, messageLink(t)))}, nil
+	}
 	if err != nil {
 		return reply{}, err
 	}
 	r := renderTable(t)
-	r.Content = fmt.Sprintf("%s asked for a rematch of table %d.", name, prev.ID)
+	r.Content = fmt.Sprintf("%s asked for a rematch of table %d.", name, c.Table)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
+}
+
+// mayRematch refuses a rematch of a table in another server, by someone
+// who did not play, or of a game still on.
+func mayRematch(prev *cribbage.Table, guildID, uid string) error {
+	switch {
+	case prev.GuildID != guildID:
+		return cribbage.ErrNotFound
+	case prev.SeatOf(uid) < 0:
+		return errNotSeated
+	case prev.Status != cribbage.StatusFinished:
+		return errNotFinished
+	}
+	return nil
+}
+
+// messageLink is " (its message link)" for a table whose message is
+// known, or "".
+func messageLink(t *cribbage.Table) string {
+	if t.MessageID == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (https://discord.com/channels/%s/%s/%s)", t.GuildID, t.ChannelID, t.MessageID)
 }
 
 // errNotFinished refuses a rematch of a game still on.
@@ -111,7 +133,7 @@ func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, e
 }
 
 // gameLine describes one of a player's tables.
-func gameLine(t *Table, uid string) string {
+func gameLine(t *cribbage.Table, uid string) string {
 	var others []string
 	for _, s := range t.Seats {
 		if s.UserID != uid || s.Computer != "" {
@@ -123,7 +145,7 @@ func gameLine(t *Table, uid string) string {
 		where = fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, t.MessageID)
 	}
 	line := fmt.Sprintf("• %s with %s — ", where, strings.Join(others, ", "))
-	if t.Status == StatusLobby {
+	if t.Status == cribbage.StatusLobby {
 		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
 	}
 	seats, verb := waitingFor(t)

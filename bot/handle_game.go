@@ -8,12 +8,13 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // handView answers with a seat's hand view: in place when the click came
 // from the user's own hand view, as a new private message otherwise.
-func handView(ic *discordgo.Interaction, t *Table, seat int, selected engine.CardSet, note string) reply {
+func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
@@ -22,13 +23,13 @@ func handView(ic *discordgo.Interaction, t *Table, seat int, selected engine.Car
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
-func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int64) (*Table, int, error) {
+func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int64) (*cribbage.Table, int, error) {
 	t, err := b.store.Table(ctx, id)
 	if err != nil {
 		return nil, -1, err
 	}
 	if t.GuildID != ic.GuildID {
-		return nil, -1, ErrNotFound
+		return nil, -1, cribbage.ErrNotFound
 	}
 	uid, _ := user(ic)
 	seat := t.SeatOf(uid)
@@ -52,7 +53,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c clickI
 
 // cmdHand shows the user's hand at their table in this channel.
 func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusPlaying }, false)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -78,7 +79,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 
 // act applies a seat's move and answers with the hand view after it. A
 // refusal the player can act on is shown on their hand view as it is now.
-func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *Table, seat int) (engine.Action, error)) (reply, error) {
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
 	uid, _ := user(ic)
 	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, c.View, build)
 	if err != nil {
@@ -91,7 +92,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, bui
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID, cause error) (reply, error) {
 	msg, known := userMessage(cause)
-	if !known || errors.Is(cause, errNotSeated) || errors.Is(cause, ErrNotFound) || errors.Is(cause, ErrDuplicate) {
+	if !known || errors.Is(cause, errNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
@@ -103,21 +104,21 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID,
 
 // clickDiscard confirms the throw to the crib.
 func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
 	})
 }
 
 // clickPlay lays a card.
 func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
 	})
 }
 
 // clickMuggins takes points an opponent missed.
 func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
 	})
 }
@@ -140,7 +141,7 @@ func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
-	return b.act(ctx, ic, c, func(t *Table, seat int) (engine.Action, error) {
+	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActClaim, Seat: seat, Points: points}, nil
 	})
 }
@@ -169,7 +170,7 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 // the deal waits for a person so that muggins can be called before it).
 func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *Table, seat int) (engine.Action, error) {
+	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
 		}
@@ -187,7 +188,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickI
 
 // cmdResign asks for confirmation before conceding.
 func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusPlaying }, false)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -209,7 +210,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 // clickResign concedes after the confirmation.
 func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *Table, seat int) (engine.Action, error) {
+	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})
 	if err != nil {

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // cmdStatus shows a table, privately unless asked to post it.
 func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return true }, false)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return true }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -49,14 +50,14 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 
 // renderLeaderboard lists the top ten, and the caller's line if lower.
 // Each player is one short line so it reads on a phone.
-func renderLeaderboard(board []Standing, period, uid string) rendered {
+func renderLeaderboard(board []cribbage.Standing, period, uid string) rendered {
 	e := &discordgo.MessageEmbed{Title: "Cribbage leaderboard · " + period, Color: 0x2e7d32}
 	if len(board) == 0 {
 		e.Description = "No finished games between people yet. Start one with `/cribbage start`!"
 		return rendered{Embeds: []*discordgo.MessageEmbed{e}}
 	}
 	var lines []string
-	line := func(s Standing) string {
+	line := func(s cribbage.Standing) string {
 		return fmt.Sprintf("**%d.** %s — **%d** won · %d–%d (%.0f%%) · skunks %d/%d",
 			s.Rank, s.Name, s.GamesWon, s.Wins, s.Losses, 100*winRate(s), s.SkunksGiven, s.SkunksTaken)
 	}
@@ -73,7 +74,7 @@ func renderLeaderboard(board []Standing, period, uid string) rendered {
 }
 
 // winRate is wins over games.
-func winRate(s Standing) float64 {
+func winRate(s cribbage.Standing) float64 {
 	if s.Games == 0 {
 		return 0
 	}
@@ -136,7 +137,7 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 }
 
 // recordFields renders a record.
-func recordFields(title string, r Record) []*discordgo.MessageEmbedField {
+func recordFields(title string, r cribbage.Record) []*discordgo.MessageEmbedField {
 	if r.Games == 0 {
 		return []*discordgo.MessageEmbedField{{Name: title, Value: "no games yet"}}
 	}
@@ -224,7 +225,7 @@ func (b *Bot) cmdHelp(ctx context.Context, ic *discordgo.Interaction) (reply, er
 func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	uid, _ := user(ic)
 	data := ic.ApplicationCommandData()
-	var tables []*Table
+	var tables []*cribbage.Table
 	var err error
 	if len(data.Options) > 0 && data.Options[0].Name == "join" {
 		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)

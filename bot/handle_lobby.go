@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -53,8 +54,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		computer = string(level)
 	}
 	uid, name := user(ic)
-	t, err := b.store.CreateTable(ctx, &Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, Status: StatusLobby, Seats: []Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
+	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
+		Computer: computer, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
 	if err != nil {
 		return reply{}, err
 	}
@@ -66,11 +67,11 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 
 // seatChange changes a lobby's seats in one update; a lobby that fills up
 // starts its game in the same transaction.
-func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*Table, error) {
+func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
 	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *Table) (*Change, error) {
-		if t.Status != StatusLobby {
+	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.Status != cribbage.StatusLobby {
 			return nil, errNotLobby
 		}
 		noteTableMessage(t, ic)
@@ -82,22 +83,22 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 			case len(t.Seats) >= t.Options.Players:
 				return nil, errTableFull
 			}
-			t.Seats = append(t.Seats, Seat{UserID: uid, Name: name})
+			t.Seats = append(t.Seats, cribbage.Seat{UserID: uid, Name: name})
 			if len(t.Seats) == t.Options.Players {
 				return b.startGame(t)
 			}
-			return &Change{Table: t, Outbox: []Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+			return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 		}
 		if seat < 0 {
 			return nil, errNotSeated
 		}
 		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
 		if len(t.Seats) == 0 {
-			t.Status = StatusClosed
+			t.Status = cribbage.StatusClosed
 		} else if t.HostID == uid {
 			t.HostID = t.Seats[0].UserID
 		}
-		return &Change{Table: t, Outbox: []Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 	})
 }
 
@@ -105,7 +106,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 // buttons, in the change the click makes, if the table does not know it
 // yet: a second player can press Join before the answer that posted the
 // message has been recorded.
-func noteTableMessage(t *Table, ic *discordgo.Interaction) {
+func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
 	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
 		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.MessageID = ic.Message.ID
@@ -136,9 +137,9 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
 	unlock := b.locks.lock(c.Table)
-	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *Table) (*Change, error) {
+	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
 		switch {
-		case t.Status != StatusLobby:
+		case t.Status != cribbage.StatusLobby:
 			return nil, errNotLobby
 		case t.HostID != uid:
 			return nil, errNotHost
@@ -147,7 +148,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 		}
 		noteTableMessage(t, ic)
 		for len(t.Seats) < t.Options.Players {
-			t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: computerName(t.Computer, len(t.Seats))})
+			t.Seats = append(t.Seats, cribbage.Seat{Computer: t.Computer, Name: computerName(t.Computer, len(t.Seats))})
 		}
 		return b.startGame(t)
 	})
@@ -160,7 +161,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
 func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusLobby && t.SeatOf(uid) < 0 }, true)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 }, true)
 	if err != nil {
 		return reply{}, err
 	}
@@ -169,7 +170,7 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 		return reply{}, err
 	}
 	msg := fmt.Sprintf("You joined table %d.", t.ID)
-	if t.Status == StatusPlaying {
+	if t.Status == cribbage.StatusPlaying {
 		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
 	}
 	return reply{resp: ephemeral(msg)}, nil
@@ -177,7 +178,9 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 
 // cmdLeave gives up the user's seat in a lobby.
 func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *Table, uid string) bool { return t.Status == StatusLobby && t.SeatOf(uid) >= 0 }, false)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) >= 0
+	}, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -190,16 +193,16 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 
 // pickTable resolves which table a command means: the table option if
 // given, else the one table in this channel that fits.
-func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *Table, uid string) bool, anyone bool) (int64, error) {
+func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
 	uid, _ := user(ic)
 	if o, ok := options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
 		if err != nil || t.GuildID != ic.GuildID {
-			return 0, ErrNotFound
+			return 0, cribbage.ErrNotFound
 		}
 		return t.ID, nil
 	}
-	var tables []*Table
+	var tables []*cribbage.Table
 	var err error
 	if anyone {
 		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -55,9 +56,9 @@ var errorTexts = []struct {
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
 	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},
-	{ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
-	{ErrDuplicate, "That was already done — Discord sent the same click twice."},
-	{ErrNotFound, "That table doesn't exist any more."},
+	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
+	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
+	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{errNotPlaying, "This table's game isn't running."},
 	{errNotLobby, "This table's game has already started; seats can't change now."},
 	{errTableFull, "This table is full. Open another with `/cribbage start`."},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 )
 
 // The outbox sender delivers queued announcements: each table's in order
@@ -83,7 +84,7 @@ func (b *Bot) deliverPending(ctx context.Context) {
 		for _, it := range heads {
 			wg.Add(1)
 			sem <- struct{}{}
-			go func(it OutboxItem) {
+			go func(it cribbage.OutboxItem) {
 				defer func() { <-sem; wg.Done() }()
 				if ids := b.deliverOne(ctx, it, items); len(ids) > 0 {
 					mu.Lock()
@@ -112,9 +113,9 @@ func (b *Bot) deliverPending(ctx context.Context) {
 // table is not waiting for a rate limit: a later announcement never
 // overtakes an earlier one of the same table, while tables sharing a
 // channel do not wait for each other.
-func tableHeads(items []OutboxItem, now time.Time, paced map[int64]bool) []OutboxItem {
+func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool) []cribbage.OutboxItem {
 	seen := map[int64]bool{}
-	var heads []OutboxItem
+	var heads []cribbage.OutboxItem
 	for _, it := range items {
 		if seen[it.TableID] {
 			continue
@@ -131,7 +132,7 @@ func tableHeads(items []OutboxItem, now time.Time, paced map[int64]bool) []Outbo
 // done with (delivered, merged into it, or given up), none if it is to be
 // retried; a failure to retry is recorded here. A panic is recovered and
 // the item retried later, so one bad item cannot stop the sender.
-func (b *Bot) deliverOne(ctx context.Context, it OutboxItem, pending []OutboxItem) (done []int64) {
+func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) (done []int64) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("outbox: panic delivering an announcement", "id", it.ID, "table", it.TableID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -190,9 +191,9 @@ var errGiveUp = errors.New("bot: announcement cannot be delivered")
 
 // deliver sends one announcement, and returns the later ones it carried
 // (story lines merged into a post).
-func (b *Bot) deliver(ctx context.Context, it OutboxItem, pending []OutboxItem) ([]int64, error) {
+func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]int64, error) {
 	t, err := b.store.Table(ctx, it.TableID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, cribbage.ErrNotFound) {
 		return nil, errGiveUp
 	}
 	if err != nil {
@@ -252,7 +253,7 @@ func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce st
 // recorded and none can be any more: the answer that made it records it,
 // and so does any click on it, but an interaction's token lives 15 minutes.
 // So a table never gets two messages with live buttons.
-func (b *Bot) refreshTable(ctx context.Context, t *Table) error {
+func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 	r := renderTable(t)
 	if t.MessageID == "" && b.now().Sub(t.CreatedAt) < interactionTokenLife {
 		return errTableMessageUnknown
@@ -274,7 +275,7 @@ func (b *Bot) refreshTable(ctx context.Context, t *Table) error {
 // openThread starts the table's thread on its message, where the story of
 // the game goes so a busy channel stays readable. Without permission to
 // open threads the story goes to the channel instead.
-func (b *Bot) openThread(ctx context.Context, t *Table, attempts int) error {
+func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) error {
 	if t.ThreadID != "" {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 )
 
 // maxContent is the most characters Discord takes in a message's content.
@@ -93,7 +94,7 @@ func (p *pacer) next() (time.Time, bool) {
 // the last one before the first attempt; every later attempt merges exactly
 // those lines again, so a resend after a crash sends the same text under
 // the same nonce.
-func (b *Bot) seal(ctx context.Context, it OutboxItem, pending []OutboxItem) (postPayload, []int64, error) {
+func (b *Bot) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) (postPayload, []int64, error) {
 	var p postPayload
 	if err := json.Unmarshal([]byte(it.Payload), &p); err != nil {
 		return p, nil, errGiveUp
@@ -117,7 +118,7 @@ func (b *Bot) seal(ctx context.Context, it OutboxItem, pending []OutboxItem) (po
 // message. It passes over table refreshes (they go to the table message,
 // not the story) and stops at anything else (a thread must be opened before
 // the lines after it).
-func mergePosts(head OutboxItem, p postPayload, pending []OutboxItem, through int64) (postPayload, []int64) {
+func mergePosts(head cribbage.OutboxItem, p postPayload, pending []cribbage.OutboxItem, through int64) (postPayload, []int64) {
 	var merged []int64
 	length := utf8.RuneCountInString(p.Content)
 	for _, it := range pending {

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cribbage-bot/cribbage"
 	"slices"
 	"strings"
 	"testing"
@@ -10,10 +11,10 @@ import (
 
 // posts builds outbox items of table 1 from kinds and contents: "p:text"
 // is a story line, "t" a table refresh, "h" a thread.
-func posts(specs ...string) []OutboxItem {
-	var out []OutboxItem
+func posts(specs ...string) []cribbage.OutboxItem {
+	var out []cribbage.OutboxItem
 	for i, s := range specs {
-		it := OutboxItem{ID: int64(i + 1), TableID: 1}
+		it := cribbage.OutboxItem{ID: int64(i + 1), TableID: 1}
 		switch {
 		case strings.HasPrefix(s, "p:"):
 			payload, _ := json.Marshal(postPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}})
@@ -32,7 +33,7 @@ func TestMergePosts(t *testing.T) {
 	long := strings.Repeat("x", 1997) // "a\n" and this make 1999 characters
 	tests := []struct {
 		name    string
-		items   []OutboxItem
+		items   []cribbage.OutboxItem
 		through int64
 		want    string
 		merged  []int64
@@ -42,7 +43,7 @@ func TestMergePosts(t *testing.T) {
 		{"stops before 2000 characters", posts("p:a", "p:"+long, "p:c"), 0, "a\n" + long, []int64{2}},
 		{"one line alone", posts("p:a"), 0, "a", nil},
 		{"a sealed post takes exactly its lines", posts("p:a", "p:b", "t", "p:c", "p:d"), 4, "a\nb\nc", []int64{2, 4}},
-		{"another table's lines stay out", append(posts("p:a"), OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, "a", nil},
+		{"another table's lines stay out", append(posts("p:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, "a", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +61,7 @@ func TestMergePosts(t *testing.T) {
 }
 
 func TestMergePostsJoinsMentions(t *testing.T) {
-	items := []OutboxItem{
+	items := []cribbage.OutboxItem{
 		{ID: 1, TableID: 1, Kind: kindPost, Payload: `{"content":"a","mentions":["1"]}`},
 		{ID: 2, TableID: 1, Kind: kindPost, Payload: `{"content":"b","mentions":["2","1"]}`},
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -12,7 +13,7 @@ import (
 // count, and the controls for what it may do now. selected is the cards
 // chosen so far for the crib; note, if any, leads the message (for
 // example why a click was refused).
-func renderHand(t *Table, seat int, selected engine.CardSet, note string) rendered {
+func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note string) rendered {
 	g := t.State
 	v := g.ViewFor(seat)
 	ver := viewVersion(v)
@@ -68,7 +69,7 @@ func cardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent
 
 // discardControls: a toggle button a card and Confirm, enabled only when
 // exactly the right number is chosen.
-func discardControls(t *Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
+func discardControls(t *cribbage.Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
 	want := t.Options.DiscardSize()
 	crib := seatName(t, v.Dealer) + "'s"
 	if v.Dealer == v.Seat {
@@ -99,7 +100,7 @@ func discardControls(t *Table, v engine.View, ver string, selected engine.CardSe
 }
 
 // playControls: one button a card still held; the unplayable disabled.
-func playControls(t *Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+func playControls(t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
 	series := v.Series()
 	count := fmt.Sprintf("Count: **%d**", v.Count)
 	if len(series) > 0 {
@@ -124,7 +125,7 @@ func playControls(t *Table, v engine.View, ver string, lines []string) ([]string
 }
 
 // showControls: with manual counting, the counter claims through a form.
-func showControls(t *Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
 	g := t.State
 	seat, crib := g.ShowOrder(g.Shown)
 	if seat != v.Seat {
@@ -141,7 +142,7 @@ func showControls(t *Table, v engine.View, ver string, lines []string) ([]string
 }
 
 // mugginsRow offers muggins on points an opponent missed, if any.
-func mugginsRow(t *Table, v engine.View, ver string) discordgo.MessageComponent {
+func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	for i, m := range v.Missed {
 		if m.Taken || t.Options.SideOf(m.Seat) == t.Options.SideOf(v.Seat) || len(buttons) == 5 {
@@ -157,7 +158,7 @@ func mugginsRow(t *Table, v engine.View, ver string) discordgo.MessageComponent 
 }
 
 // waitingLine says whom the table waits on.
-func waitingLine(t *Table) string {
+func waitingLine(t *cribbage.Table) string {
 	seats, verb := waitingFor(t)
 	if len(seats) == 0 {
 		return ""
@@ -170,7 +171,7 @@ func waitingLine(t *Table) string {
 }
 
 // claimModal is the form a counter claims points in.
-func claimModal(t *Table, ver string) *discordgo.InteractionResponseData {
+func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		CustomID: clickID{Action: "claimed", Table: t.ID, View: ver}.String(),
 		Title:    "Claim your count",

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -63,9 +64,9 @@ func (r rendered) componentsOrEmpty() []discordgo.MessageComponent {
 }
 
 // waitingFor says whom the game waits on and for what.
-func waitingFor(t *Table) (seats []int, verb string) {
+func waitingFor(t *cribbage.Table) (seats []int, verb string) {
 	g := t.State
-	if t.Status != StatusPlaying || g == nil {
+	if t.Status != cribbage.StatusPlaying || g == nil {
 		return nil, ""
 	}
 	switch g.Phase {
@@ -105,7 +106,7 @@ func optionsLine(o engine.Options) string {
 // renderTable is the public table message: options, seats and scores,
 // whose turn it is and since when, and the table's buttons. It shows no
 // card that is still hidden in a hand.
-func renderTable(t *Table) rendered {
+func renderTable(t *cribbage.Table) rendered {
 	e := &discordgo.MessageEmbed{
 		Title:  fmt.Sprintf("Cribbage · table %d", t.ID),
 		Color:  0x2e7d32,
@@ -113,7 +114,7 @@ func renderTable(t *Table) rendered {
 	}
 	var desc []string
 	switch t.Status {
-	case StatusLobby:
+	case cribbage.StatusLobby:
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
 		if t.Computer != "" {
@@ -122,11 +123,11 @@ func renderTable(t *Table) rendered {
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
 		}
-	case StatusPlaying:
+	case cribbage.StatusPlaying:
 		desc = append(desc, playingLines(t)...)
-	case StatusFinished:
+	case cribbage.StatusFinished:
 		desc = append(desc, resultLine(t, t.State.Result))
-	case StatusClosed:
+	case cribbage.StatusClosed:
 		desc = append(desc, "This table was closed without a game.")
 	}
 	e.Description = strings.Join(desc, "\n")
@@ -135,7 +136,7 @@ func renderTable(t *Table) rendered {
 }
 
 // playingLines describe the hand in progress.
-func playingLines(t *Table) []string {
+func playingLines(t *cribbage.Table) []string {
 	g := t.State
 	var lines []string
 	if g.HandNo > 0 {
@@ -164,7 +165,7 @@ func playingLines(t *Table) []string {
 }
 
 // seatFields lists the sides with their players and scores.
-func seatFields(t *Table) []*discordgo.MessageEmbedField {
+func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 	var fields []*discordgo.MessageEmbedField
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
@@ -206,17 +207,17 @@ func seatFields(t *Table) []*discordgo.MessageEmbedField {
 
 // tableButtons are the table message's buttons: Join, Leave and Start in
 // the lobby; Show my hand (and Deal, where a person deals) in a game.
-func tableButtons(t *Table) []discordgo.MessageComponent {
+func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	switch t.Status {
-	case StatusLobby:
+	case cribbage.StatusLobby:
 		full := len(t.Seats) >= t.Options.Players
 		buttons = append(buttons,
 			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: "join", Table: t.ID}.String(), Disabled: full},
 			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "leave", Table: t.ID}.String()},
 			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "begin", Table: t.ID}.String()},
 		)
-	case StatusPlaying:
+	case cribbage.StatusPlaying:
 		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "hand", Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
 		if t.State.Phase == engine.PhaseDeal {
 			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
@@ -224,7 +225,7 @@ func tableButtons(t *Table) []discordgo.MessageComponent {
 		if !t.ForfeitOfferedAt.Before(t.Since()) {
 			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: "claimwin", Table: t.ID}.String()})
 		}
-	case StatusFinished:
+	case cribbage.StatusFinished:
 		buttons = append(buttons, discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: "rematch", Table: t.ID}.String()})
 	default:
 		return nil

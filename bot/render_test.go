@@ -5,21 +5,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // TestRenderTableInEveryStatus renders tables with and without a game.
 func TestRenderTableInEveryStatus(t *testing.T) {
 	g, _, _ := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(1))
-	seats := []Seat{{UserID: "1", Name: "Alice"}, {UserID: "2", Name: "Bob"}}
+	seats := []cribbage.Seat{{UserID: "1", Name: "Alice"}, {UserID: "2", Name: "Bob"}}
 	for _, tc := range []struct {
 		name  string
-		table Table
+		table cribbage.Table
 		want  string
 	}{
-		{"lobby", Table{ID: 1, Status: StatusLobby, Options: engine.Options{Players: 2, Target: 121}, Seats: seats[:1], HostID: "1"}, "Waiting for 1 more player"},
-		{"closed lobby", Table{ID: 2, Status: StatusClosed, Options: engine.Options{Players: 2, Target: 121}}, "closed"},
-		{"playing", Table{ID: 3, Status: StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
+		{"lobby", cribbage.Table{ID: 1, Status: cribbage.StatusLobby, Options: engine.Options{Players: 2, Target: 121}, Seats: seats[:1], HostID: "1"}, "Waiting for 1 more player"},
+		{"closed lobby", cribbage.Table{ID: 2, Status: cribbage.StatusClosed, Options: engine.Options{Players: 2, Target: 121}}, "closed"},
+		{"playing", cribbage.Table{ID: 3, Status: cribbage.StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
 	} {
 		r := renderTable(&tc.table)
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
@@ -30,9 +31,9 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 
 // TestLeaderboardShowsTopTenAndYourPlace: twelve players, the caller 12th.
 func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
-	var board []Standing
+	var board []cribbage.Standing
 	for i := 1; i <= 12; i++ {
-		board = append(board, Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
+		board = append(board, cribbage.Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
 	}
 	desc := renderLeaderboard(board, "all time", "u12").Embeds[0].Description
 	lines := strings.Split(desc, "\n")
@@ -51,7 +52,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 // a tied cut for deal shows each round of the re-cut, and a partnership
 // wins in the plural.
 func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
-	two := &Table{Options: engine.Options{Players: 2, Target: 121}, Seats: []Seat{{Name: "Alice"}, {Name: "Bob"}}}
+	two := &cribbage.Table{Options: engine.Options{Players: 2, Target: 121}, Seats: []cribbage.Seat{{Name: "Alice"}, {Name: "Bob"}}}
 	cards, err := engine.ParseCards("KH KS 3C 9D")
 	if err != nil {
 		t.Fatal(err)
@@ -62,8 +63,8 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 		t.Errorf("tied cut:\n got %s\nwant %s", got, want)
 	}
 
-	partners := &Table{Options: engine.Options{Players: 4, Partners: true, Target: 121},
-		Seats: []Seat{{Name: "Alice"}, {Name: "Bob"}, {Name: "Carol"}, {Name: "Dan"}}}
+	partners := &cribbage.Table{Options: engine.Options{Players: 4, Partners: true, Target: 121},
+		Seats: []cribbage.Seat{{Name: "Alice"}, {Name: "Bob"}, {Name: "Carol"}, {Name: "Dan"}}}
 	line := resultLine(partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
 	if !strings.HasPrefix(line, "🏆 **Bob & Dan win** — ") {
 		t.Errorf("partners: %s", line)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cribbage-bot/cribbage"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 
 // fireTimersSafely is fireTimers with a panic turned into an error, so one
 // table cannot stop every table's timers (or the bot).
-func (b *Bot) fireTimersSafely(ctx context.Context, t *Table, now time.Time) (err error) {
+func (b *Bot) fireTimersSafely(ctx context.Context, t *cribbage.Table, now time.Time) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
@@ -65,8 +66,8 @@ func (b *Bot) fireTimersSafely(ctx context.Context, t *Table, now time.Time) (er
 }
 
 // fireTimers fires what is due at one table.
-func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
-	if t.Status == StatusLobby {
+func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) error {
+	if t.Status == cribbage.StatusLobby {
 		if now.Sub(t.CreatedAt) >= lobbyExpiry {
 			return b.closeLobby(ctx, t.ID)
 		}
@@ -81,7 +82,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
 	if d := b.opts.ForfeitAfter; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
-		out := []Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
+		out := []cribbage.Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
 		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
 			return err
 		}
@@ -94,7 +95,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
 	if d := b.opts.ReminderAfter; d > 0 && now.Sub(last) >= d {
 		_, verb := waitingFor(t)
 		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
-		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []Outbound{post(t, text, waiting)})
+		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
 		return err
 	}
 	return nil
@@ -102,7 +103,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *Table, now time.Time) error {
 
 // waitingPeople returns the user ids of the people the game waits on and
 // of the people on the other sides, who could claim a forfeit.
-func (b *Bot) waitingPeople(t *Table) (waiting, opponents []string) {
+func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 	seats, _ := waitingFor(t)
 	sides := map[int]bool{}
 	for _, s := range seats {
@@ -122,21 +123,21 @@ func (b *Bot) waitingPeople(t *Table) (waiting, opponents []string) {
 // closeLobby closes a lobby nobody started, and says so.
 func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 	defer b.locks.lock(id)()
-	_, err := b.store.Update(ctx, id, "", func(t *Table) (*Change, error) {
-		if t.Status != StatusLobby {
+	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.Status != cribbage.StatusLobby {
 			return nil, nil
 		}
-		t.Status = StatusClosed
+		t.Status = cribbage.StatusClosed
 		text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
-		return &Change{Table: t, Outbox: []Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 	})
 	return err
 }
 
 // post is a story message as an outbox entry.
-func post(t *Table, content string, mentions []string) Outbound {
+func post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
 	raw, _ := json.Marshal(postPayload{Content: content, Mentions: mentions})
-	return Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)}
+	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)}
 }
 
 // mentionList writes user mentions.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -23,7 +24,7 @@ func BenchmarkApplyAndCommit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if next.Status != StatusPlaying {
+		if next.Status != cribbage.StatusPlaying {
 			tb = startGame(b, s, newLobby("g", "a", "b"))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/cribbage-bot/cribbage"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestCrashChild(t *testing.T) {
 		pending, _ := s.PendingOutbox(context.Background(), 1e6)
 		queued = len(pending)
 		fmt.Printf("committed %d %d %d\n", tb.ID, next.Version, queued)
-		if next.Status != StatusPlaying {
+		if next.Status != cribbage.StatusPlaying {
 			// Keep writing: start another game.
 			tb = startGame(t, s, newLobby("g", "a", "b"))
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -27,10 +28,10 @@ func MustOpen(t testing.TB) (*Store, string) {
 }
 
 // newLobby returns an unsaved two-seat table for guild g.
-func newLobby(guild string, users ...string) *Table {
-	t := &Table{GuildID: guild, ChannelID: "c1", HostID: users[0], Options: engine.Options{Players: len(users), Target: 121}, Status: StatusLobby}
+func newLobby(guild string, users ...string) *cribbage.Table {
+	t := &cribbage.Table{GuildID: guild, ChannelID: "c1", HostID: users[0], Options: engine.Options{Players: len(users), Target: 121}, Status: cribbage.StatusLobby}
 	for _, u := range users {
-		t.Seats = append(t.Seats, Seat{UserID: u, Name: "name-" + u})
+		t.Seats = append(t.Seats, cribbage.Seat{UserID: u, Name: "name-" + u})
 	}
 	return t
 }
@@ -51,7 +52,7 @@ func nextAction(g *engine.State, seed engine.Seed) engine.Action {
 }
 
 // startGame saves a lobby and starts its game.
-func startGame(t testing.TB, s *Store, lobby *Table) *Table {
+func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 	t.Helper()
 	ctx := context.Background()
 	tb, err := s.CreateTable(ctx, lobby, "", nil)
@@ -59,13 +60,13 @@ func startGame(t testing.TB, s *Store, lobby *Table) *Table {
 		t.Fatal(err)
 	}
 	seed := engine.SeedFromUint64(uint64(tb.ID))
-	tb, err = s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+	tb, err = s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := engine.New(cur.Options, seed)
 		if err != nil {
 			return nil, err
 		}
-		cur.State, cur.CutSeed, cur.Status = g, &seed, StatusPlaying
-		return &Change{Table: cur}, nil
+		cur.State, cur.CutSeed, cur.Status = g, &seed, cribbage.StatusPlaying
+		return &cribbage.Change{Table: cur}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,9 +75,9 @@ func startGame(t testing.TB, s *Store, lobby *Table) *Table {
 }
 
 // step applies the scripted next action in one Update.
-func step(t testing.TB, s *Store, id int64, interactionID string) (*Table, error) {
+func step(t testing.TB, s *Store, id int64, interactionID string) (*cribbage.Table, error) {
 	t.Helper()
-	return s.Update(context.Background(), id, interactionID, func(cur *Table) (*Change, error) {
+	return s.Update(context.Background(), id, interactionID, func(cur *cribbage.Table) (*cribbage.Change, error) {
 		a := nextAction(cur.State, engine.SeedFromUint64(uint64(cur.Version)))
 		g, events, err := cur.State.Apply(a)
 		if err != nil {
@@ -84,18 +85,18 @@ func step(t testing.TB, s *Store, id int64, interactionID string) (*Table, error
 		}
 		cur.State = g
 		if g.Phase == engine.PhaseOver {
-			cur.Status = StatusFinished
+			cur.Status = cribbage.StatusFinished
 		}
-		var out []Outbound
+		var out []cribbage.Outbound
 		for _, e := range events {
-			out = append(out, Outbound{ChannelID: cur.ChannelID, Kind: "post", Payload: e.String()})
+			out = append(out, cribbage.Outbound{ChannelID: cur.ChannelID, Kind: "post", Payload: e.String()})
 		}
-		return &Change{Table: cur, Actions: []LoggedAction{{UserID: "u", Action: a}}, Outbox: out}, nil
+		return &cribbage.Change{Table: cur, Actions: []cribbage.LoggedAction{{UserID: "u", Action: a}}, Outbox: out}, nil
 	})
 }
 
 // mustTable loads a table.
-func mustTable(t testing.TB, s *Store, id int64) *Table {
+func mustTable(t testing.TB, s *Store, id int64) *cribbage.Table {
 	t.Helper()
 	tb, err := s.Table(context.Background(), id)
 	if err != nil {

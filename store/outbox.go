@@ -4,29 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/cribbage-bot/cribbage"
 	"time"
 )
 
-// OutboxItem is a queued announcement.
-type OutboxItem struct {
-	ID        int64
-	TableID   int64
-	ChannelID string
-	Kind      string
-	Payload   string
-	Attempts  int
-	// SealedThrough, once set (see Seal), is the last announcement the
-	// sender merged into this one: it is then always sent with the same
-	// announcements merged in.
-	SealedThrough int64
-	// NextAttemptAt is when a failed delivery may be tried again.
-	NextAttemptAt time.Time
-	CreatedAt     time.Time
-}
-
 // queue appends announcements to the outbox inside a transaction. Ids grow
 // with every row, which is the delivery order.
-func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Outbound) error {
+func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []cribbage.Outbound) error {
 	if len(items) == 0 {
 		return nil
 	}
@@ -44,21 +28,21 @@ func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []Ou
 // PendingOutbox returns up to limit undelivered announcements in delivery
 // order, due or not: a sender delivers each channel's first item only, so
 // that a channel's announcements never overtake each other.
-func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error) {
+func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
 	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
 		FROM outbox WHERE delivered_at = 0 ORDER BY id LIMIT ?`, limit)
 }
 
 // outboxRows runs a query for outbox rows.
-func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]OutboxItem, error) {
+func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cribbage.OutboxItem, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []OutboxItem
+	var out []cribbage.OutboxItem
 	for rows.Next() {
-		var it OutboxItem
+		var it cribbage.OutboxItem
 		var next, created int64
 		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &it.Attempts, &it.SealedThrough, &next, &created); err != nil {
 			return nil, err
@@ -71,7 +55,7 @@ func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]Ou
 
 // TableOutbox returns every announcement queued for a table, delivered or
 // not, in delivery order. A sealed one carries the lines merged into it.
-func (s *Store) TableOutbox(ctx context.Context, tableID int64) ([]OutboxItem, error) {
+func (s *Store) TableOutbox(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
 	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
 		FROM outbox WHERE table_id = ? ORDER BY id`, tableID)
 }
@@ -108,7 +92,7 @@ func (s *Store) Seal(ctx context.Context, id, through int64) error {
 			return fmt.Errorf("store: seal announcement: %w", err)
 		}
 		if n != 1 {
-			return ErrStale
+			return cribbage.ErrStale
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cribbage-bot/cribbage"
 	"time"
 )
 
@@ -13,7 +14,7 @@ import (
 // seated person. Partners are credited alike; with three or four
 // individual players the winner is credited with every skunk given and
 // each loser with their own skunk line.
-func recordResult(ctx context.Context, tx *sql.Tx, t *Table) error {
+func recordResult(ctx context.Context, tx *sql.Tx, t *cribbage.Table) error {
 	g := t.State
 	if g == nil || g.Result == nil {
 		return fmt.Errorf("store: table %d finished without a result", t.ID)
@@ -70,29 +71,16 @@ func (s *Store) Assisted(ctx context.Context, tableID int64) (bool, error) {
 	var a int
 	err := s.db.QueryRowContext(ctx, `SELECT assisted FROM results WHERE table_id = ?`, tableID).Scan(&a)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, ErrNotFound
+		return false, cribbage.ErrNotFound
 	}
 	return a != 0, err
-}
-
-// Standing is one player's line on a leaderboard.
-type Standing struct {
-	Rank        int
-	UserID      string
-	Name        string
-	Games       int
-	Wins        int
-	Losses      int
-	GamesWon    int // a skunk counts 2, a double skunk 4
-	SkunksGiven int // double skunks included
-	SkunksTaken int // double skunks included
 }
 
 // Leaderboard ranks the players of a server by games won (then wins, then
 // fewer losses) over games between people finished since since (the zero
 // time for all time). Every ranked player is returned; the caller shows
 // the top and where a player stands.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error) {
+func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]cribbage.Standing, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT user_id, MAX(name), COUNT(*), SUM(won), SUM(games_won),
 		SUM(skunks_given + double_skunks_given), SUM(skunks_taken + double_skunks_taken)
 		FROM player_results WHERE guild_id = ? AND vs_computer = 0 AND finished_at >= ?
@@ -102,9 +90,9 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Standing
+	var out []cribbage.Standing
 	for rows.Next() {
-		var st Standing
+		var st cribbage.Standing
 		if err := rows.Scan(&st.UserID, &st.Name, &st.Games, &st.Wins, &st.GamesWon, &st.SkunksGiven, &st.SkunksTaken); err != nil {
 			return nil, err
 		}
@@ -115,39 +103,9 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time
 	return out, rows.Err()
 }
 
-// Record is one player's totals over a set of games.
-type Record struct {
-	Games             int
-	Wins              int
-	Losses            int
-	GamesWon          int
-	SkunksGiven       int
-	DoubleSkunksGiven int
-	SkunksTaken       int
-	DoubleSkunksTaken int
-	Pegging           int
-	HandPoints        int
-	Hands             int
-	CribPoints        int
-	Cribs             int
-	BestHand          int
-	TwentyNines       int
-}
-
-// Stats are a player's records in a server: against people and against
-// the computer apart, and the current streak against people (positive for
-// wins in a row, negative for losses).
-type Stats struct {
-	Name       string
-	People     Record
-	Computer   Record
-	Streak     int
-	LastPlayed time.Time
-}
-
 // PlayerStats returns one player's stats in a server.
-func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (Stats, error) {
-	var st Stats
+func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribbage.Stats, error) {
+	var st cribbage.Stats
 	rows, err := s.db.QueryContext(ctx, `SELECT vs_computer, MAX(name), COUNT(*), SUM(won), SUM(games_won),
 		SUM(skunks_given), SUM(double_skunks_given), SUM(skunks_taken), SUM(double_skunks_taken),
 		SUM(pegging), SUM(hand_points), SUM(hands), SUM(crib_points), SUM(cribs), MAX(best_hand), SUM(twenty_nines), MAX(finished_at)
@@ -157,7 +115,7 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (Stats,
 	}
 	for rows.Next() {
 		var vs int
-		var r Record
+		var r cribbage.Record
 		var name string
 		var last int64
 		if err := rows.Scan(&vs, &name, &r.Games, &r.Wins, &r.GamesWon, &r.SkunksGiven, &r.DoubleSkunksGiven, &r.SkunksTaken,
@@ -211,17 +169,10 @@ func (s *Store) streak(ctx context.Context, guildID, userID string) (int, error)
 	return streak, rows.Err()
 }
 
-// HeadToHead is the record between two players on opposite sides.
-type HeadToHead struct {
-	Games int
-	AWins int
-	BWins int
-}
-
 // HeadToHead returns a's and b's record in games where they sat on
 // opposite sides in a server.
-func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error) {
-	var h HeadToHead
+func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (cribbage.HeadToHead, error) {
+	var h cribbage.HeadToHead
 	var aWins, bWins sql.NullInt64
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), SUM(pa.won), SUM(pb.won) FROM player_results pa
 		JOIN player_results pb ON pb.table_id = pa.table_id AND pb.side <> pa.side

@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // finished describes a game result worked out by hand.
 type finished struct {
 	opts    engine.Options
-	seats   []Seat
+	seats   []cribbage.Seat
 	scores  []int
 	winner  int
 	skunks  []int
@@ -25,12 +26,12 @@ type finished struct {
 func finishGame(t *testing.T, s *Store, c *clock, f finished) {
 	t.Helper()
 	ctx := context.Background()
-	lobby := &Table{GuildID: "g", ChannelID: "c", HostID: "h", Options: f.opts, Status: StatusLobby, Seats: f.seats}
+	lobby := &cribbage.Table{GuildID: "g", ChannelID: "c", HostID: "h", Options: f.opts, Status: cribbage.StatusLobby, Seats: f.seats}
 	tb := startGame(t, s, lobby)
 	saved := c.t
 	c.t = saved.Add(-f.ago)
 	defer func() { c.t = saved.Add(time.Minute) }()
-	_, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+	_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
 		if err != nil {
 			return nil, err
@@ -40,22 +41,22 @@ func finishGame(t *testing.T, s *Store, c *clock, f finished) {
 		for seat, tl := range f.tallies {
 			g.Tally[seat] = tl
 		}
-		cur.State, cur.Status = g, StatusFinished
-		return &Change{Table: cur}, nil
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func people(ids ...string) []Seat {
-	var out []Seat
+func people(ids ...string) []cribbage.Seat {
+	var out []cribbage.Seat
 	for _, id := range ids {
 		if id == "cpu" {
-			out = append(out, Seat{Computer: "expert", Name: "Computer"})
+			out = append(out, cribbage.Seat{Computer: "expert", Name: "Computer"})
 			continue
 		}
-		out = append(out, Seat{UserID: id, Name: id})
+		out = append(out, cribbage.Seat{UserID: id, Name: id})
 	}
 	return out
 }
@@ -91,7 +92,7 @@ func TestRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Standing{
+	want := []cribbage.Standing{
 		{Rank: 1, UserID: "bob", Name: "bob", Games: 4, Wins: 2, Losses: 2, GamesWon: 5, SkunksGiven: 1, SkunksTaken: 2},
 		{Rank: 2, UserID: "carol", Name: "carol", Games: 3, Wins: 1, Losses: 2, GamesWon: 4, SkunksGiven: 2, SkunksTaken: 0},
 		{Rank: 3, UserID: "alice", Name: "alice", Games: 5, Wins: 2, Losses: 3, GamesWon: 3, SkunksGiven: 1, SkunksTaken: 2},
@@ -121,7 +122,7 @@ func TestRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantPeople := Record{Games: 5, Wins: 2, Losses: 3, GamesWon: 3, SkunksGiven: 1, SkunksTaken: 1, DoubleSkunksTaken: 1,
+	wantPeople := cribbage.Record{Games: 5, Wins: 2, Losses: 3, GamesWon: 3, SkunksGiven: 1, SkunksTaken: 1, DoubleSkunksTaken: 1,
 		Pegging: 30, HandPoints: 60, Hands: 8, CribPoints: 20, Cribs: 4, BestHand: 29, TwentyNines: 1}
 	if st.People != wantPeople {
 		t.Errorf("alice vs people\n got %+v\nwant %+v", st.People, wantPeople)
@@ -138,7 +139,7 @@ func TestRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h != (HeadToHead{Games: 4, AWins: 1, BWins: 2}) {
+	if h != (cribbage.HeadToHead{Games: 4, AWins: 1, BWins: 2}) {
 		t.Errorf("alice v bob %+v, want 4 games, 1–2", h)
 	}
 }

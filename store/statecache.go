@@ -3,6 +3,7 @@ package store
 import (
 	"sync"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -21,7 +22,7 @@ type cachedState struct {
 	state   *engine.State
 	// seats, when seatsOK, are the table's seats at that version: they
 	// too change only with a new version.
-	seats   []Seat
+	seats   []cribbage.Seat
 	seatsOK bool
 }
 
@@ -66,7 +67,7 @@ func (c *stateCache) remember(id, version int64, g *engine.State) {
 }
 
 // rememberSeats keeps a copy of a table's seats at a version.
-func (c *stateCache) rememberSeats(id, version int64, seats []Seat) {
+func (c *stateCache) rememberSeats(id, version int64, seats []cribbage.Seat) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedStates {
@@ -76,17 +77,17 @@ func (c *stateCache) rememberSeats(id, version int64, seats []Seat) {
 	if entry.version != version {
 		entry = cachedState{version: version}
 	}
-	entry.seats, entry.seatsOK = append([]Seat(nil), seats...), true
+	entry.seats, entry.seatsOK = append([]cribbage.Seat(nil), seats...), true
 	c.m[id] = entry
 }
 
 // seats returns a copy of the cached seats of a table at a version.
-func (c *stateCache) seats(id, version int64) ([]Seat, bool) {
+func (c *stateCache) seats(id, version int64) ([]cribbage.Seat, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[id]
 	if !ok || e.version != version || !e.seatsOK {
 		return nil, false
 	}
-	return append([]Seat(nil), e.seats...), true
+	return append([]cribbage.Seat(nil), e.seats...), true
 }

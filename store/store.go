@@ -20,14 +20,9 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// The errors the store returns; match them with errors.Is.
+// The store returns cribbage.ErrNotFound, ErrStale and ErrDuplicate where
+// they apply, and this error of its own; match them with errors.Is.
 var (
-	// ErrNotFound means no table has that id.
-	ErrNotFound = errors.New("store: not found")
-	// ErrStale means the table changed since the caller looked at it.
-	ErrStale = errors.New("store: stale: the table has changed")
-	// ErrDuplicate means the interaction was already processed.
-	ErrDuplicate = errors.New("store: interaction already processed")
 	// ErrNewerSchema means the database was written by a newer version.
 	ErrNewerSchema = errors.New("store: the database comes from a newer version of the bot")
 )

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -79,8 +80,8 @@ func TestTableRoundTrip(t *testing.T) {
 	lobby := newLobby("g1", "alice", "bob", "carol", "dan")
 	lobby.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
 	lobby.Computer = "expert"
-	lobby.Seats[3] = Seat{Computer: "expert", Name: "Computer"}
-	created, err := s.CreateTable(ctx, lobby, "i-1", []Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}})
+	lobby.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
+	created, err := s.CreateTable(ctx, lobby, "i-1", []cribbage.Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := created.clone()
+	want := cloneTable(created)
 	want.MessageID, want.ThreadID = "m1", "th1"
 	want.CreatedAt, want.LastActionAt = got.CreatedAt, got.LastActionAt // stored at millisecond precision
 	if !reflect.DeepEqual(got, want) {
@@ -137,7 +138,7 @@ func TestUpdateIsAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	tb := startGame(t, s, newLobby("g", "a", "b"))
 	pending, _ := s.PendingOutbox(ctx, 100)
-	_, err := s.Update(ctx, tb.ID, "will-fail", func(cur *Table) (*Change, error) {
+	_, err := s.Update(ctx, tb.ID, "will-fail", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return nil, engine.ErrNotYourTurn
 	})
 	if !errors.Is(err, engine.ErrNotYourTurn) {
@@ -162,10 +163,10 @@ func TestDuplicateInteractionsApplyOnce(t *testing.T) {
 	if _, err := step(t, s, tb.ID, "same"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := step(t, s, tb.ID, "same"); !errors.Is(err, ErrDuplicate) {
+	if _, err := step(t, s, tb.ID, "same"); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("second application: %v, want ErrDuplicate", err)
 	}
-	if _, err := s.CreateTable(context.Background(), newLobby("g", "a", "b"), "same", nil); !errors.Is(err, ErrDuplicate) {
+	if _, err := s.CreateTable(context.Background(), newLobby("g", "a", "b"), "same", nil); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("create with a used interaction: %v, want ErrDuplicate", err)
 	}
 }
@@ -183,17 +184,17 @@ func TestConcurrentActionsApplyOnce(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			_, errs[w] = s.Update(ctx, tb.ID, fmt.Sprintf("click-%d", w), func(cur *Table) (*Change, error) {
+			_, errs[w] = s.Update(ctx, tb.ID, fmt.Sprintf("click-%d", w), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				// Each click was made on the version the player saw.
 				if cur.Version != tb.Version {
-					return nil, ErrStale
+					return nil, cribbage.ErrStale
 				}
 				g, _, err := cur.State.Apply(nextAction(cur.State, engine.SeedFromUint64(1)))
 				if err != nil {
 					return nil, err
 				}
 				cur.State = g
-				return &Change{Table: cur}, nil
+				return &cribbage.Change{Table: cur}, nil
 			})
 		}(w)
 	}
@@ -203,7 +204,7 @@ func TestConcurrentActionsApplyOnce(t *testing.T) {
 		switch {
 		case err == nil:
 			applied++
-		case !errors.Is(err, ErrStale):
+		case !errors.Is(err, cribbage.ErrStale):
 			t.Errorf("unexpected error %v", err)
 		}
 	}
@@ -225,7 +226,7 @@ func TestCompareAndSwapWithoutTheLock(t *testing.T) {
 	}
 	row, _ := encodeTable(tb)
 	err := s.inTx(ctx, func(tx *sql.Tx) error { return s.saveRow(ctx, tx, tb, row, tb.Version) })
-	if !errors.Is(err, ErrStale) {
+	if !errors.Is(err, cribbage.ErrStale) {
 		t.Errorf("save from an old version: %v, want ErrStale", err)
 	}
 }
@@ -238,10 +239,10 @@ func TestOpenAndPlayerTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	startGame(t, s, newLobby("g2", "alice", "bob"))
-	_, err := s.Update(ctx, a.ID, "", func(cur *Table) (*Change, error) {
+	_, err := s.Update(ctx, a.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
-		cur.State, cur.Status = g, StatusFinished
-		return &Change{Table: cur}, err
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -295,14 +296,14 @@ func TestUpdateKeepsMessagesSetMeanwhile(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
 	tb := startGame(t, s, newLobby("g", "a", "b"))
-	_, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+	_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		// The update has read the table; now the thread is recorded.
 		if err := s.SetMessages(ctx, tb.ID, "msg-1", "thread-1"); err != nil {
 			return nil, err
 		}
 		g, _, err := cur.State.Apply(nextAction(cur.State, engine.SeedFromUint64(1)))
 		cur.State = g
-		return &Change{Table: cur}, err
+		return &cribbage.Change{Table: cur}, err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -319,13 +320,13 @@ func TestAssistedGamesAreMarked(t *testing.T) {
 	if err := s.MarkAssisted(ctx, tb.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+	_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		if !cur.Assisted {
 			t.Error("the table does not show it was assisted")
 		}
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
-		cur.State, cur.Status = g, StatusFinished
-		return &Change{Table: cur}, err
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -334,10 +335,10 @@ func TestAssistedGamesAreMarked(t *testing.T) {
 		t.Errorf("result assisted %v, %v", a, err)
 	}
 	other := startGame(t, s, newLobby("g", "a", "b"))
-	s.Update(ctx, other.ID, "", func(cur *Table) (*Change, error) {
+	s.Update(ctx, other.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
-		cur.State, cur.Status = g, StatusFinished
-		return &Change{Table: cur}, err
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, err
 	})
 	if a, _ := s.Assisted(ctx, other.ID); a {
 		t.Error("a game without hints is marked assisted")
@@ -362,7 +363,7 @@ func TestTimersFireOnce(t *testing.T) {
 	if idle, _ := s.IdleTables(ctx, c.t.Add(-14*time.Hour), c.t.Add(-24*time.Hour)); len(idle) != 0 {
 		t.Errorf("%d tables idle for 14 hours", len(idle))
 	}
-	out := []Outbound{{ChannelID: "c", Kind: "post", Payload: "{}"}}
+	out := []cribbage.Outbound{{ChannelID: "c", Kind: "post", Payload: "{}"}}
 	first, err1 := s.MarkReminded(ctx, tb.ID, time.Time{}, c.t, out)
 	second, err2 := s.MarkReminded(ctx, tb.ID, time.Time{}, c.t, out)
 	if err1 != nil || err2 != nil || !first || second {
@@ -397,7 +398,7 @@ func TestSealOnce(t *testing.T) {
 	if err := s.Seal(ctx, head.ID, last.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Seal(ctx, head.ID, last.ID+1); !errors.Is(err, ErrStale) {
+	if err := s.Seal(ctx, head.ID, last.ID+1); !errors.Is(err, cribbage.ErrStale) {
 		t.Errorf("sealed twice: %v, want ErrStale", err)
 	}
 	again, _ := s.PendingOutbox(ctx, 100)
@@ -407,7 +408,7 @@ func TestSealOnce(t *testing.T) {
 	if err := s.MarkDelivered(ctx, items[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Seal(ctx, items[1].ID, items[1].ID); !errors.Is(err, ErrStale) {
+	if err := s.Seal(ctx, items[1].ID, items[1].ID); !errors.Is(err, cribbage.ErrStale) {
 		t.Errorf("sealed a delivered announcement: %v, want ErrStale", err)
 	}
 	all, err := s.TableOutbox(ctx, tb.ID)
@@ -424,9 +425,9 @@ func TestUpdateRecordsTheTableMessageOnce(t *testing.T) {
 	tb := startGame(t, s, newLobby("g", "a", "b"))
 	save := func(id string) {
 		t.Helper()
-		if _, err := s.Update(ctx, tb.ID, "", func(cur *Table) (*Change, error) {
+		if _, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			cur.MessageID = id
-			return &Change{Table: cur}, nil
+			return &cribbage.Change{Table: cur}, nil
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -488,4 +489,49 @@ func TestAPanickingWriteLeavesTheStoreUsable(t *testing.T) {
 		t.Error("a panicking write was committed")
 	}
 	t.Logf("%d of 8 concurrent moves committed beside the panics", steps.Load())
+}
+
+// TestRematchIsMadeOnce: eight simultaneous rematches of one table make
+// one table; the others get it back with ErrRematched.
+func TestRematchIsMadeOnce(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	prev := startGame(t, s, newLobby("g", "a", "b"))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	made, refused := map[int64]int{}, 0
+	for k := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			next, err := s.Rematch(ctx, prev.ID, fmt.Sprint("click-", k), func(p, next *cribbage.Table) (*cribbage.Change, error) {
+				next.GuildID, next.ChannelID, next.HostID, next.Options, next.Status = p.GuildID, p.ChannelID, p.HostID, p.Options, cribbage.StatusLobby
+				next.Seats = p.Seats
+				return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: p.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				made[next.ID]++
+			case errors.Is(err, cribbage.ErrRematched) && next != nil:
+				refused++
+				made[next.ID] += 0
+			default:
+				t.Errorf("rematch: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if len(made) != 1 || refused != 7 {
+		t.Fatalf("tables %v, %d refused; want one table and 7 refusals", made, refused)
+	}
+	for id := range made {
+		if got := mustTable(t, s, prev.ID).RematchID; got != id {
+			t.Errorf("the table records rematch %d, want %d", got, id)
+		}
+		if tb := mustTable(t, s, id); len(tb.Seats) != 2 || tb.Version != 1 {
+			t.Errorf("rematch table %+v", tb)
+		}
+	}
 }

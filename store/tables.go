@@ -11,118 +11,25 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// Status is where a table stands.
-type Status string
-
-// The statuses of a table.
-const (
-	StatusLobby    Status = "lobby"    // seats are filling
-	StatusPlaying  Status = "playing"  // the game is on
-	StatusFinished Status = "finished" // the game has a result
-	StatusClosed   Status = "closed"   // closed without a game (an abandoned lobby)
-)
-
-// Open reports whether the table is still in use.
-func (s Status) Open() bool { return s == StatusLobby || s == StatusPlaying }
-
-// Seat is a place at a table: a person (UserID) or a computer player
-// (Computer names its level).
-type Seat struct {
-	UserID   string
-	Name     string
-	Computer string
-}
-
-// Table is a cribbage table in a Discord channel and the game played there.
-type Table struct {
-	ID        int64
-	GuildID   string
-	ChannelID string
-	HostID    string
-	// MessageID is the public table message, ThreadID the table's thread;
-	// empty until posted.
-	MessageID string
-	ThreadID  string
-	Options   engine.Options
-	// Computer is the level filling empty seats, or empty for none.
-	Computer string
-	Status   Status
-	// Version counts the table's changes; Update refuses a change made
-	// from an older version.
-	Version int64
-	Seats   []Seat
-	// CutSeed is the seed the first deal was cut from; State is the game,
-	// nil before it starts.
-	CutSeed *engine.Seed
-	State   *engine.State
-	// Assisted is set once a player at the table has used the coach.
-	Assisted bool
-	// RemindedAt is when the bot last reminded a waiting player, and
-	// ForfeitOfferedAt when it offered the opponents a forfeit.
-	RemindedAt       time.Time
-	ForfeitOfferedAt time.Time
-	// WaitingSince is when the players the game waits on began waiting.
-	WaitingSince time.Time
-	CreatedAt    time.Time
-	StartedAt    time.Time
-	LastActionAt time.Time
-	FinishedAt   time.Time
-}
-
-// HasComputer reports whether a computer player sits at the table.
-func (t *Table) HasComputer() bool {
-	for _, s := range t.Seats {
-		if s.Computer != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// clone returns a copy the caller's function may change freely.
-func (t *Table) clone() *Table {
+// cloneTable returns a copy the caller's function may change freely.
+func cloneTable(t *cribbage.Table) *cribbage.Table {
 	c := *t
-	c.Seats = append([]Seat(nil), t.Seats...)
+	c.Seats = append([]cribbage.Seat(nil), t.Seats...)
 	if t.State != nil {
 		c.State = t.State.Clone()
 	}
 	return &c
 }
 
-// LoggedAction is one engine action in a table's log, with who asked for it
-// (empty for the bot's own actions, such as dealing).
-type LoggedAction struct {
-	UserID string
-	Action engine.Action
-}
-
-// Outbound is an announcement to deliver to a channel. Kind and Payload
-// are the bot's: the store keeps them opaque and in order.
-type Outbound struct {
-	ChannelID string
-	Kind      string
-	Payload   string
-}
-
-// Change is what an Update writes, all in one transaction.
-type Change struct {
-	// Table is the table as it should be saved; its Version is set by the
-	// store.
-	Table *Table
-	// Actions are appended to the table's log.
-	Actions []LoggedAction
-	// Outbox is queued for delivery in order.
-	Outbox []Outbound
-}
-
 // CreateTable saves a new table, queues its announcements and records the
 // interaction that asked for it, in one transaction. It sets the table's
 // id, version and times.
-func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string, outbox []Outbound) (*Table, error) {
-	t = t.clone()
+func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound) (*cribbage.Table, error) {
+	t = cloneTable(t)
 	now := s.now()
 	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -132,30 +39,107 @@ func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string,
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM tables`).Scan(&t.ID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(now), millis(now)); err != nil {
-			return fmt.Errorf("store: create table: %w", err)
-		}
-		row, err := encodeTable(t)
-		if err != nil {
-			return err
-		}
-		if err := s.saveRow(ctx, tx, t, row, t.Version); err != nil {
-			return err
-		}
-		if err := s.saveSeats(ctx, tx, t); err != nil {
-			return err
-		}
-		if err := s.queue(ctx, tx, t.ID, outbox); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
-		return err
+		return s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// insertTable writes a new table (its id set), its seats, actions and
+// announcements, and ties the interaction to it.
+func (s *Store) insertTable(ctx context.Context, tx *sql.Tx, ch *cribbage.Change, interactionID string) error {
+	t := ch.Table
+	if _, err := s.txExec(ctx, tx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt)); err != nil {
+		return fmt.Errorf("store: create table: %w", err)
+	}
+	row, err := encodeTable(t)
+	if err != nil {
+		return err
+	}
+	if err := s.saveRow(ctx, tx, t, row, t.Version); err != nil {
+		return err
+	}
+	if err := s.saveSeats(ctx, tx, t); err != nil {
+		return err
+	}
+	if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
+		return err
+	}
+	if err := s.queue(ctx, tx, t.ID, ch.Outbox); err != nil {
+		return err
+	}
+	if interactionID == "" {
+		return nil
+	}
+	_, err = s.txExec(ctx, tx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
+	return err
+}
+
+// Rematch makes prev's rematch in one transaction: fn turns prev and a new
+// table (its id and times set) into the change to save, and prev records
+// it as its rematch. A table has one rematch: if prev has one already,
+// Rematch returns that table and cribbage.ErrRematched, whoever asked.
+func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
+	var made *cribbage.Table
+	var existing int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		prevs, err := s.loadTables(ctx, tx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, prevID)
+		if err != nil {
+			return err
+		}
+		if len(prevs) == 0 {
+			return cribbage.ErrNotFound
+		}
+		prev := prevs[0]
+		if prev.RematchID != 0 {
+			existing = prev.RematchID
+			return cribbage.ErrRematched
+		}
+		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
+			return err
+		}
+		now := s.now()
+		next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM tables`).Scan(&next.ID); err != nil {
+			return err
+		}
+		ch, err := fn(cloneTable(prev), next)
+		if err != nil {
+			return err
+		}
+		ch.Table.ID, ch.Table.Version, ch.Table.CreatedAt, ch.Table.LastActionAt = next.ID, 1, now, now
+		if ch.Table.Status == cribbage.StatusPlaying {
+			ch.Table.StartedAt = now
+		}
+		if err := s.insertTable(ctx, tx, ch, interactionID); err != nil {
+			return err
+		}
+		res, err := s.txExec(ctx, tx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
+		if err != nil {
+			return fmt.Errorf("store: record the rematch: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("store: record the rematch: %w", err)
+		} else if n != 1 {
+			return cribbage.ErrRematched
+		}
+		made = cloneTable(ch.Table)
+		return nil
+	})
+	if errors.Is(err, cribbage.ErrRematched) && existing != 0 {
+		t, lerr := s.Table(ctx, existing)
+		if lerr != nil {
+			return nil, lerr
+		}
+		return t, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return made, nil
 }
 
 // Update is one action, one transaction: it reads the table, lets fn
@@ -169,7 +153,7 @@ func (s *Store) CreateTable(ctx context.Context, t *Table, interactionID string,
 // happening the caller gets ErrStale. An interaction seen before fails with
 // ErrDuplicate. When the change finishes the game, its result and records
 // are written in the same transaction.
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error) {
+func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	for attempt := 0; ; attempt++ {
 		// Checked first so a redelivered interaction is told so, rather
 		// than whatever fn would say of it now; the save checks again.
@@ -180,7 +164,7 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 		if err != nil {
 			return nil, err
 		}
-		ch, err := fn(cur.clone())
+		ch, err := fn(cloneTable(cur))
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +172,7 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 			return nil, nil
 		}
 		saved, err := s.save(ctx, cur, ch, interactionID)
-		if errors.Is(err, ErrStale) && attempt < maxAttempts {
+		if errors.Is(err, cribbage.ErrStale) && attempt < maxAttempts {
 			continue
 		}
 		return saved, err
@@ -199,10 +183,10 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 const maxAttempts = 4
 
 // save writes a change made from cur in one transaction.
-func (s *Store) save(ctx context.Context, cur *Table, ch *Change, interactionID string) (*Table, error) {
-	t := ch.Table.clone()
+func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	t := cloneTable(ch.Table)
 	t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
-	if t.Status == StatusPlaying && cur.Status == StatusLobby {
+	if t.Status == cribbage.StatusPlaying && cur.Status == cribbage.StatusLobby {
 		t.StartedAt = t.LastActionAt
 	}
 	if !t.Status.Open() && cur.Status.Open() {
@@ -231,7 +215,7 @@ func (s *Store) save(ctx context.Context, cur *Table, ch *Change, interactionID 
 		if err := s.queue(ctx, tx, t.ID, ch.Outbox); err != nil {
 			return err
 		}
-		if t.Status == StatusFinished && cur.Status != StatusFinished {
+		if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
 			return recordResult(ctx, tx, t)
 		}
 		return nil
@@ -254,7 +238,7 @@ func (s *Store) checkInteraction(ctx context.Context, interactionID string) erro
 	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM interactions WHERE id = ?`, interactionID).Scan(&one)
 	switch {
 	case err == nil:
-		return ErrDuplicate
+		return cribbage.ErrDuplicate
 	case errors.Is(err, sql.ErrNoRows):
 		return nil
 	}
@@ -274,7 +258,7 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 		return err
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return ErrDuplicate
+		return cribbage.ErrDuplicate
 	}
 	return nil
 }
@@ -283,7 +267,7 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 type tableRow struct{ state, seed string }
 
 // encodeTable encodes the columns that need encoding.
-func encodeTable(t *Table) (tableRow, error) {
+func encodeTable(t *cribbage.Table) (tableRow, error) {
 	var row tableRow
 	if t.State != nil {
 		b, err := json.Marshal(t.State)
@@ -300,7 +284,7 @@ func encodeTable(t *Table) (tableRow, error) {
 
 // saveRow writes t's columns if the stored version is still expected, and
 // fails with ErrStale if it is not.
-func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *Table, row tableRow, expected int64) error {
+func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row tableRow, expected int64) error {
 	o := t.Options
 	// thread_id is left out and message_id is only ever filled in, never
 	// changed: SetMessages and RecordTableMessage change them without a new
@@ -318,13 +302,13 @@ func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *Table, row tableRow,
 		return fmt.Errorf("store: save table: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return ErrStale
+		return cribbage.ErrStale
 	}
 	return nil
 }
 
 // saveSeats replaces the table's seats.
-func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *Table) error {
+func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *cribbage.Table) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
 		return err
 	}
@@ -338,7 +322,7 @@ func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *Table) error {
 }
 
 // appendActions logs actions under the table's new version.
-func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions []LoggedAction) error {
+func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *cribbage.Table, actions []cribbage.LoggedAction) error {
 	for i, a := range actions {
 		b, err := json.Marshal(a.Action)
 		if err != nil {
@@ -354,26 +338,26 @@ func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *Table, actions
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since`
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
 // scanTable reads one row of tableColumns; seats are loaded separately.
 // decode turns the stored state into a game.
-func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*Table, error) {
-	var t Table
+func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*cribbage.Table, error) {
+	var t cribbage.Table
 	var partners, manual, muggins, assisted int
 	var status, seed, state string
 	var created, started, last, finished, reminded, offered, waiting int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting); err != nil {
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted = assisted != 0
 	t.RemindedAt, t.ForfeitOfferedAt, t.WaitingSince = fromMillis(reminded), fromMillis(offered), fromMillis(waiting)
-	t.Status = Status(status)
+	t.Status = cribbage.Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
 	if seed != "" {
 		raw, err := hex.DecodeString(seed)
@@ -403,7 +387,7 @@ type querier interface {
 const selectTable = `SELECT ` + tableColumns + ` FROM tables WHERE id = ?`
 
 // loadTable reads one table with its seats.
-func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
+func (s *Store) loadTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	st, err := s.prepared(ctx, selectTable)
 	if err != nil {
 		return nil, err
@@ -416,12 +400,12 @@ func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
 		}
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, cribbage.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := loadSeats(ctx, s.db, []*Table{t}); err != nil {
+	if err := loadSeats(ctx, s.db, []*cribbage.Table{t}); err != nil {
 		return nil, err
 	}
 	s.states.rememberSeats(t.ID, t.Version, t.Seats)
@@ -429,12 +413,12 @@ func (s *Store) loadTable(ctx context.Context, id int64) (*Table, error) {
 }
 
 // loadTables reads the tables a query selects (tableColumns), with seats.
-func (s *Store) loadTables(ctx context.Context, q querier, query string, args ...any) ([]*Table, error) {
+func (s *Store) loadTables(ctx context.Context, q querier, query string, args ...any) ([]*cribbage.Table, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Table
+	var out []*cribbage.Table
 	for rows.Next() {
 		t, err := scanTable(rows, s.decodeState)
 		if err != nil {
@@ -451,11 +435,11 @@ func (s *Store) loadTables(ctx context.Context, q querier, query string, args ..
 }
 
 // loadSeats fills the seats of tables.
-func loadSeats(ctx context.Context, q querier, tables []*Table) error {
+func loadSeats(ctx context.Context, q querier, tables []*cribbage.Table) error {
 	if len(tables) == 0 {
 		return nil
 	}
-	byID := make(map[int64]*Table, len(tables))
+	byID := make(map[int64]*cribbage.Table, len(tables))
 	ids := make([]string, 0, len(tables))
 	args := make([]any, 0, len(tables))
 	for _, t := range tables {
@@ -472,7 +456,7 @@ func loadSeats(ctx context.Context, q querier, tables []*Table) error {
 	for rows.Next() {
 		var id int64
 		var n int
-		var seat Seat
+		var seat cribbage.Seat
 		if err := rows.Scan(&id, &n, &seat.UserID, &seat.Name, &seat.Computer); err != nil {
 			return err
 		}
@@ -482,18 +466,18 @@ func loadSeats(ctx context.Context, q querier, tables []*Table) error {
 }
 
 // Table returns one table.
-func (s *Store) Table(ctx context.Context, id int64) (*Table, error) {
+func (s *Store) Table(ctx context.Context, id int64) (*cribbage.Table, error) {
 	return s.loadTable(ctx, id)
 }
 
 // OpenTables returns every table still in use (a lobby or a game on), for
 // the bot to resume after a restart.
-func (s *Store) OpenTables(ctx context.Context) ([]*Table, error) {
+func (s *Store) OpenTables(ctx context.Context) ([]*cribbage.Table, error) {
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id`)
 }
 
 // PlayerTables returns the open tables in a server where userID has a seat.
-func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*Table, error) {
+func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
 		WHERE guild_id = ? AND status IN ('lobby', 'playing')
 		AND id IN (SELECT table_id FROM seats WHERE user_id = ? AND computer = '')
@@ -501,7 +485,7 @@ func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*Ta
 }
 
 // ChannelTables returns the open tables in a channel.
-func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*Table, error) {
+func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbage.Table, error) {
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
 }
 
@@ -521,7 +505,7 @@ func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID stri
 // IdleTables returns the open tables waiting since idleSince or earlier
 // (by WaitingSince, or the last move where that is unset), and the lobbies
 // opened before openedBefore.
-func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*Table, error) {
+func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*cribbage.Table, error) {
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
 		WHERE status IN ('lobby', 'playing')
 		AND (COALESCE(NULLIF(waiting_since, 0), last_action_at) <= ? OR (status = 'lobby' AND created_at <= ?)) ORDER BY id`,
@@ -531,17 +515,17 @@ func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Tim
 // MarkReminded records a reminder sent at at and queues its announcement,
 // if the table was last reminded at prev: of two bots (or a restart racing
 // a timer) only one reminds. It reports whether this call did.
-func (s *Store) MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+func (s *Store) MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []cribbage.Outbound) (bool, error) {
 	return s.markTimer(ctx, `UPDATE tables SET reminded_at = ? WHERE id = ? AND reminded_at = ?`, id, prev, at, out)
 }
 
 // MarkForfeitOffered records a forfeit offer like MarkReminded.
-func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []cribbage.Outbound) (bool, error) {
 	return s.markTimer(ctx, `UPDATE tables SET forfeit_offered_at = ? WHERE id = ? AND forfeit_offered_at = ?`, id, prev, at, out)
 }
 
 // markTimer swaps a timer column from prev to at and queues out, together.
-func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at time.Time, out []Outbound) (bool, error) {
+func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at time.Time, out []cribbage.Outbound) (bool, error) {
 	fired := false
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, query, millis(at), id, millis(prev))
@@ -564,15 +548,15 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 }
 
 // Actions returns a table's action log in order.
-func (s *Store) Actions(ctx context.Context, id int64) ([]LoggedAction, error) {
+func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []LoggedAction
+	var out []cribbage.LoggedAction
 	for rows.Next() {
-		var la LoggedAction
+		var la cribbage.LoggedAction
 		var raw string
 		if err := rows.Scan(&la.UserID, &raw); err != nil {
 			return nil, err

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 // BenchmarkInteractionLatency100Tables plays 100 two-player tables at once
@@ -69,7 +69,7 @@ func benchTables(b *testing.B, spread time.Duration) {
 				defer wg.Done()
 				time.Sleep(delays[k])
 				t := all[k]
-				if !h.step(t.id, t.msg, t.people) || h.table(t.id).Status != store.StatusPlaying {
+				if !h.step(t.id, t.msg, t.people) || h.table(t.id).Status != cribbage.StatusPlaying {
 					all[k] = open(tables + k)
 				}
 			}(k)

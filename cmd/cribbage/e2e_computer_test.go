@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
@@ -19,7 +20,7 @@ func soloGame(t *testing.T, h *harness, level string, opts ...discordtest.Opt) (
 		t.Fatalf("Start refused: %s", a.Content())
 	}
 	tb := h.table(id)
-	if tb.Status != store.StatusPlaying || tb.Seats[1].Computer != level {
+	if tb.Status != cribbage.StatusPlaying || tb.Seats[1].Computer != level {
 		t.Fatalf("after Start: %s, seats %+v", tb.Status, tb.Seats)
 	}
 	return id, msg
@@ -30,7 +31,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	id, msg := soloGame(t, h, "expert")
 	scan := h.playScanned(id, msg, usersOf(alice))
 	final := h.table(id)
-	if final.Status != store.StatusFinished {
+	if final.Status != cribbage.StatusFinished {
 		t.Fatalf("status %s", final.Status)
 	}
 	// Games against the computer stay off the leaderboard and show apart
@@ -110,10 +111,10 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := st.Update(context.Background(), id, "", func(cur *store.Table) (*store.Change, error) {
+	saved, err := st.Update(context.Background(), id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActPlay, Seat: 0, Card: cur.State.LegalPlays(0)[0]})
 		cur.State = g
-		return &store.Change{Table: cur}, err
+		return &cribbage.Change{Table: cur}, err
 	})
 	st.Close()
 	if err != nil {
@@ -136,7 +137,7 @@ func TestTeamGameWithAComputerPartner(t *testing.T) {
 	h.click(alice, msg, "/begin/"+itoa64(id))
 	h.playScanned(id, msg, usersOf(alice))
 	final := h.table(id)
-	if final.Status != store.StatusFinished || len(final.Seats) != 4 || final.Seats[2].Computer == "" {
+	if final.Status != cribbage.StatusFinished || len(final.Seats) != 4 || final.Seats[2].Computer == "" {
 		t.Fatalf("status %s, seats %+v", final.Status, final.Seats)
 	}
 	st, _ := h.store.PlayerStats(context.Background(), testGuild, alice.ID)

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 // The contract tests hold the bot to Discord's published contract: the fake
@@ -45,7 +45,7 @@ func TestContractWholeGames(t *testing.T) {
 			h.playToEnd(id, msg, usersOf(tc.people...))
 			h.drain()
 			final := h.table(id)
-			if final.Status != store.StatusFinished {
+			if final.Status != cribbage.StatusFinished {
 				t.Fatalf("status %s", final.Status)
 			}
 			if n := h.tableMessages(id); n != 1 {
@@ -75,7 +75,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.command(bob, "join")
 	h.command(carol, "join")
 	h.command(carol, "leave")
-	if h.table(id).Status != store.StatusPlaying {
+	if h.table(id).Status != cribbage.StatusPlaying {
 		t.Fatalf("the table did not start: %s", h.table(id).Status)
 	}
 	people := usersOf(alice, bob)
@@ -106,10 +106,10 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	}
 	h.command(alice, "status")
 	// In the next hand, the coach reviews the last discard.
-	for h.table(id).Status == store.StatusPlaying && h.table(id).State.HandNo < 2 {
+	for h.table(id).Status == cribbage.StatusPlaying && h.table(id).State.HandNo < 2 {
 		h.step(id, msg, people)
 	}
-	if h.table(id).Status == store.StatusPlaying {
+	if h.table(id).Status == cribbage.StatusPlaying {
 		h.clickNamed(alice, h.showHand(alice, msg, id), "/review/")
 	}
 	h.playToEnd(id, msg, people)
@@ -132,7 +132,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 		return ok
 	})
 	h.click(waiter, fmsg, "/claimwin/"+itoa64(fid))
-	if h.table(fid).Status != store.StatusFinished {
+	if h.table(fid).Status != cribbage.StatusFinished {
 		t.Errorf("the forfeit was not claimed: %s", h.table(fid).Status)
 	}
 
@@ -249,7 +249,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // mustActions reads a table's action log.
-func mustActions(t *testing.T, h *harness, id int64) []store.LoggedAction {
+func mustActions(t *testing.T, h *harness, id int64) []cribbage.LoggedAction {
 	t.Helper()
 	logged, err := h.store.Actions(t.Context(), id)
 	if err != nil {

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 // countIn counts the table's story messages containing s.
@@ -99,7 +100,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
 		return ok
 	})
-	if a := h.click(mover, msg, "/claimwin/"+itoa64(id)); !a.Ephemeral() || h.table(id).Status != store.StatusPlaying {
+	if a := h.click(mover, msg, "/claimwin/"+itoa64(id)); !a.Ephemeral() || h.table(id).Status != cribbage.StatusPlaying {
 		t.Errorf("the player who kept the table waiting claimed it: %q", a.Content())
 	}
 	if a := h.click(eve, msg, "/claimwin/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
@@ -108,7 +109,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	h.click(waiter, msg, "/claimwin/"+itoa64(id))
 	final := h.table(id)
 	r := final.State.Result
-	if final.Status != store.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != waiter.ID || r.Games != 1 {
+	if final.Status != cribbage.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != waiter.ID || r.Games != 1 {
 		t.Fatalf("after the claim: %s %+v", final.Status, r)
 	}
 	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
@@ -122,11 +123,11 @@ func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
 	id, _ := h.open(alice)
 	h.fake.Advance(23 * time.Hour)
 	h.settle()
-	if h.table(id).Status != store.StatusLobby {
+	if h.table(id).Status != cribbage.StatusLobby {
 		t.Fatal("closed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the lobby closed", func() bool { return h.table(id).Status == store.StatusClosed })
+	h.eventually("the lobby closed", func() bool { return h.table(id).Status == cribbage.StatusClosed })
 	if n := h.countIn(id, "closed"); n != 1 {
 		t.Errorf("%d announcements of the closing", n)
 	}
@@ -148,7 +149,7 @@ func TestGamesListAndRematch(t *testing.T) {
 	}
 	next := tableIDFrom(t, re.Response.Data.Components, "/hand/")
 	nt := h.table(next)
-	if nt.Status != store.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID {
+	if nt.Status != cribbage.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID {
 		t.Fatalf("rematch table %s, seats %+v", nt.Status, nt.Seats)
 	}
 	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
@@ -235,4 +236,48 @@ func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
 	}
 	h.fake.Advance(6*time.Hour + time.Minute)
 	h.eventually("Bob's reminder 12 hours after the deal", func() bool { return h.countIn(id, "⏰") == 1 })
+}
+
+// TestSimultaneousRematchClicksMakeOneGame: both players press Rematch at
+// once; one new table is made and the other click is told where it is.
+func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
+	h := newHarness(t)
+	id := h.resignedGame(alice, bob, bob)
+	msg := h.table(id).MessageID
+	clicks := []*discordgo.Interaction{
+		h.fake.Prepare(discordtest.Click(testGuild, testChannel, alice, msg, "/rematch/"+itoa64(id))),
+		h.fake.Prepare(discordtest.Click(testGuild, testChannel, bob, msg, "/rematch/"+itoa64(id))),
+	}
+	answers := make([]discordtest.Answer, len(clicks))
+	var wg sync.WaitGroup
+	for k, i := range clicks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			a, err := h.fake.Send(ctx, i)
+			if err != nil {
+				t.Error(err)
+			}
+			answers[k] = a
+		}()
+	}
+	wg.Wait()
+	public, told := 0, 0
+	for _, a := range answers {
+		switch {
+		case !a.Ephemeral():
+			public++
+		case strings.Contains(a.Content(), "already has its rematch"):
+			told++
+		}
+	}
+	if public != 1 || told != 1 {
+		t.Errorf("%d new table messages and %d told of the rematch; want 1 and 1: %q / %q", public, told, answers[0].Content(), answers[1].Content())
+	}
+	tables, _ := h.store.ChannelTables(context.Background(), testChannel)
+	if len(tables) != 1 || h.table(id).RematchID != tables[0].ID {
+		t.Errorf("open tables %d, rematch recorded %d", len(tables), h.table(id).RematchID)
+	}
 }

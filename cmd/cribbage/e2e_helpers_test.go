@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -77,7 +78,7 @@ func (h *harness) startBot() {
 	}
 	u, _ := url.Parse(h.fake.URL())
 	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: storeAdapter{st}, Logger: logger, Now: h.fake.Now,
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
 		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval})
 	if err != nil {
 		h.t.Fatal(err)
@@ -163,7 +164,7 @@ func (h *harness) click(u discordtest.User, messageID, customID string) discordt
 }
 
 // table reads a table from the database.
-func (h *harness) table(id int64) *store.Table {
+func (h *harness) table(id int64) *cribbage.Table {
 	h.t.Helper()
 	t, err := h.store.Table(context.Background(), id)
 	if err != nil {
@@ -245,7 +246,7 @@ func usersOf(us ...discordtest.User) map[string]discordtest.User {
 func (h *harness) step(id int64, tableMsg string, people map[string]discordtest.User) bool {
 	h.t.Helper()
 	t := h.table(id)
-	if t.Status != store.StatusPlaying {
+	if t.Status != cribbage.StatusPlaying {
 		return false
 	}
 	g := t.State

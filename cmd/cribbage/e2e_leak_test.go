@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 // leakScanner checks that no public payload names a card that was hidden
@@ -234,7 +234,7 @@ func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
 			}
 			scan := h.playScanned(id, msg, usersOf(tc.people...))
 			final := h.table(id)
-			if final.Status != store.StatusFinished {
+			if final.Status != cribbage.StatusFinished {
 				t.Fatalf("status %s", final.Status)
 			}
 			r := final.State.Result

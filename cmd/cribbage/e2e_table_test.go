@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 // toShow plays a manual-counting table to its first count.
@@ -72,7 +72,7 @@ func TestMugginsThroughTheHandView(t *testing.T) {
 		t.Error("the claimer was offered muggins on their own miss")
 	}
 	h.click(opponent, view.MessageID, b.CustomID)
-	if got := h.table(id).State.Scores[1-seat]; got != before+points && h.table(id).Status == store.StatusPlaying {
+	if got := h.table(id).State.Scores[1-seat]; got != before+points && h.table(id).Status == cribbage.StatusPlaying {
 		t.Errorf("opponent's score %d → %d, want +%d", before, got, points)
 	}
 	h.drain()
@@ -93,12 +93,12 @@ func TestResignAfterConfirmation(t *testing.T) {
 	if !a.Ephemeral() || !ok {
 		t.Fatalf("resign asked %q", a.Content())
 	}
-	if h.table(id).Status != store.StatusPlaying {
+	if h.table(id).Status != cribbage.StatusPlaying {
 		t.Fatal("resigned before confirming")
 	}
 	h.click(bob, a.MessageID, b.CustomID)
 	final := h.table(id)
-	if final.Status != store.StatusFinished || final.State.Result.Reason != engine.ReasonResigned || final.Seats[final.State.Result.Winner].UserID != alice.ID {
+	if final.Status != cribbage.StatusFinished || final.State.Result.Reason != engine.ReasonResigned || final.Seats[final.State.Result.Winner].UserID != alice.ID {
 		t.Errorf("after resigning: %s %+v", final.Status, final.State.Result)
 	}
 }
@@ -112,7 +112,7 @@ func TestSeveralTablesInOneChannel(t *testing.T) {
 	}
 	h.command(bob, "join", discordtest.Opt{Name: "table", Value: one})
 	h.click(carol, msg2, "/join/"+itoa64(two))
-	if h.table(one).Status != store.StatusPlaying || h.table(two).Status != store.StatusPlaying {
+	if h.table(one).Status != cribbage.StatusPlaying || h.table(two).Status != cribbage.StatusPlaying {
 		t.Fatal("tables did not start")
 	}
 	if a := h.command(alice, "hand"); !strings.Contains(a.Content(), "more than one table") {
@@ -127,7 +127,7 @@ func TestSeveralTablesInOneChannel(t *testing.T) {
 	}
 	// Each table's buttons act on that table only.
 	h.playToEnd(one, msg1, usersOf(alice, bob))
-	if h.table(two).Status != store.StatusPlaying || h.table(two).State.HandNo != 1 {
+	if h.table(two).Status != cribbage.StatusPlaying || h.table(two).State.HandNo != 1 {
 		t.Error("playing table 1 changed table 2")
 	}
 	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
@@ -158,7 +158,7 @@ func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
 		t.Errorf("seats after leaving: %+v", h.table(id).Seats)
 	}
 	h.click(alice, msg, "/leave/"+itoa64(id))
-	if h.table(id).Status != store.StatusClosed {
+	if h.table(id).Status != cribbage.StatusClosed {
 		t.Errorf("table with nobody seated: %s", h.table(id).Status)
 	}
 	id, msg = h.open(alice)

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
-	"github.com/cribbage-bot/cribbage/store"
 )
 
 func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
@@ -17,13 +17,13 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	if a.Ephemeral() {
 		t.Fatalf("join refused: %s", a.Content())
 	}
-	if got := h.table(id).Status; got != store.StatusPlaying {
+	if got := h.table(id).Status; got != cribbage.StatusPlaying {
 		t.Fatalf("status after the second join: %s", got)
 	}
 	h.playToEnd(id, msg, usersOf(alice, bob))
 	h.drain()
 	final := h.table(id)
-	if final.Status != store.StatusFinished || final.State.Result == nil {
+	if final.Status != cribbage.StatusFinished || final.State.Result == nil {
 		t.Fatalf("final %+v", final)
 	}
 	board, err := h.store.Leaderboard(context.Background(), testGuild, time.Time{})

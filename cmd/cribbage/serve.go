@@ -60,7 +60,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		Token:   cfg.Token,
 		GuildID: cfg.GuildID,
 		APIURL:  cfg.APIURL,
-		Store:   storeAdapter{st},
+		Store:   st,
 		Logger:  logger,
 		// The timers: reminders and forfeits.
 		ReminderAfter: cfg.ReminderAfter,
@@ -80,3 +80,6 @@ func newLogger(w io.Writer, cfg Config) *slog.Logger {
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
 }
+
+// The SQLite store provides every service the bot uses.
+var _ bot.Store = (*store.Store)(nil)

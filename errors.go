@@ -1,0 +1,16 @@
+package cribbage
+
+import "errors"
+
+// The errors a service returns for the bot to explain; match them with
+// errors.Is.
+var (
+	// ErrNotFound means no table has that id.
+	ErrNotFound = errors.New("cribbage: no such table")
+	// ErrStale means the table changed since the caller looked at it.
+	ErrStale = errors.New("cribbage: the table has changed")
+	// ErrDuplicate means the interaction was already processed.
+	ErrDuplicate = errors.New("cribbage: interaction already processed")
+	// ErrRematched means the finished table has its rematch already.
+	ErrRematched = errors.New("cribbage: the table has its rematch already")
+)

@@ -1,0 +1,83 @@
+package cribbage
+
+import (
+	"context"
+	"time"
+)
+
+// TableService keeps tables and their games. Every change is one
+// transaction: the table, its logged actions, its announcements and the
+// interaction that asked for it, so a move is applied once or not at all.
+type TableService interface {
+	// CreateTable saves a new table with its announcements, recording the
+	// interaction; it sets the id, version and times.
+	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound) (*Table, error)
+	// Update loads a table, lets fn decide the change and saves it, its
+	// actions, announcements and the interaction in one transaction. It
+	// fails with ErrStale if the table changed meanwhile and ErrDuplicate
+	// for an interaction seen before; fn's error aborts everything, and a
+	// nil change saves nothing. A MessageID fn sets on a table that has
+	// none is recorded.
+	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
+	// Rematch makes a finished table's rematch in one transaction: fn turns
+	// prev and a new table (its id and times set) into the change to save.
+	// A table has one rematch: if prev has one, Rematch returns it and
+	// ErrRematched.
+	Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *Table) (*Change, error)) (*Table, error)
+	// Table returns a table, or ErrNotFound.
+	Table(ctx context.Context, id int64) (*Table, error)
+	// OpenTables returns the tables in a lobby or playing.
+	OpenTables(ctx context.Context) ([]*Table, error)
+	// PlayerTables returns a player's open tables in a server.
+	PlayerTables(ctx context.Context, guildID, userID string) ([]*Table, error)
+	// ChannelTables returns a channel's open tables.
+	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
+	// SetMessages records the table message and thread without changing
+	// the version.
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordTableMessage records the table message if none is recorded yet,
+	// without changing the version.
+	RecordTableMessage(ctx context.Context, id int64, messageID string) error
+	// MarkAssisted records that a player used the coach, without changing
+	// the version.
+	MarkAssisted(ctx context.Context, id int64) error
+}
+
+// TimerService finds the tables whose timers may be due and fires them
+// once, whatever races them.
+type TimerService interface {
+	// IdleTables returns the open tables with no move since idleSince and
+	// the lobbies opened before openedBefore.
+	IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*Table, error)
+	// MarkReminded and MarkForfeitOffered move a timer from prev to at and
+	// queue out, together, reporting whether this call did.
+	MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
+	MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
+}
+
+// OutboxService keeps the announcements queued by changes until they are
+// delivered, in order.
+type OutboxService interface {
+	// PendingOutbox returns up to limit undelivered announcements in
+	// delivery order.
+	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
+	// MarkDelivered records announcements as delivered, in one transaction.
+	MarkDelivered(ctx context.Context, ids ...int64) error
+	// MarkFailed counts a failed attempt and sets when to try again.
+	MarkFailed(ctx context.Context, id int64, next time.Time) error
+	// Seal records that announcement id is sent with the story lines after
+	// it up to through merged in; ErrStale if it was sealed or delivered
+	// already.
+	Seal(ctx context.Context, id, through int64) error
+}
+
+// RecordService answers the leaderboard and stats from finished games.
+type RecordService interface {
+	// Leaderboard ranks a server's players over games between people
+	// finished since since (the zero time for all time).
+	Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error)
+	// PlayerStats returns one player's records in a server.
+	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)
+	// HeadToHead returns a's and b's record on opposite sides.
+	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
+}

@@ -1,0 +1,114 @@
+package cribbage
+
+import (
+	"time"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Status is where a table stands.
+type Status string
+
+// The statuses of a table.
+const (
+	StatusLobby    Status = "lobby"    // seats are filling
+	StatusPlaying  Status = "playing"  // the game is on
+	StatusFinished Status = "finished" // the game has a result
+	StatusClosed   Status = "closed"   // closed without a game (an abandoned lobby)
+)
+
+// Open reports whether the table is still in use.
+func (s Status) Open() bool { return s == StatusLobby || s == StatusPlaying }
+
+// Seat is a place at a table: a person (UserID) or a computer player
+// (Computer names its level).
+type Seat struct {
+	UserID   string
+	Name     string
+	Computer string
+}
+
+// Table is a cribbage table in a Discord channel and the game played there.
+type Table struct {
+	ID        int64
+	GuildID   string
+	ChannelID string
+	HostID    string
+	// MessageID is the public table message, ThreadID the table's thread;
+	// empty until posted.
+	MessageID string
+	ThreadID  string
+	Options   engine.Options
+	// Computer is the level filling empty seats, or empty for none.
+	Computer string
+	Status   Status
+	// Version counts the table's changes; Update refuses a change made
+	// from an older version.
+	Version int64
+	Seats   []Seat
+	// CutSeed is the seed the first deal was cut from; State is the game,
+	// nil before it starts.
+	CutSeed *engine.Seed
+	State   *engine.State
+	// Assisted is set once a player at the table has used the coach.
+	Assisted bool
+	// RemindedAt is when the bot last reminded a waiting player, and
+	// ForfeitOfferedAt when it offered the opponents a forfeit.
+	RemindedAt       time.Time
+	ForfeitOfferedAt time.Time
+	// WaitingSince is when the players the game waits on began waiting.
+	WaitingSince time.Time
+	CreatedAt    time.Time
+	StartedAt    time.Time
+	LastActionAt time.Time
+	FinishedAt   time.Time
+	// RematchID is the table that is this one's rematch, once made.
+	RematchID int64
+}
+
+// Since is when the players the game waits on began waiting (the last
+// move, for tables saved before this was kept).
+func (t *Table) Since() time.Time {
+	if t.WaitingSince.IsZero() {
+		return t.LastActionAt
+	}
+	return t.WaitingSince
+}
+
+// SeatOf returns the seat a person sits in, or -1.
+func (t *Table) SeatOf(userID string) int {
+	for i, s := range t.Seats {
+		if s.UserID == userID && s.Computer == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// HasComputer reports whether a computer player sits at the table.
+func (t *Table) HasComputer() bool {
+	for _, s := range t.Seats {
+		if s.Computer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// LoggedAction is one engine action in a table's log, with who asked for it
+// (empty for the bot's own actions, such as dealing).
+type LoggedAction struct {
+	UserID string
+	Action engine.Action
+}
+
+// Change is what an Update writes, all in one transaction.
+type Change struct {
+	// Table is the table as it should be saved; its Version is set by the
+	// store.
+	Table *Table
+	// Actions are appended to the table's log.
+	Actions []LoggedAction
+	// Outbox is queued for delivery in order.
+	Outbox []Outbound
+}
