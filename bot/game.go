@@ -28,6 +28,17 @@ type postPayload struct {
 	Mentions []string `json:"mentions,omitempty"`
 }
 
+// encode is the payload as queued. A post is strings only, which JSON
+// always encodes; a failure would be a bug, and must not queue an empty
+// announcement.
+func (p postPayload) encode() string {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		panic(fmt.Sprintf("bot: encode a post: %v", err))
+	}
+	return string(raw)
+}
+
 // tableLocks serialises each table's updates within this process, so clicks
 // on one table queue instead of racing; the store's version check guards
 // against other processes.
@@ -177,8 +188,7 @@ func storyPosts(t *cribbage.Table, before []int, events []engine.Event) []cribba
 		if mention {
 			p.Mentions = mentions
 		}
-		raw, _ := json.Marshal(p)
-		out = append(out, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)})
+		out = append(out, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: p.encode()})
 		chunk, size = nil, 0
 	}
 	for _, l := range lines {

@@ -168,7 +168,7 @@ func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	opts := options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
 	if err != nil {
-		return reply{resp: ephemeral(mustText(err) + " " + err.Error())}, nil
+		return reply{resp: ephemeral(mustText(err))}, nil
 	}
 	starter, err := engine.ParseCard(opts["starter"].StringValue())
 	if err != nil {

@@ -43,7 +43,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		o.Muggins = true
 	}
 	if err := o.Validate(); err != nil {
-		return reply{resp: ephemeral("Those options don't make a table: " + err.Error())}, nil
+		b.logger(ic).Info("table options refused", "err", err)
+		return reply{resp: ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {

@@ -40,6 +40,13 @@ func userMessage(err error) (msg string, known bool) {
 	if errors.As(err, &which) {
 		return fmt.Sprintf("You're at more than one table here (%s). Add the `table` option to say which.", tableList(which.ids)), true
 	}
+	var card *engine.CardError
+	if errors.As(err, &card) {
+		if card.Twice {
+			return fmt.Sprintf("%s is there twice: a deck has one of each card.", card.Text), true
+		}
+		return fmt.Sprintf("`%s` isn't a card. Write cards like 5H, 10D, JC or Q♠.", card.Text), true
+	}
 	for _, m := range errorTexts {
 		if errors.Is(err, m.err) {
 			return m.text, true
@@ -53,6 +60,7 @@ var errorTexts = []struct {
 	text string
 }{
 	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
+	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
 	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},

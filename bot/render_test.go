@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,5 +73,31 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 	}
 	if line := resultLine(two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
 		t.Errorf("one player: %s", line)
+	}
+}
+
+// TestUserMessagesNeverShowInternalText: errors players can cause are
+// worded for them; anything else is the generic apology.
+func TestUserMessagesNeverShowInternalText(t *testing.T) {
+	_, badCard := engine.ParseCards("5H ZZ")
+	_, twice := engine.ParseCards("5H 5h")
+	tests := []struct {
+		err   error
+		want  string
+		known bool
+	}{
+		{badCard, "`ZZ` isn't a card. Write cards like 5H, 10D, JC or Q♠.", true},
+		{twice, "5h is there twice: a deck has one of each card.", true},
+		{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do.", true},
+		{fmt.Errorf("store: save table: %w", errors.New("disk I/O error")), genericApology, false},
+	}
+	for _, tt := range tests {
+		got, known := userMessage(tt.err)
+		if got != tt.want || known != tt.known {
+			t.Errorf("userMessage(%v) = %q, %v; want %q, %v", tt.err, got, known, tt.want, tt.known)
+		}
+		if strings.Contains(got, "engine:") || strings.Contains(got, "store:") {
+			t.Errorf("internal text reaches the player: %q", got)
+		}
 	}
 }

@@ -132,11 +132,11 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
 		if data.Name != commandName || len(data.Options) == 0 {
-			return reply{}, errBadCustomID
+			return reply{}, errUnknownCommand
 		}
 		h, ok := b.commands[data.Options[0].Name]
 		if !ok {
-			return reply{}, errBadCustomID
+			return reply{}, errUnknownCommand
 		}
 		if ic.GuildID == "" && data.Options[0].Name != "count" && data.Options[0].Name != "rules" && data.Options[0].Name != "help" {
 			return reply{}, errNotInGuild
@@ -167,6 +167,10 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	}
 	return h(ctx, ic, c)
 }
+
+// errUnknownCommand refuses a slash command the bot does not have (one
+// registered by an older version, say).
+var errUnknownCommand = errors.New("bot: unknown command")
 
 // clickHandler answers a parsed click.
 type clickHandler func(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error)

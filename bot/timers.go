@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/cribbage-bot/cribbage"
 	"runtime/debug"
@@ -136,8 +135,7 @@ func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 
 // post is a story message as an outbox entry.
 func post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
-	raw, _ := json.Marshal(postPayload{Content: content, Mentions: mentions})
-	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: string(raw)}
+	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: postPayload{Content: content, Mentions: mentions}.encode()}
 }
 
 // mentionList writes user mentions.

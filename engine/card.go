@@ -101,6 +101,24 @@ func (s Suit) String() string {
 	return suitSymbols[s]
 }
 
+// CardError says which text is not a card, or is a card given twice. It
+// is ErrBadCard for errors.Is.
+type CardError struct {
+	Text   string
+	Reason string
+	Twice  bool
+}
+
+func (e *CardError) Error() string {
+	if e.Twice {
+		return fmt.Sprintf("%v: %s appears twice", ErrBadCard, e.Text)
+	}
+	return fmt.Sprintf("%v: %q %s", ErrBadCard, e.Text, e.Reason)
+}
+
+// Unwrap makes a CardError ErrBadCard.
+func (e *CardError) Unwrap() error { return ErrBadCard }
+
 // ParseCard reads one card: a rank (A 2–10 T J Q K, any case) followed by a
 // suit letter (S H D C, any case) or symbol (♠ ♥ ♦ ♣, also ♤ ♡ ♢ ♧).
 func ParseCard(s string) (Card, error) {
@@ -112,7 +130,7 @@ func ParseCard(s string) (Card, error) {
 	case len(t) > 0 && strings.IndexByte(rankLetters[1:], t[0]) >= 0:
 		r, t = Rank(strings.IndexByte(rankLetters, t[0])), t[1:]
 	default:
-		return NoCard, fmt.Errorf("%w: %q has no rank (A, 2–10, J, Q, K)", ErrBadCard, s)
+		return NoCard, &CardError{Text: s, Reason: "has no rank (A, 2–10, J, Q, K)"}
 	}
 	var suit Suit
 	switch t {
@@ -125,7 +143,7 @@ func ParseCard(s string) (Card, error) {
 	case "C", "♣", "♧":
 		suit = Clubs
 	default:
-		return NoCard, fmt.Errorf("%w: %q has no suit (S, H, D, C or ♠ ♥ ♦ ♣)", ErrBadCard, s)
+		return NoCard, &CardError{Text: s, Reason: "has no suit (S, H, D, C or ♠ ♥ ♦ ♣)"}
 	}
 	return NewCard(r, suit), nil
 }
@@ -152,7 +170,7 @@ func ParseCards(s string) ([]Card, error) {
 			return nil, err
 		}
 		if seen.Has(c) {
-			return nil, fmt.Errorf("%w: %s appears twice", ErrBadCard, c)
+			return nil, &CardError{Text: f, Twice: true}
 		}
 		seen = seen.Add(c)
 		cards = append(cards, c)

@@ -20,8 +20,14 @@ func recordResult(ctx context.Context, tx *sql.Tx, t *cribbage.Table) error {
 		return fmt.Errorf("store: table %d finished without a result", t.ID)
 	}
 	r := g.Result
-	scores, _ := json.Marshal(r.Scores)
-	skunks, _ := json.Marshal(r.Skunks)
+	scores, err := json.Marshal(r.Scores)
+	if err != nil {
+		return fmt.Errorf("store: encode scores: %w", err)
+	}
+	skunks, err := json.Marshal(r.Skunks)
+	if err != nil {
+		return fmt.Errorf("store: encode skunks: %w", err)
+	}
 	vsComputer := boolInt(t.HasComputer())
 	finished := millis(t.FinishedAt)
 	// Read the flag from the row: MarkAssisted sets it outside of updates.

@@ -257,7 +257,11 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: claim interaction: %w", err)
+	}
+	if n != 1 {
 		return cribbage.ErrDuplicate
 	}
 	return nil
@@ -301,7 +305,11 @@ func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row 
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: save table: %w", err)
+	}
+	if n != 1 {
 		return cribbage.ErrStale
 	}
 	return nil
@@ -532,8 +540,12 @@ func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at 
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return err
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("store: fire timer: %w", err)
+		}
+		if n != 1 {
+			return nil // another run fired it
 		}
 		fired = true
 		return s.queue(ctx, tx, id, out)

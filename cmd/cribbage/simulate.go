@@ -40,7 +40,10 @@ func runSimulate(_ context.Context, env *environment, args []string) int {
 	if *asJSON {
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(r)
+		if err := enc.Encode(r); err != nil {
+			fmt.Fprintf(env.stderr, "cribbage simulate: %v\n", err)
+			return 1
+		}
 		return 0
 	}
 	fmt.Fprintf(env.stdout, "%d games to %d, seed %d, each deal played twice with seats swapped\n\n", r.Games, r.Target, r.Seed)
