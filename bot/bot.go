@@ -72,9 +72,6 @@ type Bot struct {
 	appID string
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
-
-	commands map[string]handler
-	clicks   map[string]clickHandler
 }
 
 // New prepares a bot; it does not connect until Run.
@@ -123,8 +120,6 @@ func New(opts Options) (*Bot, error) {
 		outboxCh: make(chan struct{}, 1),
 		workers:  make(chan struct{}, 2*runtime.GOMAXPROCS(0)),
 	}
-	b.commands = b.commandHandlers()
-	b.clicks = b.clickHandlers()
 	return b, nil
 }
 

@@ -64,47 +64,6 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	}}
 }
 
-// commandHandlers maps subcommands to handlers.
-func (b *Bot) commandHandlers() map[string]handler {
-	return map[string]handler{
-		"start":       b.cmdStart,
-		"join":        b.cmdJoin,
-		"leave":       b.cmdLeave,
-		"hand":        b.cmdHand,
-		"status":      b.cmdStatus,
-		"resign":      b.cmdResign,
-		"leaderboard": b.cmdLeaderboard,
-		"stats":       b.cmdStats,
-		"count":       b.cmdCount,
-		"games":       b.cmdGames,
-		"rules":       b.cmdRules,
-		"help":        b.cmdHelp,
-	}
-}
-
-// clickHandlers maps custom_id actions to handlers.
-func (b *Bot) clickHandlers() map[string]clickHandler {
-	return map[string]clickHandler{
-		"join":     b.clickJoin,
-		"leave":    b.clickLeave,
-		"begin":    b.clickBegin,
-		"hand":     b.clickHand,
-		"refresh":  b.clickHand,
-		"deal":     b.clickDeal,
-		"sel":      b.clickSelect,
-		"discard":  b.clickDiscard,
-		"play":     b.clickPlay,
-		"claim":    b.clickClaim,
-		"claimed":  b.clickClaimed,
-		"muggins":  b.clickMuggins,
-		"resign":   b.clickResign,
-		"hint":     b.clickHint,
-		"claimwin": b.clickClaimWin,
-		"rematch":  b.clickRematch,
-		"review":   b.clickReview,
-	}
-}
-
 // options returns a subcommand's options by name.
 func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommandInteractionDataOption {
 	out := map[string]*discordgo.ApplicationCommandInteractionDataOption{}

@@ -11,18 +11,9 @@ import (
 )
 
 // Custom IDs are compact paths that carry everything a click needs, so any
-// button keeps working after a restart with no registry in memory:
-//
-//	/join/{table}  /leave/{table}  /begin/{table}  /hand/{table}  /deal/{table}
-//	/sel/{table}/{view}/{cards}      toggle a card for the crib (cards: the new selection)
-//	/discard/{table}/{view}/{cards}  confirm the throw
-//	/play/{table}/{view}/{card}      lay a card
-//	/refresh/{table}                 show the hand again
-//	/claim/{table}/{view}            open the claim form; its submit is /claimed/{table}/{view}
-//	/muggins/{table}/{view}/{index}  take points an opponent missed
-//	/hint/{table}/{view}             ask the coach; /review/{table} compares the last discard with the best
-//	/claimwin/{table}                claim the win from a player who has not moved in time
-//	/rematch/{table}                 a new game with the same seats
+// button keeps working after a restart with no registry in memory. Each
+// action's path is its pattern in the route table (routes.go), e.g.
+// /play/{table}/{view}/{card}; this file builds and parses them.
 //
 // {view} is the seat's view version: a short hash of what the seat can see
 // and decide on (its cards, the count, whose turn). A click made on an older
@@ -34,12 +25,15 @@ import (
 // maxCustomID is Discord's limit on a custom_id.
 const maxCustomID = 100
 
+// maxIndex bounds {index}: a muggins button's place in the show's misses.
+const maxIndex = 64
+
 // errBadCustomID means a custom_id the bot did not make (or could not parse).
 var errBadCustomID = errors.New("bot: malformed custom id")
 
 // clickID is a parsed custom_id.
 type clickID struct {
-	Action string
+	Action action
 	Table  int64
 	View   string
 	Cards  engine.CardSet
@@ -47,69 +41,86 @@ type clickID struct {
 	Index  int
 }
 
-// String builds the custom_id.
+// String builds the custom_id from the action's pattern.
 func (c clickID) String() string {
-	parts := []string{"", c.Action, strconv.FormatInt(c.Table, 10)}
-	switch c.Action {
-	case "sel", "discard":
-		parts = append(parts, c.View, strconv.FormatUint(uint64(c.Cards), 16))
-	case "play":
-		parts = append(parts, c.View, c.Card.String())
-	case "claim", "claimed", "hint":
-		parts = append(parts, c.View)
-	case "muggins":
-		parts = append(parts, c.View, strconv.Itoa(c.Index))
+	r, ok := clickByAction[c.Action]
+	if !ok {
+		panic(fmt.Sprintf("bot: no route for action %q", c.Action))
 	}
-	return strings.Join(parts, "/")
+	segs := strings.Split(r.pattern, "/")
+	for i, seg := range segs {
+		switch seg {
+		case "{table}":
+			segs[i] = strconv.FormatInt(c.Table, 10)
+		case "{view}":
+			segs[i] = c.View
+		case "{cards}":
+			segs[i] = strconv.FormatUint(uint64(c.Cards), 16)
+		case "{card}":
+			segs[i] = c.Card.String()
+		case "{index}":
+			segs[i] = strconv.Itoa(c.Index)
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
-// argCount says how many parts after the table id each action takes.
-var argCount = map[string]int{
-	"join": 0, "leave": 0, "begin": 0, "hand": 0, "deal": 0, "refresh": 0, "resign": 0, "review": 0, "claimwin": 0, "rematch": 0,
-	"sel": 2, "discard": 2, "play": 2, "claim": 1, "claimed": 1, "hint": 1, "muggins": 2,
-}
-
-// parseClickID parses and checks a custom_id; anything the bot could not
-// have made is errBadCustomID.
+// parseClickID parses a custom_id by its action's pattern. Anything the bot
+// could not have made, even a different spelling of the same click, is
+// errBadCustomID: the id must be exactly what String builds.
 func parseClickID(s string) (clickID, error) {
 	if len(s) > maxCustomID || !strings.HasPrefix(s, "/") {
 		return clickID{}, errBadCustomID
 	}
-	p := strings.Split(s[1:], "/")
-	n, ok := argCount[p[0]]
-	if !ok || len(p) != n+2 {
+	segs := strings.Split(s, "/")
+	r, ok := clickByAction[action(segs[1])]
+	if !ok {
 		return clickID{}, errBadCustomID
 	}
-	c := clickID{Action: p[0]}
-	id, err := strconv.ParseInt(p[1], 10, 64)
-	if err != nil || id <= 0 {
+	pattern := strings.Split(r.pattern, "/")
+	if len(segs) != len(pattern) {
 		return clickID{}, errBadCustomID
 	}
-	c.Table = id
-	if n == 0 {
-		return c, nil
+	c := clickID{Action: r.action}
+	for i, seg := range pattern {
+		if err := c.set(seg, segs[i]); err != nil {
+			return clickID{}, err
+		}
 	}
-	c.View = p[2]
-	if !validView(c.View) {
+	if c.String() != s {
 		return clickID{}, errBadCustomID
-	}
-	switch c.Action {
-	case "sel", "discard":
-		mask, err := strconv.ParseUint(p[3], 16, 64)
-		if err != nil || mask>>52 != 0 {
-			return clickID{}, errBadCustomID
-		}
-		c.Cards = engine.CardSet(mask)
-	case "play":
-		if c.Card, err = engine.ParseCard(p[3]); err != nil || c.Card.String() != p[3] {
-			return clickID{}, errBadCustomID
-		}
-	case "muggins":
-		if c.Index, err = strconv.Atoi(p[3]); err != nil || c.Index < 0 || c.Index > 64 {
-			return clickID{}, errBadCustomID
-		}
 	}
 	return c, nil
+}
+
+// set reads one segment of a custom_id into c by its placeholder.
+func (c *clickID) set(placeholder, v string) error {
+	var err error
+	switch placeholder {
+	case "{table}":
+		if c.Table, err = strconv.ParseInt(v, 10, 64); err != nil || c.Table <= 0 {
+			return errBadCustomID
+		}
+	case "{view}":
+		if c.View = v; !validView(v) {
+			return errBadCustomID
+		}
+	case "{cards}":
+		mask, err := strconv.ParseUint(v, 16, 64)
+		if err != nil || mask>>52 != 0 {
+			return errBadCustomID
+		}
+		c.Cards = engine.CardSet(mask)
+	case "{card}":
+		if c.Card, err = engine.ParseCard(v); err != nil {
+			return errBadCustomID
+		}
+	case "{index}":
+		if c.Index, err = strconv.Atoi(v); err != nil || c.Index < 0 || c.Index > maxIndex {
+			return errBadCustomID
+		}
+	}
+	return nil
 }
 
 // validView reports whether s could be a view version.

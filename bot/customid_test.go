@@ -11,15 +11,15 @@ import (
 func TestClickIDRoundTrip(t *testing.T) {
 	all := engine.CardSet(1<<52 - 1)
 	for _, c := range []clickID{
-		{Action: "join", Table: 1},
-		{Action: "hand", Table: 9223372036854775807},
-		{Action: "sel", Table: 12, View: "1z2y3x", Cards: all},
-		{Action: "discard", Table: 12, View: "a", Cards: engine.SetOf(engine.MustParseCards("5H JS")...)},
-		{Action: "play", Table: 12, View: "zzzzzzz", Card: engine.MustParseCard("TD")},
-		{Action: "claimed", Table: 3, View: "abc"},
-		{Action: "hint", Table: 3, View: "abc"},
-		{Action: "review", Table: 3},
-		{Action: "muggins", Table: 3, View: "abc", Index: 2},
+		{Action: actJoin, Table: 1},
+		{Action: actHand, Table: 9223372036854775807},
+		{Action: actSelect, Table: 12, View: "1z2y3x", Cards: all},
+		{Action: actDiscard, Table: 12, View: "a", Cards: engine.SetOf(engine.MustParseCards("5H JS")...)},
+		{Action: actPlay, Table: 12, View: "zzzzzzz", Card: engine.MustParseCard("TD")},
+		{Action: actClaimed, Table: 3, View: "abc"},
+		{Action: actHint, Table: 3, View: "abc"},
+		{Action: actReview, Table: 3},
+		{Action: actMuggins, Table: 3, View: "abc", Index: 2},
 	} {
 		s := c.String()
 		if len(s) > maxCustomID {
@@ -40,6 +40,51 @@ func TestForgedClickIDsAreRefused(t *testing.T) {
 	} {
 		if _, err := parseClickID(s); !errors.Is(err, errBadCustomID) {
 			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// FuzzParseClickID feeds the custom_id parser untrusted input: it must
+// never panic, and anything it accepts must be exactly the id the bot
+// builds for the click it parsed, under Discord's length limit.
+func FuzzParseClickID(f *testing.F) {
+	for _, s := range []string{"/join/1", "/sel/12/1z2y3x/fffffffffffff", "/play/3/abc/TD", "/muggins/3/abc/2", "/claimed/9/a", "/play/1/abc/10D", "//", "/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := parseClickID(s)
+		if err != nil {
+			if !errors.Is(err, errBadCustomID) {
+				t.Fatalf("%q: %v", s, err)
+			}
+			return
+		}
+		if back := c.String(); back != s || len(back) > maxCustomID {
+			t.Fatalf("%q parsed as %+v, which builds %q", s, c, back)
+		}
+	})
+}
+
+// TestRouteTable: every action has one route with a pattern starting with
+// its name, and every subcommand registered with Discord has one handler.
+func TestRouteTable(t *testing.T) {
+	seen := map[action]bool{}
+	for _, r := range clickRoutes {
+		if seen[r.action] || !strings.HasPrefix(r.pattern, "/"+string(r.action)+"/{table}") {
+			t.Errorf("route %q: %s", r.action, r.pattern)
+		}
+		seen[r.action] = true
+	}
+	registered := map[string]bool{}
+	for _, o := range commandDefinitions()[0].Options {
+		registered[o.Name] = true
+		if _, ok := commandsByName[o.Name]; !ok {
+			t.Errorf("/cribbage %s is registered but has no route", o.Name)
+		}
+	}
+	for _, r := range commandRoutes {
+		if !registered[r.name] {
+			t.Errorf("route %q is not a registered subcommand", r.name)
 		}
 	}
 }

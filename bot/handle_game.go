@@ -202,7 +202,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	}
 	r := ephemeral(fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what))
 	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: "resign", Table: t.ID}.String()},
+		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()},
 	}}}
 	return reply{resp: r}, nil
 }

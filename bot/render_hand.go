@@ -41,16 +41,16 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	if row := mugginsRow(t, v, ver); row != nil {
 		rows = append(rows, row)
 	}
-	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "refresh", Table: t.ID}.String()}}
+	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actRefresh, Table: t.ID}.String()}}
 	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) {
 		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
-			CustomID: clickID{Action: "hint", Table: t.ID, View: ver}.String()})
+			CustomID: clickID{Action: actHint, Table: t.ID, View: ver}.String()})
 	}
 	if v.LastHandNo > 0 {
-		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "review", Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReview, Table: t.ID}.String()})
 	}
 	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
-		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: actDeal, Table: t.ID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
 	return rendered{Content: strings.Join(lines, "\n"), Components: rows}
@@ -91,11 +91,11 @@ func discardControls(t *cribbage.Table, v engine.View, ver string, selected engi
 		if selected.Has(c) {
 			style, next = discordgo.PrimaryButton, selected.Remove(c)
 		}
-		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: clickID{Action: "sel", Table: t.ID, View: ver, Cards: next}.String()})
+		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: clickID{Action: actSelect, Table: t.ID, View: ver, Cards: next}.String()})
 	}
 	rows := cardRows(buttons)
 	confirm := discordgo.Button{Label: "Confirm", Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
-		CustomID: clickID{Action: "discard", Table: t.ID, View: ver, Cards: selected}.String()}
+		CustomID: clickID{Action: actDiscard, Table: t.ID, View: ver, Cards: selected}.String()}
 	return lines, append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{confirm}})
 }
 
@@ -119,7 +119,7 @@ func playControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 	var buttons []discordgo.MessageComponent
 	for _, c := range v.Remaining.Cards() {
 		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: discordgo.PrimaryButton, Disabled: !legal.Has(c),
-			CustomID: clickID{Action: "play", Table: t.ID, View: ver, Card: c}.String()})
+			CustomID: clickID{Action: actPlay, Table: t.ID, View: ver, Card: c}.String()})
 	}
 	return lines, cardRows(buttons)
 }
@@ -137,7 +137,7 @@ func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 		what = "your crib " + engine.DisplayCards(g.Crib.Cards())
 	}
 	lines = append(lines, fmt.Sprintf("**Count %s** with the starter %s, then press **Claim**.", what, v.Starter.Display()))
-	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: clickID{Action: "claim", Table: t.ID, View: ver}.String()}
+	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: clickID{Action: actClaim, Table: t.ID, View: ver}.String()}
 	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
 }
 
@@ -149,7 +149,7 @@ func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageC
 			continue
 		}
 		label := fmt.Sprintf("Muggins: %s missed %d", seatName(t, m.Seat), m.Points)
-		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: clickID{Action: "muggins", Table: t.ID, View: ver, Index: i}.String()})
+		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: clickID{Action: actMuggins, Table: t.ID, View: ver, Index: i}.String()})
 	}
 	if len(buttons) == 0 {
 		return nil
@@ -173,7 +173,7 @@ func waitingLine(t *cribbage.Table) string {
 // claimModal is the form a counter claims points in.
 func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
-		CustomID: clickID{Action: "claimed", Table: t.ID, View: ver}.String(),
+		CustomID: clickID{Action: actClaimed, Table: t.ID, View: ver}.String(),
 		Title:    "Claim your count",
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: "points", Label: "Points (0 to 29)", Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},

@@ -213,20 +213,20 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	case cribbage.StatusLobby:
 		full := len(t.Seats) >= t.Options.Players
 		buttons = append(buttons,
-			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: "join", Table: t.ID}.String(), Disabled: full},
-			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: clickID{Action: "leave", Table: t.ID}.String()},
-			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "begin", Table: t.ID}.String()},
+			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: actJoin, Table: t.ID}.String(), Disabled: full},
+			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actLeave, Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actBegin, Table: t.ID}.String()},
 		)
 	case cribbage.StatusPlaying:
-		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: "hand", Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
+		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actHand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
 		if t.State.Phase == engine.PhaseDeal {
-			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: "deal", Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: actDeal, Table: t.ID}.String()})
 		}
 		if !t.ForfeitOfferedAt.Before(t.Since()) {
-			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: "claimwin", Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: actClaimWin, Table: t.ID}.String()})
 		}
 	case cribbage.StatusFinished:
-		buttons = append(buttons, discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: "rematch", Table: t.ID}.String()})
+		buttons = append(buttons, discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()})
 	default:
 		return nil
 	}

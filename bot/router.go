@@ -23,9 +23,6 @@ type reply struct {
 	tableMessage int64
 }
 
-// handler answers one kind of interaction.
-type handler func(ctx context.Context, ic *discordgo.Interaction) (reply, error)
-
 // answerBudget is how long a handler may take: Discord wants an answer
 // within 3 seconds.
 const answerBudget = 2500 * time.Millisecond
@@ -134,14 +131,14 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if data.Name != commandName || len(data.Options) == 0 {
 			return reply{}, errUnknownCommand
 		}
-		h, ok := b.commands[data.Options[0].Name]
+		r, ok := commandsByName[data.Options[0].Name]
 		if !ok {
 			return reply{}, errUnknownCommand
 		}
-		if ic.GuildID == "" && data.Options[0].Name != "count" && data.Options[0].Name != "rules" && data.Options[0].Name != "help" {
+		if ic.GuildID == "" && !r.anywhere {
 			return reply{}, errNotInGuild
 		}
-		return h(ctx, ic)
+		return r.handle(b, ctx, ic)
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		return b.autocomplete(ctx, ic)
 	case discordgo.InteractionMessageComponent:
@@ -161,19 +158,12 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if ic.GuildID == "" {
 		return reply{}, errNotInGuild
 	}
-	h, ok := b.clicks[c.Action]
-	if !ok {
-		return reply{}, errBadCustomID
-	}
-	return h(ctx, ic, c)
+	return clickByAction[c.Action].handle(b, ctx, ic, c)
 }
 
 // errUnknownCommand refuses a slash command the bot does not have (one
 // registered by an older version, say).
 var errUnknownCommand = errors.New("bot: unknown command")
-
-// clickHandler answers a parsed click.
-type clickHandler func(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error)
 
 // ephemeral is a private text answer.
 func ephemeral(text string) *discordgo.InteractionResponse {

@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// The route table: every interaction the bot answers, once each — a slash
+// command by name, or a button or form by its custom_id pattern — with
+// its handler and where it may be used (disgoorg/disgo's handler.Mux, as a
+// table). Custom IDs are built and parsed from these patterns alone, in
+// customid.go.
+
+// action names a kind of click: the first segment of its custom_id.
+type action string
+
+// The actions, one per click route.
+const (
+	actJoin     action = "join"     // take a seat in a lobby
+	actLeave    action = "leave"    // give up a seat in a lobby
+	actBegin    action = "begin"    // the host starts, computers filling seats
+	actHand     action = "hand"     // show my hand
+	actRefresh  action = "refresh"  // show my hand again
+	actDeal     action = "deal"     // the dealer deals (muggins tables)
+	actSelect   action = "sel"      // toggle a card for the crib
+	actDiscard  action = "discard"  // confirm the throw
+	actPlay     action = "play"     // lay a card
+	actClaim    action = "claim"    // open the claim form (manual counting)
+	actClaimed  action = "claimed"  // the claim form submitted
+	actMuggins  action = "muggins"  // take points an opponent missed
+	actResign   action = "resign"   // concede, after confirming
+	actHint     action = "hint"     // ask the coach
+	actReview   action = "review"   // the coach reviews the last discard
+	actClaimWin action = "claimwin" // claim the win from a player who did not move in time
+	actRematch  action = "rematch"  // a new game with the same seats
+)
+
+// clickRoute is a button or form: its custom_id pattern and handler.
+// Clicks are answered in servers only.
+type clickRoute struct {
+	action  action
+	pattern string
+	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error)
+}
+
+// The patterns' placeholders: {table} a table id, {view} the seat's view
+// version, {cards} a card set in hex, {card} a card, {index} a small number.
+var clickRoutes = []clickRoute{
+	{actJoin, "/join/{table}", (*Bot).clickJoin},
+	{actLeave, "/leave/{table}", (*Bot).clickLeave},
+	{actBegin, "/begin/{table}", (*Bot).clickBegin},
+	{actHand, "/hand/{table}", (*Bot).clickHand},
+	{actRefresh, "/refresh/{table}", (*Bot).clickHand},
+	{actDeal, "/deal/{table}", (*Bot).clickDeal},
+	{actSelect, "/sel/{table}/{view}/{cards}", (*Bot).clickSelect},
+	{actDiscard, "/discard/{table}/{view}/{cards}", (*Bot).clickDiscard},
+	{actPlay, "/play/{table}/{view}/{card}", (*Bot).clickPlay},
+	{actClaim, "/claim/{table}/{view}", (*Bot).clickClaim},
+	{actClaimed, "/claimed/{table}/{view}", (*Bot).clickClaimed},
+	{actMuggins, "/muggins/{table}/{view}/{index}", (*Bot).clickMuggins},
+	{actResign, "/resign/{table}", (*Bot).clickResign},
+	{actHint, "/hint/{table}/{view}", (*Bot).clickHint},
+	{actReview, "/review/{table}", (*Bot).clickReview},
+	{actClaimWin, "/claimwin/{table}", (*Bot).clickClaimWin},
+	{actRematch, "/rematch/{table}", (*Bot).clickRematch},
+}
+
+// commandRoute is a /cribbage subcommand and its handler; anywhere allows
+// it in direct messages too (it needs no table).
+type commandRoute struct {
+	name     string
+	handle   func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
+	anywhere bool
+}
+
+var commandRoutes = []commandRoute{
+	{"start", (*Bot).cmdStart, false},
+	{"join", (*Bot).cmdJoin, false},
+	{"leave", (*Bot).cmdLeave, false},
+	{"hand", (*Bot).cmdHand, false},
+	{"status", (*Bot).cmdStatus, false},
+	{"resign", (*Bot).cmdResign, false},
+	{"leaderboard", (*Bot).cmdLeaderboard, false},
+	{"stats", (*Bot).cmdStats, false},
+	{"count", (*Bot).cmdCount, true},
+	{"games", (*Bot).cmdGames, false},
+	{"rules", (*Bot).cmdRules, true},
+	{"help", (*Bot).cmdHelp, true},
+}
+
+// The route table indexed, for lookups.
+var (
+	clickByAction  = map[action]*clickRoute{}
+	commandsByName = map[string]*commandRoute{}
+)
+
+func init() {
+	for i := range clickRoutes {
+		clickByAction[clickRoutes[i].action] = &clickRoutes[i]
+	}
+	for i := range commandRoutes {
+		commandsByName[commandRoutes[i].name] = &commandRoutes[i]
+	}
+}
