@@ -41,6 +41,12 @@ type Options struct {
 	ForfeitAfter time.Duration
 	// TimerInterval is how often the timers are checked (a minute if 0).
 	TimerInterval time.Duration
+	// TimersChecked, if set, is called after each check of the timers with
+	// the time it checked at: tests wait on it instead of sleeping.
+	TimersChecked func(at time.Time)
+	// Seeds draws the seeds of cuts and deals (cribbage.RandomSeed if nil);
+	// tests fix the deals with it.
+	Seeds cribbage.Seeds
 }
 
 // lobbyExpiry is how long a lobby nobody started stays open.
@@ -53,6 +59,7 @@ type Bot struct {
 	session *discordgo.Session
 	store   Store
 	now     func() time.Time
+	seeds   cribbage.Seeds
 	locks   tableLocks
 	// pace holds back tables whose next announcement would wait for a
 	// rate limit.
@@ -88,6 +95,9 @@ func New(opts Options) (*Bot, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Seeds == nil {
+		opts.Seeds = cribbage.RandomSeed
+	}
 	if opts.TimerInterval <= 0 {
 		opts.TimerInterval = time.Minute
 	}
@@ -115,6 +125,7 @@ func New(opts Options) (*Bot, error) {
 		session:  s,
 		store:    opts.Store,
 		now:      opts.Now,
+		seeds:    opts.Seeds,
 		ctx:      context.Background(),
 		ready:    make(chan struct{}),
 		outboxCh: make(chan struct{}, 1),
@@ -232,7 +243,7 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		if t.Status != cribbage.StatusPlaying {
 			return nil, nil
 		}
-		g, actions, events, err := advance(t, t.State, nil, nil)
+		g, actions, events, err := cribbage.Advance(t, t.State, b.seeds, nil, nil)
 		if err != nil || len(actions) == 0 {
 			return nil, err
 		}

@@ -2,17 +2,14 @@ package bot
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // Outbox kinds, delivered by the sender in outbox.go.
@@ -51,63 +48,6 @@ func (l *tableLocks) lock(id int64) func() {
 	return mu.(*sync.Mutex).Unlock
 }
 
-// newSeed draws a hand's seed from crypto/rand (RULES.md "Cards").
-func newSeed() engine.Seed {
-	var s engine.Seed
-	if _, err := rand.Read(s[:]); err != nil {
-		panic(fmt.Sprintf("crypto/rand failed: %v", err))
-	}
-	return s
-}
-
-// advance applies the moves the table makes by itself after g: the
-// computer players' moves, and dealing the next hand — unless a person
-// deals it, so that muggins can still be called before it (RULES.md
-// "Counting by hand").
-func advance(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) (*engine.State, []cribbage.LoggedAction, []engine.Event, error) {
-	for steps := 0; g.Phase != engine.PhaseOver && steps < 500; steps++ {
-		a, ok := autoAction(t, g)
-		if !ok {
-			break
-		}
-		next, evs, err := g.Apply(a)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("bot: the table's own move %v: %w", a, err)
-		}
-		g, actions, events = next, append(actions, cribbage.LoggedAction{Action: a}), append(events, evs...)
-	}
-	return g, actions, events, nil
-}
-
-// autoAction is the next move the table makes without a person, if any.
-func autoAction(t *cribbage.Table, g *engine.State) (engine.Action, bool) {
-	if g.Phase == engine.PhaseDeal {
-		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
-			return engine.Action{}, false
-		}
-		seed := newSeed()
-		return engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}, true
-	}
-	for _, seat := range g.Waiting() {
-		level, err := ai.ParseLevel(t.Seats[seat].Computer)
-		if err != nil {
-			continue // a person
-		}
-		if a, ok := ai.Decide(level, g.ViewFor(seat), decisionSeed(t.ID, g, seat)); ok {
-			return a, true
-		}
-	}
-	return engine.Action{}, false
-}
-
-// decisionSeed is the seed of a computer's decision: fixed by the table and
-// the point of the game, so a replayed game decides the same way.
-func decisionSeed(table int64, g *engine.State, seat int) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%d/%d/%d/%d", table, g.HandNo, len(g.Plays), g.Shown, seat)
-	return h.Sum64()
-}
-
 // applyAction is one seat's move in one store update: check the seat and
 // its view version, apply the engine action, let the table advance, and
 // queue the story and a table refresh. build chooses the action from the
@@ -133,7 +73,7 @@ func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tab
 		if err != nil {
 			return nil, err
 		}
-		g, actions, events, err := advance(t, g, []cribbage.LoggedAction{{UserID: userID, Action: a}}, events)
+		g, actions, events, err := cribbage.Advance(t, g, b.seeds, []cribbage.LoggedAction{{UserID: userID, Action: a}}, events)
 		if err != nil {
 			return nil, err
 		}
@@ -144,19 +84,8 @@ func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tab
 
 // changeFor saves g as the table's game and queues what players read.
 func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) *cribbage.Change {
-	before, _ := waitingFor(t)
-	t.State = g
-	if g.Phase == engine.PhaseOver {
-		t.Status = cribbage.StatusFinished
-	}
-	// The wait restarts only for someone who was not waiting already.
-	after, _ := waitingFor(t)
-	for _, s := range after {
-		if !slices.Contains(before, s) {
-			t.WaitingSince = b.now()
-			break
-		}
-	}
+	before := t.Waiting()
+	t.Play(g, b.now())
 	return &cribbage.Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
 }
 
@@ -204,12 +133,12 @@ func storyPosts(t *cribbage.Table, before []int, events []engine.Event) []cribba
 // startGame turns a full lobby into a game: the cut for deal from a fresh
 // seed, then the first deal.
 func (b *Bot) startGame(t *cribbage.Table) (*cribbage.Change, error) {
-	seed := newSeed()
+	seed := b.seeds()
 	g, events, err := engine.New(t.Options, seed)
 	if err != nil {
 		return nil, err
 	}
-	g, actions, events, err := advance(t, g, nil, events)
+	g, actions, events, err := cribbage.Advance(t, g, b.seeds, nil, events)
 	if err != nil {
 		return nil, err
 	}

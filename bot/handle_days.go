@@ -67,7 +67,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		if err != nil {
 			return nil, err
 		}
-		g, actions, events, err := advance(t, g, nil, nil)
+		g, actions, events, err := cribbage.Advance(t, g, b.seeds, nil, nil)
 		if err != nil {
 			return nil, err
 		}

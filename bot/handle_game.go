@@ -177,7 +177,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickI
 		if seat != t.State.Dealer {
 			return engine.Action{}, errNotDealer
 		}
-		s := newSeed()
+		s := b.seeds()
 		return engine.Action{Kind: engine.ActDeal, Seat: seat, Seed: &s}, nil
 	})
 	if err != nil {

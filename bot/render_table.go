@@ -65,22 +65,22 @@ func (r rendered) componentsOrEmpty() []discordgo.MessageComponent {
 
 // waitingFor says whom the game waits on and for what.
 func waitingFor(t *cribbage.Table) (seats []int, verb string) {
-	g := t.State
-	if t.Status != cribbage.StatusPlaying || g == nil {
+	seats = t.Waiting()
+	if len(seats) == 0 {
 		return nil, ""
 	}
-	switch g.Phase {
+	switch g := t.State; g.Phase {
 	case engine.PhaseDiscard:
-		return g.Waiting(), "throw to the crib"
+		return seats, "throw to the crib"
 	case engine.PhasePlay:
-		return []int{g.Turn}, "play"
+		return seats, "play"
 	case engine.PhaseShow:
 		if _, crib := g.ShowOrder(g.Shown); crib {
-			return []int{g.Turn}, "count the crib"
+			return seats, "count the crib"
 		}
-		return []int{g.Turn}, "count a hand"
+		return seats, "count a hand"
 	case engine.PhaseDeal:
-		return []int{g.Dealer}, "deal the next hand"
+		return seats, "deal the next hand"
 	}
 	return nil, ""
 }

@@ -51,6 +51,9 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		}
 	}
 	b.wakeOutbox()
+	if b.opts.TimersChecked != nil {
+		b.opts.TimersChecked(now)
+	}
 }
 
 // fireTimersSafely is fireTimers with a panic turned into an error, so one

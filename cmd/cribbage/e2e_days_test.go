@@ -29,9 +29,13 @@ func (h *harness) countIn(id int64, s string) int {
 	return n
 }
 
-// settle lets the timers run a few times at the current fake time.
+// settle waits until the bot has checked its timers at the fake's current
+// time (or later), so whatever was due has fired, and its announcements
+// are delivered: an explicit sync point, not a sleep.
 func (h *harness) settle() {
-	time.Sleep(150 * time.Millisecond)
+	h.t.Helper()
+	now := h.fake.Now().UnixNano()
+	h.eventually("a check of the timers", func() bool { return h.timersAt.Load() >= now })
 	h.drain()
 }
 

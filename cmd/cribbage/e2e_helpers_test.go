@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,6 +43,10 @@ type harness struct {
 	done   chan error
 
 	timerInterval time.Duration
+	// timersAt is the fake time of the bot's last check of its timers.
+	timersAt atomic.Int64
+	// seeds counts the seeds handed out: every run deals the same cards.
+	seeds atomic.Uint64
 
 	// latencies records, when set, every answer's time from dispatch to
 	// callback.
@@ -79,7 +84,9 @@ func (h *harness) startBot() {
 	u, _ := url.Parse(h.fake.URL())
 	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
-		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval})
+		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval,
+		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
+		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }})
 	if err != nil {
 		h.t.Fatal(err)
 	}

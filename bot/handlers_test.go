@@ -1,0 +1,266 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/mock"
+)
+
+// The handlers' own tests: interactions go through the route table to the
+// handlers and their replies are checked, with the in-memory store and no
+// Discord at all (no SQL, no fake server).
+
+const (
+	guild   = "400000000000000001"
+	channel = "400000000000000002"
+)
+
+var (
+	alice   = discordtest.User{ID: "300000000000000001", Name: "Alice"}
+	bob     = discordtest.User{ID: "300000000000000002", Name: "Bob"}
+	mallory = discordtest.User{ID: "300000000000000009", Name: "Mallory"}
+)
+
+// unit is a bot on the in-memory store, answering interactions directly.
+type unit struct {
+	t     *testing.T
+	b     *Bot
+	store *mock.Store
+	next  int
+}
+
+func newUnit(t *testing.T) *unit {
+	st := mock.NewStore()
+	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	st.Now = func() time.Time { return clock }
+	var seeds uint64
+	b, err := New(Options{Token: "test", Store: st, Now: st.Now, Seeds: func() engine.Seed { seeds++; return engine.SeedFromUint64(seeds) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &unit{t: t, b: b, store: st}
+}
+
+// route answers an interaction, giving it an id as Discord would.
+func (u *unit) route(ic *discordgo.Interaction) (reply, error) {
+	u.next++
+	ic.ID, ic.Token = strconv.Itoa(900+u.next), "token"
+	return u.b.route(context.Background(), ic)
+}
+
+// ok answers an interaction that must succeed.
+func (u *unit) ok(ic *discordgo.Interaction) *discordgo.InteractionResponse {
+	u.t.Helper()
+	r, err := u.route(ic)
+	if err != nil {
+		u.t.Fatalf("%v", err)
+	}
+	return r.resp
+}
+
+// click presses a button on the public table message.
+func (u *unit) click(who discordtest.User, customID string) (reply, error) {
+	return u.route(discordtest.Click(guild, channel, who, "table-message", customID))
+}
+
+// clickView presses a button on the player's private hand view.
+func (u *unit) clickView(who discordtest.User, customID string) (reply, error) {
+	ic := discordtest.Click(guild, channel, who, "hand-view", customID)
+	ic.Message.Flags = discordgo.MessageFlagsEphemeral
+	return u.route(ic)
+}
+
+// table reads a table from the store.
+func (u *unit) table(id int64) *cribbage.Table {
+	u.t.Helper()
+	t, err := u.store.Table(context.Background(), id)
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	return t
+}
+
+// twoPlayers opens a table for Alice and seats Bob, which starts the game.
+func (u *unit) twoPlayers() *cribbage.Table {
+	u.t.Helper()
+	u.ok(discordtest.Command(guild, channel, alice, "start"))
+	if _, err := u.click(bob, "/join/1"); err != nil {
+		u.t.Fatal(err)
+	}
+	return u.table(1)
+}
+
+func TestLobbyHandlers(t *testing.T) {
+	u := newUnit(t)
+	resp := u.ok(discordtest.Command(guild, channel, alice, "start"))
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Fatalf("start answered %+v", resp)
+	}
+	if _, ok := button(resp.Data.Components, "/join/1"); !ok {
+		t.Fatalf("no Join button: %+v", resp.Data.Components)
+	}
+	if _, err := u.click(alice, "/join/1"); !errors.Is(err, errAlreadySeated) {
+		t.Errorf("the host joined again: %v", err)
+	}
+	r, err := u.click(bob, "/join/1")
+	if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("join: %+v, %v", r.resp, err)
+	}
+	tb := u.table(1)
+	if tb.Status != cribbage.StatusPlaying || len(tb.Seats) != 2 || tb.State == nil {
+		t.Fatalf("after the second player joined: %s, %d seats", tb.Status, len(tb.Seats))
+	}
+	if tb.MessageID != "table-message" {
+		t.Errorf("the click did not record the table message: %q", tb.MessageID)
+	}
+	if _, err := u.click(bob, "/leave/1"); !errors.Is(err, errNotLobby) {
+		t.Errorf("left a game: %v", err)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	u := newUnit(t)
+	u.twoPlayers()
+	view := viewVersion(u.table(1).State.ViewFor(0))
+	tests := []struct {
+		name string
+		ic   *discordgo.Interaction
+		want error
+	}{
+		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), errBadCustomID},
+		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), errNotInGuild},
+		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), errNotInGuild},
+		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), errUnknownCommand},
+		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), errNotSeated},
+		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), errNotSeated},
+		{"a table that does not exist", discordtest.Click(guild, channel, alice, "m", "/hand/99"), cribbage.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := u.table(1).Version
+			if _, err := u.route(tt.ic); !errors.Is(err, tt.want) {
+				t.Errorf("got %v, want %v", err, tt.want)
+			}
+			if msg, known := userMessage(tt.want); !known || strings.Contains(msg, "bot:") {
+				t.Errorf("the player would read %q", msg)
+			}
+			if u.table(1).Version != before {
+				t.Error("a refused interaction changed the table")
+			}
+		})
+	}
+	// Count works anywhere; rules and help too.
+	if resp := u.ok(discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})); !strings.Contains(resp.Data.Content, "29") {
+		t.Errorf("count in a DM: %q", resp.Data.Content)
+	}
+}
+
+func TestDiscardAndPlayHandlers(t *testing.T) {
+	u := newUnit(t)
+	tb := u.twoPlayers()
+	people := []discordtest.User{alice, bob}
+	// Each player toggles two cards and confirms.
+	for seat, who := range people {
+		hand := tb.State.Hands[seat].Cards()
+		before := u.table(1).Version
+		view := viewVersion(u.table(1).State.ViewFor(seat))
+		sel := engine.SetOf(hand[0], hand[1])
+		r, err := u.clickView(who, clickID{Action: actSelect, Table: 1, View: view, Cards: sel}.String())
+		if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("select: %+v, %v", r.resp, err)
+		}
+		if u.table(1).Version != before {
+			t.Fatal("choosing a card changed the table")
+		}
+		view = viewVersion(u.table(1).State.ViewFor(seat))
+		if _, err := u.clickView(who, clickID{Action: actDiscard, Table: 1, View: view, Cards: sel}.String()); err != nil {
+			t.Fatalf("discard: %v", err)
+		}
+		if got := u.table(1).State.Discards[seat]; got != sel {
+			t.Errorf("seat %d threw %v, chose %v", seat, got, sel)
+		}
+	}
+	g := u.table(1).State
+	if g.Phase != engine.PhasePlay {
+		t.Fatalf("phase %s after both threw", g.Phase)
+	}
+	// A click on a view made before the move is refused as stale and
+	// shown the hand as it is; the player to play lays a card.
+	turn := g.Turn
+	card := g.LegalPlays(turn)[0]
+	old := clickID{Action: actPlay, Table: 1, View: "stale1", Card: card}.String()
+	r, err := u.clickView(people[turn], old)
+	if err != nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
+		t.Errorf("a stale play: %+v, %v", r.resp, err)
+	}
+	view := viewVersion(g.ViewFor(turn))
+	if _, err := u.clickView(people[turn], clickID{Action: actPlay, Table: 1, View: view, Card: card}.String()); err != nil {
+		t.Fatalf("play: %v", err)
+	}
+	if got := u.table(1).State; len(got.Plays) != 1 || got.Plays[0].Card != card {
+		t.Errorf("plays %+v", got.Plays)
+	}
+	// Who just played cannot play again out of turn.
+	g = u.table(1).State
+	if g.Turn == turn {
+		t.Fatal("the deal (fixed seeds) has the same player to play again: pick another seed")
+	}
+	view = viewVersion(g.ViewFor(turn))
+	r, _ = u.clickView(people[turn], clickID{Action: actPlay, Table: 1, View: view, Card: g.Remaining(turn).Cards()[0]}.String())
+	if r.resp == nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
+		t.Errorf("a play out of turn was not refused on the hand view: %+v", r.resp)
+	}
+}
+
+func TestRematchHandler(t *testing.T) {
+	u := newUnit(t)
+	u.twoPlayers()
+	r, err := u.route(discordtest.Command(guild, channel, bob, "resign"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirm, ok := button(r.resp.Data.Components, "/resign/1")
+	if !ok {
+		t.Fatalf("no Resign button: %+v", r.resp.Data)
+	}
+	if _, err := u.click(bob, confirm.CustomID); err != nil {
+		t.Fatal(err)
+	}
+	if u.table(1).Status != cribbage.StatusFinished {
+		t.Fatalf("status %s after resigning", u.table(1).Status)
+	}
+	if _, err := u.click(mallory, "/rematch/1"); !errors.Is(err, errNotSeated) {
+		t.Errorf("a stranger's rematch: %v", err)
+	}
+	r, err = u.click(alice, "/rematch/1")
+	if err != nil || r.tableMessage != 2 || r.resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		t.Fatalf("rematch: %+v, %v", r, err)
+	}
+	next := u.table(2)
+	if next.Status != cribbage.StatusPlaying || next.State.HandNo != 1 || u.table(1).RematchID != 2 {
+		t.Errorf("rematch table %s hand %d, recorded %d", next.Status, next.State.HandNo, u.table(1).RematchID)
+	}
+	r, err = u.click(bob, "/rematch/1")
+	if err != nil || !strings.Contains(r.resp.Data.Content, "already has its rematch: table 2") {
+		t.Errorf("a second rematch: %+v, %v", r.resp, err)
+	}
+}
+
+// button finds a button by its custom_id.
+func button(comps []discordgo.MessageComponent, customID string) (discordgo.Button, bool) {
+	for _, b := range discordtest.Buttons(comps) {
+		if b.CustomID == customID {
+			return b, true
+		}
+	}
+	return discordgo.Button{}, false
+}
