@@ -36,22 +36,6 @@ func scoreLine(t *cribbage.Table, scores []int) string {
 	return strings.Join(parts, " · ")
 }
 
-// playPhrase says what a laid card scored: "a pair and fifteen".
-func playPhrase(items []engine.ScoreItem) string {
-	var parts []string
-	for _, it := range items {
-		switch it.Kind {
-		case engine.KindFifteen:
-			parts = append(parts, "fifteen")
-		case engine.KindPair:
-			parts = append(parts, map[int]string{2: "a pair", 6: "three of a kind", 12: "four of a kind"}[it.Points])
-		case engine.KindRun:
-			parts = append(parts, "a run of "+engine.NumberWord(it.Points))
-		}
-	}
-	return strings.Join(parts, " and ")
-}
-
 // story turns a change's events into the lines players read in the
 // channel, in the cadence they count aloud.
 func story(t *cribbage.Table, events []engine.Event) []string {
@@ -119,7 +103,7 @@ func storyLine(t *cribbage.Table, e engine.Event) string {
 func playLine(name string, e engine.Event) string {
 	if e.Count == 31 {
 		extra := ""
-		if p := playPhrase(e.Items); p != "" {
+		if p := engine.SpokenPlay(e.Items); p != "" {
 			extra = " and " + p
 		}
 		return fmt.Sprintf("%s plays %s for 31%s, %s.", name, e.Card.Display(), extra, engine.NumberWord(e.Points))
@@ -127,7 +111,7 @@ func playLine(name string, e engine.Event) string {
 	if e.Points == 0 {
 		return fmt.Sprintf("%s plays %s — %d.", name, e.Card.Display(), e.Count)
 	}
-	return fmt.Sprintf("%s plays %s — %d, %s for %s.", name, e.Card.Display(), e.Count, playPhrase(e.Items), engine.NumberWord(e.Points))
+	return fmt.Sprintf("%s plays %s — %d, %s for %s.", name, e.Card.Display(), e.Count, engine.SpokenPlay(e.Items), engine.NumberWord(e.Points))
 }
 
 // showLine: "Bob: 5♥ 5♦ 2♣ 3♠ + Q♣ — fifteen two, … is ten".

@@ -54,7 +54,10 @@ func discardHint(splits []ai.Split, n int) string {
 
 // playHint says which card to lay and why.
 func playHint(t *cribbage.Table, v engine.View, a ai.Advice) string {
-	next := seatName(t, nextSeat(v))
+	next := "the next player"
+	if s := v.NextToPlay(); s >= 0 {
+		next = seatName(t, s)
+	}
 	switch {
 	case a.Wins:
 		return fmt.Sprintf("**Coach** — play %s: it pegs %d and wins the game.", a.Card.Display(), a.Points)
@@ -64,16 +67,6 @@ func playHint(t *cribbage.Table, v engine.View, a ai.Advice) string {
 		return fmt.Sprintf("**Coach** — play %s: it pegs %d, and %s can expect about %.1f back.", a.Card.Display(), a.Points, next, a.Reply)
 	}
 	return fmt.Sprintf("**Coach** — play %s: it gives %s the least to score back (about %.1f).", a.Card.Display(), next, a.Reply)
-}
-
-// nextSeat is the next seat to the left still holding cards.
-func nextSeat(v engine.View) int {
-	for i := 1; i < v.Options.Players; i++ {
-		if s := (v.Seat + i) % v.Options.Players; v.CardsLeft[s] > 0 {
-			return s
-		}
-	}
-	return v.Seat
 }
 
 // clickReview compares the seat's discard in the last hand with the best

@@ -76,6 +76,7 @@ var errorTexts = []struct {
 	{errNoTable, "You have no open table here. Open one with `/cribbage start`, or join one with its **Join** button."},
 	{errNotDealer, "Only the dealer deals."},
 	{errBadClaim, "A claim is a whole number of points, from 0 to 29."},
+	{engine.ErrBadClaim, "A claim is a whole number of points, from 0 to 29."},
 	{errShuttingDown, "I'm restarting — please try again in a few seconds."},
 	{errTooSoon, "It's too soon to claim the win: the waiting time hasn't passed since the last move."},
 	{errNotFinished, "This game isn't over yet."},

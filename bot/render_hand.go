@@ -176,7 +176,7 @@ func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseDat
 		CustomID: clickID{Action: actClaimed, Table: t.ID, View: ver}.String(),
 		Title:    "Claim your count",
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: "points", Label: "Points (0 to 29)", Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},
+			discordgo.TextInput{CustomID: "points", Label: fmt.Sprintf("Points (0 to %d)", engine.MaxShow), Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},
 		}}},
 	}
 }

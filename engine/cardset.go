@@ -10,8 +10,11 @@ import (
 // by spaces.
 type CardSet uint64
 
-// fullDeck holds all 52 cards.
-const fullDeck CardSet = 1<<52 - 1
+// FullDeck holds all 52 cards.
+const FullDeck CardSet = 1<<52 - 1
+
+// fullDeck is FullDeck, as the package has long called it.
+const fullDeck = FullDeck
 
 // SetOf returns the set of the given cards.
 func SetOf(cards ...Card) CardSet {

@@ -25,8 +25,8 @@ func TestManualCounting(t *testing.T) {
 	g := toShow(t, manual, nil)
 	base := g.Scores[1]
 
-	if _, _, err := g.Apply(Action{Kind: ActClaim, Seat: 1, Points: 30}); !errors.Is(err, ErrBadAction) {
-		t.Errorf("claim of 30: %v, want ErrBadAction", err)
+	if _, _, err := g.Apply(Action{Kind: ActClaim, Seat: 1, Points: MaxShow + 1}); !errors.Is(err, ErrBadClaim) {
+		t.Errorf("claim of 30: %v, want ErrBadClaim", err)
 	}
 	// Over-claiming is refused: the player counts again.
 	if _, _, err := g.Apply(Action{Kind: ActClaim, Seat: 1, Points: 29}); err != nil {

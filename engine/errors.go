@@ -5,6 +5,7 @@ import "errors"
 // The errors Apply returns, wrapped with details; match them with errors.Is.
 var (
 	ErrBadCard        = errors.New("engine: not a card")
+	ErrBadClaim       = errors.New("engine: a claim is 0 to 29 points")
 	ErrBadAction      = errors.New("engine: malformed action")
 	ErrBadSeat        = errors.New("engine: no such seat")
 	ErrWrongPhase     = errors.New("engine: not allowed in this phase")

@@ -6,7 +6,7 @@ type EventKind uint8
 // The kinds of event Apply reports, in the order they can happen in a hand.
 const (
 	EvCutForDeal EventKind = iota + 1 // Cards: one cut a seat, in rounds; Seat: the first dealer
-	EvDeal                            // Seat: the dealer; Hand: the hand number
+	EvDeal                            // Seat: the dealer; N: the hand number
 	EvDiscard                         // Seat threw N cards to the crib (the cards stay hidden)
 	EvStarter                         // Card: the starter, turned by Seat (the dealer's left)
 	EvHeels                           // Seat (the dealer) pegs 2 for a jack turned

@@ -152,3 +152,24 @@ func BenchmarkScoreHand(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestSpokenPlay says what a card laid in the play scored.
+func TestSpokenPlay(t *testing.T) {
+	pair := ScoreItem{Kind: KindPair, Points: 2}
+	tests := []struct {
+		items []ScoreItem
+		want  string
+	}{
+		{[]ScoreItem{{Kind: KindFifteen, Points: 2}}, "fifteen"},
+		{[]ScoreItem{{Kind: KindFifteen, Points: 2}, pair}, "fifteen and a pair"},
+		{[]ScoreItem{{Kind: KindPair, Points: 6}}, "three of a kind"},
+		{[]ScoreItem{{Kind: KindPair, Points: 12}}, "four of a kind"},
+		{[]ScoreItem{{Kind: KindRun, Points: 4}}, "a run of four"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := SpokenPlay(tt.items); got != tt.want {
+			t.Errorf("SpokenPlay(%v) = %q, want %q", tt.items, got, tt.want)
+		}
+	}
+}

@@ -5,6 +5,10 @@ import (
 	"slices"
 )
 
+// MaxShow is the most a hand or crib can score in the show: the 29 hand
+// (RULES.md "The show"), so no claim can be higher.
+const MaxShow = 29
+
 // endPlay finishes the play. With automatic counting the whole show is
 // counted at once; with manual counting the first counter is asked to claim.
 func (g *State) endPlay(events []Event) []Event {
@@ -75,8 +79,8 @@ func (g *State) claim(a Action) ([]Event, error) {
 		return nil, fmt.Errorf("%w: claiming in the %s", ErrWrongPhase, g.Phase)
 	case a.Seat != g.Turn:
 		return nil, fmt.Errorf("%w: seat %d counts next", ErrNotYourTurn, g.Turn)
-	case a.Points < 0 || a.Points > 29:
-		return nil, fmt.Errorf("%w: claim %d (0 to 29)", ErrBadAction, a.Points)
+	case a.Points < 0 || a.Points > MaxShow:
+		return nil, fmt.Errorf("%w: claim %d", ErrBadClaim, a.Points)
 	}
 	seat, crib := g.ShowOrder(g.Shown)
 	b := g.countShow(seat, crib)

@@ -48,6 +48,27 @@ func (b Breakdown) Spoken() string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
+// pairName names cards of one rank by the points they make: a pair is 2,
+// three of a kind 6, four of a kind 12.
+var pairName = map[int]string{2: "a pair", 6: "three of a kind", 12: "four of a kind"}
+
+// SpokenPlay says what a card laid in the play scored, as players say it:
+// "a pair and fifteen", "a run of four".
+func SpokenPlay(items []ScoreItem) string {
+	var parts []string
+	for _, it := range items {
+		switch it.Kind {
+		case KindFifteen:
+			parts = append(parts, "fifteen")
+		case KindPair:
+			parts = append(parts, pairName[it.Points])
+		case KindRun:
+			parts = append(parts, "a run of "+NumberWord(it.Points))
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
 // spokenGroup is one phrase of a count: "a double run of three", 8 points.
 type spokenGroup struct {
 	name   string
@@ -89,13 +110,9 @@ func groupShow(items []ScoreItem) []spokenGroup {
 		}
 	}
 	for _, r := range pairOrder {
-		switch pairsByRank[r] {
-		case 1:
-			groups = append(groups, spokenGroup{"a pair", 2})
-		case 3:
-			groups = append(groups, spokenGroup{"three of a kind", 6})
-		case 6:
-			groups = append(groups, spokenGroup{"four of a kind", 12})
+		// n cards of a rank make n(n-1)/2 pairs worth 2 each.
+		if points := 2 * pairsByRank[r]; pairName[points] != "" {
+			groups = append(groups, spokenGroup{pairName[points], points})
 		}
 	}
 	for _, it := range items {

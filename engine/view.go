@@ -117,3 +117,16 @@ func (v View) Unseen() CardSet {
 	}
 	return fullDeck &^ seen
 }
+
+// NextToPlay is the next seat to the left of the viewer still holding
+// cards in the play, or -1 if none does (RULES.md "The play": play passes
+// to the left, skipping players out of cards).
+func (v View) NextToPlay() int {
+	n := v.Options.Players
+	for i := 1; i < n; i++ {
+		if s := (v.Seat + i) % n; v.CardsLeft[s] > 0 {
+			return s
+		}
+	}
+	return -1
+}

@@ -27,7 +27,7 @@ type Split struct {
 func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split {
 	cards := dealt.Cards()
 	throw := opts.DiscardSize()
-	unseen := allCards &^ dealt
+	unseen := engine.FullDeck &^ dealt
 	own := opts.SideOf(seat) == opts.SideOf(dealer)
 	var out []Split
 	eachThrow(len(cards), throw, func(idx []int) {
@@ -54,17 +54,6 @@ func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Total > out[j].Total })
 	return out
 }
-
-// allCards is the whole deck as a set.
-var allCards = func() engine.CardSet {
-	var s engine.CardSet
-	for suit := engine.Spades; suit <= engine.Clubs; suit++ {
-		for r := engine.Ace; r <= engine.King; r++ {
-			s = s.Add(engine.NewCard(r, suit))
-		}
-	}
-	return s
-}()
 
 // eachThrow calls fn with every choice of k indexes out of n, in order.
 func eachThrow(n, k int, fn func(idx []int)) {

@@ -68,7 +68,7 @@ func bestPlay(v engine.View) playChoice {
 	side := o.SideOf(v.Seat)
 	series := v.Series()
 	unseen := v.Unseen()
-	next := nextToPlay(v)
+	next := v.NextToPlay()
 	partner := next >= 0 && o.SideOf(next) == side
 	// The closer an opponent is to winning, the more their points cost.
 	weight := 1.0
@@ -112,17 +112,6 @@ func hasRank(set engine.CardSet, r engine.Rank) bool {
 		}
 	}
 	return false
-}
-
-// nextToPlay is the next seat to the left holding cards, or -1.
-func nextToPlay(v engine.View) int {
-	n := v.Options.Players
-	for i := 1; i < n; i++ {
-		if s := (v.Seat + i) % n; v.CardsLeft[s] > 0 {
-			return s
-		}
-	}
-	return -1
 }
 
 // expectedReply is the points a player holding hand unseen cards is
