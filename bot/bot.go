@@ -49,6 +49,14 @@ type Options struct {
 	Seeds cribbage.Seeds
 }
 
+// restTimeout bounds one REST request: far past Discord's usual answer,
+// short enough that a hung connection does not hold an announcement long.
+const restTimeout = 20 * time.Second
+
+// workersPerCPU is how many interactions do their work at once per CPU
+// (see routeQueued): enough to overlap each one's waits on the disk.
+const workersPerCPU = 2
+
 // lobbyExpiry is how long a lobby nobody started stays open.
 const lobbyExpiry = 24 * time.Hour
 
@@ -64,9 +72,6 @@ type Bot struct {
 	// pace holds back tables whose next announcement would wait for a
 	// rate limit.
 	pace pacer
-
-	// ctx lives while the bot runs; handlers derive theirs from it.
-	ctx context.Context
 
 	// mu guards closing; inflight counts handlers running.
 	mu       sync.Mutex
@@ -108,7 +113,7 @@ func New(opts Options) (*Bot, error) {
 	// The bot needs only interactions and guild metadata: no privileged
 	// intents, no message content.
 	s.Identify.Intents = discordgo.IntentsGuilds
-	s.Client = &http.Client{Timeout: 20 * time.Second, Transport: newTransport()}
+	s.Client = &http.Client{Timeout: restTimeout, Transport: newTransport()}
 	if opts.APIURL != nil {
 		s.Client.Transport = newRewriteTransport(opts.APIURL, s.Client.Transport)
 	}
@@ -126,10 +131,9 @@ func New(opts Options) (*Bot, error) {
 		store:    opts.Store,
 		now:      opts.Now,
 		seeds:    opts.Seeds,
-		ctx:      context.Background(),
 		ready:    make(chan struct{}),
 		outboxCh: make(chan struct{}, 1),
-		workers:  make(chan struct{}, 2*runtime.GOMAXPROCS(0)),
+		workers:  make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
 	return b, nil
 }
@@ -141,7 +145,6 @@ func New(opts Options) (*Bot, error) {
 func (b *Bot) Run(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	b.ctx = runCtx
 	var once sync.Once
 	b.session.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
 		once.Do(func() {
@@ -152,7 +155,8 @@ func (b *Bot) Run(ctx context.Context) error {
 			close(b.ready)
 		})
 	})
-	b.session.AddHandler(b.onInteraction)
+	// Handlers work within the run: a shutdown cancels what they send.
+	b.session.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
 	if err := b.session.Open(); err != nil {
 		return fmt.Errorf("bot: connect to Discord: %w", err)
 	}

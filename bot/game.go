@@ -38,14 +38,48 @@ func (p postPayload) encode() string {
 
 // tableLocks serialises each table's updates within this process, so clicks
 // on one table queue instead of racing; the store's version check guards
-// against other processes.
-type tableLocks struct{ m sync.Map }
+// against other processes. A table's lock lives only while someone holds
+// or waits for it, so the map stays as small as the tables in play.
+type tableLocks struct {
+	mu    sync.Mutex
+	locks map[int64]*tableLock
+}
+
+// tableLock is one table's lock and how many hold or wait for it.
+type tableLock struct {
+	sync.Mutex
+	users int
+}
 
 // lock locks a table and returns its unlock.
 func (l *tableLocks) lock(id int64) func() {
-	mu, _ := l.m.LoadOrStore(id, &sync.Mutex{})
-	mu.(*sync.Mutex).Lock()
-	return mu.(*sync.Mutex).Unlock
+	l.mu.Lock()
+	if l.locks == nil {
+		l.locks = map[int64]*tableLock{}
+	}
+	tl, ok := l.locks[id]
+	if !ok {
+		tl = &tableLock{}
+		l.locks[id] = tl
+	}
+	tl.users++
+	l.mu.Unlock()
+	tl.Lock()
+	return func() {
+		tl.Unlock()
+		l.mu.Lock()
+		if tl.users--; tl.users == 0 {
+			delete(l.locks, id)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// held returns how many tables' locks exist: held or waited for.
+func (l *tableLocks) held() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.locks)
 }
 
 // applyAction is one seat's move in one store update: check the seat and
@@ -89,6 +123,10 @@ func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.L
 	return &cribbage.Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, before, events), cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
 }
 
+// storyChunk is how many bytes of story lines one queued post holds: under
+// Discord's 2000 characters, with room for the turn line's mentions.
+const storyChunk = 1900
+
 // storyPosts renders events as posts of at most a Discord message each,
 // the last mentioning whoever now has to act and was not waiting before
 // (so a player is notified once per turn, not on every card).
@@ -121,7 +159,7 @@ func storyPosts(t *cribbage.Table, before []int, events []engine.Event) []cribba
 		chunk, size = nil, 0
 	}
 	for _, l := range lines {
-		if size+len(l)+1 > 1900 {
+		if size+len(l)+1 > storyChunk {
 			flush(false)
 		}
 		chunk, size = append(chunk, l), size+len(l)+1

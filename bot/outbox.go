@@ -29,8 +29,22 @@ import (
 // outboxWorkers is how many tables are delivered for at once.
 const outboxWorkers = 2
 
-// maxBackoff caps the wait between attempts at one announcement.
-const maxBackoff = 5 * time.Minute
+// The wait between attempts at one announcement: firstBackoff, doubling
+// (at most maxDoublings times, which keeps the shift in range) up to
+// maxBackoff.
+const (
+	firstBackoff = 500 * time.Millisecond
+	maxDoublings = 12
+	maxBackoff   = 5 * time.Minute
+)
+
+// threadAttempts is how many times opening a thread waits for the table
+// message before the story goes to the channel instead.
+const threadAttempts = 5
+
+// threadArchiveMinutes is how long a quiet thread stays open: a week, the
+// longest Discord allows, since games last days.
+const threadArchiveMinutes = 7 * 24 * 60
 
 // outboxBatch is how many pending announcements one pass reads.
 const outboxBatch = 500
@@ -164,7 +178,7 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 
 // backoff doubles from half a second up to maxBackoff.
 func backoff(attempts int) time.Duration {
-	d := 500 * time.Millisecond << min(attempts, 12)
+	d := firstBackoff << min(attempts, maxDoublings)
 	return min(d, maxBackoff)
 }
 
@@ -280,7 +294,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 		return nil
 	}
 	if t.MessageID == "" {
-		if attempts >= 5 {
+		if attempts >= threadAttempts {
 			return errGiveUp
 		}
 		return errTableMessageUnknown
@@ -296,7 +310,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	if r := []rune(name); len(r) > 100 {
 		name = string(r[:100])
 	}
-	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: 10080}, discordgo.WithContext(ctx))
+	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(ctx))
 	if err != nil {
 		return err
 	}

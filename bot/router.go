@@ -30,10 +30,10 @@ const answerBudget = 2500 * time.Millisecond
 // onInteraction is the one InteractionCreate handler. discordgo runs it in
 // a goroutine of its own per event and never recovers a panic, so this
 // recovers, logs with the interaction id, and answers with an apology.
-func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreate) {
+func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCreate) {
 	ic := ev.Interaction
 	if !b.enter() {
-		b.respond(ic, ephemeral(mustText(errShuttingDown)))
+		b.respond(runCtx, ic, ephemeral(mustText(errShuttingDown)))
 		return
 	}
 	defer b.leave()
@@ -42,11 +42,11 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				b.respond(ic, ephemeral(genericApology))
+				b.respond(runCtx, ic, ephemeral(genericApology))
 			}
 		}
 	}()
-	ctx, cancel := context.WithTimeout(b.ctx, answerBudget)
+	ctx, cancel := context.WithTimeout(runCtx, answerBudget)
 	defer cancel()
 	start := time.Now()
 	rep, err := b.routeQueued(ctx, ic)
@@ -60,14 +60,14 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 		rep = reply{resp: ephemeral(msg)}
 	}
 	if rep.tableMessage != 0 {
-		b.respondTableMessage(ic, rep.resp, rep.tableMessage)
+		b.respondTableMessage(runCtx, ic, rep.resp, rep.tableMessage)
 	} else {
-		b.respond(ic, rep.resp)
+		b.respond(runCtx, ic, rep.resp)
 	}
 	responded = true
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
-		rep.after(b.ctx)
+		rep.after(runCtx)
 	}
 	b.wakeOutbox()
 }
@@ -88,11 +88,11 @@ func (b *Bot) routeQueued(ctx context.Context, ic *discordgo.Interaction) (reply
 }
 
 // respond sends the interaction response, logging a failure.
-func (b *Bot) respond(ic *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+func (b *Bot) respond(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse) {
 	if resp == nil {
 		return
 	}
-	if err := b.session.InteractionRespond(ic, resp, discordgo.WithContext(b.ctx)); err != nil {
+	if err := b.session.InteractionRespond(ic, resp, discordgo.WithContext(ctx)); err != nil {
 		b.log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
 	}
 }
@@ -100,9 +100,9 @@ func (b *Bot) respond(ic *discordgo.Interaction, resp *discordgo.InteractionResp
 // respondTableMessage sends a response that posts a table message and
 // records the message from Discord's answer (with_response), before any
 // announcement of the table can need it.
-func (b *Bot) respondTableMessage(ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+func (b *Bot) respondTableMessage(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
 	endpoint := discordgo.EndpointInteractionResponse(ic.ID, ic.Token)
-	body, err := b.session.RequestWithBucketID(http.MethodPost, endpoint+"?with_response=true", *resp, endpoint, discordgo.WithContext(b.ctx))
+	body, err := b.session.RequestWithBucketID(http.MethodPost, endpoint+"?with_response=true", *resp, endpoint, discordgo.WithContext(ctx))
 	if err != nil {
 		b.log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
 		return
@@ -118,7 +118,7 @@ func (b *Bot) respondTableMessage(ic *discordgo.Interaction, resp *discordgo.Int
 		b.log.Warn("Discord's answer names no table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	if err := b.store.RecordTableMessage(b.ctx, tableID, answer.Resource.Message.ID); err != nil {
+	if err := b.store.RecordTableMessage(ctx, tableID, answer.Resource.Message.ID); err != nil {
 		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
 	}
 }

@@ -51,11 +51,15 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
-	// Delivered announcements and processed interaction ids are kept a
-	// week, long past any retry Discord makes.
-	if err := st.Prune(ctx, 7*24*time.Hour); err != nil {
-		logger.Warn("could not prune old records", "err", err)
-	}
+	// Pruning stops, and is waited for, before the database closes.
+	pruned := make(chan struct{})
+	defer func() { <-pruned }()
+	pruneCtx, stopPruning := context.WithCancel(ctx)
+	defer stopPruning()
+	go func() {
+		defer close(pruned)
+		prune(pruneCtx, st, logger)
+	}()
 	b, err := bot.New(bot.Options{
 		Token:   cfg.Token,
 		GuildID: cfg.GuildID,
@@ -70,6 +74,30 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		return err
 	}
 	return b.Run(ctx)
+}
+
+// Delivered announcements and processed interaction ids are kept a week,
+// long past any retry Discord makes, and pruned at start and every hour.
+const (
+	keepRecords = 7 * 24 * time.Hour
+	pruneEvery  = time.Hour
+)
+
+// prune deletes old delivered announcements and interaction ids until ctx
+// ends, so a bot that runs for months keeps a small outbox.
+func prune(ctx context.Context, st *store.Store, logger *slog.Logger) {
+	tick := time.NewTicker(pruneEvery)
+	defer tick.Stop()
+	for {
+		if err := st.Prune(ctx, keepRecords); err != nil && ctx.Err() == nil {
+			logger.Warn("could not prune old records", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // newLogger builds the process logger in the configured format and level.

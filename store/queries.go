@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+// The reads of tables, and the small updates that change no version.
+
+// Table returns one table.
+func (s *Store) Table(ctx context.Context, id int64) (*cribbage.Table, error) {
+	return s.loadTable(ctx, id)
+}
+
+// OpenTables returns every table still in use (a lobby or a game on), for
+// the bot to resume after a restart.
+func (s *Store) OpenTables(ctx context.Context) ([]*cribbage.Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id`)
+}
+
+// PlayerTables returns the open tables in a server where userID has a seat.
+func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
+		WHERE guild_id = ? AND status IN ('lobby', 'playing')
+		AND id IN (SELECT table_id FROM seats WHERE user_id = ? AND computer = '')
+		ORDER BY id`, guildID, userID)
+}
+
+// ChannelTables returns the open tables in a channel.
+func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbage.Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
+}
+
+// SetMessages records where the table's public message and thread are.
+// It does not change the version: buttons stay valid.
+func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
+	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
+}
+
+// RecordTableMessage records the table message's id if none is recorded
+// yet, without changing the version: whichever learns it first (the answer
+// that posted it, or a click on it) records it, and nothing overwrites it.
+func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
+	return s.exec(ctx, `UPDATE tables SET message_id = ? WHERE id = ? AND message_id = ''`, messageID, id)
+}
+
+// MarkAssisted records that a player at the table used the coach. Like
+// SetMessages it changes no version: buttons stay valid.
+func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
+	return s.exec(ctx, `UPDATE tables SET assisted = 1 WHERE id = ?`, id)
+}
+
+// Actions returns a table's action log in order.
+func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []cribbage.LoggedAction
+	for rows.Next() {
+		var la cribbage.LoggedAction
+		var raw string
+		if err := rows.Scan(&la.UserID, &raw); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(raw), &la.Action); err != nil {
+			return nil, fmt.Errorf("store: table %d: bad action: %w", id, err)
+		}
+		out = append(out, la)
+	}
+	return out, rows.Err()
+}
