@@ -46,6 +46,15 @@ const threadAttempts = 5
 // longest Discord allows, since games last days.
 const threadArchiveMinutes = 7 * 24 * 60
 
+// outboxPassGap is the least time between the starts of two passes of the
+// sender: short beside a person's pace, long beside a burst of moves.
+const outboxPassGap = 25 * time.Millisecond
+
+// pacedPoll is the shortest wait before looking again at tables held back
+// by a rate limit. Their windows are seconds long; looking much more often
+// only spends the CPU and the database the interactions need.
+const pacedPoll = 100 * time.Millisecond
+
 // outboxBatch is how many pending announcements one pass reads.
 const outboxBatch = 500
 
@@ -63,10 +72,11 @@ func (b *Bot) runOutbox(ctx context.Context) {
 	timer := time.NewTimer(time.Second)
 	defer timer.Stop()
 	for {
+		start := time.Now()
 		b.deliverPending(ctx)
 		wait := time.Second
 		if next, ok := b.pace.next(); ok {
-			wait = min(wait, max(time.Until(next), 10*time.Millisecond))
+			wait = min(wait, max(time.Until(next), pacedPoll))
 		}
 		timer.Reset(wait)
 		select {
@@ -74,6 +84,17 @@ func (b *Bot) runOutbox(ctx context.Context) {
 			return
 		case <-b.outboxCh:
 		case <-timer.C:
+		}
+		// Every move wakes the sender, and a pass reads the whole pending
+		// outbox: under a burst of moves, one pass per outboxPassGap
+		// serves them all.
+		if gap := outboxPassGap - time.Since(start); gap > 0 {
+			timer.Reset(gap)
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
 		}
 	}
 }
@@ -84,7 +105,9 @@ func (b *Bot) deliverPending(ctx context.Context) {
 	for ctx.Err() == nil {
 		items, err := b.store.PendingOutbox(ctx, outboxBatch)
 		if err != nil {
-			b.log.Error("outbox: cannot read", "err", err)
+			if ctx.Err() == nil {
+				b.log.Error("outbox: cannot read", "err", err)
+			}
 			return
 		}
 		heads := tableHeads(items, b.now(), b.pace.waiting(time.Now()))
@@ -158,11 +181,17 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 	}()
 	merged, err := b.deliver(ctx, it, pending)
 	var paced *pacedError
+	var limited *discordgo.RateLimitError
 	switch {
 	case err == nil:
 		return append([]int64{it.ID}, merged...)
 	case errors.As(err, &paced):
 		b.pace.hold(it.TableID, paced.until)
+		return nil
+	case errors.As(err, &limited) && limited.TooManyRequests != nil:
+		// Not a failed attempt: Discord said when to come back (discordgo
+		// reads retry_after to the millisecond, so one more is added).
+		b.pace.hold(it.TableID, time.Now().Add(limited.RetryAfter+time.Millisecond))
 		return nil
 	case permanent(err):
 		b.log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
@@ -258,7 +287,7 @@ type messageCreate struct {
 func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce string) error {
 	body := messageCreate{Content: p.Content, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: p.Mentions}}
-	_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
+	_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, outboxRequest(ctx)...)
 	return err
 }
 
@@ -273,13 +302,13 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 		return errTableMessageUnknown
 	}
 	if t.MessageID != "" {
-		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), discordgo.WithContext(ctx))
+		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
 		var rest *discordgo.RESTError
 		if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
 			return err
 		}
 	}
-	m, err := b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), discordgo.WithContext(ctx))
+	m, err := b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
 	if err != nil {
 		return err
 	}
@@ -310,9 +339,42 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	if r := []rune(name); len(r) > 100 {
 		name = string(r[:100])
 	}
-	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(ctx))
+	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, outboxRequest(ctx)...)
+	if discordCode(err) == codeThreadExists {
+		// An earlier attempt opened it but its answer was lost (a timeout,
+		// or a crash before it was recorded): the message names it.
+		m, gerr := b.session.ChannelMessage(t.ChannelID, t.MessageID, outboxRequest(ctx)...)
+		if gerr != nil {
+			return gerr
+		}
+		if m.Thread == nil {
+			return err
+		}
+		ch, err = m.Thread, nil
+	}
 	if err != nil {
 		return err
 	}
 	return b.store.SetMessages(ctx, t.ID, t.MessageID, ch.ID)
+}
+
+// codeThreadExists is Discord's error code for a second thread on one
+// message.
+const codeThreadExists = 160004
+
+// discordCode returns the JSON error code of a Discord REST error, or 0.
+func discordCode(err error) int {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Message != nil {
+		return rest.Message.Code
+	}
+	return 0
+}
+
+// outboxRequest are the options of the sender's requests: they end with
+// ctx, and a 429 comes back as an error (the sender holds that table for
+// its retry_after) instead of sleeping inside discordgo, where neither
+// other tables nor a shutdown could get past it.
+func outboxRequest(ctx context.Context) []discordgo.RequestOption {
+	return []discordgo.RequestOption{discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false)}
 }

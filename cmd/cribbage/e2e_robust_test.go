@@ -290,3 +290,30 @@ func TestGatewayDropIsResumed(t *testing.T) {
 		h.step(id, msg, usersOf(alice, bob))
 	}
 }
+
+// TestALostThreadAnswerIsRecovered: Discord opens the table's thread but
+// its answer is lost. The retry is refused (a message has one thread), and
+// the bot finds the thread on the message instead of giving up on it.
+func TestALostThreadAnswerIsRecovered(t *testing.T) {
+	h := newHarness(t)
+	h.fake.LoseNextAnswers("POST", "/threads", 500, 1)
+	id, msg := twoPlayerGame(t, h)
+	h.drain()
+	tb := h.table(id)
+	m, _ := h.fake.Message(msg)
+	if m.Thread == nil || tb.ThreadID != m.Thread.ID {
+		t.Fatalf("thread recorded %q, on the message %+v", tb.ThreadID, m.Thread)
+	}
+	if n := len(h.fake.ChannelMessages(tb.ThreadID)); n == 0 {
+		t.Error("the story did not go to the thread")
+	}
+	refused := 0
+	for _, r := range h.fake.Requests() {
+		if r.Route == "POST /channels/{channel_id}/messages/{message_id}/threads" && r.Status == 400 {
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Errorf("%d second threads refused, want 1", refused)
+	}
+}

@@ -79,6 +79,9 @@ func loadContract(gz []byte) (*contract, error) {
 	}
 	c := &contract{compiler: jsonschema.NewCompiler(), schemas: map[string]*jsonschema.Schema{}}
 	c.compiler.DefaultDraft(jsonschema.Draft2020)
+	components, _ := doc.(map[string]any)["components"].(map[string]any)
+	schemas, _ := components["schemas"].(map[string]any)
+	discriminate(doc, schemas)
 	if err := c.compiler.AddResource(specURL, doc); err != nil {
 		return nil, fmt.Errorf("discordtest: spec: %w", err)
 	}
@@ -100,6 +103,76 @@ func loadContract(gz []byte) (*contract, error) {
 	// /messages/{message_id}.
 	slices.SortFunc(c.routes, func(a, b route) int { return literals(b.segments) - literals(a.segments) })
 	return c, nil
+}
+
+// discriminate rewrites, in place, every oneOf or anyOf whose alternatives
+// are all schemas told apart by the enum of their "type" property (the
+// component types, the interaction response types) into a switch on
+// "type": the alternative the type names is the one validated, as Discord
+// does. A body then costs one alternative's check instead of all of them,
+// and a refusal names the field of the alternative the body meant. A body
+// whose type no alternative has is refused; one without a type too, which
+// is at least as strict as the union.
+func discriminate(node any, schemas map[string]any) {
+	switch n := node.(type) {
+	case map[string]any:
+		for _, key := range []string{"oneOf", "anyOf"} {
+			alts, ok := n[key].([]any)
+			if !ok {
+				continue
+			}
+			if cases, ok := typeSwitch(alts, schemas); ok {
+				delete(n, key)
+				all, _ := n["allOf"].([]any)
+				n["allOf"] = append(all, cases...)
+			}
+		}
+		for _, v := range n {
+			discriminate(v, schemas)
+		}
+	case []any:
+		for _, v := range n {
+			discriminate(v, schemas)
+		}
+	}
+}
+
+// typeSwitch turns alternatives into a switch on "type", if each is a
+// $ref to a schema with its own, disjoint, "type" enum.
+func typeSwitch(alts []any, schemas map[string]any) ([]any, bool) {
+	var all []any
+	seen := map[string]bool{}
+	cases := []any{}
+	for _, alt := range alts {
+		m, ok := alt.(map[string]any)
+		ref, _ := m["$ref"].(string)
+		name, isSchema := strings.CutPrefix(ref, "#/components/schemas/")
+		if !ok || len(m) != 1 || !isSchema {
+			return nil, false
+		}
+		target, _ := schemas[name].(map[string]any)
+		props, _ := target["properties"].(map[string]any)
+		typ, _ := props["type"].(map[string]any)
+		values, _ := typ["enum"].([]any)
+		if len(values) == 0 {
+			return nil, false
+		}
+		for _, v := range values {
+			// Numbers come as json.Number from the spec's decoder.
+			key := fmt.Sprint(v)
+			if seen[key] {
+				return nil, false
+			}
+			seen[key] = true
+			all = append(all, v)
+		}
+		cases = append(cases, map[string]any{
+			"if":   map[string]any{"required": []any{"type"}, "properties": map[string]any{"type": map[string]any{"enum": values}}},
+			"then": map[string]any{"$ref": ref},
+		})
+	}
+	head := map[string]any{"required": []any{"type"}, "properties": map[string]any{"type": map[string]any{"enum": all}}}
+	return append([]any{head}, cases...), true
 }
 
 // literals counts a template's fixed segments.
