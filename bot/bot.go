@@ -68,7 +68,7 @@ type Bot struct {
 	store   Store
 	now     func() time.Time
 	seeds   cribbage.Seeds
-	locks   tableLocks
+	locks   keyLocks[int64] // a table's updates, one at a time
 	// pace holds back tables whose next announcement would wait for a
 	// rate limit.
 	pace pacer

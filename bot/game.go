@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -34,52 +33,6 @@ func (p postPayload) encode() string {
 		panic(fmt.Sprintf("bot: encode a post: %v", err))
 	}
 	return string(raw)
-}
-
-// tableLocks serialises each table's updates within this process, so clicks
-// on one table queue instead of racing; the store's version check guards
-// against other processes. A table's lock lives only while someone holds
-// or waits for it, so the map stays as small as the tables in play.
-type tableLocks struct {
-	mu    sync.Mutex
-	locks map[int64]*tableLock
-}
-
-// tableLock is one table's lock and how many hold or wait for it.
-type tableLock struct {
-	sync.Mutex
-	users int
-}
-
-// lock locks a table and returns its unlock.
-func (l *tableLocks) lock(id int64) func() {
-	l.mu.Lock()
-	if l.locks == nil {
-		l.locks = map[int64]*tableLock{}
-	}
-	tl, ok := l.locks[id]
-	if !ok {
-		tl = &tableLock{}
-		l.locks[id] = tl
-	}
-	tl.users++
-	l.mu.Unlock()
-	tl.Lock()
-	return func() {
-		tl.Unlock()
-		l.mu.Lock()
-		if tl.users--; tl.users == 0 {
-			delete(l.locks, id)
-		}
-		l.mu.Unlock()
-	}
-}
-
-// held returns how many tables' locks exist: held or waited for.
-func (l *tableLocks) held() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.locks)
 }
 
 // applyAction is one seat's move in one store update: check the seat and

@@ -249,9 +249,11 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 			dest = t.ThreadID
 		}
 		endpoint := discordgo.EndpointChannelMessages(dest)
-		if err := b.pace.check(b.session, endpoint); err != nil {
+		release, err := b.pace.claim(b.session, endpoint)
+		if err != nil {
 			return nil, err
 		}
+		defer release()
 		p, merged, err := b.seal(ctx, it, pending)
 		if err != nil {
 			return nil, err
@@ -263,11 +265,18 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 				return nil, nil // a later refresh renders the same table
 			}
 		}
-		if err := b.pace.check(b.session, discordgo.EndpointChannelMessage(t.ChannelID, "")); err != nil {
+		release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""))
+		if err != nil {
 			return nil, err
 		}
+		defer release()
 		return nil, b.refreshTable(ctx, t)
 	case kindThread:
+		release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID))
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 		return nil, b.openThread(ctx, t, it.Attempts)
 	}
 	return nil, errGiveUp

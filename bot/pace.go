@@ -26,6 +26,8 @@ const maxMentions = 100
 type pacer struct {
 	mu    sync.Mutex
 	until map[int64]time.Time
+	// buckets keeps a bucket's check and its request together.
+	buckets keyLocks[string]
 }
 
 // pacedError says a request would have to wait for a rate limit.
@@ -35,18 +37,24 @@ func (e *pacedError) Error() string {
 	return fmt.Sprintf("bot: rate limited until %s", e.until.Format(time.StampMilli))
 }
 
-// check asks discordgo's limiter whether a request in bucket key would wait
-// now (for the route's bucket or a global limit), without taking a slot.
-// The bucket's lock is held while reading, as discordgo does.
-func (p *pacer) check(s *discordgo.Session, key string) error {
+// claim asks discordgo's limiter whether a request in bucket key would
+// wait now (for the route's bucket or a global limit). If not, it returns
+// a release to call once the request is done: until then no other request
+// of the sender's takes the bucket, so none can find it used up and sleep
+// in discordgo's limiter, where neither a shutdown nor other tables could
+// get past it. The bucket's own lock is held while reading, as discordgo
+// does.
+func (p *pacer) claim(s *discordgo.Session, key string) (release func(), err error) {
+	release = p.buckets.lock(key)
 	bkt := s.Ratelimiter.GetBucket(key)
 	bkt.Lock()
 	wait := s.Ratelimiter.GetWaitTime(bkt, 1)
 	bkt.Unlock()
 	if wait > 0 {
-		return &pacedError{until: time.Now().Add(wait)}
+		release()
+		return nil, &pacedError{until: time.Now().Add(wait)}
 	}
-	return nil
+	return release, nil
 }
 
 // hold keeps a table's announcements back until a time.

@@ -76,7 +76,7 @@ func TestMergePostsJoinsMentions(t *testing.T) {
 // forgotten once none holds or waits for it, so the map does not grow with
 // every table ever played.
 func TestTableLocksAreDropped(t *testing.T) {
-	var l tableLocks
+	var l keyLocks[int64]
 	var wg sync.WaitGroup
 	inside, most := 0, 0
 	var mu sync.Mutex

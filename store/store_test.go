@@ -259,18 +259,8 @@ func TestOpenAndPlayerTables(t *testing.T) {
 }
 
 func TestOutboxOrderAndRetries(t *testing.T) {
-	s, _ := MustOpen(t)
+	s, _, items := threeMoves(t)
 	ctx := context.Background()
-	tb := startGame(t, s, newLobby("g", "a", "b"))
-	for i := 0; i < 3; i++ {
-		if _, err := step(t, s, tb.ID, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	items, err := s.PendingOutbox(ctx, 100)
-	if err != nil || len(items) < 3 {
-		t.Fatalf("pending %d, %v", len(items), err)
-	}
 	for i := 1; i < len(items); i++ {
 		if items[i].ID <= items[i-1].ID {
 			t.Fatalf("outbox out of order")
@@ -382,18 +372,8 @@ func TestTimersFireOnce(t *testing.T) {
 // TestSealOnce: an announcement is sealed once, with the last line merged
 // into it; sealing again, or sealing one delivered, is refused.
 func TestSealOnce(t *testing.T) {
-	s, _ := MustOpen(t)
+	s, tb, items := threeMoves(t)
 	ctx := context.Background()
-	tb := startGame(t, s, newLobby("g", "a", "b"))
-	for i := 0; i < 3; i++ {
-		if _, err := step(t, s, tb.ID, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	items, err := s.PendingOutbox(ctx, 100)
-	if err != nil || len(items) < 3 {
-		t.Fatalf("pending %d, %v", len(items), err)
-	}
 	head, last := items[0], items[2]
 	if err := s.Seal(ctx, head.ID, last.ID); err != nil {
 		t.Fatal(err)
@@ -534,4 +514,22 @@ func TestRematchIsMadeOnce(t *testing.T) {
 			t.Errorf("rematch table %+v", tb)
 		}
 	}
+}
+
+// threeMoves starts a game, makes three moves and returns the store, the
+// table and the announcements pending.
+func threeMoves(t *testing.T) (*Store, *cribbage.Table, []cribbage.OutboxItem) {
+	t.Helper()
+	s, _ := MustOpen(t)
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	for i := 0; i < 3; i++ {
+		if _, err := step(t, s, tb.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items, err := s.PendingOutbox(context.Background(), 100)
+	if err != nil || len(items) < 3 {
+		t.Fatalf("pending %d, %v", len(items), err)
+	}
+	return s, tb, items
 }

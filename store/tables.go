@@ -48,16 +48,7 @@ func (s *Store) insertTable(ctx context.Context, tx *sql.Tx, ch *cribbage.Change
 	if err != nil {
 		return err
 	}
-	if err := s.saveRow(ctx, tx, t, row, t.Version); err != nil {
-		return err
-	}
-	if err := s.saveSeats(ctx, tx, t); err != nil {
-		return err
-	}
-	if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
-		return err
-	}
-	if err := s.queue(ctx, tx, t.ID, ch.Outbox); err != nil {
+	if err := s.writeChange(ctx, tx, t, row, t.Version, true, ch); err != nil {
 		return err
 	}
 	if interactionID == "" {
@@ -190,18 +181,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
 			return err
 		}
-		if err := s.saveRow(ctx, tx, t, row, cur.Version); err != nil {
-			return err
-		}
-		if !slices.Equal(t.Seats, cur.Seats) {
-			if err := s.saveSeats(ctx, tx, t); err != nil {
-				return err
-			}
-		}
-		if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
-			return err
-		}
-		if err := s.queue(ctx, tx, t.ID, ch.Outbox); err != nil {
+		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
 			return err
 		}
 		if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
@@ -254,6 +234,24 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 		return cribbage.ErrDuplicate
 	}
 	return nil
+}
+
+// writeChange writes a change to table t in tx: its row (if the stored
+// version is still expected), its seats if they changed, its actions and
+// its announcements.
+func (s *Store) writeChange(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row tableRow, expected int64, seats bool, ch *cribbage.Change) error {
+	if err := s.saveRow(ctx, tx, t, row, expected); err != nil {
+		return err
+	}
+	if seats {
+		if err := s.saveSeats(ctx, tx, t); err != nil {
+			return err
+		}
+	}
+	if err := s.appendActions(ctx, tx, t, ch.Actions); err != nil {
+		return err
+	}
+	return s.queue(ctx, tx, t.ID, ch.Outbox)
 }
 
 // saveRow writes t's columns if the stored version is still expected, and
