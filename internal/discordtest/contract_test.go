@@ -73,6 +73,9 @@ func field(body map[string]any, dotted string) string {
 func withChannel(t *testing.T) *Server {
 	s := New()
 	t.Cleanup(s.Close)
+	// The rate-limit windows stand still, however slowly the test runs.
+	frozen := time.Now()
+	s.limits.clock = func() time.Time { return frozen }
 	s.mu.Lock()
 	s.channels[testChannel] = true
 	s.mu.Unlock()

@@ -65,6 +65,9 @@ type bucket struct {
 
 // limiter holds the buckets and the global window.
 type limiter struct {
+	// clock is real time; the fake's own tests freeze it, so a slow run
+	// cannot slide a window under them.
+	clock   func() time.Time
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	global  []time.Time // accepted bot-token requests in the last second
@@ -72,8 +75,11 @@ type limiter struct {
 }
 
 func newLimiter() *limiter {
-	return &limiter{buckets: map[string]*bucket{}, limited: map[string]int{}}
+	return &limiter{clock: time.Now, buckets: map[string]*bucket{}, limited: map[string]int{}}
 }
+
+// now is the limiter's time.
+func (l *limiter) now() time.Time { return l.clock() }
 
 // rateDecision is the limiter's answer to one request.
 type rateDecision struct {

@@ -53,7 +53,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.refuse(rec, r, body, e)
 		return
 	}
-	d := s.limits.take(time.Now(), r.Method, rt.Template, params, botToken)
+	d := s.limits.take(s.limits.now(), r.Method, rt.Template, params, botToken)
 	for k, v := range d.headers {
 		rec.Header()[k] = v
 	}
