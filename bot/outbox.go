@@ -317,6 +317,12 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 			return err
 		}
 	}
+	// A new table message is a post in the channel: its own bucket.
+	release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessages(t.ChannelID))
+	if err != nil {
+		return err
+	}
+	defer release()
 	m, err := b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
 	if err != nil {
 		return err

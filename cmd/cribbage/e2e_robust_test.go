@@ -317,3 +317,27 @@ func TestALostThreadAnswerIsRecovered(t *testing.T) {
 		t.Errorf("%d second threads refused, want 1", refused)
 	}
 }
+
+// TestADeletedTableMessageIsPostedAgain: a moderator deletes the table
+// message mid-game; the next refresh finds it gone and posts it again,
+// once, and records it.
+func TestADeletedTableMessageIsPostedAgain(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	h.drain()
+	h.fake.DeleteMessage(msg)
+	mover, _ := h.turnUser(id)
+	view := h.showHand(mover, msg, id)
+	h.click(mover, view.MessageID, firstPlayable(t, view))
+	h.drain()
+	again := h.table(id).MessageID
+	if again == "" || again == msg {
+		t.Fatalf("table message %q after %q was deleted", again, msg)
+	}
+	if m, ok := h.fake.Message(again); !ok || m.ChannelID != testChannel {
+		t.Fatalf("the new table message %q is not in the channel", again)
+	}
+	if n := h.tableMessages(id); n != 1 {
+		t.Errorf("%d table messages, want 1", n)
+	}
+}

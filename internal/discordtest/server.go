@@ -309,3 +309,16 @@ func (s *Server) knowsChannel(id string) bool {
 	defer s.mu.Unlock()
 	return s.channels[id]
 }
+
+// DeleteMessage deletes a message, as a moderator may delete the bot's.
+func (s *Server) DeleteMessage(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.messages, id)
+	for i, m := range s.order {
+		if m == id {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+}
