@@ -15,16 +15,17 @@ import (
 
 // The outbox sender delivers queued announcements: each table's in order
 // (a table's story goes to its own thread, or its channel, so this is the
-// order every reader sees), retrying rate limits and server errors with
-// backoff, and after a restart whatever the last run left. Posts carry a
-// nonce Discord enforces, so a post sent just before a crash is not posted
-// twice on the retry.
+// order every reader sees), retrying server errors with backoff, and after
+// a restart whatever the last run left. Posts carry a nonce Discord
+// enforces, so a post sent just before a crash is not posted twice on the
+// retry.
 //
 // It paces itself by Discord's rate-limit headers rather than discovering
 // the limits: before a request it asks discordgo's limiter how long that
 // request would wait, and if it would, it leaves the table for later and
-// goes on with others. A table's story lines queued meanwhile go out merged
-// into one post, so a busy table falls behind by seconds, not minutes.
+// goes on with others (pace.go); a 429 all the same holds the table for its
+// retry_after. A table's story lines queued meanwhile go out merged into
+// one post, so a busy table falls behind by seconds, not minutes.
 
 // outboxWorkers is how many tables are delivered for at once.
 const outboxWorkers = 2
