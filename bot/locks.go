@@ -42,10 +42,3 @@ func (l *keyLocks[K]) lock(key K) func() {
 		l.mu.Unlock()
 	}
 }
-
-// held returns how many keys' locks exist: held or waited for.
-func (l *keyLocks[K]) held() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.locks)
-}

@@ -250,34 +250,24 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 			dest = t.ThreadID
 		}
 		endpoint := discordgo.EndpointChannelMessages(dest)
-		release, err := b.pace.claim(b.session, endpoint)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		p, merged, err := b.seal(ctx, it, pending)
-		if err != nil {
-			return nil, err
-		}
-		return merged, b.post(ctx, endpoint, p, fmt.Sprintf("cb%d", it.ID))
+		var merged []int64
+		err := b.pace.send(b.session, endpoint, func() error {
+			p, m, err := b.seal(ctx, it, pending)
+			if err != nil {
+				return err
+			}
+			merged = m
+			return b.post(ctx, endpoint, p, fmt.Sprintf("cb%d", it.ID))
+		})
+		return merged, err
 	case kindTable:
 		for _, later := range pending {
 			if later.ID > it.ID && later.Kind == kindTable && later.TableID == it.TableID {
 				return nil, nil // a later refresh renders the same table
 			}
 		}
-		release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""))
-		if err != nil {
-			return nil, err
-		}
-		defer release()
-		return nil, b.refreshTable(ctx, t)
+		return nil, b.pace.send(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""), func() error { return b.refreshTable(ctx, t) })
 	case kindThread:
-		release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID))
-		if err != nil {
-			return nil, err
-		}
-		defer release()
 		return nil, b.openThread(ctx, t, it.Attempts)
 	}
 	return nil, errGiveUp
@@ -319,12 +309,12 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 		}
 	}
 	// A new table message is a post in the channel: its own bucket.
-	release, err := b.pace.claim(b.session, discordgo.EndpointChannelMessages(t.ChannelID))
-	if err != nil {
+	var m *discordgo.Message
+	err := b.pace.send(b.session, discordgo.EndpointChannelMessages(t.ChannelID), func() error {
+		var err error
+		m, err = b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
 		return err
-	}
-	defer release()
-	m, err := b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
+	})
 	if err != nil {
 		return err
 	}
@@ -355,7 +345,12 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	if r := []rune(name); len(r) > 100 {
 		name = string(r[:100])
 	}
-	ch, err := b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, outboxRequest(ctx)...)
+	var ch *discordgo.Channel
+	err := b.pace.send(b.session, discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID), func() error {
+		var err error
+		ch, err = b.session.MessageThreadStartComplex(t.ChannelID, t.MessageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, outboxRequest(ctx)...)
+		return err
+	})
 	if discordCode(err) == codeThreadExists {
 		// An earlier attempt opened it but its answer was lost (a timeout,
 		// or a crash before it was recorded): the message names it.

@@ -37,24 +37,23 @@ func (e *pacedError) Error() string {
 	return fmt.Sprintf("bot: rate limited until %s", e.until.Format(time.StampMilli))
 }
 
-// claim asks discordgo's limiter whether a request in bucket key would
-// wait now (for the route's bucket or a global limit). If not, it returns
-// a release to call once the request is done: until then no other request
-// of the sender's takes the bucket, so none can find it used up and sleep
-// in discordgo's limiter, where neither a shutdown nor other tables could
-// get past it. The bucket's own lock is held while reading, as discordgo
-// does.
-func (p *pacer) claim(s *discordgo.Session, key string) (release func(), err error) {
-	release = p.buckets.lock(key)
+// send makes a request in bucket key unless discordgo's limiter says it
+// would wait now (for the route's bucket or a global limit): then it
+// returns a *pacedError saying until when. While the request is made no
+// other request of the sender's takes the bucket, so none can find it used
+// up and sleep in discordgo's limiter, where neither a shutdown nor other
+// tables could get past it. The bucket's own lock is held while reading,
+// as discordgo does.
+func (p *pacer) send(s *discordgo.Session, key string, request func() error) error {
+	defer p.buckets.lock(key)()
 	bkt := s.Ratelimiter.GetBucket(key)
 	bkt.Lock()
 	wait := s.Ratelimiter.GetWaitTime(bkt, 1)
 	bkt.Unlock()
 	if wait > 0 {
-		release()
-		return nil, &pacedError{until: time.Now().Add(wait)}
+		return &pacedError{until: time.Now().Add(wait)}
 	}
-	return release, nil
+	return request()
 }
 
 // hold keeps a table's announcements back until a time.

@@ -51,7 +51,7 @@ func TestCardsRoundTripAndValues(t *testing.T) {
 		}
 		seen = seen.Add(c)
 	}
-	if seen != fullDeck || seen.Len() != 52 {
+	if seen != FullDeck || seen.Len() != 52 {
 		t.Errorf("deck set %x", uint64(seen))
 	}
 	for _, tc := range []struct {

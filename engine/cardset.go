@@ -13,9 +13,6 @@ type CardSet uint64
 // FullDeck holds all 52 cards.
 const FullDeck CardSet = 1<<52 - 1
 
-// fullDeck is FullDeck, as the package has long called it.
-const fullDeck = FullDeck
-
 // SetOf returns the set of the given cards.
 func SetOf(cards ...Card) CardSet {
 	var s CardSet
@@ -55,7 +52,7 @@ func (s CardSet) String() string { return FormatCards(s.Cards()) }
 
 // MarshalText writes the set in notation.
 func (s CardSet) MarshalText() ([]byte, error) {
-	if s&^fullDeck != 0 {
+	if s&^FullDeck != 0 {
 		return nil, fmt.Errorf("%w: card set %#x has bits beyond the deck", ErrBadCard, uint64(s))
 	}
 	return []byte(s.String()), nil

@@ -47,7 +47,7 @@ func TestExpectedValuesAreExact(t *testing.T) {
 	for seed := uint64(0); seed < 6; seed++ {
 		deck := Shuffle(SeedFromUint64(seed))
 		six := deck[:6]
-		unseen := fullDeck &^ SetOf(six...)
+		unseen := FullDeck &^ SetOf(six...)
 		hand := [4]Card(six[:4])
 		if got, want := ExpectedHand(hand, unseen), bruteHand(hand, unseen); math.Abs(got-want) > 1e-9 {
 			t.Errorf("hand %s: %.9f, want %.9f", FormatCards(hand[:]), got, want)
@@ -60,7 +60,7 @@ func TestExpectedValuesAreExact(t *testing.T) {
 	// A jack and suited cards exercise nobs and flush.
 	for _, known := range []string{"JH 5H", "JC", "2D 9D", "5S"} {
 		k := MustParseCards(known)
-		unseen := fullDeck &^ SetOf(k...) &^ SetOf(MustParseCards("AS 3C 7H 8D")...)
+		unseen := FullDeck &^ SetOf(k...) &^ SetOf(MustParseCards("AS 3C 7H 8D")...)
 		if len(k) == 1 && testing.Short() {
 			continue
 		}

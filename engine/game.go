@@ -206,7 +206,7 @@ func New(opts Options, seed Seed) (*State, []Event, error) {
 		Hands:    make([]CardSet, n),
 		Discards: make([]CardSet, n),
 		Played:   make([]CardSet, n),
-		Stock:    fullDeck,
+		Stock:    FullDeck,
 		Tally:    make([]Tally, n),
 	}
 	deck := Shuffle(seed)

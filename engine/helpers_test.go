@@ -85,7 +85,7 @@ func position(t testing.TB, opts Options, dealer int, hands []string, crib, star
 	}
 	g.Crib = SetOf(MustParseCards(crib)...)
 	g.Starter = MustParseCard(starter)
-	g.Stock = fullDeck &^ used &^ g.Crib &^ SetOf(g.Starter)
+	g.Stock = FullDeck &^ used &^ g.Crib &^ SetOf(g.Starter)
 	g.Turn = g.left(dealer)
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)

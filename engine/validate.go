@@ -50,7 +50,7 @@ func (g *State) validateCards() error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrBadState}, args...)...)
 	}
 	if g.HandNo == 0 {
-		if g.Stock != fullDeck || g.Crib != 0 || g.Starter != NoCard {
+		if g.Stock != FullDeck || g.Crib != 0 || g.Starter != NoCard {
 			return bad("cards out before the first deal")
 		}
 		return nil
@@ -66,8 +66,8 @@ func (g *State) validateCards() error {
 		}
 		all |= part
 	}
-	if all != fullDeck {
-		return bad("cards missing: %s", fullDeck&^all)
+	if all != FullDeck {
+		return bad("cards missing: %s", FullDeck&^all)
 	}
 	var played = make([]CardSet, len(g.Hands))
 	for _, p := range g.Plays {

@@ -115,7 +115,7 @@ func (v View) Unseen() CardSet {
 	for _, s := range v.Shown {
 		seen |= s.Cards
 	}
-	return fullDeck &^ seen
+	return FullDeck &^ seen
 }
 
 // NextToPlay is the next seat to the left of the viewer still holding

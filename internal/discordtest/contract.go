@@ -299,50 +299,18 @@ func (c *contract) validate(r route, doc []byte) *apiError {
 
 var printer = message.NewPrinter(language.English)
 
-// deepest returns the leaf error deepest in the instance. With oneOf (a
-// component may be any of several types) each alternative fails; one whose
-// own "type" is not the type it describes is the wrong alternative and is
-// passed over, and of the rest the one that got furthest names the field
-// that is wrong.
+// deepest returns the leaf error deepest in the instance: the field that
+// is wrong. (Unions of component or response types are switched on their
+// type by discriminate, so the alternative the body meant is the one whose
+// errors are here.)
 func deepest(e *jsonschema.ValidationError) *jsonschema.ValidationError {
-	if len(e.Causes) == 0 {
-		return e
-	}
-	var best, fallback *jsonschema.ValidationError
+	best := e
 	for _, c := range e.Causes {
-		d := deepest(c)
-		if fallback == nil || len(d.InstanceLocation) > len(fallback.InstanceLocation) {
-			fallback = d
-		}
-		if wrongAlternative(c, len(c.InstanceLocation)) {
-			continue
-		}
-		if best == nil || len(d.InstanceLocation) > len(best.InstanceLocation) {
+		if d := deepest(c); best == e || len(d.InstanceLocation) > len(best.InstanceLocation) {
 			best = d
 		}
 	}
-	if best == nil {
-		return fallback
-	}
 	return best
-}
-
-// wrongAlternative reports whether an error tree says that the object at
-// depth has a "type" the schema does not describe.
-func wrongAlternative(e *jsonschema.ValidationError, depth int) bool {
-	loc := e.InstanceLocation
-	if len(loc) == depth+1 && loc[depth] == "type" {
-		switch e.ErrorKind.(type) {
-		case *kind.Enum, *kind.Const:
-			return true
-		}
-	}
-	for _, c := range e.Causes {
-		if wrongAlternative(c, depth) {
-			return true
-		}
-	}
-	return false
 }
 
 // schemaErrorCode names a schema failure the way Discord's error codes do.

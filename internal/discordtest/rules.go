@@ -383,15 +383,14 @@ func checkRules(rt route, doc []byte) *apiError {
 
 // Interaction response types the rules look at.
 const (
-	responsePong          = 1
-	responseMessage       = 4
-	responseDeferMessage  = 5
-	responseDeferUpdate   = 6
-	responseUpdate        = 7
-	responseChoices       = 8
-	responseModal         = 9
-	maxCommands           = 100
-	maxCommandDescription = 100
+	responsePong         = 1
+	responseMessage      = 4
+	responseDeferMessage = 5
+	responseDeferUpdate  = 6
+	responseUpdate       = 7
+	responseChoices      = 8
+	responseModal        = 9
+	maxCommands          = 100
 )
 
 // checkCommands checks a bulk overwrite: at most 100 commands, with names
