@@ -101,35 +101,20 @@ func (g *State) deal(a Action) ([]Event, error) {
 		}
 		g.Last = last
 	}
-	deck := Shuffle(*a.Seed)
-	next := 0
+	d := Deal(*a.Seed, n)
 	for i := range n {
-		g.Hands[i], g.Discards[i], g.Played[i] = 0, 0, 0
+		seat := (g.Dealer + 1 + i) % n
+		g.Hands[seat], g.Discards[seat], g.Played[seat] = d.Hands[i], 0, 0
 	}
-	for range g.Options.HandSize() {
-		for i := 1; i <= n; i++ {
-			seat := (g.Dealer + i) % n
-			g.Hands[seat] = g.Hands[seat].Add(deck[next])
-			next++
-		}
-	}
-	g.Crib = 0
-	if n == 3 {
-		// RULES.md "Tables": with three players the crib's fourth card is
-		// dealt face down from the deck.
-		g.Crib = g.Crib.Add(deck[next])
-		next++
-	}
-	// The starter is the top card of the rest; the cut is as random as the
-	// shuffle, so taking the next card is the same as cutting anywhere.
-	g.Starter = deck[next]
+	seed := *a.Seed
+	g.DealSeed = &seed
+	g.Crib, g.Starter, g.Stock = d.Crib, d.Starter, d.Stock
 	g.StarterUp = false
-	g.Stock = SetOf(deck[next+1:]...)
 	g.Phase = PhaseDiscard
 	g.HandNo++
 	g.Count, g.Plays, g.SeriesStart, g.SaidGo, g.Shown, g.Missed = 0, nil, 0, 0, 0, nil
 	g.Turn = g.left(g.Dealer)
-	return []Event{{Kind: EvDeal, Seat: g.Dealer, N: g.HandNo}}, nil
+	return []Event{{Kind: EvDeal, Seat: g.Dealer, N: g.HandNo, Commitment: seed.Commitment()}}, nil
 }
 
 // discard moves a seat's throw to the crib; when every seat has thrown, the
@@ -188,6 +173,10 @@ func (g *State) turnStarter(events []Event) []Event {
 // and appends it, then ends the game if the side reached the target.
 func (g *State) award(events []Event, ev Event) []Event {
 	side := g.sideOf(ev.Seat)
+	if len(g.Back) != len(g.Scores) {
+		g.Back = make([]int, len(g.Scores)) // a game saved before back pegs were kept
+	}
+	g.Back[side] = g.Scores[side]
 	g.Scores[side] += ev.Points
 	ev.Scores = slices.Clone(g.Scores)
 	events = append(events, ev)
@@ -214,19 +203,20 @@ func (g *State) finish(events []Event, winner, loser int, reason ResultReason) [
 			if side == winner {
 				continue
 			}
-			r.Skunks[side] = skunkLevel(score, g.Options.Target)
+			r.Skunks[side] = SkunkLevel(score, g.Options.Target)
 			r.Games = max(r.Games, gamesFor(r.Skunks[side]))
 		}
 	}
 	g.Result = r
 	g.Phase = PhaseOver
-	return append(events, Event{Kind: EvGameOver, Seat: winner, Result: r, Scores: slices.Clone(g.Scores)})
+	// A game over ends the hand too, shown or not: its seed is revealed.
+	return append(events, Event{Kind: EvGameOver, Seat: winner, N: g.HandNo, Seed: g.DealSeed, Result: r, Scores: slices.Clone(g.Scores)})
 }
 
-// skunkLevel returns 0, 1 (skunk) or 2 (double skunk) for a loser's score:
+// SkunkLevel returns 0, 1 (skunk) or 2 (double skunk) for a loser's score:
 // 90 or fewer is a skunk and 60 or fewer a double skunk in the 121-point
 // game; the 61-point game has only the skunk line, 30 or fewer.
-func skunkLevel(score, target int) int {
+func SkunkLevel(score, target int) int {
 	if target == 61 {
 		if score <= 30 {
 			return 1

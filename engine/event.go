@@ -6,7 +6,7 @@ type EventKind uint8
 // The kinds of event Apply reports, in the order they can happen in a hand.
 const (
 	EvCutForDeal EventKind = iota + 1 // Cards: one cut a seat, in rounds; Seat: the first dealer
-	EvDeal                            // Seat: the dealer; N: the hand number
+	EvDeal                            // Seat: the dealer; N: the hand number; Commitment: to its seed
 	EvDiscard                         // Seat threw N cards to the crib (the cards stay hidden)
 	EvStarter                         // Card: the starter, turned by Seat (the dealer's left)
 	EvHeels                           // Seat (the dealer) pegs 2 for a jack turned
@@ -18,9 +18,9 @@ const (
 	EvShow                            // Seat's hand (Crib: the crib) is counted: Cards, Card (starter), Items, Points
 	EvClaim                           // manual counting: Seat claimed Claimed; Points pegged; Missed left for muggins
 	EvMuggins                         // Seat takes Points missed by Other
-	EvHandOver                        // the hand is done; Seat deals next
+	EvHandOver                        // hand N is done; Seat deals next; Seed: hand N's, revealed
 	EvResign                          // Seat resigned
-	EvGameOver                        // Result is final
+	EvGameOver                        // Result is final; Seed: hand N's, revealed (nil before a deal)
 )
 
 var eventNames = map[EventKind]string{
@@ -58,4 +58,8 @@ type Event struct {
 	// Scores are every side's scores after the event, on scoring events.
 	Scores []int   `json:"scores,omitempty"`
 	Result *Result `json:"result,omitempty"`
+	// Commitment is the SHA-256 of a deal's seed (Seed.Commitment), and
+	// Seed the seed itself once its hand is over: see engine/commit.go.
+	Commitment string `json:"commitment,omitempty"`
+	Seed       *Seed  `json:"seed,omitempty"`
 }

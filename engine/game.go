@@ -124,8 +124,13 @@ type State struct {
 	// Turn is the seat to act: to play in the play, to count in a manual
 	// show, to deal in the deal phase.
 	Turn int `json:"turn"`
-	// Scores holds one score a side.
+	// Scores holds one score a side; Back holds each side's score before
+	// its last scoring move, where its back peg stands on the board.
 	Scores []int `json:"scores"`
+	Back   []int `json:"back,omitempty"`
+	// DealSeed is the seed the current hand was dealt from: secret (never
+	// in a View) until the hand is over.
+	DealSeed *Seed `json:"deal_seed,omitempty"`
 	// Hands holds each seat's cards: as dealt, then the four kept. Cards
 	// stay in Hands when played (they are counted in the show).
 	Hands    []CardSet `json:"hands"`
@@ -253,6 +258,7 @@ func Rematch(prev *State) (*State, error) {
 func (g *State) Clone() *State {
 	c := *g
 	c.Scores = slices.Clone(g.Scores)
+	c.Back = slices.Clone(g.Back)
 	c.Hands = slices.Clone(g.Hands)
 	c.Discards = slices.Clone(g.Discards)
 	c.Played = slices.Clone(g.Played)

@@ -222,7 +222,7 @@ func TestSkunkLines(t *testing.T) {
 		{31, 61, 0}, {30, 61, 1}, {0, 61, 1},
 	}
 	for _, tc := range tests {
-		if got := skunkLevel(tc.score, tc.target); got != tc.level {
+		if got := SkunkLevel(tc.score, tc.target); got != tc.level {
 			t.Errorf("loser on %d of %d: level %d, want %d", tc.score, tc.target, got, tc.level)
 		}
 	}

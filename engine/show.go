@@ -37,7 +37,9 @@ func (g *State) endHand(events []Event) []Event {
 	g.Dealer = g.left(g.Dealer)
 	g.Turn = g.Dealer
 	g.Phase = PhaseDeal
-	return append(events, Event{Kind: EvHandOver, Seat: g.Dealer, Scores: slices.Clone(g.Scores)})
+	// The hand is over: its seed is revealed, so anyone can deal it again
+	// and check it against the commitment published at the deal.
+	return append(events, Event{Kind: EvHandOver, Seat: g.Dealer, N: g.HandNo, Seed: g.DealSeed, Scores: slices.Clone(g.Scores)})
 }
 
 // showCards returns the four cards a seat counts: its hand, or the crib.
