@@ -2,6 +2,7 @@
 //
 //	cribbage [serve]     run the bot (the default)
 //	cribbage score       count a hand and its starter
+//	cribbage board       draw a board from scores, as players see it
 //	cribbage simulate    play computer levels against each other
 //	cribbage help        list the commands
 //
@@ -41,6 +42,7 @@ type environment struct {
 // commands lists the subcommands by name.
 var commands = map[string]command{
 	"serve":    {"run the Discord bot (the default)", runServe},
+	"board":    {"draw a board: cribbage board --scores 87,102 -o board.png", runBoard},
 	"score":    {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
 	"simulate": {"play computer against computer: cribbage simulate --games N --seats expert,easy", runSimulate},
 }

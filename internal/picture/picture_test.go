@@ -1,0 +1,172 @@
+package picture
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden pictures under testdata")
+
+// pictures are the golden cases: every kind of board and of cards picture.
+var pictures = []struct {
+	name string
+	img  func() *image.RGBA
+}{
+	{"board-two-midgame", func() *image.RGBA {
+		return Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}}}.Render()
+	}},
+	{"board-start-61", func() *image.RGBA {
+		return Board{Target: 61, Sides: []Side{{Name: "Alice"}, {Name: "Bob"}}}.Render()
+	}},
+	{"board-four-final", func() *image.RGBA {
+		return Board{Target: 121, Title: "Table 12 · hand 14", Sides: []Side{
+			{Name: "Alice", Score: 121, Back: 113, Winner: true},
+			{Name: "Bob", Score: 58, Back: 52, Skunk: 2},
+			{Name: "Carol", Score: 90, Back: 84, Skunk: 1},
+			{Name: "A name far too long to fit on one line of the board", Score: 33, Back: 31, Skunk: 2},
+		}}.Render()
+	}},
+	{"board-three-partway", func() *image.RGBA {
+		return Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 5}, {Name: "Bob", Score: 31, Back: 29}, {Name: "Carol", Score: 60, Back: 48}}}.Render()
+	}},
+	{"show-two-colour", func() *image.RGBA {
+		return Cards{Starter: engine.MustParseCard("QC"), Hands: []Hand{
+			{Label: "Alice", Cards: engine.MustParseCards("5H 5D 2C 3S"), Note: "12"},
+			{Label: "Bob", Cards: engine.MustParseCards("AS TD JH KC"), Note: "3"},
+			{Label: "Bob's crib", Cards: engine.MustParseCards("4D 6C 9H 9S"), Note: "6"},
+		}}.Render()
+	}},
+	{"show-four-colour", func() *image.RGBA {
+		return Cards{FourColour: true, Starter: engine.MustParseCard("5S"), Hands: []Hand{
+			{Label: "Carol", Cards: engine.MustParseCards("5H 5D 5C JS"), Note: "29"},
+		}}.Render()
+	}},
+	{"deal-six-cards", func() *image.RGBA {
+		return Cards{Hands: []Hand{{Label: "Alice's deal", Cards: engine.MustParseCards("AH 2D 3C 4S 7H KD")}}}.Render()
+	}},
+}
+
+// TestPicturesMatchGolden renders every case and compares the pixels of
+// its PNG, as uploaded, with the golden PNG. Antialiasing is float arithmetic, which may round a
+// little differently on another CPU, so a channel may be off by a little
+// on a few pixels; a moved peg or a changed card is thousands.
+func TestPicturesMatchGolden(t *testing.T) {
+	for _, tc := range pictures {
+		t.Run(tc.name, func(t *testing.T) {
+			img := tc.img()
+			encoded := PNG(img)
+			path := filepath.Join("testdata", tc.name+".png")
+			if *update {
+				if err := os.WriteFile(path, encoded, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if len(encoded) >= 100<<10 {
+				t.Errorf("the PNG is %d KB, over 100 KB", len(encoded)>>10)
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			want, err := png.Decode(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := png.Decode(bytes.NewReader(encoded))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff, total := differentPixels(got, want); diff*1000 > total {
+				t.Errorf("%d of %d pixels differ from %s (more than 0.1%%); look at the new picture with -update and git diff", diff, total, path)
+			}
+		})
+	}
+}
+
+// differentPixels counts the pixels where a channel differs by more than
+// a rounding's worth; pictures of different sizes differ everywhere.
+func differentPixels(a, b image.Image) (diff, total int) {
+	ab, bb := a.Bounds(), b.Bounds()
+	total = ab.Dx() * ab.Dy()
+	if ab.Size() != bb.Size() {
+		return total, total
+	}
+	for y := 0; y < ab.Dy(); y++ {
+		for x := 0; x < ab.Dx(); x++ {
+			r1, g1, b1, a1 := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
+			r2, g2, b2, a2 := b.At(bb.Min.X+x, bb.Min.Y+y).RGBA()
+			for _, d := range [4][2]uint32{{r1, r2}, {g1, g2}, {b1, b2}, {a1, a2}} {
+				if max(d[0], d[1])-min(d[0], d[1]) > 12<<8 {
+					diff++
+					break
+				}
+			}
+		}
+	}
+	return diff, total
+}
+
+func TestDifferentPixelsSeesAMovedPeg(t *testing.T) {
+	before := Board{Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4}, {Name: "B", Score: 7}}}
+	after := before
+	after.Sides = []Side{{Name: "A", Score: 12, Back: 10}, {Name: "B", Score: 7}}
+	if diff, _ := differentPixels(before.Render(), after.Render()); diff < 200 {
+		t.Errorf("two pegs moved but only %d pixels differ", diff)
+	}
+	if diff, _ := differentPixels(before.Render(), before.Render()); diff != 0 {
+		t.Errorf("the same board drawn twice differs in %d pixels", diff)
+	}
+}
+
+func TestBoardKeyChangesWithWhatIsDrawn(t *testing.T) {
+	base := Board{Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4}, {Name: "B", Score: 7}}}
+	same := Board{Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4}, {Name: "B", Score: 7}}}
+	if base.Key() != same.Key() {
+		t.Error("equal boards have different keys")
+	}
+	for name, b := range map[string]Board{
+		"score":  {Target: 121, Sides: []Side{{Name: "A", Score: 11, Back: 4}, {Name: "B", Score: 7}}},
+		"back":   {Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 5}, {Name: "B", Score: 7}}},
+		"name":   {Target: 121, Sides: []Side{{Name: "C", Score: 10, Back: 4}, {Name: "B", Score: 7}}},
+		"target": {Target: 61, Sides: []Side{{Name: "A", Score: 10, Back: 4}, {Name: "B", Score: 7}}},
+		"winner": {Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4, Winner: true}, {Name: "B", Score: 7}}},
+		"title":  {Target: 121, Title: "x", Sides: []Side{{Name: "A", Score: 10, Back: 4}, {Name: "B", Score: 7}}},
+	} {
+		if b.Key() == base.Key() {
+			t.Errorf("a board with another %s has the same key", name)
+		}
+	}
+}
+
+// BenchmarkRenderBoard is the speed target: a board in under 5 ms on one
+// core (run with -cpu 1), drawing and PNG encoding both.
+func BenchmarkRenderBoard(b *testing.B) {
+	board := Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}}}
+	for b.Loop() {
+		b.SetBytes(int64(len(PNG(board.Render()))))
+	}
+}
+
+// BenchmarkRenderFourSideBoard is the largest board there is.
+func BenchmarkRenderFourSideBoard(b *testing.B) {
+	board := Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}, {Name: "Carol", Score: 7}, {Name: "Dan", Score: 64, Back: 60}}}
+	for b.Loop() {
+		b.SetBytes(int64(len(PNG(board.Render()))))
+	}
+}
+
+// BenchmarkRenderHand is the speed target: a hand and its starter in
+// under 3 ms on one core.
+func BenchmarkRenderHand(b *testing.B) {
+	hand := Cards{Starter: engine.MustParseCard("QC"), Hands: []Hand{{Label: "Alice", Cards: engine.MustParseCards("5H 5D 2C 3S"), Note: "12"}}}
+	for b.Loop() {
+		b.SetBytes(int64(len(PNG(hand.Render()))))
+	}
+}
