@@ -65,7 +65,9 @@ func storyLine(t *cribbage.Table, e engine.Event) string {
 		// "First dealer"): every round is shown.
 		return fmt.Sprintf("Cut for deal: %s. **%s** cuts lowest and deals first.", strings.Join(rounds, "; a tie, so again: "), name)
 	case engine.EvDeal:
-		return fmt.Sprintf("**Hand %d** — %s deals.", e.N, name)
+		// The commitment is published before anyone sees a card, so the
+		// deal cannot be changed afterwards without it showing.
+		return fmt.Sprintf("**Hand %d** — %s deals.\n-# Deal commitment: `%s`", e.N, name, e.Commitment)
 	case engine.EvStarter:
 		return fmt.Sprintf("%s cuts: the starter is **%s**.", name, e.Card.Display())
 	case engine.EvHeels:
@@ -90,13 +92,22 @@ func storyLine(t *cribbage.Table, e engine.Event) string {
 		}
 		return fmt.Sprintf("**Muggins!** %s takes the %s that %s missed.", name, engine.NumberWord(e.Points), seatName(t, e.Other))
 	case engine.EvHandOver:
-		return fmt.Sprintf("Scores: %s. %s deals next.", scoreLine(t, e.Scores), name)
+		return fmt.Sprintf("Scores: %s. %s deals next.", scoreLine(t, e.Scores), name) + seedLine(t, e)
 	case engine.EvResign:
 		return fmt.Sprintf("%s resigns.", name)
 	case engine.EvGameOver:
-		return resultLine(t, e.Result)
+		return resultLine(t, e.Result) + seedLine(t, e)
 	}
 	return ""
+}
+
+// seedLine reveals a hand's seed once the hand is over, with the command
+// that deals it again: "" for a game that ended before a deal.
+func seedLine(t *cribbage.Table, e engine.Event) string {
+	if e.Seed == nil {
+		return ""
+	}
+	return fmt.Sprintf("\n-# Hand %d was dealt from seed `%s` — check it with `/cribbage verify seed:%s players:%d`", e.N, e.Seed, e.Seed, t.Options.Players)
 }
 
 // playLine: "Alice plays 7♣ — 22", "Bob plays 9♦ for 31, two".

@@ -4,10 +4,14 @@ import (
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // commandName is the one slash command; everything is a subcommand of it.
 const commandName = "cribbage"
+
+// seedDigits is a revealed seed's length in hex.
+var seedDigits = 2 * len(engine.Seed{})
 
 // commandDefinitions is the /cribbage command with its subcommands and
 // options, registered with a bulk overwrite at start.
@@ -58,6 +62,9 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "cards", Description: "Four cards, e.g. 5H 5D 5C JS", Required: true, MaxLength: 40},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starter", Description: "The starter card, e.g. 5S", Required: true, MaxLength: 4},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "crib", Description: "Count it as a crib (a flush needs all five cards)"}),
+			sub("verify", "Deal a hand again from its seed, revealed once the hand is over",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "seed", Description: "The 64 hex digits the thread shows after the hand", Required: true, MinLength: &seedDigits, MaxLength: seedDigits},
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players the table had (default 2)", Choices: intChoices(2, 3, 4)}),
 			sub("rules", "How cribbage is played here"),
 			sub("help", "How to use this bot"),
 		},

@@ -85,6 +85,7 @@ var commandRoutes = []commandRoute{
 	{"stats", (*Bot).cmdStats, false},
 	{"count", (*Bot).cmdCount, true},
 	{"games", (*Bot).cmdGames, false},
+	{"verify", (*Bot).cmdVerify, true},
 	{"rules", (*Bot).cmdRules, true},
 	{"help", (*Bot).cmdHelp, true},
 }

@@ -66,3 +66,32 @@ func Deal(seed Seed, players int) Dealt {
 	d.Stock = SetOf(deck[next+1:]...)
 	return d
 }
+
+// Seats names the hands of a deal as Dealt orders them: "Dealer's left"
+// first and "Dealer" last, "2nd from the dealer" between at a bigger table.
+func (d Dealt) Seats() []string {
+	n := len(d.Hands)
+	names := make([]string, n)
+	for i := range n {
+		switch {
+		case i == n-1:
+			names[i] = "Dealer"
+		case i == 0:
+			names[i] = "Dealer's left"
+		default:
+			names[i] = fmt.Sprintf("%s from the dealer", ordinal(i+1))
+		}
+	}
+	return names
+}
+
+// ordinal writes 2 as "2nd".
+func ordinal(n int) string {
+	switch n {
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -113,6 +114,8 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 		h.clickNamed(alice, h.showHand(alice, msg, id), "/review/")
 	}
 	h.playToEnd(id, msg, people)
+	h.drain()
+	h.verifyDeals(id)
 
 	// A rematch, resigned by button from /cribbage resign.
 	re := h.click(bob, msg, "/rematch/"+itoa64(id))
@@ -256,4 +259,56 @@ func mustActions(t *testing.T, h *harness, id int64) []cribbage.LoggedAction {
 		t.Fatal(err)
 	}
 	return logged
+}
+
+// verifyDeals reads a finished table's thread and checks each hand the way
+// a suspicious player would: the seed revealed after the hand has the
+// SHA-256 the thread showed at its deal, and /cribbage verify deals from it
+// the very cards the show then counted.
+func (h *harness) verifyDeals(id int64) {
+	h.t.Helper()
+	tb := h.table(id)
+	var story strings.Builder
+	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+		story.WriteString(m.Content + "\n")
+	}
+	commitments := regexp.MustCompile("Deal commitment: `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
+	seeds := regexp.MustCompile("Hand (\\d+) was dealt from seed `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
+	if len(commitments) == 0 || len(seeds) != len(commitments) {
+		h.t.Fatalf("the thread shows %d commitments and %d seeds", len(commitments), len(seeds))
+	}
+	shows := regexp.MustCompile(`(?m)^[^\n:]+(?:'s crib)?(?: claims \d+)?: ((?:[0-9AJQK]+[♠♥♦♣] ?){4}) \+`).FindAllStringSubmatch(story.String(), -1)
+	for i, s := range seeds {
+		seed, err := engine.ParseSeed(s[2])
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if got := seed.Commitment(); got != commitments[i][1] {
+			h.t.Errorf("hand %s: the seed revealed has commitment %s, the deal showed %s", s[1], got, commitments[i][1])
+		}
+		a := h.command(alice, "verify", discordtest.Opt{Name: "seed", Value: s[2]}, discordtest.Opt{Name: "players", Value: tb.Options.Players})
+		if !strings.Contains(a.Response.Data.Content, commitments[i][1]) {
+			h.t.Errorf("/cribbage verify does not show the commitment:\n%s", a.Response.Data.Content)
+		}
+		dealt := engine.Deal(seed, tb.Options.Players)
+		all := dealt.Crib
+		for _, hand := range dealt.Hands {
+			all |= hand
+			if !strings.Contains(a.Response.Data.Content, engine.DisplayCards(hand.Cards())) {
+				h.t.Errorf("/cribbage verify does not show a hand dealt: %s", engine.DisplayCards(hand.Cards()))
+			}
+		}
+		// Every card the show counts this hand was dealt from this seed.
+		n := 0
+		for _, show := range shows {
+			cards, err := engine.ParseCards(strings.TrimSpace(show[1]))
+			if set := engine.SetOf(cards...); err == nil && all&set == set {
+				n++
+			}
+		}
+		// The last hand may end the game in the play, before any show.
+		if n == 0 && i < len(seeds)-1 {
+			h.t.Errorf("hand %s: no show in the thread counts cards dealt from its seed", s[1])
+		}
+	}
 }

@@ -3,6 +3,7 @@
 //	cribbage [serve]     run the bot (the default)
 //	cribbage score       count a hand and its starter
 //	cribbage board       draw a board from scores, as players see it
+//	cribbage verify      deal a hand again from its revealed seed
 //	cribbage simulate    play computer levels against each other
 //	cribbage help        list the commands
 //
@@ -43,6 +44,7 @@ type environment struct {
 var commands = map[string]command{
 	"serve":    {"run the Discord bot (the default)", runServe},
 	"board":    {"draw a board: cribbage board --scores 87,102 -o board.png", runBoard},
+	"verify":   {"deal a hand again from its revealed seed: cribbage verify SEED", runVerify},
 	"score":    {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
 	"simulate": {"play computer against computer: cribbage simulate --games N --seats expert,easy", runSimulate},
 }
