@@ -1,9 +1,9 @@
 package main
 
 import (
-	"regexp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
