@@ -113,7 +113,7 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 // answers with the interaction and the message the response made, as
 // Discord does. received is when the callback request arrived, which ends
 // the latency.
-func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token string, body []byte, received time.Time) {
+func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token string, body []byte, files []upload, received time.Time) {
 	resp, err := decodeResponse(body)
 	if err != nil {
 		s.refuse(w, r, body, &apiError{Status: 400, Code: 50035, Message: "Invalid Form Body"})
@@ -155,7 +155,12 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
-		m := s.createMessage(i.ChannelID, data, ephemeral, token)
+		m, e := s.createMessage(i.ChannelID, data, files, ephemeral, token)
+		if e != nil {
+			s.unanswer(id)
+			s.refuse(w, r, body, e)
+			return
+		}
 		msg = &m
 	case discordgo.InteractionResponseUpdateMessage:
 		if i.Message != nil {
@@ -163,7 +168,12 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 			m := s.messages[i.Message.ID]
 			s.mu.Unlock()
 			if m != nil {
-				edited := s.applyEdit(m, data)
+				edited, e := s.applyEdit(m, data, files)
+				if e != nil {
+					s.unanswer(id)
+					s.refuse(w, r, body, e)
+					return
+				}
 				msg = &edited
 			}
 		}
@@ -188,6 +198,16 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		w.WriteHeader(204)
 	}
 	p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}
+}
+
+// unanswer takes back the answer of an interaction whose response was
+// refused: Discord answers nothing, so the bot may still respond.
+func (s *Server) unanswer(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.interactions[id]; ok {
+		p.answered = false
+	}
 }
 
 // originalOf returns the message an interaction's response created.

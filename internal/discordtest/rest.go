@@ -53,6 +53,14 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.refuse(rec, r, body, e)
 		return
 	}
+	files, e := readUploads(r.Header.Get("Content-Type"), body)
+	if e == nil {
+		e = checkUploads(doc, files)
+	}
+	if e != nil {
+		s.refuse(rec, r, body, e)
+		return
+	}
 	d := s.limits.take(s.limits.now(), r.Method, rt.Template, params, botToken)
 	for k, v := range d.headers {
 		rec.Header()[k] = v
@@ -63,7 +71,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	}
 	if status, lost := s.takeFault(r.Method, r.URL.Path); status != 0 {
 		if lost {
-			s.handle(httptest.NewRecorder(), r, rt, params, doc, received)
+			s.handle(httptest.NewRecorder(), r, rt, params, doc, files, received)
 		}
 		if status == http.StatusTooManyRequests {
 			writeRateLimited(rec, rateDecision{scope: "user", retryAfter: 10 * time.Millisecond})
@@ -72,7 +80,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		writeError(rec, status, 0, http.StatusText(status))
 		return
 	}
-	s.handle(rec, r, rt, params, doc, received)
+	s.handle(rec, r, rt, params, doc, files, received)
 }
 
 // maxBody is the most of a request body the fake reads: Discord takes
@@ -80,7 +88,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 const maxBody = 10 << 20
 
 // handle runs the route's handler for a request that passed every check.
-func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[string]string, doc []byte, received time.Time) {
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[string]string, doc []byte, files []upload, received time.Time) {
 	switch r.Method + " " + rt.Template {
 	case "GET /gateway":
 		writeJSON(w, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
@@ -92,23 +100,27 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 	case "PUT /applications/{application_id}/guilds/{guild_id}/commands":
 		s.putCommands(w, p["guild_id"], doc)
 	case "POST /interactions/{interaction_id}/{interaction_token}/callback":
-		s.callback(w, r, p["interaction_id"], p["interaction_token"], doc, received)
+		s.callback(w, r, p["interaction_id"], p["interaction_token"], doc, files, received)
 	case "POST /channels/{channel_id}/messages":
 		if !s.knowsChannel(p["channel_id"]) {
 			writeError(w, 404, 10003, "Unknown Channel")
 			return
 		}
-		m := s.createMessage(p["channel_id"], doc, false, "")
+		m, e := s.createMessage(p["channel_id"], doc, files, false, "")
+		if e != nil {
+			s.refuse(w, r, doc, e)
+			return
+		}
 		writeJSON(w, 200, m.Message)
 	case "PATCH /channels/{channel_id}/messages/{message_id}":
-		s.editMessage(w, p["channel_id"], p["message_id"], doc, "")
+		s.editMessage(w, r, p["channel_id"], p["message_id"], doc, files, "")
 	case "GET /channels/{channel_id}/messages/{message_id}":
 		s.getMessage(w, p["channel_id"], p["message_id"])
 	case "POST /channels/{channel_id}/messages/{message_id}/threads":
 		s.startThread(w, p["channel_id"], p["message_id"], doc)
 	default:
 		if strings.HasPrefix(rt.Template, "/webhooks/{webhook_id}/{webhook_token}") {
-			s.webhook(w, r.Method, rt.Template, p, doc)
+			s.webhook(w, r, rt.Template, p, doc, files)
 			return
 		}
 		// A real route the fake does not serve: the bot has no business
@@ -147,7 +159,7 @@ func (s *Server) putCommands(w http.ResponseWriter, guildID string, body []byte)
 // createMessage stores a new message from a JSON message body and returns
 // a copy of it. A body with enforce_nonce and a nonce seen before in the
 // channel returns the earlier message instead, as Discord does.
-func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, token string) Message {
+func (s *Server) createMessage(channelID string, body []byte, files []upload, ephemeral bool, token string) (Message, *apiError) {
 	var nonce struct {
 		Nonce   string `json:"nonce"`
 		Enforce bool   `json:"enforce_nonce"`
@@ -162,11 +174,16 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 		}
 		s.mu.Unlock()
 		if ok {
-			return earlier
+			return earlier, nil
 		}
 	}
 	var m Message
 	json.Unmarshal(body, &m.Message)
+	attachments, e := s.attachmentsAfter(channelID, nil, body, files, m.Embeds)
+	if e != nil {
+		return Message{}, e
+	}
+	m.Attachments = attachments
 	m.Nonce = nonce.Nonce
 	m.ID, m.ChannelID, m.Ephemeral, m.Token = s.newID(), channelID, ephemeral, token
 	m.Author = &discordgo.User{ID: s.BotUserID, Username: "Cribbage", Bot: true}
@@ -182,13 +199,13 @@ func (s *Server) createMessage(channelID string, body []byte, ephemeral bool, to
 	}
 	out := m
 	s.mu.Unlock()
-	return out
+	return out, nil
 }
 
 // editMessage replaces the parts of a message a body sets. With a token,
 // only a message made through that token may be edited; without one (the
 // bot token on the channel route), only a public message of that channel.
-func (s *Server) editMessage(w http.ResponseWriter, channelID, id string, body []byte, token string) {
+func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, id string, body []byte, files []upload, token string) {
 	s.mu.Lock()
 	m, ok := s.messages[id]
 	s.mu.Unlock()
@@ -199,7 +216,12 @@ func (s *Server) editMessage(w http.ResponseWriter, channelID, id string, body [
 		writeError(w, 404, 10008, "Unknown Message")
 		return
 	}
-	writeJSON(w, 200, s.applyEdit(m, body).Message)
+	edited, e := s.applyEdit(m, body, files)
+	if e != nil {
+		s.refuse(w, r, body, e)
+		return
+	}
+	writeJSON(w, 200, edited.Message)
 }
 
 // getMessage answers a public message of a channel.
@@ -216,13 +238,27 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // absent keeps its value, null clears embeds as Discord does and leaves
 // components, as discordgo sends unset fields as null) and returns a copy
 // of the message taken under the lock: other requests may edit it at once.
-func (s *Server) applyEdit(m *Message, body []byte) Message {
+func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
 	json.Unmarshal(body, &edit)
 	s.mu.Lock()
+	existing, embeds, channelID := m.Attachments, m.Embeds, m.ChannelID
+	s.mu.Unlock()
+	if raw, ok := fields["embeds"]; ok {
+		embeds = edit.Embeds
+		if string(raw) == "null" {
+			embeds = nil
+		}
+	}
+	attachments, e := s.attachmentsAfter(channelID, existing, body, files, embeds)
+	if e != nil {
+		return Message{}, e
+	}
+	s.mu.Lock()
 	defer s.mu.Unlock()
+	m.Attachments = attachments
 	if raw, ok := fields["content"]; ok && string(raw) != "null" {
 		m.Content = edit.Content
 	}
@@ -237,7 +273,7 @@ func (s *Server) applyEdit(m *Message, body []byte) Message {
 	}
 	now := s.now()
 	m.EditedTimestamp = &now
-	return *m
+	return *m, nil
 }
 
 // now is Now for callers holding the lock.
@@ -268,7 +304,8 @@ func (s *Server) startThread(w http.ResponseWriter, channelID, messageID string,
 
 // webhook serves interaction follow-ups and edits, which live as long as
 // the interaction token: 15 minutes.
-func (s *Server) webhook(w http.ResponseWriter, method, template string, p map[string]string, body []byte) {
+func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string, p map[string]string, body []byte, files []upload) {
+	method := r.Method
 	token := p["webhook_token"]
 	s.mu.Lock()
 	created, ok := s.tokens[token]
@@ -286,7 +323,11 @@ func (s *Server) webhook(w http.ResponseWriter, method, template string, p map[s
 	case method == http.MethodPost && template == "/webhooks/{webhook_id}/{webhook_token}":
 		var data discordgo.WebhookParams
 		json.Unmarshal(body, &data)
-		m := s.createMessage(s.tokenChannel(token), body, data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
+		m, e := s.createMessage(s.tokenChannel(token), body, files, data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
+		if e != nil {
+			s.refuse(w, r, body, e)
+			return
+		}
 		writeJSON(w, 200, m.Message)
 	case method == http.MethodGet && id != "":
 		if m, ok := s.Message(id); ok && m.Token == token {
@@ -295,7 +336,7 @@ func (s *Server) webhook(w http.ResponseWriter, method, template string, p map[s
 		}
 		writeError(w, 404, 10008, "Unknown Message")
 	case method == http.MethodPatch && id != "":
-		s.editMessage(w, "", id, body, token)
+		s.editMessage(w, r, "", id, body, files, token)
 	default:
 		writeError(w, 404, 10008, "Unknown Message")
 	}

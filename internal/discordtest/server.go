@@ -60,10 +60,12 @@ type Server struct {
 	contract *contract
 	limits   *limiter
 
-	mu           sync.Mutex
-	offset       time.Duration
-	requests     []Request
-	messages     map[string]*Message
+	mu       sync.Mutex
+	offset   time.Duration
+	requests []Request
+	messages map[string]*Message
+	// files holds uploaded attachments' bytes by attachment id.
+	files        map[string][]byte
 	order        []string
 	nonces       map[string]*Message
 	interactions map[string]*pending
@@ -95,6 +97,7 @@ func New() *Server {
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
+		files:        map[string][]byte{},
 		nonces:       map[string]*Message{},
 		interactions: map[string]*pending{},
 		tokens:       map[string]time.Time{},
