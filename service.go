@@ -35,6 +35,9 @@ type TableService interface {
 	// SetMessages records the table message and thread without changing
 	// the version.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordBoard records the key of the board picture now on the table
+	// message, without changing the version.
+	RecordBoard(ctx context.Context, id int64, key string) error
 	// RecordTableMessage records the table message if none is recorded yet,
 	// without changing the version.
 	RecordTableMessage(ctx context.Context, id int64, messageID string) error

@@ -64,6 +64,12 @@ type Table struct {
 	FinishedAt   time.Time
 	// RematchID is the table that is this one's rematch, once made.
 	RematchID int64
+	// FourColour draws the table's cards in four colours (diamonds blue,
+	// clubs green), for players who tell red from black poorly.
+	FourColour bool
+	// Board is the key of the board picture on the table message, or
+	// empty before one is there (see TableService.RecordBoard).
+	Board string
 }
 
 // Since is when the players the game waits on began waiting (the last

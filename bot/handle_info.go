@@ -25,7 +25,10 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if o, ok := options(ic)["public"]; ok {
 		public = o.BoolValue()
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: renderTable(t).response(!public)}}, nil
+	// A message of its own: it carries its own board.
+	r := renderTable(t)
+	uploadBoard(&r, t)
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(!public)}}, nil
 }
 
 // cmdLeaderboard ranks the server's players over games between people.

@@ -297,18 +297,30 @@ func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce st
 // and so does any click on it, but an interaction's token lives 15 minutes.
 // So a table never gets two messages with live buttons.
 func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
-	r := renderTable(t)
 	if t.MessageID == "" && b.now().Sub(t.CreatedAt) < interactionTokenLife {
 		return errTableMessageUnknown
 	}
 	if t.MessageID != "" {
+		// The board rides on the edit, drawn and uploaded only when it
+		// would look different from the one the message shows.
+		r := renderTable(t)
+		key := t.Board
+		if want := boardKey(t); want != t.Board {
+			key = uploadBoard(&r, t)
+		}
 		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
+		if err == nil && key != t.Board {
+			return b.store.RecordBoard(ctx, t.ID, key)
+		}
 		var rest *discordgo.RESTError
 		if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
 			return err
 		}
 	}
-	// A new table message is a post in the channel: its own bucket.
+	// A new table message is a post in the channel, in its own bucket,
+	// with its own copy of the board.
+	r := renderTable(t)
+	key := uploadBoard(&r, t)
 	var m *discordgo.Message
 	err := b.pace.send(b.session, discordgo.EndpointChannelMessages(t.ChannelID), func() error {
 		var err error
@@ -318,7 +330,10 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 	if err != nil {
 		return err
 	}
-	return b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID)
+	if err := b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+		return err
+	}
+	return b.store.RecordBoard(ctx, t.ID, key)
 }
 
 // openThread starts the table's thread on its message, where the story of

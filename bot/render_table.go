@@ -17,6 +17,10 @@ type rendered struct {
 	Components []discordgo.MessageComponent
 	// Mention is the one user a post may notify, or "".
 	Mention string
+	// Files are pictures to upload with the message, and Attachments the
+	// list that names them: with one, an edit keeps exactly those files.
+	Files       []*discordgo.File
+	Attachments []*discordgo.MessageAttachment
 }
 
 // allowedMentions limits notifications to the mentioned user, if any.
@@ -30,7 +34,7 @@ func (r rendered) allowedMentions() *discordgo.MessageAllowedMentions {
 
 // send is the render as a new channel message.
 func (r rendered) send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions()}
+	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions(), Files: r.Files}
 }
 
 // edit is the render as a full edit of message id in channel.
@@ -41,12 +45,19 @@ func (r rendered) edit(channelID, id string) *discordgo.MessageEdit {
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	components := r.componentsOrEmpty()
-	return &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.allowedMentions()}
+	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.allowedMentions(), Files: r.Files}
+	if r.Attachments != nil {
+		e.Attachments = &r.Attachments
+	}
+	return e
 }
 
 // response is the render as interaction response data.
 func (r rendered) response(ephemeral bool) *discordgo.InteractionResponseData {
-	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions()}
+	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions(), Files: r.Files}
+	if r.Attachments != nil {
+		d.Attachments = &r.Attachments
+	}
 	if d.Embeds == nil {
 		d.Embeds = []*discordgo.MessageEmbed{}
 	}
@@ -132,7 +143,9 @@ func renderTable(t *cribbage.Table) rendered {
 	}
 	e.Description = strings.Join(desc, "\n")
 	e.Fields = seatFields(t)
-	return rendered{Embeds: []*discordgo.MessageEmbed{e}, Components: tableButtons(t)}
+	r := rendered{Embeds: []*discordgo.MessageEmbed{e}, Components: tableButtons(t)}
+	showBoard(&r, t)
+	return r
 }
 
 // playingLines describe the hand in progress.

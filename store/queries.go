@@ -40,6 +40,12 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 	return s.exec(ctx, `UPDATE tables SET message_id = ?, thread_id = ? WHERE id = ?`, messageID, threadID, id)
 }
 
+// RecordBoard records which board picture the table message shows. Like
+// SetMessages it changes no version: buttons stay valid.
+func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
+	return s.exec(ctx, `UPDATE tables SET board = ? WHERE id = ?`, key, id)
+}
+
 // RecordTableMessage records the table message's id if none is recorded
 // yet, without changing the version: whichever learns it first (the answer
 // that posted it, or a click on it) records it, and nothing overwrites it.

@@ -47,7 +47,7 @@ func encodeTable(t *cribbage.Table) (tableRow, error) {
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id`
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, board`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -56,15 +56,15 @@ type rowScanner interface{ Scan(dest ...any) error }
 // decode turns the stored state into a game.
 func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*cribbage.Table, error) {
 	var t cribbage.Table
-	var partners, manual, muggins, assisted int
+	var partners, manual, muggins, assisted, fourColour int
 	var status, seed, state string
 	var created, started, last, finished, reminded, offered, waiting int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID); err != nil {
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &t.Board); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
-	t.Assisted = assisted != 0
+	t.Assisted, t.FourColour = assisted != 0, fourColour != 0
 	t.RemindedAt, t.ForfeitOfferedAt, t.WaitingSince = fromMillis(reminded), fromMillis(offered), fromMillis(waiting)
 	t.Status = cribbage.Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)

@@ -80,6 +80,7 @@ func TestTableRoundTrip(t *testing.T) {
 	lobby := newLobby("g1", "alice", "bob", "carol", "dan")
 	lobby.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
 	lobby.Computer = "expert"
+	lobby.FourColour = true
 	lobby.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
 	created, err := s.CreateTable(ctx, lobby, "i-1", []cribbage.Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}})
 	if err != nil {
@@ -91,12 +92,15 @@ func TestTableRoundTrip(t *testing.T) {
 	if err := s.SetMessages(ctx, created.ID, "m1", "th1"); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.RecordBoard(ctx, created.ID, "board-key"); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.Table(ctx, created.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := cloneTable(created)
-	want.MessageID, want.ThreadID = "m1", "th1"
+	want.MessageID, want.ThreadID, want.Board = "m1", "th1", "board-key"
 	want.CreatedAt, want.LastActionAt = got.CreatedAt, got.LastActionAt // stored at millisecond precision
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip\n got %+v\nwant %+v", got, want)

@@ -40,8 +40,8 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 // announcements, and ties the interaction to it.
 func (s *Store) insertTable(ctx context.Context, tx *sql.Tx, ch *cribbage.Change, interactionID string) error {
 	t := ch.Table
-	if _, err := s.txExec(ctx, tx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt)); err != nil {
+	if _, err := s.txExec(ctx, tx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour)); err != nil {
 		return fmt.Errorf("store: create table: %w", err)
 	}
 	row, err := encodeTable(t)

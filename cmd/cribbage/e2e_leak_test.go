@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"mime/multipart"
 	"strings"
 	"testing"
 
@@ -104,7 +106,7 @@ func (s *leakScanner) check() {
 			continue
 		}
 		s.payloads++
-		if c, where, ok := leakIn(always, discordtest.Request{Method: "POST", Path: "/channels/outbox/messages", Body: []byte(it.Payload)}); ok {
+		if c, where, ok := leakIn(always, discordtest.Request{Method: "POST", Path: "/channels/outbox/messages", Body: []byte(it.Payload), ContentType: "application/json"}); ok {
 			h.t.Fatalf("hidden %s in a queued story %s: %s", c, where, it.Payload)
 		}
 	}
@@ -123,7 +125,7 @@ func (s *leakScanner) check() {
 			s.payloads++
 		}
 		if c, where, ok := leakIn(sent, r); ok {
-			h.t.Fatalf("hidden %s in a public %s: %s %s: %s", c, where, r.Method, r.Path, r.Body)
+			h.t.Fatalf("hidden %s in a public %s: %s %s: %s", c, where, r.Method, r.Path, r.JSON())
 		}
 	}
 	s.requests = len(reqs)
@@ -163,17 +165,20 @@ func publicPayload(r discordtest.Request) (text string, ids []string, public boo
 				Flags int `json:"flags"`
 			} `json:"data"`
 		}
-		json.Unmarshal(r.Body, &resp)
+		json.Unmarshal(r.JSON(), &resp)
 		if resp.Data.Flags&int(discordgo.MessageFlagsEphemeral) != 0 || resp.Type == int(discordgo.InteractionResponseModal) {
 			return "", nil, false
 		}
 	default:
 		return "", nil, false
 	}
+	// A picture is drawn from the public table only (a board shows no
+	// card); the text is in the JSON, and a picture's bytes would match a
+	// card's characters by chance.
 	var v any
-	json.Unmarshal(r.Body, &v)
+	json.Unmarshal(r.JSON(), &v)
 	collectIDs(v, &ids)
-	return string(r.Body), ids, true
+	return string(r.JSON()), ids, true
 }
 
 // collectIDs gathers custom_id and value strings from decoded JSON.
@@ -271,12 +276,24 @@ func TestLeakScanCatchesLeaks(t *testing.T) {
 		r    discordtest.Request
 		leak bool
 	}{
-		{"card face in a post", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob holds 5♥"}`)}, true},
-		{"card in a custom_id", discordtest.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: []byte(`{"components":[{"type":1,"components":[{"type":2,"custom_id":"/play/1/ab/5H"}]}]}`)}, true},
-		{"card in a public answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥"}}`)}, true},
-		{"card in a private answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥","flags":64}}`)}, false},
-		{"another card", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob plays 5♦"}`)}, false},
+		{"card face in a post", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob holds 5♥"}`), ContentType: "application/json"}, true},
+		{"card in a custom_id", discordtest.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: []byte(`{"components":[{"type":1,"components":[{"type":2,"custom_id":"/play/1/ab/5H"}]}]}`), ContentType: "application/json"}, true},
+		{"card in a public answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥"}}`), ContentType: "application/json"}, true},
+		{"card in a private answer", discordtest.Request{Method: "POST", Path: "/api/v9/interactions/1/t/callback", Body: []byte(`{"type":4,"data":{"content":"5♥","flags":64}}`), ContentType: "application/json"}, false},
+		{"another card", discordtest.Request{Method: "POST", Path: "/api/v9/channels/1/messages", Body: []byte(`{"content":"Bob plays 5♦"}`), ContentType: "application/json"}, false},
 	}
+	// A table edit with a board: the text is in payload_json.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("payload_json", `{"content":"Bob holds 5♥"}`)
+	fw, _ := mw.CreateFormFile("files[0]", "board.png")
+	fw.Write([]byte("\x89PNG"))
+	mw.Close()
+	tests = append(tests, struct {
+		name string
+		r    discordtest.Request
+		leak bool
+	}{"card face in an upload's payload_json", discordtest.Request{Method: "PATCH", Path: "/api/v9/channels/1/messages/2", Body: buf.Bytes(), ContentType: mw.FormDataContentType()}, true})
 	for _, tc := range tests {
 		if _, _, got := leakIn(five, tc.r); got != tc.leak {
 			t.Errorf("%s: leak %v, want %v", tc.name, got, tc.leak)

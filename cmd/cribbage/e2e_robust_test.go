@@ -201,6 +201,9 @@ func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
 	h.fake.FailNext("POST", "/messages", 500, 1000)
 	h.step(id, msg, people)
 	h.step(id, msg, people)
+	// The bot stops once a post has failed, so the next bot inherits a
+	// post that was tried.
+	h.within(30*time.Second, "a post failing before the stop", func() bool { return postsFailed(h, 500) >= 3 })
 	h.stopBot()
 	h.fake.ClearFaults()
 	h.startBot()
@@ -236,17 +239,7 @@ func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 		t.Errorf("the thread does not read as the story was queued:\n got %d posts: %.300q…\nwant %d lines: %.300q…", len(got), g, len(want), w)
 	}
-	var failed429, failed500 int
-	for _, r := range h.fake.Requests() {
-		if r.Route == "POST /channels/{channel_id}/messages" {
-			switch r.Status {
-			case 429:
-				failed429++
-			case 500:
-				failed500++
-			}
-		}
-	}
+	failed429, failed500 := postsFailed(h, 429), postsFailed(h, 500)
 	if failed429 == 0 || failed500 < 3 {
 		t.Errorf("faults not exercised: %d × 429, %d × 500", failed429, failed500)
 	}
@@ -340,4 +333,15 @@ func TestADeletedTableMessageIsPostedAgain(t *testing.T) {
 	if n := h.tableMessages(id); n != 1 {
 		t.Errorf("%d table messages, want 1", n)
 	}
+}
+
+// postsFailed counts the story posts the fake answered with status.
+func postsFailed(h *harness, status int) int {
+	n := 0
+	for _, r := range h.fake.Requests() {
+		if r.Route == "POST /channels/{channel_id}/messages" && r.Status == status {
+			n++
+		}
+	}
+	return n
 }

@@ -24,7 +24,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	var tmpl string
 	defer func() {
 		s.mu.Lock()
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, At: time.Now().Add(s.offset), Status: rec.status})
+		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), At: time.Now().Add(s.offset), Status: rec.status})
 		s.mu.Unlock()
 	}()
 	rt, params, ok := s.contract.match(r.Method, path)

@@ -34,10 +34,29 @@ type Request struct {
 	Path   string
 	// Route is the spec's operation, e.g. "POST /channels/{channel_id}/messages",
 	// or "" for a path Discord does not have.
-	Route  string
-	Body   []byte
-	At     time.Time
-	Status int
+	Route string
+	Body  []byte
+	// ContentType is the body's, multipart for one with files.
+	ContentType string
+	At          time.Time
+	Status      int
+}
+
+// Uploads are the files a multipart request uploaded, in order.
+func (r Request) Uploads() [][]byte {
+	files, _ := readUploads(r.ContentType, r.Body)
+	var out [][]byte
+	for _, f := range files {
+		out = append(out, f.data)
+	}
+	return out
+}
+
+// JSON is the request's JSON document: the body, or a multipart body's
+// payload_json (its files left out).
+func (r Request) JSON() []byte {
+	doc, _ := requestJSON(r.ContentType, r.Body)
+	return doc
 }
 
 // Message is a message the fake holds, public or ephemeral.

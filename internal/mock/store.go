@@ -231,6 +231,16 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 	return nil
 }
 
+// RecordBoard implements cribbage.TableService.
+func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.tables[id]; ok {
+		t.Board = key
+	}
+	return nil
+}
+
 // RecordTableMessage implements cribbage.TableService.
 func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
 	s.mu.Lock()

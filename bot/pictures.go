@@ -1,0 +1,65 @@
+package bot
+
+import (
+	"bytes"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/picture"
+)
+
+// boardFile is the board picture's name on the table message.
+const boardFile = "board.png"
+
+// boardOf is the board of a table's game, or false before the game.
+func boardOf(t *cribbage.Table) (picture.Board, bool) {
+	g := t.State
+	if g == nil {
+		return picture.Board{}, false
+	}
+	b := picture.Board{Target: t.Options.Target}
+	for side := range t.Options.Sides() {
+		s := picture.Side{Name: sideName(t, side), Score: g.Scores[side], Back: g.Scores[side]}
+		if len(g.Back) == len(g.Scores) {
+			s.Back = g.Back[side]
+		}
+		if r := g.Result; r != nil {
+			s.Winner = r.Winner == side
+			if side < len(r.Skunks) {
+				s.Skunk = r.Skunks[side]
+			}
+		}
+		b.Sides = append(b.Sides, s)
+	}
+	return b, true
+}
+
+// showBoard points the table embed at the board picture the message
+// already has (Table.Board says so): an edit that sends no files keeps the
+// message's attachments.
+func showBoard(r *rendered, t *cribbage.Table) {
+	if t.Board != "" && t.State != nil && len(r.Embeds) > 0 {
+		r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	}
+}
+
+// uploadBoard puts a freshly drawn board on r, replacing any picture the
+// message had, and returns its key; "" when the table has no game yet.
+func uploadBoard(r *rendered, t *cribbage.Table) string {
+	b, ok := boardOf(t)
+	if !ok || len(r.Embeds) == 0 {
+		return ""
+	}
+	r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(b.Render()))}}
+	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: boardFile}}
+	return b.Key()
+}
+
+// boardKey is the key of the board a table's message should show, or "".
+func boardKey(t *cribbage.Table) string {
+	if b, ok := boardOf(t); ok {
+		return b.Key()
+	}
+	return ""
+}
