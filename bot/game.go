@@ -9,6 +9,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
 // Outbox kinds, delivered by the sender in outbox.go.
@@ -18,10 +19,12 @@ const (
 	kindThread = "thread" // open the table's thread on its message
 )
 
-// postPayload is a story message as queued.
+// postPayload is a story message as queued. Pictures are drawn when it is
+// sent, so the queue holds their few cards, not their pixels.
 type postPayload struct {
-	Content  string   `json:"content"`
-	Mentions []string `json:"mentions,omitempty"`
+	Content  string          `json:"content"`
+	Mentions []string        `json:"mentions,omitempty"`
+	Pictures []picture.Cards `json:"pictures,omitempty"`
 }
 
 // encode is the payload as queued. A post is strings only, which JSON
@@ -100,13 +103,18 @@ func storyPosts(t *cribbage.Table, before []int, events []engine.Event) []cribba
 	var out []cribbage.Outbound
 	var chunk []string
 	size := 0
-	flush := func(mention bool) {
+	flush := func(last bool) {
 		if len(chunk) == 0 {
 			return
 		}
 		p := postPayload{Content: strings.Join(chunk, "\n")}
-		if mention {
+		if last {
 			p.Mentions = mentions
+			// The show's picture goes with the change's last post, which
+			// holds its breakdown unless the change is very long.
+			if show, ok := showPicture(t, events); ok {
+				p.Pictures = []picture.Cards{show}
+			}
 		}
 		out = append(out, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: p.encode()})
 		chunk, size = nil, 0

@@ -62,6 +62,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		seats[prev.SeatOf(uid)].Name = name
 		t := next
 		t.GuildID, t.ChannelID, t.HostID, t.Options, t.Computer, t.Seats = prev.GuildID, prev.ChannelID, uid, prev.Options, prev.Computer, seats
+		t.FourColour = prev.FourColour
 		t.Status = cribbage.StatusPlaying
 		g, err := engine.Rematch(prev.State)
 		if err != nil {

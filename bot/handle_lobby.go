@@ -55,8 +55,12 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		computer = string(level)
 	}
 	uid, name := user(ic)
+	fourColour := false
+	if v, ok := opts["four-colour"]; ok {
+		fourColour = v.BoolValue()
+	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
+		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
 	if err != nil {
 		return reply{}, err
 	}

@@ -287,7 +287,17 @@ type messageCreate struct {
 func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce string) error {
 	body := messageCreate{Content: p.Content, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: p.Mentions}}
-	_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, outboxRequest(ctx)...)
+	if len(p.Pictures) == 0 {
+		_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, outboxRequest(ctx)...)
+		return err
+	}
+	// The pictures are drawn now, from the cards queued: the same post
+	// resent after a failure carries the same pictures.
+	contentType, raw, err := discordgo.MultipartBodyWithJSON(body, pictureFiles(p.Pictures))
+	if err != nil {
+		return err
+	}
+	_, err = b.session.RequestRaw(http.MethodPost, endpoint, contentType, raw, endpoint, 0, outboxRequest(ctx)...)
 	return err
 }
 

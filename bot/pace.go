@@ -19,6 +19,9 @@ const maxContent = 2000
 // maxMentions is the most users a message's allowed_mentions may name.
 const maxMentions = 100
 
+// maxFiles is the most files Discord takes with a message.
+const maxFiles = 10
+
 // pacer remembers the tables whose next announcement would wait for a
 // Discord rate limit, and until when, so the sender goes on with other
 // tables instead of sleeping in discordgo's limiter. It keeps wall-clock
@@ -146,11 +149,12 @@ func mergePosts(head cribbage.OutboxItem, p postPayload, pending []cribbage.Outb
 				mentions = append(mentions, m)
 			}
 		}
-		if through == 0 && (length+1+n > maxContent || len(mentions) > maxMentions) {
+		if through == 0 && (length+1+n > maxContent || len(mentions) > maxMentions || len(p.Pictures)+len(q.Pictures) > maxFiles) {
 			break
 		}
 		p.Content += "\n" + q.Content
 		p.Mentions = mentions
+		p.Pictures = append(p.Pictures, q.Pictures...)
 		length += 1 + n
 		merged = append(merged, it.ID)
 	}

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
@@ -62,4 +64,35 @@ func boardKey(t *cribbage.Table) string {
 		return b.Key()
 	}
 	return ""
+}
+
+// showPicture is the picture of the hands counted among events: each hand
+// (and the crib) beside the starter, with its points or the claim.
+func showPicture(t *cribbage.Table, events []engine.Event) (picture.Cards, bool) {
+	p := picture.Cards{FourColour: t.FourColour}
+	for _, e := range events {
+		if e.Kind != engine.EvShow && e.Kind != engine.EvClaim {
+			continue
+		}
+		label := seatName(t, e.Seat)
+		if e.Crib {
+			label += "'s crib"
+		}
+		note := fmt.Sprintf("%d point%s", e.Points, plural(e.Points))
+		if e.Kind == engine.EvClaim {
+			note = fmt.Sprintf("claims %d", e.Claimed)
+		}
+		p.Starter = e.Card
+		p.Hands = append(p.Hands, picture.Hand{Label: label, Cards: e.Cards, Note: note})
+	}
+	return p, len(p.Hands) > 0
+}
+
+// pictureFiles draws a post's pictures as files to upload with it.
+func pictureFiles(pictures []picture.Cards) []*discordgo.File {
+	var files []*discordgo.File
+	for i, p := range pictures {
+		files = append(files, &discordgo.File{Name: fmt.Sprintf("show-%d.png", i+1), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})
+	}
+	return files
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
 // The contract tests hold the bot to Discord's published contract: the fake
@@ -70,7 +72,8 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.command(alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})
 
 	// A lobby: join and leave by button and by command, then the game.
-	id, msg := h.open(alice, discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true}, discordtest.Opt{Name: "points", Value: 61})
+	id, msg := h.open(alice, discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true}, discordtest.Opt{Name: "points", Value: 61},
+		discordtest.Opt{Name: "four-colour", Value: true})
 	h.click(bob, msg, "/join/"+itoa64(id))
 	h.click(bob, msg, "/leave/"+itoa64(id))
 	h.command(bob, "join")
@@ -116,6 +119,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.playToEnd(id, msg, people)
 	h.drain()
 	h.verifyDeals(id)
+	h.checkFourColourShows(id)
 
 	// A rematch, resigned by button from /cribbage resign.
 	re := h.click(bob, msg, "/rematch/"+itoa64(id))
@@ -310,5 +314,31 @@ func (h *harness) verifyDeals(id int64) {
 		if n == 0 && i < len(seeds)-1 {
 			h.t.Errorf("hand %s: no show in the thread counts cards dealt from its seed", s[1])
 		}
+	}
+}
+
+// checkFourColourShows checks a four-colour table's show pictures are
+// queued to be drawn in four colours.
+func (h *harness) checkFourColourShows(id int64) {
+	h.t.Helper()
+	queued, err := h.store.TableOutbox(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	shows := 0
+	for _, it := range queued {
+		var p struct {
+			Pictures []picture.Cards
+		}
+		json.Unmarshal([]byte(it.Payload), &p)
+		for _, pic := range p.Pictures {
+			shows++
+			if !pic.FourColour {
+				h.t.Errorf("a show picture of a four-colour table in two colours: %s", it.Payload)
+			}
+		}
+	}
+	if shows == 0 {
+		h.t.Error("no show picture was queued")
 	}
 }

@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,4 +72,32 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 		t.Errorf("%d boards uploaded in %d table edits", uploads, edits)
 	}
 	t.Logf("%d boards uploaded in %d table edits, final board %d bytes", uploads, edits, len(want))
+
+	// The show is posted with its picture: every post counting hands
+	// carries one, and each is a PNG under 100 KB.
+	shows, pictures := 0, 0
+	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
+		if strings.Contains(m.Content, " + ") && strings.Contains(m.Content, " — ") {
+			shows++
+			if len(m.Attachments) == 0 {
+				t.Errorf("a show without its picture: %.200s", m.Content)
+			}
+		}
+		for _, a := range m.Attachments {
+			data, ok := h.fake.File(m, a.Filename)
+			if !ok || len(data) >= 100<<10 {
+				t.Errorf("picture %s: %d bytes", a.Filename, len(data))
+			}
+			if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+				t.Errorf("picture %s: %v", a.Filename, err)
+			}
+			if dir := os.Getenv("PICTURES_DIR"); dir != "" { // to look at them
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("thread-%d-%s", pictures, a.Filename)), data, 0o644)
+			}
+			pictures++
+		}
+	}
+	if shows == 0 || pictures < shows {
+		t.Errorf("%d posts count hands, %d pictures", shows, pictures)
+	}
 }
