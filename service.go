@@ -35,6 +35,9 @@ type TableService interface {
 	// SetMessages records the table message and thread without changing
 	// the version.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// Actions returns a table's action log in order: with its cut seed
+	// (or first dealer) it replays the game.
+	Actions(ctx context.Context, id int64) ([]LoggedAction, error)
 	// RecordBoard records the key of the board picture now on the table
 	// message, without changing the version.
 	RecordBoard(ctx context.Context, id int64, key string) error

@@ -10,6 +10,9 @@ import (
 // commandName is the one slash command; everything is a subcommand of it.
 const commandName = "cribbage"
 
+// one is the least table number.
+var one = 1.0
+
 // seedDigits is a revealed seed's length in hex.
 var seedDigits = 2 * len(engine.Seed{})
 
@@ -63,6 +66,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "cards", Description: "Four cards, e.g. 5H 5D 5C JS", Required: true, MaxLength: 40},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starter", Description: "The starter card, e.g. 5S", Required: true, MaxLength: 4},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "crib", Description: "Count it as a crib (a flush needs all five cards)"}),
+			sub("replay", "Go through a game hand by hand: the deal, the throws, the play, the show",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (default: your game in progress here)", MinValue: &one}),
 			sub("verify", "Deal a hand again from its seed, revealed once the hand is over",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "seed", Description: "The 64 hex digits the thread shows after the hand", Required: true, MinLength: &seedDigits, MaxLength: seedDigits},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players the table had (default 2)", Choices: intChoices(2, 3, 4)}),

@@ -25,8 +25,10 @@ import (
 // maxCustomID is Discord's limit on a custom_id.
 const maxCustomID = 100
 
-// maxIndex bounds {index}: a muggins button's place in the show's misses.
-const maxIndex = 64
+// maxIndex bounds {index}: a muggins button's place in the show's misses,
+// or a hand of a replay. Every hand pegs at least the last card's point, so
+// no game reaches this many hands.
+const maxIndex = 255
 
 // errBadCustomID means a custom_id the bot did not make (or could not parse).
 var errBadCustomID = errors.New("bot: malformed custom id")

@@ -80,6 +80,8 @@ var errorTexts = []struct {
 	{errShuttingDown, "I'm restarting — please try again in a few seconds."},
 	{errTooSoon, "It's too soon to claim the win: the waiting time hasn't passed since the last move."},
 	{errNotFinished, "This game isn't over yet."},
+	{errNoReplay, "There's no finished hand to replay at that table yet."},
+	{errReplayPlayers, "That game is still being played: only its players can replay its finished hands. Everyone can once it's over."},
 	{engine.ErrNotYourTurn, "It's not your turn."},
 	{engine.ErrCardNotInHand, "That card isn't in your hand."},
 	{engine.ErrOver31, "That card would take the count past 31."},

@@ -239,7 +239,9 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: actClaimWin, Table: t.ID}.String()})
 		}
 	case cribbage.StatusFinished:
-		buttons = append(buttons, discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()})
+		buttons = append(buttons,
+			discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()},
+			discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReplay, Table: t.ID, Index: 1}.String()})
 	default:
 		return nil
 	}

@@ -34,6 +34,7 @@ const (
 	actReview   action = "review"   // the coach reviews the last discard
 	actClaimWin action = "claimwin" // claim the win from a player who did not move in time
 	actRematch  action = "rematch"  // a new game with the same seats
+	actReplay   action = "replay"   // a hand of a game's replay
 )
 
 // clickRoute is a button or form: its custom_id pattern and handler.
@@ -64,6 +65,7 @@ var clickRoutes = []clickRoute{
 	{actReview, "/review/{table}", (*Bot).clickReview},
 	{actClaimWin, "/claimwin/{table}", (*Bot).clickClaimWin},
 	{actRematch, "/rematch/{table}", (*Bot).clickRematch},
+	{actReplay, "/replay/{table}/{index}", (*Bot).clickReplay},
 }
 
 // commandRoute is a /cribbage subcommand and its handler; anywhere allows
@@ -86,6 +88,7 @@ var commandRoutes = []commandRoute{
 	{"count", (*Bot).cmdCount, true},
 	{"games", (*Bot).cmdGames, false},
 	{"verify", (*Bot).cmdVerify, true},
+	{"replay", (*Bot).cmdReplay, false},
 	{"rules", (*Bot).cmdRules, true},
 	{"help", (*Bot).cmdHelp, true},
 }

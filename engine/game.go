@@ -245,11 +245,20 @@ func New(opts Options, seed Seed) (*State, []Event, error) {
 // on: the player to the left of prev's last dealer deals first, with no
 // cut.
 func Rematch(prev *State) (*State, error) {
-	g, _, err := New(prev.Options, Seed{})
+	return NewWithDealer(prev.Options, (prev.Dealer+1)%prev.Options.Players)
+}
+
+// NewWithDealer starts a game without a cut: dealer deals first. A rematch
+// starts so, and so does the replay of one.
+func NewWithDealer(opts Options, dealer int) (*State, error) {
+	g, _, err := New(opts, Seed{})
 	if err != nil {
 		return nil, err
 	}
-	g.Dealer = (prev.Dealer + 1) % prev.Options.Players
+	if dealer < 0 || dealer >= opts.Players {
+		return nil, fmt.Errorf("%w: seat %d deals at %d players", ErrBadAction, dealer, opts.Players)
+	}
+	g.Dealer = dealer
 	g.Turn = g.Dealer
 	return g, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -120,6 +122,19 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.drain()
 	h.verifyDeals(id)
 	h.checkFourColourShows(id)
+	// The finished game's replay, by command and from the table's button,
+	// paged on, and dumped for looking at when PICTURES_DIR is set.
+	replay := h.command(carol, "replay", discordtest.Opt{Name: "table", Value: id})
+	page := h.clickNamed(carol, replay, "/replay/")
+	h.clickNamed(bob, h.click(bob, msg, "/replay/"+itoa64(id)+"/1"), "/replay/")
+	if dir := os.Getenv("PICTURES_DIR"); dir != "" {
+		m, _ := h.fake.Message(replay.MessageID)
+		for _, a := range m.Attachments {
+			data, _ := h.fake.File(m, a.Filename)
+			os.WriteFile(filepath.Join(dir, "replay-"+a.Filename), data, 0o644)
+		}
+		h.t.Logf("replay page 2: %s\n%s", page.Response.Data.Embeds[0].Title, page.Response.Data.Embeds[0].Description)
+	}
 
 	// A rematch, resigned by button from /cribbage resign.
 	re := h.click(bob, msg, "/rematch/"+itoa64(id))

@@ -6,11 +6,15 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
@@ -100,4 +104,84 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 	if shows == 0 || pictures < shows {
 		t.Errorf("%d posts count hands, %d pictures", shows, pictures)
 	}
+}
+
+// TestReplay pages through a game's replay: while the game is on only its
+// players see it, and only the hands that are over, each with the cards
+// its revealed seed deals; once it is over anyone may, from the table's
+// Replay button.
+func TestReplay(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	people := usersOf(alice, bob)
+	for h.table(id).State.HandNo < 3 {
+		h.step(id, msg, people)
+	}
+	h.drain()
+
+	if a := h.command(carol, "replay", discordtest.Opt{Name: "table", Value: id}); !a.Ephemeral() || !strings.Contains(a.Content(), "only its players") {
+		t.Errorf("someone not playing replayed a game in progress: %+v", a.Response.Data)
+	}
+	tb := h.table(id)
+	over := tb.State.HandNo - 1
+	seeds := regexp.MustCompile("Hand (\\d+) was dealt from seed `([0-9a-f]{64})`").FindAllStringSubmatch(threadText(h, tb), -1)
+	if len(seeds) != over {
+		t.Fatalf("%d hands over, %d seeds revealed", over, len(seeds))
+	}
+	page := h.command(alice, "replay")
+	for n := 1; ; n++ {
+		data := page.Response.Data
+		if !page.Ephemeral() || len(data.Embeds) != 2 {
+			t.Fatalf("page %d: %+v", n, data)
+		}
+		if want := fmt.Sprintf("hand %d of %d", n, over); !strings.Contains(data.Embeds[0].Title, want) {
+			t.Fatalf("page %d is %q, want %q: a hand still on must not be shown", n, data.Embeds[0].Title, want)
+		}
+		seed, _ := engine.ParseSeed(seeds[n-1][2])
+		for _, hand := range engine.Deal(seed, 2).Hands {
+			if !strings.Contains(data.Embeds[0].Description, "was dealt "+engine.DisplayCards(hand.Cards())) {
+				t.Errorf("page %d does not show %s dealt from hand %d's seed:\n%s", n, engine.DisplayCards(hand.Cards()), n, data.Embeds[0].Description)
+			}
+		}
+		m, _ := h.fake.Message(page.MessageID)
+		for _, name := range []string{"deal.png", "board.png"} {
+			if _, ok := h.fake.File(m, name); !ok {
+				t.Errorf("page %d has no %s: %+v", n, name, m.Attachments)
+			}
+		}
+		if len(m.Attachments) != 2 {
+			t.Errorf("page %d keeps %d attachments, want its 2", n, len(m.Attachments))
+		}
+		next, ok := button(t, data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.Label, "Next") })
+		if !ok || next.Disabled {
+			if n != over {
+				t.Fatalf("no Next on page %d of %d", n, over)
+			}
+			break
+		}
+		page = h.click(alice, page.MessageID, next.CustomID)
+		if page.Response.Type != discordgo.InteractionResponseUpdateMessage {
+			t.Fatalf("Next answered %d, want an update of the page", page.Response.Type)
+		}
+		page.MessageID = m.ID
+	}
+
+	// Over: anyone may replay it, from the table message.
+	h.playToEnd(id, msg, people)
+	h.drain()
+	final := h.table(id)
+	a := h.click(carol, msg, "/replay/"+itoa64(id)+"/1")
+	hands := regexp.MustCompile(`hand 1 of (\d+)`).FindStringSubmatch(a.Response.Data.Embeds[0].Title)
+	if !a.Ephemeral() || hands == nil || hands[1] != fmt.Sprint(final.State.HandNo) {
+		t.Errorf("Replay of the finished game by a spectator: %+v", a.Response.Data.Embeds[0])
+	}
+}
+
+// threadText is a table's thread as one text.
+func threadText(h *harness, tb *cribbage.Table) string {
+	var b strings.Builder
+	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
 }

@@ -262,10 +262,10 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 }
 
 // Actions returns a table's logged actions.
-func (s *Store) Actions(id int64) []cribbage.LoggedAction {
+func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.actions[id])
+	return slices.Clone(s.actions[id]), nil
 }
 
 // IdleTables implements cribbage.TimerService.
