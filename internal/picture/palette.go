@@ -26,8 +26,26 @@ func paletted(img *image.RGBA) *image.Paletted {
 	sums, counts, index := &q.sums, &q.counts, &q.index
 	keys := slices.Grow(q.keys[:0], len(img.Pix)/4)[:len(img.Pix)/4]
 	q.keys = keys
+	// Most pixels repeat the one before them (flat colours), so runs of a
+	// pixel are added up once, when the run ends.
+	var run uint32
+	var runKey uint16
+	var runPix [4]uint32
+	flush := func() {
+		if run > 0 {
+			s := &sums[runKey]
+			s[0], s[1], s[2], s[3] = s[0]+runPix[0]*run, s[1]+runPix[1]*run, s[2]+runPix[2]*run, s[3]+runPix[3]*run
+			counts[runKey] += run
+		}
+	}
 	for i := range keys {
 		p := img.Pix[4*i : 4*i+4 : 4*i+4]
+		if run > 0 && uint32(p[0]) == runPix[0] && uint32(p[1]) == runPix[1] && uint32(p[2]) == runPix[2] && uint32(p[3]) == runPix[3] {
+			keys[i] = runKey
+			run++
+			continue
+		}
+		flush()
 		var k uint16
 		if p[3] == 0xff {
 			k = uint16(p[0]>>3)<<10 | uint16(p[1]>>3)<<5 | uint16(p[2]>>3)
@@ -35,10 +53,9 @@ func paletted(img *image.RGBA) *image.Paletted {
 			k = opaqueBuckets + uint16(p[3]>>3)
 		}
 		keys[i] = k
-		s := &sums[k]
-		s[0], s[1], s[2], s[3] = s[0]+uint32(p[0]), s[1]+uint32(p[1]), s[2]+uint32(p[2]), s[3]+uint32(p[3])
-		counts[k]++
+		run, runKey, runPix = 1, k, [4]uint32{uint32(p[0]), uint32(p[1]), uint32(p[2]), uint32(p[3])}
 	}
+	flush()
 	used := q.used[:0]
 	for k, n := range counts {
 		if n > 0 {

@@ -1,0 +1,28 @@
+package picture
+
+import (
+	"os"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// TestREADMEPictures rewrites the pictures README shows, with -update: the
+// board is also what `cribbage board --scores 87,102 --back 80,95 --names
+// Alice,Bob` draws, and the show is the one README's story tells.
+func TestREADMEPictures(t *testing.T) {
+	if !*update {
+		t.Skip("run with -update to rewrite docs/*.png")
+	}
+	board := Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}}}
+	show := Cards{Starter: engine.MustParseCard("2C"), Hands: []Hand{
+		{Label: "Bob", Cards: engine.MustParseCards("AC 8S 8D 9C"), Note: "2 points"},
+		{Label: "Alice", Cards: engine.MustParseCards("5C 6S 8H JS"), Note: "4 points"},
+		{Label: "Alice's crib", Cards: engine.MustParseCards("AS AH 2S 3S"), Note: "16 points"},
+	}}
+	for name, png := range map[string][]byte{"../../docs/board.png": PNG(board.Render()), "../../docs/show.png": PNG(show.Render())} {
+		if err := os.WriteFile(name, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
