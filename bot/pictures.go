@@ -15,25 +15,31 @@ const boardFile = "board.png"
 
 // boardOf is the board of a table's game, or false before the game.
 func boardOf(t *cribbage.Table) (picture.Board, bool) {
-	g := t.State
-	if g == nil {
-		return picture.Board{}, false
+	if g := t.State; g != nil {
+		return boardAt(t, g.Scores, g.Back, g.Result), true
 	}
+	return picture.Board{}, false
+}
+
+// boardAt is the table's board with the pegs at scores and back (the back
+// pegs at the front ones for a game saved before they were kept), and the
+// winner and skunks of result if the game is over.
+func boardAt(t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
 	b := picture.Board{Target: t.Options.Target}
 	for side := range t.Options.Sides() {
-		s := picture.Side{Name: sideName(t, side), Score: g.Scores[side], Back: g.Scores[side]}
-		if len(g.Back) == len(g.Scores) {
-			s.Back = g.Back[side]
+		s := picture.Side{Name: sideName(t, side), Score: scores[side], Back: scores[side]}
+		if len(back) == len(scores) {
+			s.Back = back[side]
 		}
-		if r := g.Result; r != nil {
-			s.Winner = r.Winner == side
-			if side < len(r.Skunks) {
-				s.Skunk = r.Skunks[side]
+		if result != nil {
+			s.Winner = result.Winner == side
+			if side < len(result.Skunks) {
+				s.Skunk = result.Skunks[side]
 			}
 		}
 		b.Sides = append(b.Sides, s)
 	}
-	return b, true
+	return b
 }
 
 // showBoard points the table embed at the board picture the message

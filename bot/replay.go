@@ -185,20 +185,8 @@ func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
 		}
 		deal.Hands = append(deal.Hands, row)
 	}
-	board := picture.Board{Target: t.Options.Target, Title: fmt.Sprintf("After hand %d", h.no)}
-	for side := range t.Options.Sides() {
-		s := picture.Side{Name: sideName(t, side), Score: h.scores[side], Back: h.scores[side]}
-		if len(h.back) == len(h.scores) {
-			s.Back = h.back[side]
-		}
-		if h.result != nil {
-			s.Winner = h.result.Winner == side
-			if side < len(h.result.Skunks) {
-				s.Skunk = h.result.Skunks[side]
-			}
-		}
-		board.Sides = append(board.Sides, s)
-	}
+	board := boardAt(t, h.scores, h.back, h.result)
+	board.Title = fmt.Sprintf("After hand %d", h.no)
 	embeds := []*discordgo.MessageEmbed{
 		{Title: fmt.Sprintf("Replay · table %d · hand %d of %d", t.ID, n, len(hands)), Color: 0x2e7d32, Description: desc,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://deal.png"}},
