@@ -62,7 +62,9 @@ func paletted(img *image.RGBA) *image.Paletted {
 			used = append(used, uint16(k))
 		}
 	}
-	slices.SortFunc(used, func(a, b uint16) int { return cmp.Compare(counts[b], counts[a]) })
+	// Commonest first; ties by bucket, so the same picture always gets the
+	// same palette (and the same bytes).
+	slices.SortFunc(used, func(a, b uint16) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
 	q.used = used
 	pal := make(color.Palette, 0, 256)
 	for _, k := range used[:min(len(used), 256)] {

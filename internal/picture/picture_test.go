@@ -48,6 +48,15 @@ var pictures = []struct {
 			{Label: "Carol", Cards: engine.MustParseCards("5H 5D 5C JS"), Note: "29"},
 		}}.Render()
 	}},
+	{"show-four-players", func() *image.RGBA {
+		return Cards{Starter: engine.MustParseCard("TD"), Hands: []Hand{
+			{Label: "Alice", Cards: engine.MustParseCards("5H 5D JC QS"), Note: "14 points"},
+			{Label: "Bob", Cards: engine.MustParseCards("2C 3C 4C 9D"), Note: "7 points"},
+			{Label: "Carol", Cards: engine.MustParseCards("AH 7S 8H KD"), Note: "2 points"},
+			{Label: "Dan", Cards: engine.MustParseCards("6D 6S 9H TS"), Note: "8 points"},
+			{Label: "Dan's crib", Cards: engine.MustParseCards("AS 2D 8C JH"), Note: "claims 4"},
+		}}.Render()
+	}},
 	{"deal-six-cards", func() *image.RGBA {
 		return Cards{Hands: []Hand{{Label: "Alice's deal", Cards: engine.MustParseCards("AH 2D 3C 4S 7H KD")}}}.Render()
 	}},
