@@ -8,7 +8,9 @@ package migrations
 
 import "embed"
 
-// Files holds every NNNN_name.sql file; the store applies them in name order.
+// Files holds every NNNN_name.sql file: those at the top are plain SQL that
+// SQLite and PostgreSQL both read, those under postgres/ are for PostgreSQL
+// only. The store applies a database's files in order of their names.
 //
-//go:embed *.sql
+//go:embed *.sql postgres/*.sql
 var Files embed.FS

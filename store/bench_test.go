@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -34,7 +33,7 @@ func BenchmarkApplyAndCommit(b *testing.B) {
 // people, straight into the tables, the way recordResult leaves them.
 func seedFinishedGames(b *testing.B, s *Store, n, players int, state string) {
 	ctx := context.Background()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		for i := 1; i <= n; i++ {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, state, created_at, last_action_at, finished_at)
 				VALUES (?, 'g', 'c', 'h', 2, 121, 'finished', 100, ?, ?, ?, ?)`, i, state, i, i, i); err != nil {

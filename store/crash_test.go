@@ -51,6 +51,7 @@ func TestCrashChild(t *testing.T) {
 // several moments and checks that every action it reported committed is in
 // the reopened database, with its announcements still pending.
 func TestKillNineLosesNothing(t *testing.T) {
+	skipOnPostgres(t, "a killed process and its database file; PostgreSQL's durability is the server's")
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}

@@ -15,16 +15,29 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-// MustOpen opens a fresh database file in a temporary directory.
-func MustOpen(t testing.TB) (*Store, string) {
+// MustOpen opens a fresh, empty store: a database file in a temporary
+// directory, or, in the PostgreSQL run of the suite (TestSuiteOnPostgres),
+// a schema of its own on the server; the path is the file's, or the URL.
+func MustOpen(t testing.TB, opts ...Option) (*Store, string) {
 	t.Helper()
+	if onPostgres() {
+		return mustOpenPostgres(t, opts...)
+	}
 	path := filepath.Join(t.TempDir(), "cribbage.db")
-	s, err := Open(context.Background(), path)
+	s, err := Open(context.Background(), path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, path
+}
+
+// reopen opens again the store MustOpen returned path for.
+func reopen(ctx context.Context, path string) (*Store, error) {
+	if onPostgres() {
+		return OpenPostgres(ctx, path)
+	}
+	return Open(ctx, path)
 }
 
 // newLobby returns an unsaved two-seat table for guild g.

@@ -2,9 +2,9 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -26,7 +26,15 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
+	if s.db.d.postgres {
+		more, err := fs.Glob(migrations.Files, "postgres/*.sql")
+		if err != nil {
+			return err
+		}
+		names = append(names, more...)
+	}
+	// In order of number, whichever folder a file is in.
+	sort.Slice(names, func(i, j int) bool { return path.Base(names[i]) < path.Base(names[j]) })
 	known := map[string]bool{}
 	for _, n := range names {
 		known[n] = true
@@ -48,7 +56,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		err = s.inTx(ctx, func(tx *sql.Tx) error {
+		err = s.inTx(ctx, func(tx *txn) error {
 			for _, stmt := range splitStatements(string(body)) {
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {
 					return fmt.Errorf("migration %s: %w", name, err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"github.com/cribbage-bot/cribbage"
 	"time"
@@ -10,14 +9,14 @@ import (
 
 // queue appends announcements to the outbox inside a transaction. Ids grow
 // with every row, which is the delivery order.
-func (s *Store) queue(ctx context.Context, tx *sql.Tx, tableID int64, items []cribbage.Outbound) error {
+func (s *Store) queue(ctx context.Context, tx *txn, tableID int64, items []cribbage.Outbound) error {
 	if len(items) == 0 {
 		return nil
 	}
 	now := millis(s.now())
 	for _, it := range items {
 		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at)
-			SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ?, ? FROM outbox`,
+			VALUES (`+s.db.d.newID("outbox")+`, ?, ?, ?, ?, ?)`,
 			tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
 			return fmt.Errorf("store: queue announcement: %w", err)
 		}
@@ -67,7 +66,7 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 		return nil
 	}
 	now := millis(s.now())
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *txn) error {
 		for _, id := range ids {
 			if _, err := s.txExec(ctx, tx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, now, id); err != nil {
 				return err
@@ -82,7 +81,7 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 // (then ErrStale): a post resent after a crash carries the same text under
 // the same nonce.
 func (s *Store) Seal(ctx context.Context, id, through int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *txn) error {
 		res, err := s.txExec(ctx, tx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
 		if err != nil {
 			return fmt.Errorf("store: seal announcement: %w", err)
@@ -107,7 +106,7 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error 
 // than age; neither is needed once Discord can no longer retry.
 func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 	cutoff := millis(s.now().Add(-age))
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
 			return err
 		}

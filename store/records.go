@@ -14,7 +14,7 @@ import (
 // seated person. Partners are credited alike; with three or four
 // individual players the winner is credited with every skunk given and
 // each loser with their own skunk line.
-func recordResult(ctx context.Context, tx *sql.Tx, t *cribbage.Table) error {
+func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 	g := t.State
 	if g == nil || g.Result == nil {
 		return fmt.Errorf("store: table %d finished without a result", t.ID)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -65,11 +64,7 @@ func people(ids ...string) []cribbage.Seat {
 // set of games against figures worked out by hand (see the comments).
 func TestRecords(t *testing.T) {
 	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "r.db"), WithClock(c.now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := MustOpen(t, WithClock(c.now))
 	two := engine.Options{Players: 2, Target: 121}
 	// g1, 40 days ago: alice beats bob 121–85, a skunk (2 games).
 	finishGame(t, s, c, finished{opts: two, seats: people("alice", "bob"), scores: []int{121, 85}, winner: 0, skunks: []int{0, 1}, games: 2, ago: 40 * 24 * time.Hour})

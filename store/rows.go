@@ -86,7 +86,7 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	return &t, nil
 }
 
-// querier is a *sql.DB or *sql.Tx.
+// querier is the database or a transaction.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

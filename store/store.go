@@ -29,7 +29,7 @@ var (
 
 // Store is the SQLite repository. It is safe for concurrent use.
 type Store struct {
-	db  *sql.DB
+	db  *conn
 	now func() time.Time
 	// writeMu queues this process's write transactions. SQLite allows one
 	// writer at a time and makes the others retry with growing sleeps (up
@@ -94,7 +94,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// which under many concurrent reads was most of the work.
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
-	s := &Store{db: db, now: time.Now, stmts: map[string]*sql.Stmt{}}
+	s := &Store{db: &conn{DB: db, d: sqliteDialect}, now: time.Now, stmts: map[string]*sql.Stmt{}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -135,8 +135,14 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-// txExec runs a cached statement inside a transaction.
-func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+// txExec runs a cached statement inside a transaction. PostgreSQL's driver
+// caches statements on each connection by itself; preparing one on the pool
+// would need a second connection while the transaction holds one, and with
+// every connection in a transaction none would be free.
+func (s *Store) txExec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
+	if s.db.d.postgres {
+		return tx.ExecContext(ctx, query, args...)
+	}
 	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return nil, err
@@ -168,7 +174,10 @@ func fromMillis(ms int64) time.Time {
 // change's failure undoes only that change. Under a burst of moves at
 // many tables this turns a queue of commits into a few, while each fn
 // still sees a transaction of its own.
-func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) inTx(ctx context.Context, fn func(tx *txn) error) error {
+	if s.db.d.postgres {
+		return s.inOwnTx(ctx, fn)
+	}
 	req := &writeRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	s.pendingMu.Lock()
 	s.pending = append(s.pending, req)
@@ -215,7 +224,7 @@ func (p *panicError) Error() string {
 // writeRequest is one queued write transaction.
 type writeRequest struct {
 	ctx  context.Context
-	fn   func(tx *sql.Tx) error
+	fn   func(tx *txn) error
 	done chan error
 }
 
@@ -227,7 +236,7 @@ func (s *Store) commitBatch(batch []*writeRequest) {
 	}
 	// The batch outlives any one caller's cancellation: others depend on it.
 	ctx := context.WithoutCancel(batch[0].ctx)
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.db.begin(ctx)
 	if err != nil {
 		for _, r := range batch {
 			r.done <- fmt.Errorf("store: begin: %w", err)
@@ -253,7 +262,7 @@ func (s *Store) commitBatch(batch []*writeRequest) {
 
 // runSavepoint runs one queued write inside a savepoint, undoing its
 // writes if it fails or panics; a panic comes back as a *panicError.
-func runSavepoint(ctx context.Context, tx *sql.Tx, r *writeRequest) error {
+func runSavepoint(ctx context.Context, tx *txn, r *writeRequest) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
@@ -273,7 +282,7 @@ func runSavepoint(ctx context.Context, tx *sql.Tx, r *writeRequest) error {
 }
 
 // callRecovering calls fn, turning a panic into a *panicError.
-func callRecovering(fn func(tx *sql.Tx) error, tx *sql.Tx) (err error) {
+func callRecovering(fn func(tx *txn) error, tx *txn) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicError{value: v, stack: debug.Stack()}
@@ -282,8 +291,44 @@ func callRecovering(fn func(tx *sql.Tx) error, tx *sql.Tx) (err error) {
 	return fn(tx)
 }
 
+// inOwnTx runs fn in a transaction of its own: PostgreSQL takes many
+// writers at once, and batching writes of different tables into one
+// transaction would let two replicas' batches deadlock on each other's
+// rows. A write the server still chose as a deadlock victim, or could not
+// serialize, is run again.
+func (s *Store) inOwnTx(ctx context.Context, fn func(tx *txn) error) error {
+	for attempt := 0; ; attempt++ {
+		err := s.runTx(ctx, fn)
+		if attempt < maxAttempts && retryable(err) {
+			continue
+		}
+		return err
+	}
+}
+
+// runTx runs fn in one transaction, committed if fn returns nil; a
+// panicking fn leaves nothing behind.
+func (s *Store) runTx(ctx context.Context, fn func(tx *txn) error) error {
+	tx, err := s.db.begin(ctx)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
 // exec runs one write statement outside a transaction, queued like inTx.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
+	if s.db.d.postgres {
+		_, err := s.db.ExecContext(ctx, query, args...)
+		return err
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	_, err := s.db.ExecContext(ctx, query, args...)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +35,7 @@ func TestMigrationsFromEmptyAndAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	again, err := Open(ctx, path)
+	again, err := reopen(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +49,7 @@ func TestMigrationsFromEmptyAndAgain(t *testing.T) {
 }
 
 func TestOpenRefusesBadFiles(t *testing.T) {
+	skipOnPostgres(t, "files that are not databases")
 	ctx := context.Background()
 	dir := t.TempDir()
 	notDB := filepath.Join(dir, "notes.txt")
@@ -63,13 +63,16 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 	if _, err := Open(ctx, filepath.Join(dir, "missing", "deeper", "x.db")); err == nil {
 		t.Error("an unreachable path was opened")
 	}
+}
 
+func TestOpenRefusesANewerSchema(t *testing.T) {
+	ctx := context.Background()
 	s, path := MustOpen(t)
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_future.sql', 0)`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := Open(ctx, path); !errors.Is(err, ErrNewerSchema) {
+	if _, err := reopen(ctx, path); !errors.Is(err, ErrNewerSchema) {
 		t.Errorf("newer schema: %v, want ErrNewerSchema", err)
 	}
 }
@@ -229,7 +232,7 @@ func TestCompareAndSwapWithoutTheLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	row, _ := encodeTable(tb)
-	err := s.inTx(ctx, func(tx *sql.Tx) error { return s.saveRow(ctx, tx, tb, row, tb.Version) })
+	err := s.inTx(ctx, func(tx *txn) error { return s.saveRow(ctx, tx, tb, row, tb.Version) })
 	if !errors.Is(err, cribbage.ErrStale) {
 		t.Errorf("save from an old version: %v, want ErrStale", err)
 	}
@@ -341,10 +344,7 @@ func TestAssistedGamesAreMarked(t *testing.T) {
 
 func TestTimersFireOnce(t *testing.T) {
 	c := &clock{t: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), WithClock(c.now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := MustOpen(t, WithClock(c.now))
 	defer s.Close()
 	ctx := context.Background()
 	tb := startGame(t, s, newLobby("g", "a", "b"))
@@ -449,7 +449,7 @@ func TestAPanickingWriteLeavesTheStoreUsable(t *testing.T) {
 						panics.Add(1)
 					}
 				}()
-				s.inTx(ctx, func(tx *sql.Tx) error {
+				s.inTx(ctx, func(tx *txn) error {
 					if _, err := tx.ExecContext(ctx, `UPDATE tables SET host_id = 'panicked' WHERE id = ?`, tb.ID); err != nil {
 						return err
 					}

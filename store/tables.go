@@ -21,11 +21,11 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 	t = cloneTable(t)
 	now := s.now()
 	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM tables`).Scan(&t.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&t.ID); err != nil {
 			return err
 		}
 		return s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID)
@@ -38,7 +38,7 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 
 // insertTable writes a new table (its id set), its seats, actions and
 // announcements, and ties the interaction to it.
-func (s *Store) insertTable(ctx context.Context, tx *sql.Tx, ch *cribbage.Change, interactionID string) error {
+func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, interactionID string) error {
 	t := ch.Table
 	if _, err := s.txExec(ctx, tx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour)); err != nil {
@@ -65,7 +65,7 @@ func (s *Store) insertTable(ctx context.Context, tx *sql.Tx, ch *cribbage.Change
 func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	var made *cribbage.Table
 	var existing int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		prevs, err := s.loadTables(ctx, tx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, prevID)
 		if err != nil {
 			return err
@@ -83,7 +83,7 @@ func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string,
 		}
 		now := s.now()
 		next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM tables`).Scan(&next.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&next.ID); err != nil {
 			return err
 		}
 		ch, err := fn(cloneTable(prev), next)
@@ -104,6 +104,11 @@ func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string,
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("store: record the rematch: %w", err)
 		} else if n != 1 {
+			// Another rematch was recorded after prev was read (PostgreSQL
+			// lets two transactions read it at once): that one stands.
+			if err := tx.QueryRowContext(ctx, `SELECT rematch_id FROM tables WHERE id = ?`, prevID).Scan(&existing); err != nil {
+				return err
+			}
 			return cribbage.ErrRematched
 		}
 		made = cloneTable(ch.Table)
@@ -177,7 +182,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 	if err != nil {
 		return nil, err
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *txn) error {
 		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
 			return err
 		}
@@ -216,7 +221,7 @@ func (s *Store) checkInteraction(ctx context.Context, interactionID string) erro
 
 // claimInteraction records an interaction id, failing with ErrDuplicate if
 // it was processed before. An empty id (the bot's own work) is not recorded.
-func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID string, tableID int64) error {
+func (s *Store) claimInteraction(ctx context.Context, tx *txn, interactionID string, tableID int64) error {
 	if interactionID == "" {
 		return nil
 	}
@@ -239,7 +244,7 @@ func (s *Store) claimInteraction(ctx context.Context, tx *sql.Tx, interactionID 
 // writeChange writes a change to table t in tx: its row (if the stored
 // version is still expected), its seats if they changed, its actions and
 // its announcements.
-func (s *Store) writeChange(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row tableRow, expected int64, seats bool, ch *cribbage.Change) error {
+func (s *Store) writeChange(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64, seats bool, ch *cribbage.Change) error {
 	if err := s.saveRow(ctx, tx, t, row, expected); err != nil {
 		return err
 	}
@@ -256,7 +261,7 @@ func (s *Store) writeChange(ctx context.Context, tx *sql.Tx, t *cribbage.Table, 
 
 // saveRow writes t's columns if the stored version is still expected, and
 // fails with ErrStale if it is not.
-func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row tableRow, expected int64) error {
+func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64) error {
 	o := t.Options
 	// thread_id is left out and message_id is only ever filled in, never
 	// changed: SetMessages and RecordTableMessage change them without a new
@@ -284,7 +289,7 @@ func (s *Store) saveRow(ctx context.Context, tx *sql.Tx, t *cribbage.Table, row 
 }
 
 // saveSeats replaces the table's seats.
-func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *cribbage.Table) error {
+func (s *Store) saveSeats(ctx context.Context, tx *txn, t *cribbage.Table) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
 		return err
 	}
@@ -298,7 +303,7 @@ func (s *Store) saveSeats(ctx context.Context, tx *sql.Tx, t *cribbage.Table) er
 }
 
 // appendActions logs actions under the table's new version.
-func (s *Store) appendActions(ctx context.Context, tx *sql.Tx, t *cribbage.Table, actions []cribbage.LoggedAction) error {
+func (s *Store) appendActions(ctx context.Context, tx *txn, t *cribbage.Table, actions []cribbage.LoggedAction) error {
 	for i, a := range actions {
 		b, err := json.Marshal(a.Action)
 		if err != nil {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -36,7 +35,7 @@ func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.
 // markTimer swaps a timer column from prev to at and queues out, together.
 func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at time.Time, out []cribbage.Outbound) (bool, error) {
 	fired := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, query, millis(at), id, millis(prev))
 		if err != nil {
 			return err

@@ -15,8 +15,12 @@ import (
 type Config struct {
 	// Token is the bot token; it is never printed or logged.
 	Token string
-	// DatabasePath is the SQLite file holding games and records.
+	// DatabasePath is the SQLite file holding games and records, used
+	// unless DatabaseURL is set.
 	DatabasePath string
+	// DatabaseURL, a postgres:// URL, selects a PostgreSQL database that
+	// several bot processes may share.
+	DatabaseURL string
 	// GuildID, when set, registers the slash commands to one server only.
 	GuildID string
 	// APIURL, when set, replaces https://discord.com for every REST call.
@@ -44,6 +48,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	cfg := Config{
 		Token:         strings.TrimSpace(getenv("DISCORD_TOKEN")),
 		DatabasePath:  strings.TrimSpace(getenv("DATABASE_PATH")),
+		DatabaseURL:   strings.TrimSpace(getenv("DATABASE_URL")),
 		GuildID:       strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
 		LogLevel:      slog.LevelInfo,
 		ReminderAfter: 12 * time.Hour,
@@ -63,6 +68,12 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.DatabasePath == "" {
 		cfg.DatabasePath = "cribbage.db"
+	}
+	if cfg.DatabaseURL != "" {
+		u, err := url.Parse(cfg.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			return Config{}, errors.New("DATABASE_URL is not a PostgreSQL URL: use one like postgres://cribbage:secret@db:5432/cribbage, or leave it empty for the SQLite file in DATABASE_PATH")
+		}
 	}
 	if cfg.GuildID != "" && !isSnowflake(cfg.GuildID) {
 		return Config{}, fmt.Errorf("DISCORD_GUILD_ID %q is not a Discord id: it must be the server's numeric id (Developer Mode → right-click the server → Copy Server ID)", cfg.GuildID)

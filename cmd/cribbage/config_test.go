@@ -39,13 +39,14 @@ func TestLoadConfigValues(t *testing.T) {
 		"LOG_FORMAT":       "json",
 		"REMINDER_AFTER":   "90m",
 		"FORFEIT_AFTER":    "3d",
+		"DATABASE_URL":     "postgres://cribbage:secret@db:5432/cribbage",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Token != "abc" || cfg.DatabasePath != "/data/x.db" || cfg.GuildID != "123456789012345678" ||
 		cfg.APIURL.String() != "http://127.0.0.1:9999/proxy" || cfg.LogLevel != slog.LevelDebug || !cfg.LogJSON ||
-		cfg.ReminderAfter != 90*time.Minute || cfg.ForfeitAfter != 72*time.Hour {
+		cfg.ReminderAfter != 90*time.Minute || cfg.ForfeitAfter != 72*time.Hour || cfg.DatabaseURL != "postgres://cribbage:secret@db:5432/cribbage" {
 		t.Errorf("config = %+v", cfg)
 	}
 	if err := cfg.requireToken(); err != nil {
@@ -68,6 +69,7 @@ func TestLoadConfigRefusesBadValues(t *testing.T) {
 		"DISCORD_GUILD_ID": "my-server",
 		"REMINDER_AFTER":   "soon",
 		"FORFEIT_AFTER":    "-2h",
+		"DATABASE_URL":     "mysql://db/cribbage",
 	} {
 		t.Run(key, func(t *testing.T) {
 			_, err := loadConfig(envMap(map[string]string{key: value}))

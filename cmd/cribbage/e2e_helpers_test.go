@@ -38,7 +38,10 @@ type harness struct {
 	t      testing.TB
 	fake   *discordtest.Server
 	path   string
-	store  *store.Store
+	// databaseURL, when set, is a PostgreSQL database used instead of the
+	// file at path.
+	databaseURL string
+	store       *store.Store
 	cancel context.CancelFunc
 	done   chan error
 
@@ -60,7 +63,13 @@ func newHarness(t testing.TB) *harness { return newHarnessTimers(t, 20*time.Mill
 
 // newHarnessTimers is newHarness with the timers checked every interval.
 func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
-	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: interval}
+	return newHarnessOn(t, "", interval)
+}
+
+// newHarnessOn is newHarnessTimers on the PostgreSQL database at
+// databaseURL, or on a SQLite file when it is "".
+func newHarnessOn(t testing.TB, databaseURL string, interval time.Duration) *harness {
+	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), databaseURL: databaseURL, timerInterval: interval}
 	t.Cleanup(func() {
 		h.stopBot()
 		h.fake.Close()
@@ -77,7 +86,13 @@ func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
 // startBot opens the database and runs a bot until stopBot.
 func (h *harness) startBot() {
 	h.t.Helper()
-	st, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
+	var st *store.Store
+	var err error
+	if h.databaseURL != "" {
+		st, err = store.OpenPostgres(context.Background(), h.databaseURL, store.WithClock(h.fake.Now))
+	} else {
+		st, err = store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
+	}
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func runServe(ctx context.Context, env *environment, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cribbage serve\n\nRuns the Discord bot. Configuration comes from the environment and .env:\nDISCORD_TOKEN (required), DATABASE_PATH, DISCORD_GUILD_ID, DISCORD_API_URL,\nLOG_LEVEL, LOG_FORMAT. See .env.example.")
+		fmt.Fprintln(fs.Output(), "usage: cribbage serve\n\nRuns the Discord bot. Configuration comes from the environment and .env:\nDISCORD_TOKEN (required), DATABASE_PATH or DATABASE_URL, DISCORD_GUILD_ID, DISCORD_API_URL,\nLOG_LEVEL, LOG_FORMAT. See .env.example.")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -46,7 +46,7 @@ func runServe(ctx context.Context, env *environment, args []string) int {
 // serve wires the parts together and runs the bot until ctx ends, then
 // closes the database.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
-	st, err := store.Open(ctx, cfg.DatabasePath)
+	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -111,3 +111,11 @@ func newLogger(w io.Writer, cfg Config) *slog.Logger {
 
 // The SQLite store provides every service the bot uses.
 var _ bot.Store = (*store.Store)(nil)
+
+// openStore opens PostgreSQL when DATABASE_URL is set, else the SQLite file.
+func openStore(ctx context.Context, cfg Config) (*store.Store, error) {
+	if cfg.DatabaseURL != "" {
+		return store.OpenPostgres(ctx, cfg.DatabaseURL)
+	}
+	return store.Open(ctx, cfg.DatabasePath)
+}

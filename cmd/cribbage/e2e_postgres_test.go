@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+)
+
+// postgresSchema makes a fresh schema on the server TEST_POSTGRES_URL names
+// and returns a URL that works in it; the test is skipped without a server.
+func postgresSchema(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv("TEST_POSTGRES_URL")
+	if base == "" {
+		t.Skip("set TEST_POSTGRES_URL=postgres://user@host:port/db to play whole games on PostgreSQL, or run `.ci/with-postgres go test ./cmd/cribbage/`")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "e2e_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// TestWholeGamesOnPostgres plays whole games at 2 and 4 players through the
+// fake Discord with the bot on PostgreSQL, restarting it once mid-game.
+func TestWholeGamesOnPostgres(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   []discordtest.Opt
+		people []discordtest.User
+	}{
+		{"two players", nil, []discordtest.User{alice, bob}},
+		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarnessOn(t, postgresSchema(t), 20*time.Millisecond)
+			id, msg := h.open(tc.people[0], tc.opts...)
+			for _, u := range tc.people[1:] {
+				h.click(u, msg, "/join/"+itoa64(id))
+			}
+			people := usersOf(tc.people...)
+			for h.table(id).State.HandNo < 2 {
+				h.step(id, msg, people)
+			}
+			h.stopBot()
+			h.startBot()
+			h.playToEnd(id, msg, people)
+			h.drain()
+			final := h.table(id)
+			if final.Status != cribbage.StatusFinished {
+				t.Fatalf("status %s", final.Status)
+			}
+			if n := h.tableMessages(id); n != 1 {
+				t.Errorf("%d table messages, want 1", n)
+			}
+			h.verifyDeals(id)
+			st, err := h.store.PlayerStats(context.Background(), testGuild, tc.people[0].ID)
+			if err != nil || st.People.Games != 1 {
+				t.Errorf("stats after the game: %+v, %v", st, err)
+			}
+		})
+	}
+}
