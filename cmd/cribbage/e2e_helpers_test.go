@@ -35,15 +35,15 @@ var (
 
 // harness runs the real bot, on a real SQLite file, against the fake Discord.
 type harness struct {
-	t      testing.TB
-	fake   *discordtest.Server
-	path   string
+	t    testing.TB
+	fake *discordtest.Server
+	path string
 	// databaseURL, when set, is a PostgreSQL database used instead of the
 	// file at path.
 	databaseURL string
 	store       *store.Store
-	cancel context.CancelFunc
-	done   chan error
+	cancel      context.CancelFunc
+	done        chan error
 
 	timerInterval time.Duration
 	// timersAt is the fake time of the bot's last check of its timers.
