@@ -38,6 +38,8 @@ type TableService interface {
 	// Actions returns a table's action log in order: with its cut seed
 	// (or first dealer) it replays the game.
 	Actions(ctx context.Context, id int64) ([]LoggedAction, error)
+	// GamesInProgress counts the tables with a game being played.
+	GamesInProgress(ctx context.Context) (int, error)
 	// RecordBoard records the key of the board picture now on the table
 	// message, without changing the version.
 	RecordBoard(ctx context.Context, id int64, key string) error
@@ -75,6 +77,9 @@ type OutboxService interface {
 	// it up to through merged in; ErrStale if it was sealed or delivered
 	// already.
 	Seal(ctx context.Context, id, through int64) error
+	// OutboxDepth counts the undelivered announcements and says when the
+	// oldest was queued.
+	OutboxDepth(ctx context.Context) (n int, oldest time.Time, err error)
 }
 
 // RecordService answers the leaderboard and stats from finished games.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Options are what the bot needs from its caller; cmd builds them from the
@@ -47,6 +48,14 @@ type Options struct {
 	// Seeds draws the seeds of cuts and deals (cribbage.RandomSeed if nil);
 	// tests fix the deals with it.
 	Seeds cribbage.Seeds
+	// HTTPOnly takes interactions from the interactions endpoint
+	// (InteractionsHandler) alone: no gateway connection is opened.
+	HTTPOnly bool
+	// ShardID and ShardCount make this process one shard of the gateway;
+	// a ShardCount of 0 runs every shard Discord recommends, here.
+	ShardID, ShardCount int
+	// Metrics, when set, receives the bot's Prometheus metrics.
+	Metrics prometheus.Registerer
 }
 
 // restTimeout bounds one REST request: far past Discord's usual answer,
@@ -80,8 +89,11 @@ type Bot struct {
 
 	ready    chan struct{}
 	outboxCh chan struct{}
-	// appID is the application's id, from READY.
+	// appID is the application's id, from READY (or asked over REST).
 	appID string
+	// runCtx is the running bot's context, set once Run has connected.
+	runCtx context.Context
+	metrics *metrics
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
 }
@@ -135,6 +147,7 @@ func New(opts Options) (*Bot, error) {
 		outboxCh: make(chan struct{}, 1),
 		workers:  make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
+	b.metrics = newMetrics(opts.Metrics, b)
 	return b, nil
 }
 
@@ -155,22 +168,50 @@ func (b *Bot) Run(ctx context.Context) error {
 			close(b.ready)
 		})
 	})
-	// Handlers work within the run: a shutdown cancels what they send.
-	b.session.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("bot: connect to Discord: %w", err)
+	if b.opts.HTTPOnly {
+		// Interactions come over HTTP; the application's id, which READY
+		// would bring, is asked for instead.
+		app, err := b.session.Application("@me")
+		if err != nil {
+			return fmt.Errorf("bot: ask Discord for the application: %w", err)
+		}
+		b.appID = app.ID
+	} else {
+		// Handlers work within the run: a shutdown cancels what they send.
+		b.session.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
+		extra, err := b.shard(runCtx)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			for _, s := range extra {
+				s.Close()
+			}
+		}()
+		if err := b.session.Open(); err != nil {
+			return fmt.Errorf("bot: connect to Discord: %w", err)
+		}
+		for _, s := range extra {
+			if err := s.Open(); err != nil {
+				b.session.Close()
+				return fmt.Errorf("bot: connect shard %d to Discord: %w", s.ShardID, err)
+			}
+		}
+		select {
+		case <-b.ready:
+		case <-ctx.Done():
+			b.session.Close()
+			return nil
+		}
 	}
-	select {
-	case <-b.ready:
-	case <-ctx.Done():
-		b.session.Close()
-		return nil
-	}
+	b.mu.Lock()
+	b.runCtx = runCtx
+	b.mu.Unlock()
 	if err := b.registerCommands(); err != nil {
 		b.session.Close()
 		return err
 	}
-	b.log.Info("connected to Discord", "guild", b.opts.GuildID)
+	b.log.Info("connected to Discord", "guild", b.opts.GuildID, "gateway", !b.opts.HTTPOnly)
 	senderDone := make(chan struct{})
 	go func() {
 		defer close(senderDone)
@@ -211,6 +252,14 @@ func (b *Bot) enter() bool {
 
 // leave marks a handler done.
 func (b *Bot) leave() { b.inflight.Done() }
+
+// running returns the run's context once the bot serves, and false before
+// that or while it shuts down.
+func (b *Bot) running() (context.Context, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.runCtx, b.runCtx != nil && !b.closing
+}
 
 // registerCommands overwrites the application's commands in one call: to
 // the configured server when set (they appear at once), else globally.
@@ -253,4 +302,38 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		}
 		return b.changeFor(t, g, actions, events), nil
 	})
+}
+
+// shard sets which gateway shards this process runs. SHARD_ID of
+// SHARD_COUNT runs that one shard (other processes run the others); with no
+// count, the process asks Discord how many it recommends and runs them all,
+// the bot's own session as shard 0 and one more session for each other.
+// The extra sessions only carry interactions: REST goes through the first.
+func (b *Bot) shard(runCtx context.Context) ([]*discordgo.Session, error) {
+	if b.opts.ShardCount > 0 {
+		b.session.ShardID, b.session.ShardCount = b.opts.ShardID, b.opts.ShardCount
+		b.log.Info("running one gateway shard", "shard", b.opts.ShardID, "of", b.opts.ShardCount)
+		return nil, nil
+	}
+	gw, err := b.session.GatewayBot()
+	if err != nil {
+		return nil, fmt.Errorf("bot: ask Discord for the gateway: %w", err)
+	}
+	if gw.Shards <= 1 {
+		return nil, nil
+	}
+	b.session.ShardID, b.session.ShardCount = 0, gw.Shards
+	var extra []*discordgo.Session
+	for id := 1; id < gw.Shards; id++ {
+		s, err := discordgo.New(b.session.Token)
+		if err != nil {
+			return nil, fmt.Errorf("bot: shard %d: %w", id, err)
+		}
+		s.Client, s.Identify.Intents, s.LogLevel, s.StateEnabled = b.session.Client, b.session.Identify.Intents, b.session.LogLevel, false
+		s.ShardID, s.ShardCount = id, gw.Shards
+		s.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
+		extra = append(extra, s)
+	}
+	b.log.Info("running every gateway shard Discord recommends", "shards", gw.Shards)
+	return extra, nil
 }

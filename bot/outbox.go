@@ -190,6 +190,7 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 		b.pace.hold(it.TableID, paced.until)
 		return nil
 	case errors.As(err, &limited) && limited.TooManyRequests != nil:
+		b.metrics.rateLimited.Inc()
 		// Not a failed attempt: Discord said when to come back (discordgo
 		// reads retry_after to the millisecond, so one more is added).
 		b.pace.hold(it.TableID, time.Now().Add(limited.RetryAfter+time.Millisecond))

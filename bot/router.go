@@ -31,40 +31,64 @@ const answerBudget = 2500 * time.Millisecond
 // a goroutine of its own per event and never recovers a panic, so this
 // recovers, logs with the interaction id, and answers with an apology.
 func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCreate) {
-	ic := ev.Interaction
+	b.handle(runCtx, ev.Interaction, restAnswer{b})
+}
+
+// answerer sends an interaction's initial response: over REST when the
+// interaction came through the gateway, in the HTTP response when it came
+// to the interactions endpoint. tableID, when set, is the table whose
+// message the response posts: its id is recorded once Discord has it.
+type answerer interface {
+	answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64)
+}
+
+// restAnswer answers through Discord's interaction callback route.
+type restAnswer struct{ b *Bot }
+
+func (a restAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+	if tableID != 0 {
+		a.b.respondTableMessage(ctx, ic, resp, tableID)
+		return
+	}
+	a.b.respond(ctx, ic, resp)
+}
+
+// handle answers one interaction, however it arrived.
+func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answerer) {
 	if !b.enter() {
-		b.respond(runCtx, ic, ephemeral(mustText(errShuttingDown)))
+		ans.answer(runCtx, ic, ephemeral(mustText(errShuttingDown)), 0)
 		return
 	}
 	defer b.leave()
+	start := time.Now()
 	responded := false
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				b.respond(runCtx, ic, ephemeral(genericApology))
+				ans.answer(runCtx, ic, ephemeral(genericApology), 0)
 			}
+			b.metrics.observe(ic, "panic", time.Since(start))
 		}
 	}()
 	ctx, cancel := context.WithTimeout(runCtx, answerBudget)
 	defer cancel()
-	start := time.Now()
+	outcome := "ok"
 	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
 		msg, known := userMessage(err)
 		if !known {
+			outcome = "error"
 			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)
 		} else {
+			outcome = "refused"
 			b.log.Debug("interaction refused", "interaction", ic.ID, "err", err)
 		}
 		rep = reply{resp: ephemeral(msg)}
 	}
-	if rep.tableMessage != 0 {
-		b.respondTableMessage(runCtx, ic, rep.resp, rep.tableMessage)
-	} else {
-		b.respond(runCtx, ic, rep.resp)
-	}
+	ans.answer(runCtx, ic, rep.resp, rep.tableMessage)
 	responded = true
+	b.metrics.observe(ic, outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
 		rep.after(runCtx)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"context"
 	"fmt"
 	"github.com/cribbage-bot/cribbage"
@@ -22,6 +23,17 @@ func (s *Store) queue(ctx context.Context, tx *txn, tableID int64, items []cribb
 		}
 	}
 	return nil
+}
+
+// OutboxDepth counts the undelivered announcements and says when the
+// oldest was queued.
+func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
+	var n int
+	var oldest sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at = 0`).Scan(&n, &oldest); err != nil {
+		return 0, time.Time{}, err
+	}
+	return n, fromMillis(oldest.Int64), nil
 }
 
 // PendingOutbox returns up to limit undelivered announcements in delivery

@@ -34,6 +34,13 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
 }
 
+// GamesInProgress counts the tables with a game being played.
+func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables WHERE status = 'playing'`).Scan(&n)
+	return n, err
+}
+
 // SetMessages records where the table's public message and thread are.
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {

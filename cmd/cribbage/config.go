@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cribbage-bot/cribbage/bot"
 )
 
 // Config is everything the bot reads from its environment. It is built only
@@ -35,6 +38,16 @@ type Config struct {
 	// ForfeitAfter is how long without a move before the waiting
 	// opponents may claim the win; 0 turns forfeits off.
 	ForfeitAfter time.Duration
+	// HTTPAddr, when set, is where the HTTP server listens: /healthz,
+	// /readyz, /metrics, and with PublicKey the interactions endpoint.
+	HTTPAddr string
+	// PublicKey, the application's public key, turns on the interactions
+	// endpoint at /interactions: Discord delivers interactions there and no
+	// gateway connection is opened.
+	PublicKey ed25519.PublicKey
+	// ShardID and ShardCount split the gateway between processes (0 of 0:
+	// the count Discord recommends, in this one process).
+	ShardID, ShardCount int
 }
 
 // errNoToken is returned by Config.requireToken; main turns it into one clear
@@ -68,6 +81,32 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	}
 	if cfg.DatabasePath == "" {
 		cfg.DatabasePath = "cribbage.db"
+	}
+	cfg.HTTPAddr = strings.TrimSpace(getenv("INTERACTIONS_ADDR"))
+	if raw := strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")); raw != "" {
+		key, err := bot.ParsePublicKey(raw)
+		if err != nil {
+			return Config{}, errors.New("DISCORD_PUBLIC_KEY is not a public key: copy the 64 hex digits of Public Key from the Developer Portal (General Information)")
+		}
+		if cfg.HTTPAddr == "" {
+			return Config{}, errors.New("DISCORD_PUBLIC_KEY is set but INTERACTIONS_ADDR is not: set where the interactions endpoint listens, like :8080")
+		}
+		cfg.PublicKey = key
+	}
+	for _, s := range []struct {
+		key string
+		to  *int
+	}{{"SHARD_ID", &cfg.ShardID}, {"SHARD_COUNT", &cfg.ShardCount}} {
+		if raw := strings.TrimSpace(getenv(s.key)); raw != "" {
+			n, err := strconv.Atoi(raw)
+			if err != nil || n < 0 {
+				return Config{}, fmt.Errorf("%s %q is not a number of shards: use 0 or more", s.key, raw)
+			}
+			*s.to = n
+		}
+	}
+	if cfg.ShardCount > 0 && cfg.ShardID >= cfg.ShardCount {
+		return Config{}, fmt.Errorf("SHARD_ID %d is not below SHARD_COUNT %d: shards are numbered from 0", cfg.ShardID, cfg.ShardCount)
 	}
 	if cfg.DatabaseURL != "" {
 		u, err := url.Parse(cfg.DatabaseURL)

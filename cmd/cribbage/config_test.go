@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,13 +64,16 @@ func TestZeroTurnsTimersOff(t *testing.T) {
 
 func TestLoadConfigRefusesBadValues(t *testing.T) {
 	for key, value := range map[string]string{
-		"LOG_LEVEL":        "loud",
-		"LOG_FORMAT":       "xml",
-		"DISCORD_API_URL":  "discord.com",
-		"DISCORD_GUILD_ID": "my-server",
-		"REMINDER_AFTER":   "soon",
-		"FORFEIT_AFTER":    "-2h",
-		"DATABASE_URL":     "mysql://db/cribbage",
+		"LOG_LEVEL":          "loud",
+		"LOG_FORMAT":         "xml",
+		"DISCORD_API_URL":    "discord.com",
+		"DISCORD_GUILD_ID":   "my-server",
+		"REMINDER_AFTER":     "soon",
+		"FORFEIT_AFTER":      "-2h",
+		"DATABASE_URL":       "mysql://db/cribbage",
+		"DISCORD_PUBLIC_KEY": "not-a-key",
+		"SHARD_COUNT":        "-1",
+		"SHARD_ID":           "x",
 	} {
 		t.Run(key, func(t *testing.T) {
 			_, err := loadConfig(envMap(map[string]string{key: value}))
@@ -104,5 +108,21 @@ func TestEnvironmentBeatsDotEnv(t *testing.T) {
 	}
 	if cfg.DatabasePath != "from-file.db" {
 		t.Errorf("DATABASE_PATH = %q, want the .env value", cfg.DatabasePath)
+	}
+}
+
+func TestInteractionsEndpointAndShardSettings(t *testing.T) {
+	key := strings.Repeat("ab", 32)
+	cfg, err := loadConfig(envMap(map[string]string{"INTERACTIONS_ADDR": ":8080", "DISCORD_PUBLIC_KEY": key, "SHARD_ID": "1", "SHARD_COUNT": "4"}))
+	if err != nil || cfg.HTTPAddr != ":8080" || len(cfg.PublicKey) != 32 || cfg.ShardID != 1 || cfg.ShardCount != 4 {
+		t.Fatalf("%+v, %v", cfg, err)
+	}
+	for name, env := range map[string]map[string]string{
+		"a key without an address": {"DISCORD_PUBLIC_KEY": key},
+		"a shard past the count":   {"SHARD_ID": "4", "SHARD_COUNT": "4"},
+	} {
+		if _, err := loadConfig(envMap(env)); err == nil {
+			t.Errorf("%s was accepted", name)
+		}
 	}
 }

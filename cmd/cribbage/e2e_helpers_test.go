@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 const (
@@ -41,9 +43,15 @@ type harness struct {
 	// databaseURL, when set, is a PostgreSQL database used instead of the
 	// file at path.
 	databaseURL string
-	store       *store.Store
-	cancel      context.CancelFunc
-	done        chan error
+	// overHTTP has Discord deliver interactions to the bot's interactions
+	// endpoint instead of the gateway; endpoint is that server.
+	overHTTP bool
+	endpoint *httptest.Server
+	// metrics receives the running bot's metrics (a new registry a run).
+	metrics *prometheus.Registry
+	store   *store.Store
+	cancel  context.CancelFunc
+	done    chan error
 
 	timerInterval time.Duration
 	// timersAt is the fake time of the bot's last check of its timers.
@@ -69,7 +77,14 @@ func newHarnessTimers(t testing.TB, interval time.Duration) *harness {
 // newHarnessOn is newHarnessTimers on the PostgreSQL database at
 // databaseURL, or on a SQLite file when it is "".
 func newHarnessOn(t testing.TB, databaseURL string, interval time.Duration) *harness {
-	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), databaseURL: databaseURL, timerInterval: interval}
+	return newHarnessWith(t, func(h *harness) { h.databaseURL, h.timerInterval = databaseURL, interval })
+}
+
+// newHarnessWith is newHarness set up by setup before the bot starts.
+func newHarnessWith(t testing.TB, setup func(h *harness)) *harness {
+	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: 20 * time.Millisecond}
+
+	setup(h)
 	t.Cleanup(func() {
 		h.stopBot()
 		h.fake.Close()
@@ -97,19 +112,32 @@ func (h *harness) startBot() {
 		h.t.Fatal(err)
 	}
 	u, _ := url.Parse(h.fake.URL())
+	h.metrics = prometheus.NewRegistry()
 	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
 		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval,
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
-		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }})
+		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) },
+		HTTPOnly:      h.overHTTP,
+		Metrics:       h.metrics})
 	if err != nil {
 		h.t.Fatal(err)
+	}
+	if h.overHTTP {
+		key, err := bot.ParsePublicKey(h.fake.PublicKey())
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		h.endpoint = httptest.NewServer(b.InteractionsHandler(key))
+		h.fake.DeliverOverHTTP(h.endpoint.URL)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.store, h.cancel, h.done = st, cancel, make(chan error, 1)
 	go func() { h.done <- b.Run(ctx) }()
-	if err := h.fake.WaitReady(5 * time.Second); err != nil {
-		h.t.Fatal(err)
+	if !h.overHTTP {
+		if err := h.fake.WaitReady(5 * time.Second); err != nil {
+			h.t.Fatal(err)
+		}
 	}
 	h.eventually("commands registered", func() bool { return len(h.fake.Commands(testGuild)) == 1 })
 }
@@ -129,6 +157,10 @@ func (h *harness) stopBot() {
 		h.t.Error("bot did not stop")
 	}
 	h.store.Close()
+	if h.endpoint != nil {
+		h.endpoint.Close()
+		h.endpoint = nil
+	}
 	h.cancel = nil
 }
 

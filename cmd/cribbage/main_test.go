@@ -57,8 +57,9 @@ func TestHelp(t *testing.T) {
 }
 
 // TestServeAsksTheConfiguredAPIForTheGateway checks that DISCORD_API_URL
-// redirects discordgo's REST calls: the first thing Open does is ask
-// GET /api/v9/gateway for the websocket address.
+// redirects discordgo's REST calls: the first thing the bot does is ask
+// GET /api/v9/gateway/bot how many shards to run (then Open asks for the
+// websocket address).
 func TestServeAsksTheConfiguredAPIForTheGateway(t *testing.T) {
 	var mu sync.Mutex
 	var paths []string
@@ -84,8 +85,8 @@ func TestServeAsksTheConfiguredAPIForTheGateway(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(paths) == 0 || paths[0] != "GET /api/v9/gateway" {
-		t.Fatalf("requests = %v, want GET /api/v9/gateway first", paths)
+	if len(paths) == 0 || paths[0] != "GET /api/v9/gateway/bot" {
+		t.Fatalf("requests = %v, want GET /api/v9/gateway/bot first", paths)
 	}
 	if auth != "Bot secret-token-value" {
 		t.Errorf("Authorization = %q", auth)

@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/cribbage-bot/cribbage/bot"
 	"github.com/cribbage-bot/cribbage/store"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // runServe loads the configuration, connects the bot and serves until the
@@ -60,6 +64,8 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		defer close(pruned)
 		prune(pruneCtx, st, logger)
 	}()
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b, err := bot.New(bot.Options{
 		Token:   cfg.Token,
 		GuildID: cfg.GuildID,
@@ -69,11 +75,59 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		// The timers: reminders and forfeits.
 		ReminderAfter: cfg.ReminderAfter,
 		ForfeitAfter:  cfg.ForfeitAfter,
+		HTTPOnly:      cfg.PublicKey != nil,
+		ShardID:       cfg.ShardID,
+		ShardCount:    cfg.ShardCount,
+		Metrics:       registry,
 	})
 	if err != nil {
 		return err
 	}
-	return b.Run(ctx)
+	if cfg.HTTPAddr == "" {
+		return b.Run(ctx)
+	}
+	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: httpRoutes(b, st, cfg, registry), ReadHeaderTimeout: 5 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() {
+		logger.Info("HTTP server listening", "addr", cfg.HTTPAddr, "interactions", cfg.PublicKey != nil)
+		if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+			serveErr <- err
+		}
+		close(serveErr)
+	}()
+	runErr := b.Run(ctx)
+	// The bot has finished its interactions in flight; the server goes.
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(shutdown)
+	if err := <-serveErr; err != nil && runErr == nil {
+		return fmt.Errorf("HTTP server: %w", err)
+	}
+	return runErr
+}
+
+// httpRoutes are the HTTP server's routes: liveness, readiness (the
+// database answers), Prometheus metrics, and with a public key the
+// interactions endpoint.
+func httpRoutes(b *bot.Bot, st *store.Store, cfg Config, registry *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := st.Ping(ctx); err != nil {
+			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ready")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	if cfg.PublicKey != nil {
+		mux.Handle("/interactions", b.InteractionsHandler(cfg.PublicKey))
+	}
+	return mux
 }
 
 // Delivered announcements and processed interaction ids are kept a week,

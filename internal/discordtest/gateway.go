@@ -3,8 +3,12 @@ package discordtest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/gorilla/websocket"
 )
@@ -15,6 +19,10 @@ type gateway struct {
 	mu     sync.Mutex // serialises writes
 	seq    int
 	closed bool
+	// shard is the shard the connection identified as: id of count.
+	shard [2]int
+	// dispatched counts the interactions sent on it.
+	dispatched int
 }
 
 // frame is a gateway payload.
@@ -55,8 +63,22 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		case 1: // heartbeat
 			g.send(11, "", nil)
 		case 2: // identify
+			var id struct {
+				Shard *[2]int `json:"shard"`
+			}
+			json.Unmarshal(f.D, &id)
+			shard := [2]int{0, 1}
+			if id.Shard != nil {
+				shard = *id.Shard
+			}
+			if shard[1] < 1 || shard[0] < 0 || shard[0] >= shard[1] {
+				// Discord closes the connection: 4010 Invalid shard.
+				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4010, "Invalid shard"))
+				return
+			}
 			s.mu.Lock()
 			s.identifies++
+			g.shard = shard
 			s.mu.Unlock()
 			g.send(0, "READY", map[string]any{
 				"v":                  9,
@@ -112,19 +134,57 @@ func (g *gateway) close() {
 
 // Dispatch sends an event to the newest open gateway connection.
 func (s *Server) Dispatch(t string, d any) error {
+	guild := ""
+	if i, ok := d.(*discordgo.Interaction); ok {
+		guild = i.GuildID
+	}
 	s.mu.Lock()
 	var g *gateway
 	for i := len(s.gateways) - 1; i >= 0; i-- {
-		if !s.gateways[i].closed {
-			g = s.gateways[i]
+		if gw := s.gateways[i]; !gw.closed && gw.shard[0] == shardOf(guild, gw.shard[1]) {
+			g = gw
 			break
 		}
 	}
+	if g != nil {
+		g.dispatched++
+	}
 	s.mu.Unlock()
 	if g == nil {
-		return errors.New("discordtest: no bot connected")
+		return fmt.Errorf("discordtest: no bot connected for guild %q's shard", guild)
 	}
 	return g.send(0, t, d)
+}
+
+// shardOf is the shard a guild's events go to, as Discord computes it:
+// (guild_id >> 22) % shard count; direct messages go to shard 0.
+func shardOf(guildID string, count int) int {
+	id, err := strconv.ParseUint(guildID, 10, 64)
+	if err != nil || count <= 1 {
+		return 0
+	}
+	return int((id >> 22) % uint64(count))
+}
+
+// SetShards is the shard count /gateway/bot recommends (1 unless set).
+func (s *Server) SetShards(n int) {
+	s.mu.Lock()
+	s.shards = n
+	s.mu.Unlock()
+}
+
+// Shards returns the shard each open gateway connection identified as and
+// how many interactions it was sent.
+func (s *Server) Shards() map[[2]int]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[[2]int]int{}
+	for _, g := range s.gateways {
+		if !g.closed {
+			out[g.shard] += g.dispatched
+		}
+	}
+	return out
 }
 
 // DropConnections closes every gateway connection, as Discord does when it

@@ -95,8 +95,13 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 	// A redelivery (Discord may send an interaction again) may be answered
 	// again; it is the bot's job to not apply it twice.
 	p.sent, p.answered = time.Now(), false
+	endpoint := s.endpoint
 	s.mu.Unlock()
-	if err := s.Dispatch("INTERACTION_CREATE", i); err != nil {
+	if endpoint != "" {
+		if err := s.deliverHTTP(ctx, endpoint, i); err != nil {
+			return Answer{}, err
+		}
+	} else if err := s.Dispatch("INTERACTION_CREATE", i); err != nil {
 		return Answer{}, err
 	}
 	select {
@@ -162,6 +167,24 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 			return
 		}
 		msg = &m
+	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		// Discord shows "thinking…" in a message of its own, which the
+		// bot then edits through @original.
+		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+		m, e := s.createMessage(i.ChannelID, []byte(`{}`), nil, ephemeral, token)
+		if e != nil {
+			s.unanswer(id)
+			s.refuse(w, r, body, e)
+			return
+		}
+		msg = &m
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		// @original is then the message clicked.
+		if i.Message != nil {
+			s.mu.Lock()
+			p.original = i.Message.ID
+			s.mu.Unlock()
+		}
 	case discordgo.InteractionResponseUpdateMessage:
 		if i.Message != nil {
 			s.mu.Lock()
@@ -183,7 +206,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		messageID = msg.ID
 	}
 	s.mu.Lock()
-	if msg != nil && p.original == "" && resp.Type == discordgo.InteractionResponseChannelMessageWithSource {
+	if msg != nil && p.original == "" && (resp.Type == discordgo.InteractionResponseChannelMessageWithSource || resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource) {
 		p.original = msg.ID
 	}
 	s.mu.Unlock()
@@ -211,15 +234,30 @@ func (s *Server) unanswer(id string) {
 }
 
 // originalOf returns the message an interaction's response created.
+// A request to @original that arrives before Discord has taken in the
+// answer (the bot sends it right after its HTTP response) waits for it, as
+// Discord's own ordering would have it, up to a second.
 func (s *Server) originalOf(token string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, p := range s.interactions {
-		if p.interaction.Token == token {
+	deadline := time.Now().Add(time.Second)
+	for {
+		s.mu.Lock()
+		var p *pending
+		for _, q := range s.interactions {
+			if q.interaction.Token == token {
+				p = q
+				break
+			}
+		}
+		if p == nil || p.original != "" || time.Now().After(deadline) {
+			s.mu.Unlock()
+			if p == nil {
+				return ""
+			}
 			return p.original
 		}
+		s.mu.Unlock()
+		time.Sleep(2 * time.Millisecond)
 	}
-	return ""
 }
 
 // tokenChannel returns the channel of the interaction with that token.

@@ -92,8 +92,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 	switch r.Method + " " + rt.Template {
 	case "GET /gateway":
 		writeJSON(w, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
+	case "GET /oauth2/applications/@me":
+		writeJSON(w, 200, map[string]any{"id": s.AppID, "name": "Cribbage", "description": "", "bot_public": true, "verify_key": s.PublicKey()})
 	case "GET /gateway/bot":
-		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gateway-ws", "shards": 1,
+		s.mu.Lock()
+		shards := max(s.shards, 1)
+		s.mu.Unlock()
+		writeJSON(w, 200, map[string]any{"url": "ws://" + r.Host + "/gateway-ws", "shards": shards,
 			"session_start_limit": map[string]int{"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
 	case "PUT /applications/{application_id}/commands":
 		s.putCommands(w, "", doc)
@@ -203,7 +208,8 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 }
 
 // editMessage replaces the parts of a message a body sets. With a token,
-// only a message made through that token may be edited; without one (the
+// only a message made through that token (or the message its interaction
+// answered on, after a deferred update) may be edited; without one (the
 // bot token on the channel route), only a public message of that channel.
 func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, id string, body []byte, files []upload, token string) {
 	s.mu.Lock()
@@ -211,7 +217,7 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 	s.mu.Unlock()
 	switch {
 	case !ok,
-		token != "" && m.Token != token,
+		token != "" && m.Token != token && s.originalOf(token) != id,
 		token == "" && (m.Ephemeral || m.ChannelID != channelID):
 		writeError(w, 404, 10008, "Unknown Message")
 		return

@@ -15,6 +15,8 @@
 package discordtest
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -101,6 +103,11 @@ type Server struct {
 	identifies int
 	resumes    int
 	readyCh    chan struct{}
+	// signer signs interactions delivered over HTTP to endpoint, when set.
+	signer   ed25519.PrivateKey
+	endpoint string
+	// shards is the shard count /gateway/bot recommends (0: one).
+	shards int
 }
 
 // New starts a fake Discord on 127.0.0.1.
@@ -123,6 +130,7 @@ func New() *Server {
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		readyCh:      make(chan struct{}, 16),
 	}
+	_, s.signer, _ = ed25519.GenerateKey(rand.Reader)
 	s.nextID.Store(200000000000000000)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/gateway-ws", s.serveGateway)

@@ -231,6 +231,28 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 	return nil
 }
 
+// GamesInProgress implements cribbage.TableService.
+func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, t := range s.tables {
+		if t.Status == cribbage.StatusPlaying {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// OutboxDepth implements cribbage.OutboxService.
+func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
+	items, err := s.PendingOutbox(ctx, 1<<30)
+	if err != nil || len(items) == 0 {
+		return 0, time.Time{}, err
+	}
+	return len(items), items[0].CreatedAt, nil
+}
+
 // RecordBoard implements cribbage.TableService.
 func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 	s.mu.Lock()

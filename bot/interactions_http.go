@@ -1,0 +1,212 @@
+package bot
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Discord's Interactions Endpoint: Discord POSTs each interaction, signed
+// with Ed25519, and the HTTP response is the interaction's answer. The bot
+// then needs no gateway connection, so it runs as any number of replicas
+// behind a load balancer.
+
+const (
+	// maxInteractionBody is the largest request taken; interactions are a
+	// few kilobytes.
+	maxInteractionBody = 1 << 20
+	// maxSignatureAge is how old (or how far ahead) a request's timestamp
+	// may be: a captured request cannot be replayed later.
+	maxSignatureAge = 5 * time.Minute
+)
+
+// InteractionsHandler returns the handler for the Interactions Endpoint
+// URL, verifying every request against the application's public key (the
+// hex key of the Developer Portal). It answers 503 until Run has started.
+func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
+	return &interactionsEndpoint{b: b, key: publicKey, seen: replayGuard{now: b.now}}
+}
+
+// ParsePublicKey reads the application's public key as the Developer
+// Portal shows it: 64 hex digits.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) {
+	raw, err := hex.DecodeString(s)
+	if err != nil || len(raw) != ed25519.PublicKeySize {
+		return nil, errors.New("bot: a public key is 64 hex digits")
+	}
+	return ed25519.PublicKey(raw), nil
+}
+
+type interactionsEndpoint struct {
+	b    *Bot
+	key  ed25519.PublicKey
+	seen replayGuard
+}
+
+func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "interactions are POSTed", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxInteractionBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "could not read the request", http.StatusBadRequest)
+		return
+	}
+	if !e.verify(r.Header, body) {
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	var ic discordgo.Interaction
+	if err := json.Unmarshal(body, &ic); err != nil {
+		http.Error(w, "not an interaction", http.StatusBadRequest)
+		return
+	}
+	if ic.Type == discordgo.InteractionPing {
+		writeInteractionJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
+		return
+	}
+	runCtx, ok := e.b.running()
+	if !ok {
+		http.Error(w, "starting up", http.StatusServiceUnavailable)
+		return
+	}
+	ans := &httpAnswer{b: e.b, out: make(chan []byte, 1), written: make(chan struct{})}
+	go e.b.handle(runCtx, &ic, ans)
+	select {
+	case resp := <-ans.out:
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(resp)
+		close(ans.written)
+	case <-r.Context().Done():
+		close(ans.written)
+	}
+}
+
+// verify checks the request's Ed25519 signature over its timestamp and
+// body, that the timestamp is recent, and that the same signed request was
+// not seen before.
+func (e *interactionsEndpoint) verify(h http.Header, body []byte) bool {
+	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return false
+	}
+	stamp := h.Get("X-Signature-Timestamp")
+	secs, err := strconv.ParseInt(stamp, 10, 64)
+	if err != nil {
+		return false
+	}
+	if age := e.b.now().Sub(time.Unix(secs, 0)); age > maxSignatureAge || age < -maxSignatureAge {
+		return false
+	}
+	if !ed25519.Verify(e.key, append([]byte(stamp), body...), sig) {
+		return false
+	}
+	return e.seen.first(string(sig))
+}
+
+// replayGuard remembers the signatures of the last few minutes' requests,
+// in two generations, so an exact replay inside the timestamp window is
+// refused too. (A change is applied once anyway, by its interaction id;
+// this also keeps a replayed command from being answered twice.)
+type replayGuard struct {
+	now       func() time.Time
+	mu        sync.Mutex
+	cur, prev map[string]bool
+	rotated   time.Time
+}
+
+// first records sig and reports whether it is new.
+func (g *replayGuard) first(sig string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if now := g.now(); g.cur == nil || now.Sub(g.rotated) > maxSignatureAge {
+		g.prev, g.cur, g.rotated = g.cur, map[string]bool{}, now
+	}
+	if g.cur[sig] || g.prev[sig] {
+		return false
+	}
+	g.cur[sig] = true
+	return true
+}
+
+// httpAnswer answers in the HTTP response. A response carrying files
+// cannot go there (Discord takes only JSON in it), so it is deferred and
+// then edited in through the interaction's token, which costs nothing of
+// the bot token's rate limit.
+type httpAnswer struct {
+	b       *Bot
+	out     chan []byte
+	written chan struct{}
+}
+
+func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+	if resp == nil {
+		return
+	}
+	first := resp
+	if resp.Data != nil && len(resp.Data.Files) > 0 {
+		first = deferredFor(resp)
+	}
+	body, err := json.Marshal(first)
+	if err != nil {
+		a.b.log.Error("could not encode an answer", "interaction", ic.ID, "err", err)
+		body = []byte(`{"type":4,"data":{"content":"` + genericApology + `","flags":64}}`)
+	}
+	a.out <- body
+	<-a.written
+	var m *discordgo.Message
+	if first != resp {
+		d := resp.Data
+		m, err = a.b.session.InteractionResponseEdit(ic, &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
+			Files: d.Files, Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, discordgo.WithContext(ctx))
+		if err != nil {
+			a.b.log.Warn("could not complete a deferred answer", "interaction", ic.ID, "err", err)
+			return
+		}
+	}
+	if tableID == 0 {
+		return
+	}
+	if m == nil {
+		if m, err = a.b.session.InteractionResponse(ic, discordgo.WithContext(ctx)); err != nil {
+			a.b.log.Warn("could not read the table message", "interaction", ic.ID, "table", tableID, "err", err)
+			return
+		}
+	}
+	if err := a.b.store.RecordTableMessage(ctx, tableID, m.ID); err != nil {
+		a.b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
+	}
+}
+
+// deferredFor is the deferred answer standing for resp until its files are
+// edited in: "thinking…" for a new message, a quiet acknowledgement for an
+// update of the clicked message.
+func deferredFor(resp *discordgo.InteractionResponse) *discordgo.InteractionResponse {
+	if resp.Type == discordgo.InteractionResponseUpdateMessage {
+		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: resp.Data.Flags & discordgo.MessageFlagsEphemeral}}
+}
+
+// writeInteractionJSON writes an answer as the HTTP response.
+func writeInteractionJSON(w http.ResponseWriter, resp *discordgo.InteractionResponse) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(resp)
+}

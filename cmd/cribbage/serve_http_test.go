@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/store"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// TestHealthReadinessAndMetrics checks the service routes: /healthz is
+// always ok, /readyz follows the database, /metrics shows the bot's
+// metrics, and /interactions is there only with a public key.
+func TestHealthReadinessAndMetrics(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	b, err := bot.New(bot.Options{Token: "x", Store: st, Metrics: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(httpRoutes(b, st, Config{}, reg))
+	defer srv.Close()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if status, _ := get("/healthz"); status != 200 {
+		t.Errorf("/healthz: %d", status)
+	}
+	if status, _ := get("/readyz"); status != 200 {
+		t.Errorf("/readyz with the database up: %d", status)
+	}
+	status, body := get("/metrics")
+	for _, name := range []string{"cribbage_outbox_depth", "cribbage_outbox_oldest_seconds", "cribbage_games_in_progress"} {
+		if status != 200 || !strings.Contains(body, name) {
+			t.Errorf("/metrics: %d, no %s", status, name)
+		}
+	}
+	if status, _ := get("/interactions"); status != 404 {
+		t.Errorf("/interactions without a public key: %d, want 404", status)
+	}
+	st.Close()
+	if status, _ := get("/readyz"); status != 503 {
+		t.Errorf("/readyz with the database closed: %d, want 503", status)
+	}
+	if status, _ := get("/healthz"); status != 200 {
+		t.Errorf("/healthz with the database closed: %d (alive is not ready)", status)
+	}
+}
+
+func TestHealthCommand(t *testing.T) {
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer ok.Close()
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", 503) }))
+	defer down.Close()
+	if code, _, _ := runCLI(t, context.Background(), nil, "health", ok.URL); code != 0 {
+		t.Errorf("a ready bot: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, context.Background(), nil, "health", down.URL); code != 1 {
+		t.Errorf("a bot that is not ready: exit %d, want 1", code)
+	}
+}
