@@ -92,7 +92,7 @@ type Bot struct {
 	// appID is the application's id, from READY (or asked over REST).
 	appID string
 	// runCtx is the running bot's context, set once Run has connected.
-	runCtx context.Context
+	runCtx  context.Context
 	metrics *metrics
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
