@@ -4,6 +4,8 @@ package bot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -94,6 +96,8 @@ type Bot struct {
 	// runCtx is the running bot's context, set once Run has connected.
 	runCtx  context.Context
 	metrics *metrics
+	// owner names this process in the outbox's leases.
+	owner string
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
 }
@@ -148,6 +152,9 @@ func New(opts Options) (*Bot, error) {
 		workers:  make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
 	b.metrics = newMetrics(opts.Metrics, b)
+	var id [8]byte
+	rand.Read(id[:])
+	b.owner = hex.EncodeToString(id[:])
 	return b, nil
 }
 
@@ -232,6 +239,10 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Wait()
 	flushCtx, flushCancel := context.WithTimeout(context.Background(), 5*time.Second)
 	b.deliverPending(flushCtx)
+	// Another process takes over whatever is left at once.
+	if err := b.store.ReleaseOutbox(flushCtx, b.owner); err != nil {
+		b.log.Warn("outbox: could not release the leases", "err", err)
+	}
 	flushCancel()
 	cancel()
 	<-senderDone

@@ -264,3 +264,24 @@ func button(comps []discordgo.MessageComponent, customID string) (discordgo.Butt
 	}
 	return discordgo.Button{}, false
 }
+
+// TestInteractionKinds names every kind of interaction for the metrics
+// without touching data the interaction does not have.
+func TestInteractionKinds(t *testing.T) {
+	for _, tc := range []struct {
+		ic   *discordgo.Interaction
+		want string
+	}{
+		{&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: discordgo.ApplicationCommandInteractionData{Name: "cribbage",
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{{Name: "start"}}}}, "command:start"},
+		{&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, Data: discordgo.ApplicationCommandInteractionData{Name: "cribbage"}}, "command:unknown"},
+		{&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "/hand/3"}}, "click:hand"},
+		{&discordgo.Interaction{Type: discordgo.InteractionModalSubmit, Data: discordgo.ModalSubmitInteractionData{CustomID: "/claimed/3/abcd"}}, "click:claimed"},
+		{&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: "nonsense"}}, "click:unknown"},
+		{&discordgo.Interaction{Type: discordgo.InteractionApplicationCommandAutocomplete, Data: discordgo.ApplicationCommandInteractionData{Name: "cribbage"}}, "autocomplete"},
+	} {
+		if got := interactionKind(tc.ic); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.ic.Type, got, tc.want)
+		}
+	}
+}

@@ -49,9 +49,11 @@ func interactionKind(ic *discordgo.Interaction) string {
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		return "autocomplete"
 	case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
-		id := ic.MessageComponentData().CustomID
+		var id string
 		if ic.Type == discordgo.InteractionModalSubmit {
 			id = ic.ModalSubmitData().CustomID
+		} else {
+			id = ic.MessageComponentData().CustomID
 		}
 		if c, err := parseClickID(id); err == nil {
 			return "click:" + string(c.Action)

@@ -59,6 +59,11 @@ const pacedPoll = 100 * time.Millisecond
 // outboxBatch is how many pending announcements one pass reads.
 const outboxBatch = 500
 
+// outboxLease is how long this process holds a table's announcements once
+// it has claimed them (renewed every pass, at least once a second): a
+// process that dies holds them no longer than this, then another sends.
+const outboxLease = 30 * time.Second
+
 // wakeOutbox asks the sender to look at the outbox now.
 func (b *Bot) wakeOutbox() {
 	select {
@@ -104,7 +109,7 @@ func (b *Bot) runOutbox(ctx context.Context) {
 // pending one at a time, until a pass delivers nothing.
 func (b *Bot) deliverPending(ctx context.Context) {
 	for ctx.Err() == nil {
-		items, err := b.store.PendingOutbox(ctx, outboxBatch)
+		items, err := b.store.ClaimOutbox(ctx, b.owner, outboxBatch, outboxLease)
 		if err != nil {
 			if ctx.Err() == nil {
 				b.log.Error("outbox: cannot read", "err", err)

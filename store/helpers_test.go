@@ -33,11 +33,11 @@ func MustOpen(t testing.TB, opts ...Option) (*Store, string) {
 }
 
 // reopen opens again the store MustOpen returned path for.
-func reopen(ctx context.Context, path string) (*Store, error) {
+func reopen(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if onPostgres() {
-		return OpenPostgres(ctx, path)
+		return OpenPostgres(ctx, path, opts...)
 	}
-	return Open(ctx, path)
+	return Open(ctx, path, opts...)
 }
 
 // newLobby returns an unsaved two-seat table for guild g.

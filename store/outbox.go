@@ -44,6 +44,55 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.Outbox
 		FROM outbox WHERE delivered_at = 0 ORDER BY id LIMIT ?`, limit)
 }
 
+// ClaimOutbox returns the undelivered announcements of the tables whose
+// lease owner holds or takes now. A lease is taken (or renewed) by an
+// upsert that only succeeds when the table has no lease, owner's own, or
+// one that lapsed: two processes cannot both hold a table.
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
+	items, err := s.PendingOutbox(ctx, limit)
+	if err != nil || len(items) == 0 {
+		return nil, err
+	}
+	now := s.now()
+	held := map[int64]bool{}
+	err = s.inTx(ctx, func(tx *txn) error {
+		clear(held)
+		for _, it := range items {
+			if _, seen := held[it.TableID]; seen {
+				continue
+			}
+			res, err := s.txExec(ctx, tx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
+				ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
+				WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until < ?`,
+				it.TableID, owner, millis(now.Add(lease)), millis(now))
+			if err != nil {
+				return fmt.Errorf("store: lease table %d's announcements: %w", it.TableID, err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			held[it.TableID] = n == 1
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []cribbage.OutboxItem
+	for _, it := range items {
+		if held[it.TableID] {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// ReleaseOutbox gives up owner's leases.
+func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error {
+	return s.exec(ctx, `DELETE FROM outbox_leases WHERE owner = ?`, owner)
+}
+
 // outboxRows runs a query for outbox rows.
 func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cribbage.OutboxItem, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -120,6 +169,9 @@ func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 	cutoff := millis(s.now().Add(-age))
 	return s.inTx(ctx, func(tx *txn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)

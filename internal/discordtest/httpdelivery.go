@@ -28,11 +28,23 @@ import (
 func (s *Server) PublicKey() string { return hex.EncodeToString(s.signer.Public().(ed25519.PublicKey)) }
 
 // DeliverOverHTTP makes Send POST interactions to url, signed, instead of
-// dispatching them on the gateway.
-func (s *Server) DeliverOverHTTP(url string) {
+// dispatching them on the gateway. With several URLs (replicas behind a
+// load balancer), each interaction goes to the next in turn.
+func (s *Server) DeliverOverHTTP(urls ...string) {
 	s.mu.Lock()
-	s.endpoint = url
+	s.endpoints = append([]string(nil), urls...)
 	s.mu.Unlock()
+}
+
+// nextEndpoint picks the endpoint for the next interaction, or "".
+func (s *Server) nextEndpoint() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.endpoints) == 0 {
+		return ""
+	}
+	s.turn++
+	return s.endpoints[s.turn%len(s.endpoints)]
 }
 
 // Sign returns the headers Discord signs a request body with, at the

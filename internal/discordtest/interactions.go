@@ -95,8 +95,8 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 	// A redelivery (Discord may send an interaction again) may be answered
 	// again; it is the bot's job to not apply it twice.
 	p.sent, p.answered = time.Now(), false
-	endpoint := s.endpoint
 	s.mu.Unlock()
+	endpoint := s.nextEndpoint()
 	if endpoint != "" {
 		if err := s.deliverHTTP(ctx, endpoint, i); err != nil {
 			return Answer{}, err

@@ -104,8 +104,9 @@ type Server struct {
 	resumes    int
 	readyCh    chan struct{}
 	// signer signs interactions delivered over HTTP to endpoint, when set.
-	signer   ed25519.PrivateKey
-	endpoint string
+	signer    ed25519.PrivateKey
+	endpoints []string
+	turn      int
 	// shards is the shard count /gateway/bot recommends (0: one).
 	shards int
 }

@@ -231,6 +231,15 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 	return nil
 }
 
+// ClaimOutbox implements cribbage.OutboxService: one process, every table
+// is its own.
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
+	return s.PendingOutbox(ctx, limit)
+}
+
+// ReleaseOutbox implements cribbage.OutboxService.
+func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error { return nil }
+
 // GamesInProgress implements cribbage.TableService.
 func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	s.mu.Lock()

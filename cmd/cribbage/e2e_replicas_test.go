@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// The replica test runs each bot replica as a process of its own, as in
+// production, so that one can be killed (SIGKILL: no goodbye, its outbox
+// leases left to lapse) in the middle of a game.
+
+// replicaEnv carries a child replica's settings: the fake's URL, the
+// database and the application's public key, space-separated.
+const replicaEnv = "CRIBBAGE_REPLICA_CHILD"
+
+// TestReplicaChild is a replica: a bot taking interactions over HTTP on
+// PostgreSQL. It prints its endpoint's URL and serves until killed.
+func TestReplicaChild(t *testing.T) {
+	cfg := os.Getenv(replicaEnv)
+	if cfg == "" {
+		t.Skip("run by TestReplicasOnPostgres")
+	}
+	parts := strings.Fields(cfg)
+	api, _ := url.Parse(parts[0])
+	st, err := store.OpenPostgres(context.Background(), parts[1])
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	key, _ := bot.ParsePublicKey(parts[2])
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: api, Store: st, Logger: logger,
+		TimerInterval: 50 * time.Millisecond, HTTPOnly: true})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	srv := httptest.NewServer(b.InteractionsHandler(key))
+	fmt.Println("ENDPOINT", srv.URL)
+	b.Run(context.Background()) // until killed
+}
+
+// startReplica starts a replica process and returns it with its endpoint.
+func startReplica(t *testing.T, fake *discordtest.Server, databaseURL string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReplicaChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), replicaEnv+"="+fake.URL()+" "+databaseURL+" "+fake.PublicKey())
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if u, ok := strings.CutPrefix(lines.Text(), "ENDPOINT "); ok {
+			go func() {
+				for lines.Scan() {
+				}
+			}()
+			return cmd, u
+		}
+	}
+	t.Fatal("the replica did not start")
+	return nil, ""
+}
+
+// TestReplicasOnPostgres plays whole games at 2 and 4 players with three
+// replicas on one PostgreSQL, Discord spreading the interactions over them
+// in turn, and kills one replica mid-game. The games finish; every
+// announcement reaches the thread once and in order; each table has one
+// table message; every deal checks out.
+func TestReplicasOnPostgres(t *testing.T) {
+	databaseURL := postgresSchema(t)
+	fake := discordtest.New()
+	t.Cleanup(func() {
+		fake.Close()
+		for _, v := range fake.Violations() {
+			t.Errorf("Discord would refuse: %s", v)
+		}
+	})
+	// The schema is made by the first replica; the test reads through its
+	// own handle.
+	var endpoints []string
+	var replicas []*exec.Cmd
+	for range 3 {
+		cmd, u := startReplica(t, fake, databaseURL)
+		replicas, endpoints = append(replicas, cmd), append(endpoints, u)
+	}
+	st, err := store.OpenPostgres(context.Background(), databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := &harness{t: t, fake: fake, store: st}
+	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 1 })
+	fake.DeliverOverHTTP(endpoints...)
+
+	type game struct {
+		id     int64
+		msg    string
+		people []discordtest.User
+	}
+	var games []game
+	for _, people := range [][]discordtest.User{{alice, bob}, {carol, dan, eve, alice}} {
+		var opts []discordtest.Opt
+		if len(people) == 4 {
+			opts = append(opts, discordtest.Opt{Name: "players", Value: 4})
+		}
+		id, msg := h.open(people[0], opts...)
+		for _, u := range people[1:] {
+			h.click(u, msg, "/join/"+itoa64(id))
+		}
+		games = append(games, game{id, msg, people})
+	}
+	// Into the second hand at both tables, then a replica dies and the
+	// load balancer stops sending to it.
+	for _, g := range games {
+		for h.table(g.id).State.HandNo < 2 {
+			h.step(g.id, g.msg, usersOf(g.people...))
+		}
+	}
+	replicas[2].Process.Kill()
+	replicas[2].Wait()
+	fake.DeliverOverHTTP(endpoints[:2]...)
+	for _, g := range games {
+		h.playToEnd(g.id, g.msg, usersOf(g.people...))
+	}
+	// The dead replica's leases lapse (30 s) before its tables' last
+	// announcements, if it held any, are sent by another.
+	h.within(90*time.Second, "every announcement delivered", func() bool {
+		items, err := st.PendingOutbox(context.Background(), 10)
+		return err == nil && len(items) == 0
+	})
+	for _, g := range games {
+		final := h.table(g.id)
+		if final.Status != cribbage.StatusFinished {
+			t.Fatalf("table %d: %s", g.id, final.Status)
+		}
+		if n := h.tableMessages(g.id); n != 1 {
+			t.Errorf("table %d: %d table messages", g.id, n)
+		}
+		checkThreadReadsAsQueued(t, h, g.id)
+		h.verifyDeals(g.id)
+	}
+}
+
+// checkThreadReadsAsQueued checks a table's thread holds every story post
+// queued, once each, in order.
+func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
+	t.Helper()
+	var got []string
+	seen := map[string]bool{}
+	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+		if seen[m.Nonce] {
+			t.Errorf("table %d: announcement %s delivered twice", id, m.Nonce)
+		}
+		seen[m.Nonce] = true
+		got = append(got, m.Content)
+	}
+	queued, err := h.store.TableOutbox(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, it := range queued {
+		if it.Kind == "post" {
+			var p struct{ Content string }
+			json.Unmarshal([]byte(it.Payload), &p)
+			want = append(want, p.Content)
+		}
+	}
+	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+		t.Errorf("table %d's thread does not read as queued:\n got %d posts: %.300q…\nwant %d lines: %.300q…", id, len(got), g, len(want), w)
+	}
+}
