@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/store"
 )
 
 // BenchmarkInteractionLatency100Tables plays 100 two-player tables at once
@@ -34,7 +36,6 @@ func BenchmarkInteractionLatency100Tables(b *testing.B) {
 
 // benchTables runs the benchmark, spreading each round's moves over spread.
 func benchTables(b *testing.B, spread time.Duration) {
-	const tables = 100
 	// The timers at their production interval: the benchmark is of moves.
 	h := newHarnessTimers(b, time.Minute)
 	if os.Getenv("BENCH_FAKE_SCHEMA") == "off" {
@@ -42,6 +43,24 @@ func benchTables(b *testing.B, spread time.Duration) {
 		// cores (see discordtest.Server.SkipSchemaCheck).
 		h.fake.SkipSchemaCheck()
 	}
+	playLoad(b, h, 100, spread)
+	// The fake keeps Discord's rate limits: what the bot ran into.
+	limited := h.fake.RateLimited()
+	b.ReportMetric(float64(limited["user"]), "429s-route")
+	b.ReportMetric(float64(limited["global"]), "429s-global")
+	byRoute := map[string]int{}
+	for _, r := range h.fake.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			byRoute[r.Route]++
+		}
+	}
+	b.Logf("429s by route: %v", byRoute)
+}
+
+// playLoad plays tables two-player tables at once, each iteration one move
+// at every table, the moves of a round spread over spread, and reports the
+// answers' latency (median, p99) and the interactions answered a second.
+func playLoad(b *testing.B, h *harness, tables int, spread time.Duration) {
 	type table struct {
 		id     int64
 		msg    string
@@ -97,15 +116,41 @@ func benchTables(b *testing.B, spread time.Duration) {
 	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
 	b.ReportMetric(ms(lat[len(lat)*99/100]), "ms-p99")
 	b.ReportMetric(float64(len(lat))/time.Since(start).Seconds(), "interactions-per-s")
-	// The fake keeps Discord's rate limits: what the bot ran into.
-	limited := h.fake.RateLimited()
-	b.ReportMetric(float64(limited["user"]), "429s-route")
-	b.ReportMetric(float64(limited["global"]), "429s-global")
-	byRoute := map[string]int{}
-	for _, r := range h.fake.Requests() {
-		if r.Status == http.StatusTooManyRequests {
-			byRoute[r.Route]++
-		}
+}
+
+// BenchmarkReplicas is one load — 50 two-player tables, each round's moves
+// spread over 100 ms, interactions delivered over HTTP — answered by one
+// process on SQLite, and by 1, 2 and 3 replica processes on PostgreSQL
+// (TEST_POSTGRES_URL), all on this machine with the fake Discord. It
+// reports the answers' median and p99 latency and interactions a second.
+func BenchmarkReplicas(b *testing.B) {
+	const tables = 50
+	spread := 100 * time.Millisecond
+	b.Run("sqlite-1", func(b *testing.B) {
+		h := newHarnessWith(b, func(h *harness) { h.overHTTP, h.timerInterval = true, time.Minute })
+		h.fake.SkipSchemaCheck()
+		playLoad(b, h, tables, spread)
+	})
+	for _, n := range []int{1, 2, 3} {
+		b.Run(fmt.Sprintf("postgres-%d", n), func(b *testing.B) {
+			databaseURL := postgresSchema(b)
+			fake := discordtest.New()
+			b.Cleanup(fake.Close)
+			fake.SkipSchemaCheck()
+			var endpoints []string
+			for range n {
+				_, u := startReplica(b, fake, databaseURL)
+				endpoints = append(endpoints, u)
+			}
+			st, err := store.OpenPostgres(context.Background(), databaseURL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			h := &harness{t: b, fake: fake, store: st}
+			h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) >= 1 })
+			fake.DeliverOverHTTP(endpoints...)
+			playLoad(b, h, tables, spread)
+		})
 	}
-	b.Logf("429s by route: %v", byRoute)
 }

@@ -45,7 +45,7 @@ func TestReplicaChild(t *testing.T) {
 	key, _ := bot.ParsePublicKey(parts[2])
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: api, Store: st, Logger: logger,
-		TimerInterval: 50 * time.Millisecond, HTTPOnly: true})
+		HTTPOnly: true})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
@@ -56,7 +56,7 @@ func TestReplicaChild(t *testing.T) {
 }
 
 // startReplica starts a replica process and returns it with its endpoint.
-func startReplica(t *testing.T, fake *discordtest.Server, databaseURL string) (*exec.Cmd, string) {
+func startReplica(t testing.TB, fake *discordtest.Server, databaseURL string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestReplicaChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), replicaEnv+"="+fake.URL()+" "+databaseURL+" "+fake.PublicKey())
