@@ -98,6 +98,8 @@ type Bot struct {
 	metrics *metrics
 	// owner names this process in the outbox's leases.
 	owner string
+	// edits spaces and skips table-message edits (budget.go).
+	edits editClock
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
 }

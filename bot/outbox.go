@@ -116,7 +116,8 @@ func (b *Bot) deliverPending(ctx context.Context) {
 			}
 			return
 		}
-		heads := tableHeads(items, b.now(), b.pace.waiting(time.Now()))
+		now := time.Now()
+		heads := tableHeads(items, b.now(), b.pace.waiting(now), func(table int64) bool { return b.edits.due(table, now) })
 		if len(heads) == 0 {
 			return
 		}
@@ -155,12 +156,17 @@ func (b *Bot) deliverPending(ctx context.Context) {
 // tableHeads returns each table's first pending item if it is due and the
 // table is not waiting for a rate limit: a later announcement never
 // overtakes an earlier one of the same table, while tables sharing a
-// channel do not wait for each other.
-func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool) []cribbage.OutboxItem {
+// channel do not wait for each other. The one exception is a table-message
+// refresh whose edit is not yet due (editGap): story posts behind it go
+// first, since the refresh, when it goes, shows the table as it is then.
+func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool, editDue func(table int64) bool) []cribbage.OutboxItem {
 	seen := map[int64]bool{}
 	var heads []cribbage.OutboxItem
 	for _, it := range items {
 		if seen[it.TableID] {
+			continue
+		}
+		if it.Kind == kindTable && !editDue(it.TableID) {
 			continue
 		}
 		seen[it.TableID] = true
@@ -190,6 +196,10 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 	var limited *discordgo.RateLimitError
 	switch {
 	case err == nil:
+		if it.Kind == kindPost {
+			// The table's next lines wait a moment, to go out together.
+			b.pace.holdAtLeast(it.TableID, time.Now().Add(postGap))
+		}
 		return append([]int64{it.ID}, merged...)
 	case errors.As(err, &paced):
 		b.pace.hold(it.TableID, paced.until)
@@ -323,8 +333,13 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 		key := t.Board
 		if want := boardKey(t); want != t.Board {
 			key = uploadBoard(&r, t)
+		} else if b.edits.unchanged(t.ID, r) {
+			return nil // the message shows this already
 		}
 		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
+		if err == nil {
+			b.edits.sent(t.ID, r, time.Now())
+		}
 		if err == nil && key != t.Board {
 			return b.store.RecordBoard(ctx, t.ID, key)
 		}

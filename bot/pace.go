@@ -31,6 +31,32 @@ type pacer struct {
 	until map[int64]time.Time
 	// buckets keeps a bucket's check and its request together.
 	buckets keyLocks[string]
+	// sent are the times of the sender's last requests, for its own
+	// global pace (globalBudget a second); guarded by mu.
+	sent []time.Time
+}
+
+// globalBudget is how many bot-token requests a second the sender makes at
+// most: under Discord's 50, leaving room for the few requests made outside
+// the sender (commands at start, threads recovered). discordgo learns of
+// the global limit only from a 429, so the sender keeps its own count.
+const globalBudget = 45
+
+// takeGlobal spends one of the second's requests at now, or says when one
+// is free again.
+func (p *pacer) takeGlobal(now time.Time) (time.Time, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cut := 0
+	for cut < len(p.sent) && now.Sub(p.sent[cut]) >= time.Second {
+		cut++
+	}
+	p.sent = p.sent[cut:]
+	if len(p.sent) >= globalBudget {
+		return p.sent[0].Add(time.Second), false
+	}
+	p.sent = append(p.sent, now)
+	return time.Time{}, true
 }
 
 // pacedError says a request would have to wait for a rate limit.
@@ -56,6 +82,9 @@ func (p *pacer) send(s *discordgo.Session, key string, request func() error) err
 	if wait > 0 {
 		return &pacedError{until: time.Now().Add(wait)}
 	}
+	if free, ok := p.takeGlobal(time.Now()); !ok {
+		return &pacedError{until: free}
+	}
 	return request()
 }
 
@@ -67,6 +96,19 @@ func (p *pacer) hold(table int64, until time.Time) {
 		p.until = map[int64]time.Time{}
 	}
 	p.until[table] = until
+}
+
+// holdAtLeast holds a table back until at least until, keeping a longer
+// hold it already has (a 429's).
+func (p *pacer) holdAtLeast(table int64, until time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.until == nil {
+		p.until = map[int64]time.Time{}
+	}
+	if until.After(p.until[table]) {
+		p.until[table] = until
+	}
 }
 
 // waiting returns the tables held back at now, forgetting those whose time

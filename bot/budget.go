@@ -1,0 +1,74 @@
+package bot
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// The REST budget. Discord allows a bot 50 bot-token requests a second in
+// all, and each channel about 5 messages and 5 edits per 5 seconds, while
+// interaction answers are free. A move at a table used to cost a story
+// post and a table-message edit. At human pace (a move every few seconds)
+// these spacings let one post carry the lines of moves made close together
+// and one edit show several moves, at the cost of a short delay to the
+// story and to the table message. The moving player's own view answers at
+// once, whatever the spacing.
+const (
+	// editGap is the least time between two edits of a table message. A
+	// later state replaces the one waiting, so the edit shows the latest.
+	editGap = 5 * time.Second
+	// postGap is the least time between two story posts of a table. Lines
+	// queued meanwhile go out together in the next one.
+	postGap = 2 * time.Second
+)
+
+// editClock remembers, per table, when its message was last edited and
+// what that edit showed, so an edit that would change nothing is not made.
+type editClock struct {
+	mu   sync.Mutex
+	last map[int64]editRecord
+}
+
+type editRecord struct {
+	at  time.Time
+	sum [32]byte
+}
+
+// due reports whether a table's message may be edited at now.
+func (c *editClock) due(table int64, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.last[table]
+	return !ok || now.Sub(r.at) >= editGap
+}
+
+// unchanged reports whether r is what the table message already shows.
+func (c *editClock) unchanged(table int64, r rendered) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	last, ok := c.last[table]
+	return ok && last.sum == renderSum(r)
+}
+
+// sent records an edit of the table message showing r at now.
+func (c *editClock) sent(table int64, r rendered, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		c.last = map[int64]editRecord{}
+	}
+	c.last[table] = editRecord{at: now, sum: renderSum(r)}
+}
+
+// renderSum is a digest of what a rendered message shows (its pictures by
+// the board key recorded beside it, not their bytes).
+func renderSum(r rendered) [32]byte {
+	raw, _ := json.Marshal(struct {
+		Content    string
+		Embeds     any
+		Components any
+	}{r.Content, r.Embeds, r.Components})
+	return sha256.Sum256(raw)
+}
