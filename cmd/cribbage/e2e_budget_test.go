@@ -112,7 +112,11 @@ func humanPace(b *testing.B, tables int, window time.Duration) {
 	}
 	b.Logf("bot-token requests by route and status: %v", byRoute)
 	limited := h.fake.RateLimited()
-	delays := announcementDelays(b, h, all[0].id, len(all), func(i int) int64 { return all[i].id })
+	ids := make([]int64, len(all))
+	for i, t := range all {
+		ids[i] = t.id
+	}
+	delays := announcementDelays(b, h, ids)
 	sort.Slice(delays, func(i, j int) bool { return delays[i] < delays[j] })
 	m := float64(moves.Load())
 	b.ReportMetric(float64(botToken)/m, "bot-requests/move")
@@ -127,10 +131,10 @@ func humanPace(b *testing.B, tables int, window time.Duration) {
 // announcementDelays is, for every story post queued at the tables, the
 // time from its queueing (the move) to the thread message that carried it
 // (a post and the lines merged into it share one message, by its nonce).
-func announcementDelays(b *testing.B, h *harness, _ int64, n int, idOf func(int) int64) []time.Duration {
+func announcementDelays(b *testing.B, h *harness, tables []int64) []time.Duration {
 	var out []time.Duration
-	for i := range n {
-		tb := h.table(idOf(i))
+	for _, id := range tables {
+		tb := h.table(id)
 		items, err := h.store.TableOutbox(context.Background(), tb.ID)
 		if err != nil {
 			b.Fatal(err)
