@@ -2,15 +2,13 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"flag"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/cribbage-bot/cribbage/internal/pgtest"
 )
 
 // The store's tests are one suite for both databases. A plain `go test`
@@ -36,8 +34,8 @@ func TestSuiteOnPostgres(t *testing.T) {
 	if onPostgres() {
 		t.Skip("this is the PostgreSQL run")
 	}
-	if os.Getenv("TEST_POSTGRES_URL") == "" {
-		t.Skip("set TEST_POSTGRES_URL=postgres://user@host:port/db to run every store test against PostgreSQL too, or run `.ci/with-postgres go test ./store/` to start a throwaway server")
+	if !pgtest.Available() {
+		t.Skip("the store suite on PostgreSQL: " + pgtest.HowTo)
 	}
 	// The child runs the whole suite, whatever selected this test.
 	args := []string{"-test.count=1", "-test.v"}
@@ -60,43 +58,14 @@ func TestSuiteOnPostgres(t *testing.T) {
 	}
 }
 
-// mustOpenPostgres opens a store in a fresh schema of the test server, and
-// drops the schema when the test ends.
+// mustOpenPostgres opens a store in a fresh schema of the test server.
 func mustOpenPostgres(t testing.TB, opts ...Option) (*Store, string) {
 	t.Helper()
-	base := os.Getenv("TEST_POSTGRES_URL")
-	if base == "" {
-		t.Fatal("TEST_POSTGRES_URL is not set")
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin, err := sql.Open("pgx", base)
-		if err == nil {
-			admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-			admin.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	s, err := OpenPostgres(context.Background(), u.String(), opts...)
+	u := pgtest.Schema(t)
+	s, err := OpenPostgres(context.Background(), u, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s, u.String()
+	return s, u
 }

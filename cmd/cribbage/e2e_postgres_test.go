@@ -2,48 +2,22 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/pgtest"
 )
 
-// postgresSchema makes a fresh schema on the server TEST_POSTGRES_URL names
-// and returns a URL that works in it; the test is skipped without a server.
+// postgresSchema makes a fresh schema on the test server and returns a
+// URL that works in it; the test is skipped without a server.
 func postgresSchema(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("set TEST_POSTGRES_URL=postgres://user@host:port/db to play whole games on PostgreSQL, or run `.ci/with-postgres go test ./cmd/cribbage/`")
+	if !pgtest.Available() {
+		t.Skip("games on PostgreSQL: " + pgtest.HowTo)
 	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "e2e_" + hex.EncodeToString(b[:])
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.ExecContext(context.Background(), `CREATE SCHEMA `+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`)
-		admin.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return pgtest.Schema(t)
 }
 
 // TestWholeGamesOnPostgres plays whole games at 2 and 4 players through the
