@@ -62,8 +62,8 @@ func (c *editClock) sent(table int64, r rendered, now time.Time) {
 	c.last[table] = editRecord{at: now, sum: renderSum(r)}
 }
 
-// renderSum is a digest of what a rendered message shows (its pictures by
-// the board key recorded beside it, not their bytes).
+// renderSum is a digest of a rendered message's text, embeds and buttons.
+// Its pictures are left out: a new board is always sent (see refreshTable).
 func renderSum(r rendered) [32]byte {
 	raw, _ := json.Marshal(struct {
 		Content    string

@@ -30,11 +30,7 @@ import (
 // TestContractWholeGames plays a whole game at every kind of table and
 // reports its requests by route. Each table has exactly one table message.
 func TestContractWholeGames(t *testing.T) {
-	tests := []struct {
-		name   string
-		opts   []discordtest.Opt
-		people []discordtest.User
-	}{
+	tests := []tableKind{
 		{"two players", nil, []discordtest.User{alice, bob}},
 		{"three players", []discordtest.Opt{{Name: "players", Value: 3}}, []discordtest.User{alice, bob, carol}},
 		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
@@ -43,10 +39,7 @@ func TestContractWholeGames(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			id, msg := h.open(tc.people[0], tc.opts...)
-			for _, u := range tc.people[1:] {
-				h.click(u, msg, "/join/"+itoa64(id))
-			}
+			id, msg := h.seat(tc)
 			h.playToEnd(id, msg, usersOf(tc.people...))
 			h.drain()
 			final := h.table(id)

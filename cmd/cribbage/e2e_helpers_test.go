@@ -411,3 +411,28 @@ func (h *harness) drain() {
 
 // fromZero is the start of all time for leaderboards.
 func fromZero() time.Time { return time.Time{} }
+
+// tableKind is a kind of table and the people who sit at it, the first
+// as host.
+type tableKind struct {
+	name   string
+	opts   []discordtest.Opt
+	people []discordtest.User
+}
+
+// twoAndFour are the tables the database and transport tests play.
+var twoAndFour = []tableKind{
+	{"two players", nil, []discordtest.User{alice, bob}},
+	{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
+}
+
+// seat opens a table of kind k, the others joining by button, and returns
+// its id and message; the game starts as the last one joins.
+func (h *harness) seat(k tableKind) (int64, string) {
+	h.t.Helper()
+	id, msg := h.open(k.people[0], k.opts...)
+	for _, u := range k.people[1:] {
+		h.click(u, msg, "/join/"+itoa64(id))
+	}
+	return id, msg
+}

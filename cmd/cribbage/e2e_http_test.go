@@ -23,20 +23,10 @@ import (
 // (the replay, /cribbage status) cannot ride in an HTTP response, so they
 // are deferred and edited in through the interaction's token.
 func TestWholeGamesOverHTTP(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		opts   []discordtest.Opt
-		people []discordtest.User
-	}{
-		{"two players", nil, []discordtest.User{alice, bob}},
-		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
-	} {
+	for _, tc := range twoAndFour {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarnessWith(t, func(h *harness) { h.overHTTP = true })
-			id, msg := h.open(tc.people[0], tc.opts...)
-			for _, u := range tc.people[1:] {
-				h.click(u, msg, "/join/"+itoa64(id))
-			}
+			id, msg := h.seat(tc)
 			people := usersOf(tc.people...)
 			h.playToEnd(id, msg, people)
 			h.drain()

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
-	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/internal/pgtest"
 )
 
@@ -23,20 +22,10 @@ func postgresSchema(t testing.TB) string {
 // TestWholeGamesOnPostgres plays whole games at 2 and 4 players through the
 // fake Discord with the bot on PostgreSQL, restarting it once mid-game.
 func TestWholeGamesOnPostgres(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		opts   []discordtest.Opt
-		people []discordtest.User
-	}{
-		{"two players", nil, []discordtest.User{alice, bob}},
-		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
-	} {
+	for _, tc := range twoAndFour {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarnessOn(t, postgresSchema(t), 20*time.Millisecond)
-			id, msg := h.open(tc.people[0], tc.opts...)
-			for _, u := range tc.people[1:] {
-				h.click(u, msg, "/join/"+itoa64(id))
-			}
+			id, msg := h.seat(tc)
 			people := usersOf(tc.people...)
 			for h.table(id).State.HandNo < 2 {
 				h.step(id, msg, people)

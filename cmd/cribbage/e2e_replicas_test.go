@@ -120,16 +120,9 @@ func TestReplicasOnPostgres(t *testing.T) {
 		people []discordtest.User
 	}
 	var games []game
-	for _, people := range [][]discordtest.User{{alice, bob}, {carol, dan, eve, alice}} {
-		var opts []discordtest.Opt
-		if len(people) == 4 {
-			opts = append(opts, discordtest.Opt{Name: "players", Value: 4})
-		}
-		id, msg := h.open(people[0], opts...)
-		for _, u := range people[1:] {
-			h.click(u, msg, "/join/"+itoa64(id))
-		}
-		games = append(games, game{id, msg, people})
+	for _, k := range twoAndFour {
+		id, msg := h.seat(k)
+		games = append(games, game{id, msg, k.people})
 	}
 	// Into the second hand at both tables, then a replica dies and the
 	// load balancer stops sending to it.

@@ -65,7 +65,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 func TestHealthCommand(t *testing.T) {
 	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer ok.Close()
-	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", 503) }))
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusServiceUnavailable) }))
 	defer down.Close()
 	if code, _, _ := runCLI(t, context.Background(), nil, "health", ok.URL); code != 0 {
 		t.Errorf("a ready bot: exit %d", code)

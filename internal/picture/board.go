@@ -67,15 +67,14 @@ func holeX(col int) float64 {
 
 // layout is where a board's parts go.
 type layout struct {
-	rows, lanes  int
-	legendTop    float64
-	trackTop     float64
-	bandHeight   float64
-	height       int
-	gameHoleX    float64
-	startHolesX  [2]float64
-	lastHoleX    float64
-	rowLabelLeft float64
+	rows, lanes int
+	legendTop   float64
+	trackTop    float64
+	bandHeight  float64
+	height      int
+	gameHoleX   float64
+	startHolesX [2]float64
+	lastHoleX   float64
 }
 
 func (b Board) layout() layout {

@@ -48,14 +48,6 @@ func (cv *canvas) circle(cx, cy, r float64, c color.Color) {
 	})
 }
 
-// ring fills the band between two circles centred on cx, cy.
-func (cv *canvas) ring(cx, cy, outer, inner float64, c color.Color) {
-	cv.shape(cx-outer, cy-outer, cx+outer, cy+outer, c, func(z *vector.Rasterizer, ox, oy float32) {
-		ellipse(z, float32(cx)-ox, float32(cy)-oy, float32(outer))
-		reverseEllipse(z, float32(cx)-ox, float32(cy)-oy, float32(inner))
-	})
-}
-
 // ellipse traces a circle clockwise (on screen).
 func ellipse(z *vector.Rasterizer, cx, cy, r float32) {
 	k := r * kappa
@@ -64,18 +56,6 @@ func ellipse(z *vector.Rasterizer, cx, cy, r float32) {
 	z.CubeTo(cx-k, cy+r, cx-r, cy+k, cx-r, cy)
 	z.CubeTo(cx-r, cy-k, cx-k, cy-r, cx, cy-r)
 	z.CubeTo(cx+k, cy-r, cx+r, cy-k, cx+r, cy)
-	z.ClosePath()
-}
-
-// reverseEllipse traces a circle the other way, which the nonzero winding
-// rule leaves as a hole in a shape traced the first way.
-func reverseEllipse(z *vector.Rasterizer, cx, cy, r float32) {
-	k := r * kappa
-	z.MoveTo(cx+r, cy)
-	z.CubeTo(cx+r, cy-k, cx+k, cy-r, cx, cy-r)
-	z.CubeTo(cx-k, cy-r, cx-r, cy-k, cx-r, cy)
-	z.CubeTo(cx-r, cy+k, cx-k, cy+r, cx, cy+r)
-	z.CubeTo(cx+k, cy+r, cx+r, cy+k, cx+r, cy)
 	z.ClosePath()
 }
 
