@@ -206,7 +206,9 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		messageID = msg.ID
 	}
 	s.mu.Lock()
-	if msg != nil && p.original == "" && (resp.Type == discordgo.InteractionResponseChannelMessageWithSource || resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource) {
+	// @original is the message the response posted, or the one it updated.
+	if msg != nil && p.original == "" && (resp.Type == discordgo.InteractionResponseChannelMessageWithSource ||
+		resp.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || resp.Type == discordgo.InteractionResponseUpdateMessage) {
 		p.original = msg.ID
 	}
 	s.mu.Unlock()
