@@ -46,6 +46,10 @@ type TableService interface {
 	// RecordTableMessage records the table message if none is recorded yet,
 	// without changing the version.
 	RecordTableMessage(ctx context.Context, id int64, messageID string) error
+	// RecordEditToken records an interaction token that can edit the table
+	// message, unless the table already has a newer one. Like RecordBoard
+	// it changes no version.
+	RecordEditToken(ctx context.Context, id int64, token MessageToken) error
 	// MarkAssisted records that a player used the coach, without changing
 	// the version.
 	MarkAssisted(ctx context.Context, id int64) error

@@ -70,6 +70,28 @@ type Table struct {
 	// Board is the key of the board picture on the table message, or
 	// empty before one is there (see TableService.RecordBoard).
 	Board string
+	// EditToken is the newest interaction token whose original response is
+	// the table message, if any (see TableService.RecordEditToken).
+	EditToken MessageToken
+}
+
+// MessageToken is an interaction token whose original response is a
+// message: the message the response posted, or the one whose button the
+// response updated. For 15 minutes after the interaction Discord lets the
+// bot edit that message through the token, and such edits are outside the
+// 50 requests a second the bot token is allowed in all.
+type MessageToken struct {
+	MessageID string
+	Token     string
+	// At is when the interaction arrived; the token's life counts from it.
+	At time.Time
+}
+
+// Edits reports whether the token may edit message id at now: it is that
+// message's token and is not within a minute of expiring, so an edit
+// started now cannot outlive it.
+func (m MessageToken) Edits(id string, now time.Time) bool {
+	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < 14*time.Minute
 }
 
 // Since is when the players the game waits on began waiting (the last

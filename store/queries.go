@@ -60,6 +60,15 @@ func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID stri
 	return s.exec(ctx, `UPDATE tables SET message_id = ? WHERE id = ? AND message_id = ''`, messageID, id)
 }
 
+// RecordEditToken records an interaction token that can edit the table
+// message, unless a newer one is recorded: of two clicks answered by two
+// replicas at once, the later token lives longer.
+func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
+	at := millis(token.At)
+	return s.exec(ctx, `UPDATE tables SET edit_token = ?, edit_token_message = ?, edit_token_at = ? WHERE id = ? AND edit_token_at <= ?`,
+		token.Token, token.MessageID, at, id, at)
+}
+
 // MarkAssisted records that a player at the table used the coach. Like
 // SetMessages it changes no version: buttons stay valid.
 func (s *Store) MarkAssisted(ctx context.Context, id int64) error {

@@ -429,6 +429,42 @@ func TestUpdateRecordsTheTableMessageOnce(t *testing.T) {
 	}
 }
 
+// TestEditTokensKeepTheNewest: of two tokens that can edit the table
+// message, recorded in either order (two replicas answering two clicks),
+// the table keeps the newer, which lives longer; a game change leaves it.
+func TestEditTokensKeepTheNewest(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	tb := startGame(t, s, newLobby("g", "a", "b"))
+	at := time.UnixMilli(1_700_000_000_000)
+	older := cribbage.MessageToken{MessageID: "m1", Token: "older", At: at}
+	newer := cribbage.MessageToken{MessageID: "m1", Token: "newer", At: at.Add(time.Minute)}
+	for _, tok := range []cribbage.MessageToken{newer, older} {
+		if err := s.RecordEditToken(ctx, tb.ID, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(a, b cribbage.MessageToken) bool {
+		return a.MessageID == b.MessageID && a.Token == b.Token && a.At.Equal(b.At)
+	}
+	if got := mustTable(t, s, tb.ID).EditToken; !same(got, newer) {
+		t.Errorf("token %+v after newer then older, want %+v", got, newer)
+	}
+	if _, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.Assisted = true
+		return &cribbage.Change{Table: cur}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := mustTable(t, s, tb.ID).EditToken
+	if !same(got, newer) {
+		t.Errorf("token %+v after a change, want %+v", got, newer)
+	}
+	if !got.Edits("m1", at.Add(14*time.Minute)) || got.Edits("m1", at.Add(15*time.Minute)) || got.Edits("m2", at.Add(time.Minute)) {
+		t.Errorf("a token made at %v edits m1 until 14 minutes after it, and never m2", newer.At)
+	}
+}
+
 // TestAPanickingWriteLeavesTheStoreUsable injects a panic into writes
 // batched with others: each panic reaches its own caller with its writes
 // undone, the other writes of the batch commit, and the store goes on

@@ -272,6 +272,16 @@ func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 	return nil
 }
 
+// RecordEditToken implements cribbage.TableService.
+func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.tables[id]; ok && !token.At.Before(t.EditToken.At) {
+		t.EditToken = token
+	}
+	return nil
+}
+
 // RecordTableMessage implements cribbage.TableService.
 func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
 	s.mu.Lock()
