@@ -189,9 +189,7 @@ func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp
 			return
 		}
 	}
-	if err := a.b.store.RecordTableMessage(ctx, tableID, m.ID); err != nil {
-		a.b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
-	}
+	a.b.recordTableMessage(ctx, ic, tableID, m.ID)
 }
 
 // deferredFor is the deferred answer standing for resp until its files are

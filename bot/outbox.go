@@ -282,7 +282,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 				return nil, nil // a later refresh renders the same table
 			}
 		}
-		return nil, b.pace.send(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""), func() error { return b.refreshTable(ctx, t) })
+		return nil, b.refreshTable(ctx, t)
 	case kindThread:
 		return nil, b.openThread(ctx, t, it.Attempts)
 	}
@@ -336,7 +336,7 @@ func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
 		} else if b.edits.unchanged(t.ID, r) {
 			return nil // the message shows this already
 		}
-		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
+		err := b.editTableMessage(ctx, t, r)
 		if err == nil {
 			b.edits.sent(t.ID, r, time.Now())
 		}

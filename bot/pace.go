@@ -74,6 +74,16 @@ func (e *pacedError) Error() string {
 // tables could get past it. The bucket's own lock is held while reading,
 // as discordgo does.
 func (p *pacer) send(s *discordgo.Session, key string, request func() error) error {
+	return p.sendIn(s, key, true, request)
+}
+
+// sendFree is send for a route outside the global limit, an interaction
+// token's webhook: only the route's own bucket is checked.
+func (p *pacer) sendFree(s *discordgo.Session, key string, request func() error) error {
+	return p.sendIn(s, key, false, request)
+}
+
+func (p *pacer) sendIn(s *discordgo.Session, key string, global bool, request func() error) error {
 	defer p.buckets.lock(key)()
 	bkt := s.Ratelimiter.GetBucket(key)
 	bkt.Lock()
@@ -81,6 +91,9 @@ func (p *pacer) send(s *discordgo.Session, key string, request func() error) err
 	bkt.Unlock()
 	if wait > 0 {
 		return &pacedError{until: time.Now().Add(wait)}
+	}
+	if !global {
+		return request()
 	}
 	if free, ok := p.takeGlobal(time.Now()); !ok {
 		return &pacedError{until: free}

@@ -88,6 +88,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	}
 	ans.answer(runCtx, ic, rep.resp, rep.tableMessage)
 	responded = true
+	b.noteEditToken(runCtx, ic, rep.resp)
 	b.metrics.observe(ic, outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
@@ -142,9 +143,18 @@ func (b *Bot) respondTableMessage(ctx context.Context, ic *discordgo.Interaction
 		b.log.Warn("Discord's answer names no table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	if err := b.store.RecordTableMessage(ctx, tableID, answer.Resource.Message.ID); err != nil {
+	b.recordTableMessage(ctx, ic, tableID, answer.Resource.Message.ID)
+}
+
+// recordTableMessage records the message an interaction's response posted
+// as the table's message, unless the table has one already, and the
+// interaction's token as one that can edit it.
+func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction, tableID int64, id string) {
+	if err := b.store.RecordTableMessage(ctx, tableID, id); err != nil {
 		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
+		return
 	}
+	b.recordEditToken(ctx, ic, tableID, id)
 }
 
 // route finds the handler for an interaction.

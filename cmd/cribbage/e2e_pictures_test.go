@@ -58,7 +58,12 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 	var uploads, edits int
 	var last []byte
 	for _, r := range h.fake.Requests() {
-		if r.Route != "PATCH /channels/{channel_id}/messages/{message_id}" || r.Path != "/api/v9/channels/"+final.ChannelID+"/messages/"+msg || r.Status != 200 {
+		// The table message is edited with the bot token, or through a
+		// live interaction token (the only original responses the bot
+		// edits in gateway mode).
+		withBot := r.Route == "PATCH /channels/{channel_id}/messages/{message_id}" && r.Path == "/api/v9/channels/"+final.ChannelID+"/messages/"+msg
+		withToken := r.Route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+		if !withBot && !withToken || r.Status != 200 {
 			continue
 		}
 		edits++
