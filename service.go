@@ -73,6 +73,10 @@ type OutboxService interface {
 	// PendingOutbox returns up to limit undelivered announcements in
 	// delivery order.
 	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
+	// TablePending returns one table's undelivered announcements in
+	// delivery order: a post carries the lines queued behind it, however
+	// many other tables' lines are queued before them.
+	TablePending(ctx context.Context, tableID int64) ([]OutboxItem, error)
 	// MarkDelivered records announcements as delivered, in one transaction.
 	MarkDelivered(ctx context.Context, ids ...int64) error
 	// MarkFailed counts a failed attempt and sets when to try again.

@@ -266,6 +266,14 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 			dest = t.ThreadID
 		}
 		endpoint := discordgo.EndpointChannelMessages(dest)
+		// The pass read the oldest announcements of all tables; when many
+		// tables are behind, it holds only a line or two of each. The post
+		// carries every line its table has queued, read afresh.
+		if mine, err := b.store.TablePending(ctx, it.TableID); err == nil {
+			pending = mine
+		} else if ctx.Err() == nil {
+			b.log.Warn("outbox: cannot read a table's queued lines", "table", it.TableID, "err", err)
+		}
 		var merged []int64
 		err := b.pace.send(b.session, endpoint, func() error {
 			p, m, err := b.seal(ctx, it, pending)

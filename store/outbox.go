@@ -113,6 +113,12 @@ func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cr
 	return out, rows.Err()
 }
 
+// TablePending returns one table's undelivered announcements in order.
+func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
+	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
+		FROM outbox WHERE table_id = ? AND delivered_at = 0 ORDER BY id`, tableID)
+}
+
 // TableOutbox returns every announcement queued for a table, delivered or
 // not, in delivery order. A sealed one carries the lines merged into it.
 func (s *Store) TableOutbox(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {

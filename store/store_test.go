@@ -284,6 +284,19 @@ func TestOutboxOrderAndRetries(t *testing.T) {
 	if len(again) != len(items)-1 || again[0].ID != first.ID || again[0].Attempts != 1 || again[0].NextAttemptAt.IsZero() {
 		t.Errorf("after a failure and a delivery: %+v", again[:2])
 	}
+	// One table's queue is its undelivered announcements, in order.
+	mine, err := s.TablePending(ctx, first.TableID)
+	if err != nil || len(mine) != len(again) {
+		t.Fatalf("TablePending: %d items, %v; want %d", len(mine), err, len(again))
+	}
+	for i := range mine {
+		if mine[i].ID != again[i].ID {
+			t.Errorf("TablePending[%d] = %d, want %d", i, mine[i].ID, again[i].ID)
+		}
+	}
+	if none, err := s.TablePending(ctx, first.TableID+1000); err != nil || len(none) != 0 {
+		t.Errorf("another table's queue: %d items, %v", len(none), err)
+	}
 }
 
 // TestUpdateKeepsMessagesSetMeanwhile: recording the table's message and

@@ -237,6 +237,18 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease 
 	return s.PendingOutbox(ctx, limit)
 }
 
+// TablePending implements cribbage.OutboxService.
+func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
+	items, err := s.PendingOutbox(ctx, 1<<30)
+	var out []cribbage.OutboxItem
+	for _, it := range items {
+		if it.TableID == tableID {
+			out = append(out, it)
+		}
+	}
+	return out, err
+}
+
 // ReleaseOutbox implements cribbage.OutboxService.
 func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error { return nil }
 
