@@ -21,8 +21,14 @@ const (
 	// in the play when it sees them: beatable by a beginner.
 	Easy Level = "easy"
 	// Expert values every discard exactly (hand and crib over every
-	// starter and unseen card) and plays with an eye on the replies.
+	// starter and unseen card) with what the kept cards are worth in the
+	// play, and searches the play to its end against the hands the others
+	// are likely to hold.
 	Expert Level = "expert"
+	// Classic is the expert as it was first built, the baseline the
+	// expert is measured against: exact discards without the play, and
+	// plays that look one reply ahead.
+	Classic Level = "classic"
 	// Greedy keeps the best hand ignoring the crib and plays whatever
 	// scores most now.
 	Greedy Level = "greedy"
@@ -36,10 +42,10 @@ var ErrUnknownLevel = errors.New("ai: unknown level")
 // ParseLevel reads a level's name.
 func ParseLevel(s string) (Level, error) {
 	switch l := Level(s); l {
-	case Easy, Expert, Greedy, Random:
+	case Easy, Expert, Classic, Greedy, Random:
 		return l, nil
 	}
-	return "", fmt.Errorf("%w %q (easy, expert, greedy, random)", ErrUnknownLevel, s)
+	return "", fmt.Errorf("%w %q (easy, expert, classic, greedy, random)", ErrUnknownLevel, s)
 }
 
 // Decide returns the action a computer player of level takes for its seat,

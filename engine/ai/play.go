@@ -12,6 +12,8 @@ func choosePlay(level Level, v engine.View, rng *rand.Rand) engine.Card {
 	legal := v.Legal
 	switch level {
 	case Expert:
+		return expertPlay(v, rng)
+	case Classic:
 		return bestPlay(v).Card
 	case Greedy, Easy:
 		best, bestPts := legal[0], -1

@@ -1,0 +1,153 @@
+package ai
+
+import "github.com/cribbage-bot/cribbage/engine"
+
+// pegState is the play of one hand reduced to what scores in it, for a
+// search to copy and advance millions of times without allocating. Suits
+// never score in the play, so a hand is its count of cards of each rank.
+// The rules are engine's (RULES.md "The play"); TestPegStateMatchesEngine
+// holds the two together.
+type pegState struct {
+	players, sides int8
+	// turn is the seat to play; it can always play.
+	turn  int8
+	count int8
+	// series are the ranks laid since the count was last reset.
+	series [16]int8
+	slen   int8
+	left   [4]int8
+	hands  [4][14]int8
+	// scores are each side's, and target the game's: a side that reaches
+	// it wins at once.
+	scores [4]int16
+	target int16
+	// done is set when the play is over or the game won.
+	done bool
+}
+
+// rankValue is a rank's value in the count.
+func rankValue(r int8) int8 { return min(r, 10) }
+
+// minValue is the value of the lowest card a seat holds, or 99 for none.
+func (s *pegState) minValue(seat int8) int8 {
+	h := &s.hands[seat]
+	for r := int8(1); r <= 13; r++ {
+		if h[r] > 0 {
+			return rankValue(r)
+		}
+	}
+	return 99
+}
+
+// canPlay reports whether seat holds a card that fits under 31.
+func (s *pegState) canPlay(seat int8) bool { return s.minValue(seat)+s.count <= 31 }
+
+// playPoints is what the last rank of series scores as laid, with count
+// the count after it: 15 and 31, pairs of the most recent cards, or the
+// longest run of the most recent cards in any order (a pair at the end
+// leaves no run, since every run of the last cards would hold both).
+func playPoints(series []int8, count int8) int {
+	p := 0
+	if count == 15 || count == 31 {
+		p = 2
+	}
+	n := len(series)
+	last := series[n-1]
+	same := 1
+	for same < n && series[n-1-same] == last {
+		same++
+	}
+	if same >= 2 {
+		return p + same*(same-1)
+	}
+	var seen uint16
+	lo, hi := int8(14), int8(0)
+	run := 0
+	for k := 1; k <= n; k++ {
+		r := series[n-k]
+		if seen&(1<<r) != 0 {
+			break
+		}
+		seen |= 1 << r
+		lo, hi = min(lo, r), max(hi, r)
+		if k >= 3 && int(hi-lo) == k-1 {
+			run = k
+		}
+	}
+	return p + run
+}
+
+// play lays a card of rank r for the seat to play, and returns the points
+// its side scored: the card's, and the go or last card when nobody can
+// play after it. It then passes the turn as engine does: to the next seat
+// that can play, the same seat last; or, when nobody can, resets the count
+// for the seat left of it.
+func (s *pegState) play(r int8) int {
+	t := s.turn
+	s.hands[t][r]--
+	s.left[t]--
+	s.count += rankValue(r)
+	s.series[s.slen] = r
+	s.slen++
+	pts := playPoints(s.series[:s.slen], s.count)
+	side := t % s.sides
+	if pts > 0 {
+		s.scores[side] += int16(pts)
+		if s.scores[side] >= s.target {
+			s.done = true
+			return pts
+		}
+	}
+	if s.count < 31 {
+		for i := int8(1); i <= s.players; i++ {
+			next := (t + i) % s.players
+			if s.left[next] > 0 && s.canPlay(next) {
+				s.turn = next
+				return pts
+			}
+		}
+		// Nobody can play: one for the go, or for the last card.
+		pts++
+		s.scores[side]++
+		if s.scores[side] >= s.target {
+			s.done = true
+			return pts
+		}
+	}
+	lead := (t + 1) % s.players
+	for i := int8(0); i < s.players && s.left[lead] == 0; i++ {
+		lead = (lead + 1) % s.players
+	}
+	if s.left[lead] == 0 {
+		s.done = true
+		return pts
+	}
+	s.count, s.slen, s.turn = 0, 0, lead
+	return pts
+}
+
+// newPegState is the play as it stands in a view, with the other seats'
+// remaining cards given (hands[seat] for every seat but the viewer's,
+// whose own are taken from the view).
+func newPegState(v engine.View, others [4]engine.CardSet) pegState {
+	o := v.Options
+	s := pegState{players: int8(o.Players), sides: int8(o.Sides()), turn: int8(v.Turn), count: int8(v.Count), target: int16(o.Target)}
+	for _, c := range v.Series() {
+		s.series[s.slen] = int8(c.Rank())
+		s.slen++
+	}
+	for seat := 0; seat < o.Players; seat++ {
+		held := others[seat]
+		if seat == v.Seat {
+			held = v.Remaining
+		}
+		for _, c := range held.Cards() {
+			s.hands[seat][c.Rank()]++
+			s.left[seat]++
+		}
+	}
+	for side, score := range v.Scores {
+		s.scores[side] = int16(score)
+	}
+	return s
+}

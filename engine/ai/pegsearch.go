@@ -1,0 +1,393 @@
+package ai
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// The expert's play searches to the end of the play. The other players'
+// cards are hidden, so it deals them many ways consistent with all it has
+// seen (determinizations), each weighted by how likely a player was to
+// keep such a hand, and for each searches the whole rest of the play with
+// every card in the open. A card's value is its weighted average over the
+// deals: the points its side pegs from now to the end of the play less the
+// other sides', go, last card and 31 included, and a game won or lost in
+// the play outweighing any points.
+
+// winValue is what winning the game during the play is worth, in points.
+const winValue = 100
+
+// searchBudget bounds one play decision: deals are searched until their
+// nodes reach it (at least minDeals deals, at most maxDeals). A node is a
+// card laid in a search, about 25 ns.
+const (
+	searchBudget = 120_000
+	minDeals     = 12
+	maxDeals     = 64
+)
+
+// keepWeight is how strongly a player is assumed to keep a good hand: a
+// kept hand whose cards score one point more alone (fifteens, pairs, runs)
+// is e^keepWeight times as likely.
+const keepWeight = 0.3
+
+// searcher runs the search of one decision.
+type searcher struct {
+	nodes int
+	// maxDepth is how many cards a search looks ahead: all of them for two
+	// players, two rounds at a table of three or four.
+	maxDepth int
+}
+
+// children lays each distinct rank the seat to play may lay, best-scoring
+// first (which lets the two-sided search cut more).
+func children(s *pegState, out *[13]pegState, pts *[13]float32) int {
+	t := s.turn
+	room := 31 - s.count
+	n := 0
+	for r := int8(1); r <= 13; r++ {
+		if s.hands[t][r] == 0 || rankValue(r) > room {
+			continue
+		}
+		c := *s
+		p := float32(c.play(r))
+		i := n
+		for i > 0 && pts[i-1] < p {
+			out[i], pts[i] = out[i-1], pts[i-1]
+			i--
+		}
+		out[i], pts[i] = c, p
+		n++
+	}
+	return n
+}
+
+// won reports whether the side that just laid a card won with it.
+func won(child *pegState, side int8) bool {
+	return child.done && child.scores[side] >= child.target
+}
+
+// value2 is the value of the play from here for the side to move, with
+// two sides (two players, or partners): its points to the end of the play
+// less the other side's. Alpha-beta: the result is exact inside
+// (alpha, beta) and a bound outside it.
+func (sr *searcher) value2(s *pegState, alpha, beta float32, depth int) float32 {
+	sr.nodes++
+	if depth >= sr.maxDepth {
+		return 0
+	}
+	side := s.turn % s.sides
+	var kids [13]pegState
+	var pts [13]float32
+	n := children(s, &kids, &pts)
+	best := float32(-math.MaxFloat32)
+	for i := 0; i < n; i++ {
+		c, p := &kids[i], pts[i]
+		var v float32
+		switch {
+		case won(c, side):
+			v = winValue
+		case c.done:
+			v = p
+		case c.turn%c.sides == side:
+			v = p + sr.value2(c, alpha-p, beta-p, depth+1)
+		default:
+			v = p - sr.value2(c, p-beta, p-alpha, depth+1)
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// valueN is the play from here with three or four sides: each seat lays
+// the card best for its side, its points less the others' average, and
+// the result is every side's points from here (max-n).
+func (sr *searcher) valueN(s *pegState, depth int) [4]float32 {
+	sr.nodes++
+	var best [4]float32
+	if depth >= sr.maxDepth {
+		return best
+	}
+	side := s.turn % s.sides
+	var kids [13]pegState
+	var pts [13]float32
+	n := children(s, &kids, &pts)
+	bestU := float32(-math.MaxFloat32)
+	for i := 0; i < n; i++ {
+		c := &kids[i]
+		var v [4]float32
+		switch {
+		case won(c, side):
+			v[side] = winValue
+		case c.done:
+			v[side] = pts[i]
+		default:
+			v = sr.valueN(c, depth+1)
+			v[side] += pts[i]
+		}
+		if u := utility(v, side, s.sides); u > bestU {
+			bestU, best = u, v
+		}
+	}
+	return best
+}
+
+// utility is what a result is worth to one side: its points less the
+// other sides' average.
+func utility(v [4]float32, side, sides int8) float32 {
+	var others float32
+	for s := int8(0); s < sides; s++ {
+		if s != side {
+			others += v[s]
+		}
+	}
+	return v[side] - others/float32(sides-1)
+}
+
+// playValues is the expert's weighing of the legal cards of the seat to
+// play: for each rank it may lay (ranks[i]), the weighted average over
+// the deals searched of what laying it is worth.
+func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) {
+	for _, c := range v.Legal {
+		r := int8(c.Rank())
+		if !containsRank(ranks, r) {
+			ranks = append(ranks, r)
+		}
+	}
+	values = make([]float64, len(ranks))
+	if len(ranks) == 1 {
+		return ranks, values
+	}
+	o := v.Options
+	side := int8(o.SideOf(v.Seat))
+	sr := searcher{maxDepth: 99}
+	if o.Players > 2 {
+		sr.maxDepth = 2 * o.Players
+	}
+	limits := goLimits(v)
+	var total float64
+	for deal := 0; deal < maxDeals && (deal < minDeals || sr.nodes < searchBudget); deal++ {
+		others, weight := dealHidden(v, limits, rng)
+		base := newPegState(v, others)
+		for i, r := range ranks {
+			c := base
+			p := float32(c.play(r))
+			var val float32
+			switch {
+			case won(&c, side):
+				val = winValue
+			case c.done:
+				val = p
+			case c.sides == 2 && c.turn%2 == side:
+				val = p + sr.value2(&c, -math.MaxFloat32, math.MaxFloat32, 1)
+			case c.sides == 2:
+				val = p - sr.value2(&c, -math.MaxFloat32, math.MaxFloat32, 1)
+			default:
+				res := sr.valueN(&c, 1)
+				res[side] += p
+				val = utility(res, side, c.sides)
+			}
+			values[i] += weight * float64(val)
+		}
+		total += weight
+	}
+	for i := range values {
+		values[i] /= total
+	}
+	return ranks, values
+}
+
+func containsRank(ranks []int8, r int8) bool {
+	for _, x := range ranks {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// goLimits reads from the play so far, for each seat, the highest L such
+// that it could lay no card of value L or less at some point this hand:
+// a seat that says go at count c holds nothing of 31−c or less, and the
+// cards it still holds it held then. The play shows every go: a reset
+// that was not at 31 means nobody could play, and a turn that passed over
+// a seat with cards means that seat could not.
+func goLimits(v engine.View) [4]int8 {
+	var limits [4]int8
+	n := v.Options.Players
+	var left [4]int
+	for s := 0; s < n; s++ {
+		left[s] = 4
+	}
+	saidGo := func(from, to, count int) {
+		// Seats strictly after from and before to, or all the others
+		// when they are the same seat.
+		for s := (from + 1) % n; s != to && s != from; s = (s + 1) % n {
+			if left[s] > 0 {
+				limits[s] = max(limits[s], int8(31-count))
+			}
+		}
+	}
+	allStuck := func(count int) {
+		if count == 31 {
+			return
+		}
+		for s := 0; s < n; s++ {
+			if left[s] > 0 {
+				limits[s] = max(limits[s], int8(31-count))
+			}
+		}
+	}
+	count, prev := 0, -1
+	for i, p := range v.Plays {
+		val := p.Card.Value()
+		switch {
+		case i == 0:
+		case count == 31 || count+val > 31:
+			allStuck(count)
+			count = 0
+		default:
+			saidGo(prev, p.Seat, count)
+		}
+		count += val
+		left[p.Seat]--
+		prev = p.Seat
+	}
+	switch {
+	case prev < 0:
+	case v.SeriesStart == len(v.Plays):
+		allStuck(count)
+	default:
+		saidGo(prev, v.Seat, count)
+	}
+	return limits
+}
+
+// dealHidden deals the cards the other seats still hold, from the cards
+// the seat has not seen, consistent with every go; and returns the deal's
+// weight: how likely the players were to keep those hands.
+func dealHidden(v engine.View, limits [4]int8, rng *rand.Rand) ([4]engine.CardSet, float64) {
+	var hands [4]engine.CardSet
+	pool := v.Unseen()
+	var played [4]engine.CardSet
+	for _, p := range v.Plays {
+		played[p.Seat] = played[p.Seat].Add(p.Card)
+	}
+	// The most constrained seats are dealt first.
+	order := make([]int, 0, 4)
+	for s := 0; s < v.Options.Players; s++ {
+		if s != v.Seat && v.CardsLeft[s] > 0 {
+			order = append(order, s)
+		}
+	}
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && limits[order[j]] > limits[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	logw := 0.0
+	for _, s := range order {
+		allowed := pool
+		for c := range cardsOf(pool) {
+			if int8(c.Value()) <= limits[s] {
+				allowed = allowed.Remove(c)
+			}
+		}
+		if allowed.Len() < v.CardsLeft[s] {
+			allowed = pool // what was seen contradicts itself; deal anyway
+		}
+		h := sample(allowed, v.CardsLeft[s], rng)
+		hands[s] = h
+		pool &^= h
+		logw += keepWeight * float64(quickScore(h|played[s]))
+	}
+	return hands, math.Exp(logw)
+}
+
+// cardsOf iterates over a set's cards.
+func cardsOf(s engine.CardSet) func(func(engine.Card) bool) {
+	return func(yield func(engine.Card) bool) {
+		for _, c := range s.Cards() {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// sample draws k cards of a set at random.
+func sample(s engine.CardSet, k int, rng *rand.Rand) engine.CardSet {
+	cards := s.Cards()
+	var out engine.CardSet
+	for i := 0; i < k && i < len(cards); i++ {
+		j := i + rng.IntN(len(cards)-i)
+		cards[i], cards[j] = cards[j], cards[i]
+		out = out.Add(cards[i])
+	}
+	return out
+}
+
+// quickScore is what cards score among themselves, without a starter:
+// fifteens, pairs and runs. It is how good a kept hand looks at a glance.
+func quickScore(s engine.CardSet) int {
+	cards := s.Cards()
+	n := len(cards)
+	pts := 0
+	for mask := 1; mask < 1<<n; mask++ {
+		sum := 0
+		for i := 0; i < n; i++ {
+			if mask&(1<<i) != 0 {
+				sum += cards[i].Value()
+			}
+		}
+		if sum == 15 {
+			pts += 2
+		}
+	}
+	var byRank [15]int
+	for _, c := range cards {
+		byRank[c.Rank()]++
+	}
+	for r := 1; r <= 13; r++ {
+		pts += byRank[r] * (byRank[r] - 1)
+	}
+	for r := 1; r <= 11; r++ {
+		length, ways := 0, 1
+		for r+length <= 13 && byRank[r+length] > 0 {
+			ways *= byRank[r+length]
+			length++
+		}
+		if length >= 3 && (r == 1 || byRank[r-1] == 0) {
+			pts += length * ways
+		}
+	}
+	return pts
+}
+
+// expertPlay is the card the expert lays: the best rank by the search,
+// ties to the lower card (it fits under 31 later).
+func expertPlay(v engine.View, rng *rand.Rand) engine.Card {
+	ranks, values := playValues(v, rng)
+	best := 0
+	for i := range ranks {
+		if values[i] > values[best]+1e-9 || (math.Abs(values[i]-values[best]) <= 1e-9 && ranks[i] < ranks[best]) {
+			best = i
+		}
+	}
+	for _, c := range v.Legal {
+		if int8(c.Rank()) == ranks[best] {
+			return c
+		}
+	}
+	return v.Legal[0]
+}
