@@ -9,8 +9,8 @@ import (
 
 // Split is one way to divide a dealt hand: the cards kept and thrown, with
 // the kept hand's expected show score, the crib's expected score (counted
-// for the seat when the crib is its side's, against it otherwise) and the
-// total.
+// for the seat when the crib is its side's, against it otherwise), what
+// the kept cards are expected to peg less the opponent's, and the total.
 type Split struct {
 	Keep  []engine.Card
 	Throw []engine.Card
@@ -18,12 +18,20 @@ type Split struct {
 	Crib  float64
 	// OwnCrib is whether the crib is the seat's side's.
 	OwnCrib bool
-	Total   float64
+	// Play is the pegging term (pegtable.go), at two-player tables; 0 at
+	// others.
+	Play float64
+	// Show is the hand and crib together, Total the show and the play.
+	Show  float64
+	Total float64
+	// order is the split's place in the order the splits are made.
+	order int
 }
 
-// Splits values every keep/throw split of a dealt hand exactly, best total
-// first: the kept hand over every starter the seat has not seen, the crib
-// over every draw of the other crib cards and the starter from those cards.
+// Splits values every keep/throw split of a dealt hand, best total first:
+// the kept hand exactly over every starter the seat has not seen, the crib
+// over every draw of the other crib cards and the starter from those
+// cards, and at two-player tables the play from the pegging table.
 func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split {
 	cards := dealt.Cards()
 	throw := opts.DiscardSize()
@@ -42,13 +50,17 @@ func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split
 				k = append(k, c)
 			}
 		}
-		s := Split{Keep: k, Throw: t, OwnCrib: own}
+		s := Split{Keep: k, Throw: t, OwnCrib: own, order: len(out)}
 		s.Hand = engine.ExpectedHand([4]engine.Card(k), unseen)
 		s.Crib = engine.ExpectedCrib(t, unseen)
-		s.Total = s.Hand - s.Crib
+		s.Show = s.Hand - s.Crib
 		if own {
-			s.Total = s.Hand + s.Crib
+			s.Show = s.Hand + s.Crib
 		}
+		if opts.Players == 2 {
+			s.Play = pegValue(seat == dealer, k)
+		}
+		s.Total = s.Show + s.Play
 		out = append(out, s)
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Total > out[j].Total })
@@ -78,6 +90,8 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 	switch level {
 	case Expert:
 		return splits[0].Throw
+	case Classic:
+		return bestShow(splits).Throw
 	case Greedy, Easy:
 		sort.SliceStable(splits, func(i, j int) bool { return splits[i].Hand > splits[j].Hand })
 		if level == Easy {
