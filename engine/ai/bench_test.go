@@ -2,7 +2,9 @@ package ai
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -65,9 +67,68 @@ func BenchmarkExpertGame(b *testing.B) {
 	}
 }
 
+// BenchmarkDecisions plays whole two-player games between two players of
+// a level, timing every decision, and reports the discard and play
+// decisions' median and 99th percentile and the time a whole game takes
+// (targets for the expert: each p99 under 5 ms, a game under 100 ms). Run
+// it with -cpu 1 and enough games for a p99, e.g. -benchtime 200x.
+func BenchmarkDecisions(b *testing.B) {
+	for _, level := range []Level{Expert, Classic} {
+		b.Run(string(level), func(b *testing.B) {
+			var discards, plays []time.Duration
+			games := uint64(0)
+			for b.Loop() {
+				timedGame(b, level, games, &discards, &plays)
+				games++
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(games)/1000, "ms/game")
+			for _, d := range []struct {
+				name  string
+				times []time.Duration
+			}{{"discard", discards}, {"play", plays}} {
+				slices.Sort(d.times)
+				b.ReportMetric(float64(d.times[len(d.times)/2].Nanoseconds())/1000, d.name+"-µs-p50")
+				b.ReportMetric(float64(d.times[len(d.times)*99/100].Nanoseconds())/1000, d.name+"-µs-p99")
+			}
+			b.ReportMetric(0, "ns/op") // the game time says it better
+		})
+	}
+}
+
+// timedGame plays game i between two players of level, adding the time
+// of each discard and play decision to the lists.
+func timedGame(b *testing.B, level Level, i uint64, discards, plays *[]time.Duration) {
+	g, _, err := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(mix(99, i)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for step := uint64(0); g.Phase != engine.PhaseOver; step++ {
+		var a engine.Action
+		if g.Phase == engine.PhaseDeal {
+			seed := engine.SeedFromUint64(mix(99, i, step))
+			a = engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+		} else {
+			seat := g.Waiting()[0]
+			v := g.ViewFor(seat)
+			start := time.Now()
+			a, _ = Decide(level, v, mix(i, step))
+			took := time.Since(start)
+			switch a.Kind {
+			case engine.ActDiscard:
+				*discards = append(*discards, took)
+			case engine.ActPlay:
+				*plays = append(*plays, took)
+			}
+		}
+		if g, _, err = g.Apply(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // TestSameSeedSameDecision: a decision depends only on the view and seed.
 func TestSameSeedSameDecision(t *testing.T) {
-	for _, level := range []Level{Easy, Expert, Greedy, Random} {
+	for _, level := range []Level{Easy, Expert, Classic, Greedy, Random} {
 		for seed := uint64(0); seed < 20; seed++ {
 			v := dealtView(t, seed)
 			a, _ := Decide(level, v, seed)
