@@ -1,6 +1,10 @@
 package ai
 
-import "github.com/cribbage-bot/cribbage/engine"
+import (
+	"math/bits"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
 
 // pegState is the play of one hand reduced to what scores in it, for a
 // search to copy and advance millions of times without allocating. Suits
@@ -17,6 +21,8 @@ type pegState struct {
 	slen   int8
 	left   [4]int8
 	hands  [4][14]int8
+	// held has bit r set while a seat holds a card of rank r.
+	held [4]uint16
 	// scores are each side's, and target the game's: a side that reaches
 	// it wins at once.
 	scores [4]int16
@@ -30,13 +36,17 @@ func rankValue(r int8) int8 { return min(r, 10) }
 
 // minValue is the value of the lowest card a seat holds, or 99 for none.
 func (s *pegState) minValue(seat int8) int8 {
-	h := &s.hands[seat]
-	for r := int8(1); r <= 13; r++ {
-		if h[r] > 0 {
-			return rankValue(r)
-		}
+	if s.held[seat] == 0 {
+		return 99
 	}
-	return 99
+	return rankValue(int8(bits.TrailingZeros16(s.held[seat])))
+}
+
+// hold gives a seat a card of rank r.
+func (s *pegState) hold(seat, r int8) {
+	s.hands[seat][r]++
+	s.left[seat]++
+	s.held[seat] |= 1 << r
 }
 
 // canPlay reports whether seat holds a card that fits under 31.
@@ -85,6 +95,9 @@ func playPoints(series []int8, count int8) int {
 func (s *pegState) play(r int8) int {
 	t := s.turn
 	s.hands[t][r]--
+	if s.hands[t][r] == 0 {
+		s.held[t] &^= 1 << r
+	}
 	s.left[t]--
 	s.count += rankValue(r)
 	s.series[s.slen] = r
@@ -142,8 +155,7 @@ func newPegState(v engine.View, others [4]engine.CardSet) pegState {
 			held = v.Remaining
 		}
 		for _, c := range held.Cards() {
-			s.hands[seat][c.Rank()]++
-			s.left[seat]++
+			s.hold(int8(seat), int8(c.Rank()))
 		}
 	}
 	for side, score := range v.Scores {

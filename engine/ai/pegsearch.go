@@ -2,6 +2,7 @@ package ai
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/cribbage-bot/cribbage/engine"
@@ -21,11 +22,11 @@ const winValue = 100
 
 // searchBudget bounds one play decision: deals are searched until their
 // nodes reach it (at least minDeals deals, at most maxDeals). A node is a
-// card laid in a search, about 25 ns.
+// card laid in a search, about 14 ns on one core.
 const (
-	searchBudget = 120_000
+	searchBudget = 250_000
 	minDeals     = 12
-	maxDeals     = 64
+	maxDeals     = 128
 )
 
 // keepWeight is how strongly a player is assumed to keep a good hand: a
@@ -41,24 +42,30 @@ type searcher struct {
 	maxDepth int
 }
 
-// children lays each distinct rank the seat to play may lay, best-scoring
-// first (which lets the two-sided search cut more).
-func children(s *pegState, out *[13]pegState, pts *[13]float32) int {
+// maxMoves is the most distinct ranks a seat can hold in the play: every
+// kept hand is four cards.
+const maxMoves = 4
+
+// children lays each distinct rank the seat to play may lay, and orders
+// them best-scoring first (which lets the two-sided search cut more).
+func children(s *pegState, out *[maxMoves]pegState, pts *[maxMoves]float32, order *[maxMoves]int8) int {
 	t := s.turn
 	room := 31 - s.count
 	n := 0
-	for r := int8(1); r <= 13; r++ {
-		if s.hands[t][r] == 0 || rankValue(r) > room {
-			continue
+	for m := s.held[t]; m != 0; m &= m - 1 {
+		r := int8(bits.TrailingZeros16(m))
+		if rankValue(r) > room {
+			break // ranks come in order, so no higher one fits either
 		}
-		c := *s
-		p := float32(c.play(r))
+		out[n] = *s
+		p := float32(out[n].play(r))
+		pts[n] = p
 		i := n
-		for i > 0 && pts[i-1] < p {
-			out[i], pts[i] = out[i-1], pts[i-1]
+		for i > 0 && pts[order[i-1]] < p {
+			order[i] = order[i-1]
 			i--
 		}
-		out[i], pts[i] = c, p
+		order[i] = int8(n)
 		n++
 	}
 	return n
@@ -79,12 +86,13 @@ func (sr *searcher) value2(s *pegState, alpha, beta float32, depth int) float32 
 		return 0
 	}
 	side := s.turn % s.sides
-	var kids [13]pegState
-	var pts [13]float32
-	n := children(s, &kids, &pts)
+	var kids [maxMoves]pegState
+	var pts [maxMoves]float32
+	var order [maxMoves]int8
+	n := children(s, &kids, &pts, &order)
 	best := float32(-math.MaxFloat32)
-	for i := 0; i < n; i++ {
-		c, p := &kids[i], pts[i]
+	for _, k := range order[:n] {
+		c, p := &kids[k], pts[k]
 		var v float32
 		switch {
 		case won(c, side):
@@ -119,9 +127,10 @@ func (sr *searcher) valueN(s *pegState, depth int) [4]float32 {
 		return best
 	}
 	side := s.turn % s.sides
-	var kids [13]pegState
-	var pts [13]float32
-	n := children(s, &kids, &pts)
+	var kids [maxMoves]pegState
+	var pts [maxMoves]float32
+	var order [maxMoves]int8
+	n := children(s, &kids, &pts, &order)
 	bestU := float32(-math.MaxFloat32)
 	for i := 0; i < n; i++ {
 		c := &kids[i]

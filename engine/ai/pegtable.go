@@ -110,12 +110,11 @@ func pegTableEntry(dealer bool, r [4]int8, samples int, seed uint64) float64 {
 		theirs := bestShow(Splits(opts, 1, dealerSeat, dealt)).Keep
 		st := pegState{players: 2, sides: 2, target: math.MaxInt16, turn: int8(1 - dealerSeat)}
 		for _, rank := range r {
-			st.hands[0][rank]++
+			st.hold(0, rank)
 		}
 		for _, c := range theirs {
-			st.hands[1][c.Rank()]++
+			st.hold(1, int8(c.Rank()))
 		}
-		st.left = [4]int8{4, 4}
 		v := float64(sr.value2(&st, -math.MaxFloat32, math.MaxFloat32, 0))
 		if st.turn != 0 {
 			v = -v // the value is the leader's
