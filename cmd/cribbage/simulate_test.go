@@ -29,7 +29,21 @@ func TestSimulateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "win rate") || !strings.Contains(text, "greedy") {
 		t.Errorf("text report: %s", text)
 	}
-	for _, bad := range [][]string{{"--seats", "expert"}, {"--seats", "expert,wizard"}, {"--games", "0"}, {"--points", "100"}} {
+	// Three seats, and partners; a long run shows its progress on
+	// stderr and keeps stdout for the report.
+	code, out, progress := runCLI(t, context.Background(), nil, "simulate", "--games", "600", "--seats", "greedy,random,random", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Players != 3 || len(r.Levels) != 2 || r.Levels[1].Seats != 2 {
+		t.Errorf("three seats: exit %d, %s", code, out)
+	}
+	if !strings.Contains(progress, "100% 600/600 games") || strings.Contains(out, "%") {
+		t.Errorf("progress: stderr %q", progress)
+	}
+	code, out, _ = runCLI(t, context.Background(), nil, "simulate", "--games", "8", "--seats", "expert,random,expert,random", "--partners", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.Partners || r.Levels[0].FairShare != 0.5 {
+		t.Errorf("partners: exit %d, %s", code, out)
+	}
+	for _, bad := range [][]string{{"--seats", "expert"}, {"--seats", "expert,wizard"}, {"--games", "0"}, {"--points", "100"},
+		{"--seats", "expert,easy,easy,easy,easy"}, {"--seats", "expert,easy,easy", "--partners"}} {
 		if code, _, stderr := runCLI(t, context.Background(), nil, append([]string{"simulate"}, bad...)...); code != exitUsage || stderr == "" {
 			t.Errorf("%v: exit %d", bad, code)
 		}

@@ -6,13 +6,36 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// TestLevelsPlayWholeGames plays each pairing to the end: every decision
-// is legal (Simulate panics otherwise) and the report adds up.
+// TestLevelsPlayWholeGames plays each pairing to the end at every table
+// kind: every decision is legal (Simulate panics otherwise), each game has
+// one winning level, and every level plays every seat.
 func TestLevelsPlayWholeGames(t *testing.T) {
-	for _, seats := range [][2]Level{{Expert, Random}, {Easy, Greedy}, {Expert, Expert}} {
-		r := Simulate(SimConfig{Games: 20, Seats: seats, Seed: 7})
-		if r.Levels[0].Wins+r.Levels[1].Wins != r.Games {
-			t.Errorf("%v: wins %d + %d of %d", seats, r.Levels[0].Wins, r.Levels[1].Wins, r.Games)
+	for _, cfg := range []SimConfig{
+		{Seats: []Level{Expert, Random}},
+		{Seats: []Level{Easy, Greedy}},
+		{Seats: []Level{Expert, Expert}},
+		{Seats: []Level{Classic, Expert}, Target: 61},
+		{Seats: []Level{Expert, Classic, Classic}},
+		{Seats: []Level{Expert, Classic, Greedy, Random}},
+		{Seats: []Level{Expert, Classic, Expert, Classic}, Partners: true},
+	} {
+		cfg.Games, cfg.Seed = 12, 7
+		var progress []int
+		cfg.Progress = func(done, total int) { progress = append(progress, done) }
+		r := Simulate(cfg)
+		wins, seats := 0, 0
+		for _, l := range r.Levels {
+			wins += l.Wins
+			seats += l.Seats
+			if l.HandPoints.Mean <= 0 || l.PlayPoints.Mean <= 0 {
+				t.Errorf("%v: %s has no points: %+v", cfg.Seats, l.Level, l)
+			}
+		}
+		if wins != r.Games || seats != len(cfg.Seats) || r.Games < cfg.Games || r.Players != len(cfg.Seats) {
+			t.Errorf("%v: %d wins and %d seats over %d games", cfg.Seats, wins, seats, r.Games)
+		}
+		if len(progress) == 0 || progress[len(progress)-1] != r.Games {
+			t.Errorf("%v: progress %v, want it to end at %d", cfg.Seats, progress, r.Games)
 		}
 	}
 }

@@ -59,10 +59,10 @@ func BenchmarkExpertPlayWorstCase(b *testing.B) {
 // BenchmarkExpertGame plays a whole expert-vs-expert two-player game
 // (target: under 20 ms).
 func BenchmarkExpertGame(b *testing.B) {
-	cfg := SimConfig{Seats: [2]Level{Expert, Expert}, Seed: 5, Target: 121}
+	cfg := SimConfig{Seats: []Level{Expert, Expert}, Seed: 5, Target: 121}
 	i := uint64(0)
 	for b.Loop() {
-		playGame(cfg, i, false)
+		playGame(cfg, i, 0)
 		i++
 	}
 }
