@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -89,6 +90,9 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 	splits := Splits(v.Options, v.Seat, v.Dealer, v.Hand)
 	switch level {
 	case Expert:
+		if racing(v) {
+			return splitForTheWin(v, splits).Throw
+		}
 		return splits[0].Throw
 	case Classic:
 		return bestShow(splits).Throw
@@ -101,4 +105,38 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 		return splits[0].Throw
 	}
 	return splits[rng.IntN(len(splits))].Throw
+}
+
+// splitForTheWin is the expert's discard near the end of a two-player
+// game: the split most likely to win, each valued by its hand's points
+// over every starter, the play and the opponent's hand (and the crib)
+// from what hands measure (winprob.go). What the chance leaves out, the
+// split's own crib and play, counts at a point for a point percent.
+func splitForTheWin(v engine.View, splits []Split) Split {
+	side := v.Options.SideOf(v.Seat)
+	need, theirs := v.Options.Target-v.Scores[side], v.Options.Target-v.Scores[1-side]
+	dealer := v.Seat == v.Dealer
+	unseen := engine.FullDeck &^ v.Hand
+	starters := unseen.Len()
+	cribMean := 0.0
+	for c, p := range cribDist {
+		cribMean += float64(c) * prob(p)
+	}
+	var memo winMemo
+	best, bestScore := splits[0], math.Inf(-1)
+	for _, s := range splits {
+		hand := make([]float64, handCells)
+		for _, starter := range unseen.Cards() {
+			hand[min(engine.ScoreShow(s.Keep, starter, false).Total, handCells-1)] += 1 / float64(starters)
+		}
+		crib := s.Crib - cribMean
+		if !s.OwnCrib {
+			crib = cribMean - s.Crib
+		}
+		score := 100*discardWinChance(&memo, dealer, need, theirs, hand) + crib + s.Play
+		if score > bestScore {
+			best, bestScore = s, score
+		}
+	}
+	return best
 }

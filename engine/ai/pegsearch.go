@@ -40,6 +40,55 @@ type searcher struct {
 	// maxDepth is how many cards a search looks ahead: all of them for two
 	// players, two rounds at a table of three or four.
 	maxDepth int
+	// race, near the end of a two-player game, values the end of the play
+	// by the chance of winning the show that follows instead of by points.
+	race *race
+}
+
+// race is what decides the show at the end of a two-player play in one of
+// the search's deals: who counts first and what each hand counts (the
+// starter is up and the deal gives every hand).
+type race struct {
+	pone  int
+	hands [2]int
+	memo  *winMemo
+}
+
+// endValue is the value of a play that ended without a winner for the
+// side that laid its last card: points are the side's points in the
+// search's move, which count for themselves unless the show is a race.
+func (sr *searcher) endValue(c *pegState, side int8, points float32) float32 {
+	if sr.race == nil {
+		return points
+	}
+	needs := [2]int{int(c.target - c.scores[0]), int(c.target - c.scores[1])}
+	return winValue * float32(raceValue(sr.race.memo, int(side), sr.race.pone, needs, sr.race.hands))
+}
+
+// gain is what a move's points add by themselves: nothing when the race
+// values the play by the scores it ends at.
+func (sr *searcher) gain(points float32) float32 {
+	if sr.race != nil {
+		return 0
+	}
+	return points
+}
+
+// raceFrom is how near the end a side must be for the play to be played
+// for the win rather than for points: within a hand's reach.
+const raceFrom = 30
+
+// racing reports whether a two-player view is near enough the end.
+func racing(v engine.View) bool {
+	if v.Options.Players != 2 {
+		return false
+	}
+	for _, s := range v.Scores {
+		if v.Options.Target-s <= raceFrom {
+			return true
+		}
+	}
+	return false
 }
 
 // maxMoves is the most distinct ranks a seat can hold in the play: every
@@ -92,13 +141,13 @@ func (sr *searcher) value2(s *pegState, alpha, beta float32, depth int) float32 
 	n := children(s, &kids, &pts, &order)
 	best := float32(-math.MaxFloat32)
 	for _, k := range order[:n] {
-		c, p := &kids[k], pts[k]
+		c, p := &kids[k], sr.gain(pts[k])
 		var v float32
 		switch {
 		case won(c, side):
 			v = winValue
 		case c.done:
-			v = p
+			v = sr.endValue(c, side, p)
 		case c.turn%c.sides == side:
 			v = p + sr.value2(c, alpha-p, beta-p, depth+1)
 		default:
@@ -184,19 +233,26 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		sr.maxDepth = 2 * o.Players
 	}
 	limits := goLimits(v)
+	var memo *winMemo
+	if racing(v) {
+		memo = new(winMemo)
+	}
 	var total float64
 	for deal := 0; deal < maxDeals && (deal < minDeals || sr.nodes < searchBudget); deal++ {
 		others, weight := dealHidden(v, limits, rng)
+		if memo != nil {
+			sr.race = raceIn(v, others, memo)
+		}
 		base := newPegState(v, others)
 		for i, r := range ranks {
 			c := base
-			p := float32(c.play(r))
+			p := sr.gain(float32(c.play(r)))
 			var val float32
 			switch {
 			case won(&c, side):
 				val = winValue
 			case c.done:
-				val = p
+				val = sr.endValue(&c, side, p)
 			case c.sides == 2 && c.turn%2 == side:
 				val = p + sr.value2(&c, -math.MaxFloat32, math.MaxFloat32, 1)
 			case c.sides == 2:
@@ -214,6 +270,25 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		values[i] /= total
 	}
 	return ranks, values
+}
+
+// raceIn is the show's race in a deal of the hidden cards: each seat's
+// hand is what it has laid this hand and what the deal gives it.
+func raceIn(v engine.View, others [4]engine.CardSet, memo *winMemo) *race {
+	r := &race{pone: 1 - v.Dealer, memo: memo}
+	for seat := 0; seat < 2; seat++ {
+		hand := v.Hand
+		if seat != v.Seat {
+			hand = others[seat]
+			for _, p := range v.Plays {
+				if p.Seat == seat {
+					hand = hand.Add(p.Card)
+				}
+			}
+		}
+		r.hands[seat] = engine.ScoreShow(hand.Cards(), v.Starter, false).Total
+	}
+	return r
 }
 
 func containsRank(ranks []int8, r int8) bool {
