@@ -47,8 +47,18 @@ func Advance(t *Table, g *engine.State, seeds Seeds, actions []LoggedAction, eve
 	return g, actions, events, nil
 }
 
-// ownMove is the next move the table makes without a person, if any.
+// ownMove is the next move the table makes without a person, if any. A
+// computer calls muggins first: a person's missed points are taken before
+// anything else happens, as an attentive opponent would.
 func ownMove(t *Table, g *engine.State, seeds Seeds) (engine.Action, bool) {
+	for seat, s := range t.Seats {
+		if s.Computer == "" {
+			continue
+		}
+		if a, ok := ai.Muggins(g.ViewFor(seat)); ok {
+			return a, true
+		}
+	}
 	if g.Phase == engine.PhaseDeal {
 		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
 			return engine.Action{}, false

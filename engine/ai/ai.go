@@ -65,6 +65,21 @@ func Decide(level Level, v engine.View, seed uint64) (engine.Action, bool) {
 	return engine.Action{}, false
 }
 
+// Muggins is the muggins a computer player in v's seat calls: the first
+// points an opponent missed in the show and nobody has taken, if any.
+// Computers never let missed points go (RULES.md "Counting by hand").
+func Muggins(v engine.View) (engine.Action, bool) {
+	if !v.Options.Muggins || (v.Phase != engine.PhaseShow && v.Phase != engine.PhaseDeal) {
+		return engine.Action{}, false
+	}
+	for i, m := range v.Missed {
+		if !m.Taken && v.Options.SideOf(m.Seat) != v.Options.SideOf(v.Seat) {
+			return engine.Action{Kind: engine.ActMuggins, Seat: v.Seat, Index: i}, true
+		}
+	}
+	return engine.Action{}, false
+}
+
 // trueCount is the score of what the seat counts now: its hand or its crib.
 func trueCount(v engine.View) int {
 	if v.Crib != 0 {

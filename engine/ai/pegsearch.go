@@ -458,20 +458,30 @@ func quickScore(s engine.CardSet) int {
 	return pts
 }
 
-// expertPlay is the card the expert lays: the best rank by the search,
-// ties to the lower card (it fits under 31 later).
+// expertPlay is the card the expert lays: the best rank by the search.
 func expertPlay(v engine.View, rng *rand.Rand) engine.Card {
 	ranks, values := playValues(v, rng)
+	return cardOfRank(v.Legal, ranks[bestRank(ranks, values)])
+}
+
+// bestRank is the index of the best value, ties to the lower card (it
+// fits under 31 later).
+func bestRank(ranks []int8, values []float64) int {
 	best := 0
 	for i := range ranks {
 		if values[i] > values[best]+1e-9 || (math.Abs(values[i]-values[best]) <= 1e-9 && ranks[i] < ranks[best]) {
 			best = i
 		}
 	}
-	for _, c := range v.Legal {
-		if int8(c.Rank()) == ranks[best] {
+	return best
+}
+
+// cardOfRank is a legal card of rank r: suits never score in the play.
+func cardOfRank(legal []engine.Card, r int8) engine.Card {
+	for _, c := range legal {
+		if int8(c.Rank()) == r {
 			return c
 		}
 	}
-	return v.Legal[0]
+	return legal[0]
 }

@@ -40,13 +40,43 @@ func points(series []engine.Card, count int, c engine.Card) int {
 	return total
 }
 
-// Advice is the expert's play with why: what the card scores now, what the
-// next player is expected to score back, and whether it wins.
-type Advice = playChoice
+// PlayAdvice is the expert's card to lay, with why: what it pegs now,
+// whether it wins the game, and what the expert's search expects of it.
+type PlayAdvice struct {
+	Card   engine.Card
+	Points int
+	Wins   bool
+	// Net is what the seat's side is expected to peg from now to the end
+	// of the play, this card included, less the other sides' (their
+	// average, at a table of three or four).
+	Net float64
+	// Racing is set near the end of a two-player game, when the card is
+	// chosen for the chance of winning the game, Chance, not for points.
+	Racing bool
+	Chance float64
+	// Only is set when no other card fits: nothing was weighed.
+	Only bool
+}
 
-// BestPlay is the expert's choice of card for the seat to play, for the
-// coach. v must be the view of the seat whose turn it is.
-func BestPlay(v engine.View) Advice { return bestPlay(v) }
+// AdvisePlay is the expert's play for the coach: the card the expert
+// would lay from v, the view of the seat to play, and why.
+func AdvisePlay(v engine.View, seed uint64) PlayAdvice {
+	rng := rand.New(rand.NewPCG(seed, 0x6372696262616765))
+	ranks, values := playValues(v, rng)
+	best := bestRank(ranks, values)
+	a := PlayAdvice{Card: cardOfRank(v.Legal, ranks[best]), Racing: racing(v)}
+	a.Points = points(v.Series(), v.Count, a.Card)
+	a.Wins = v.Scores[v.Options.SideOf(v.Seat)]+a.Points >= v.Options.Target
+	if a.Racing {
+		a.Chance = (values[best]/winValue + 1) / 2
+	} else {
+		a.Net = values[best]
+	}
+	if len(ranks) == 1 {
+		a = PlayAdvice{Card: a.Card, Points: a.Points, Wins: a.Wins, Only: true}
+	}
+	return a
+}
 
 // playChoice is a card with why it was chosen.
 type playChoice struct {
