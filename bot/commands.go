@@ -46,7 +46,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "easy", Value: "easy"}, {Name: "expert", Value: "expert"}}},
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "easy", Value: "easy"}, {Name: "expert", Value: "expert"}, {Name: "classic", Value: "classic"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "four-colour", Description: "Draw the cards in four colours: diamonds blue, clubs green (easier for colour-blind players)"},
 			),
 			sub("join", "Take a seat at a table in this channel", tableOpt),

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -28,9 +29,11 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickI
 	case v.Phase == engine.PhaseDiscard && !v.Discarded[seat]:
 		hint = discardHint(ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
-		hint = playHint(t, v, ai.BestPlay(v))
+		hint = playHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
+	case countingNow(t, seat):
+		hint = showHint(t)
 	default:
-		return handView(ic, t, seat, 0, "The coach has advice when you have a discard or a card to play."), nil
+		return handView(ic, t, seat, 0, "The coach has advice when you have a discard, a card to play or a hand to count."), nil
 	}
 	if err := b.store.MarkAssisted(ctx, t.ID); err != nil {
 		return reply{}, err
@@ -38,7 +41,9 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickI
 	return handView(ic, t, seat, 0, "🧑‍🏫 "+hint), nil
 }
 
-// discardHint lists the best splits with their expected points.
+// discardHint lists the best splits with their expected points: the hand
+// and crib over every starter, and at two players what the kept cards are
+// worth in the play.
 func discardHint(splits []ai.Split, n int) string {
 	lines := []string{"**Coach** — the best throws, on average over every starter and crib:"}
 	for i, s := range splits[:min(n, len(splits))] {
@@ -46,27 +51,73 @@ func discardHint(splits []ai.Split, n int) string {
 		if !s.OwnCrib {
 			sign, whose = "−", "their crib"
 		}
-		lines = append(lines, fmt.Sprintf("%d. keep %s, throw %s — hand %.2f %s %s %.2f = **%.2f**",
-			i+1, engine.DisplayCards(s.Keep), engine.DisplayCards(s.Throw), s.Hand, sign, whose, s.Crib, s.Total))
+		play := ""
+		if s.Play != 0 {
+			play = fmt.Sprintf(" %s play %.2f", map[bool]string{true: "+", false: "−"}[s.Play >= 0], math.Abs(s.Play))
+		}
+		lines = append(lines, fmt.Sprintf("%d. keep %s, throw %s — hand %.2f %s %s %.2f%s = **%.2f**",
+			i+1, engine.DisplayCards(s.Keep), engine.DisplayCards(s.Throw), s.Hand, sign, whose, s.Crib, play, s.Total))
+	}
+	if splits[0].Play != 0 {
+		lines = append(lines, "*Play* is what those four cards are expected to peg, less what your opponent pegs against them.")
 	}
 	return strings.Join(lines, "\n")
 }
 
+// coachSeed fixes the coach's search for a position, so asking twice
+// gives the same advice.
+func coachSeed(t *cribbage.Table, v engine.View) uint64 {
+	return uint64(t.ID)<<32 ^ uint64(v.HandNo)<<16 ^ uint64(len(v.Plays))<<4 ^ uint64(v.Seat)
+}
+
 // playHint says which card to lay and why.
-func playHint(t *cribbage.Table, v engine.View, a ai.Advice) string {
-	next := "the next player"
-	if s := v.NextToPlay(); s >= 0 {
-		next = seatName(t, s)
-	}
+func playHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
+	card := a.Card.Display()
 	switch {
 	case a.Wins:
-		return fmt.Sprintf("**Coach** — play %s: it pegs %d and wins the game.", a.Card.Display(), a.Points)
-	case a.Partner:
-		return fmt.Sprintf("**Coach** — play %s: it pegs %d and leaves your partner %s about %.1f to score.", a.Card.Display(), a.Points, next, a.Reply)
-	case a.Points > 0:
-		return fmt.Sprintf("**Coach** — play %s: it pegs %d, and %s can expect about %.1f back.", a.Card.Display(), a.Points, next, a.Reply)
+		return fmt.Sprintf("**Coach** — play %s: it pegs %d and wins the game.", card, a.Points)
+	case a.Only:
+		return fmt.Sprintf("**Coach** — play %s: it is the only card that fits under 31.", card)
+	case a.Racing:
+		return fmt.Sprintf("**Coach** — play %s: near the end every point counts for the win, and this card gives you the best chance, about %.0f%%, with the show still to come.", card, 100*a.Chance)
 	}
-	return fmt.Sprintf("**Coach** — play %s: it gives %s the least to score back (about %.1f).", a.Card.Display(), next, a.Reply)
+	pegs := "it pegs nothing now"
+	if a.Points > 0 {
+		pegs = fmt.Sprintf("it pegs %d now", a.Points)
+	}
+	others := "your opponent"
+	if t.Options.Sides() > 2 {
+		others = "the others"
+	}
+	net := fmt.Sprintf("you can expect to peg about %.1f more than %s", a.Net, others)
+	if a.Net < 0 {
+		net = fmt.Sprintf("it holds %s to about %.1f more than you, the least any card does", others, -a.Net)
+	}
+	return fmt.Sprintf("**Coach** — play %s: %s, and over the rest of the play %s.", card, pegs, net)
+}
+
+// countingNow reports whether it is the seat's turn to count a hand or
+// crib by hand.
+func countingNow(t *cribbage.Table, seat int) bool {
+	g := t.State
+	if !t.Options.ManualCounting || g.Phase != engine.PhaseShow {
+		return false
+	}
+	s, _ := g.ShowOrder(g.Shown)
+	return s == seat
+}
+
+// showHint counts the hand or crib being shown for its counter, the way
+// players count aloud.
+func showHint(t *cribbage.Table) string {
+	g := t.State
+	seat, crib := g.ShowOrder(g.Shown)
+	cards, what := g.Hands[seat].Cards(), "your hand"
+	if crib {
+		cards, what = g.Crib.Cards(), "your crib"
+	}
+	b := engine.ScoreShow(cards, g.Starter, crib)
+	return fmt.Sprintf("**Coach** — you have **%d** in %s %s + %s: %s.", b.Total, what, engine.DisplayCards(cards), g.Starter.Display(), b.Spoken())
 }
 
 // clickReview compares the seat's discard in the last hand with the best

@@ -49,8 +49,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	computer := ""
 	if v, ok := opts["computer"]; ok {
 		level, err := ai.ParseLevel(v.StringValue())
-		if err != nil || (level != ai.Easy && level != ai.Expert) {
-			return reply{resp: ephemeral("The computer plays `easy` or `expert`.")}, nil
+		if err != nil || (level != ai.Easy && level != ai.Expert && level != ai.Classic) {
+			return reply{resp: ephemeral("The computer plays `easy`, `expert` or `classic`.")}, nil
 		}
 		computer = string(level)
 	}

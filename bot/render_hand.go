@@ -42,7 +42,7 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 		rows = append(rows, row)
 	}
 	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actRefresh, Table: t.ID}.String()}}
-	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) {
+	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) || countingNow(t, seat) {
 		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
 			CustomID: clickID{Action: actHint, Table: t.ID, View: ver}.String()})
 	}
@@ -137,6 +137,10 @@ func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 		what = "your crib " + engine.DisplayCards(g.Crib.Cards())
 	}
 	lines = append(lines, fmt.Sprintf("**Count %s** with the starter %s, then press **Claim**.", what, v.Starter.Display()))
+	if t.Assisted {
+		// A table that has used the coach gets its help here unasked.
+		lines = append(lines, "🧑‍🏫 "+showHint(t))
+	}
 	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: clickID{Action: actClaim, Table: t.ID, View: ver}.String()}
 	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -143,5 +144,56 @@ func TestTeamGameWithAComputerPartner(t *testing.T) {
 	st, _ := h.store.PlayerStats(context.Background(), testGuild, alice.ID)
 	if st.Computer.Games != 1 {
 		t.Errorf("Alice's games against the computer: %+v", st.Computer)
+	}
+}
+
+// TestTheCoachCountsAndTheComputerCallsMuggins: at a table counted by
+// hand, with muggins, against the computer, the coach counts Alice's hand
+// when she asks; when she claims less than it holds, the computer takes
+// the rest at once, as an attentive opponent would.
+func TestTheCoachCountsAndTheComputerCallsMuggins(t *testing.T) {
+	h := newHarness(t)
+	people := usersOf(alice)
+	var id int64
+	var msg string
+	var points int
+	for tries := 0; points == 0; tries++ {
+		if tries == 10 {
+			t.Fatal("Alice never had points to count")
+		}
+		id, msg = soloGame(t, h, "expert", discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true})
+		for h.table(id).Status == cribbage.StatusPlaying {
+			g := h.table(id).State
+			if seat, crib := g.ShowOrder(g.Shown); g.Phase == engine.PhaseShow && seat == 0 && truth(g, 0, crib) > 0 {
+				points = truth(g, 0, crib)
+				break
+			}
+			h.step(id, msg, people)
+		}
+	}
+	view := h.showHand(alice, msg, id)
+	hint, ok := button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/hint/") })
+	if !ok {
+		t.Fatalf("no Hint button while Alice counts: %s", view.Content())
+	}
+	if a := h.click(alice, view.MessageID, hint.CustomID); !strings.Contains(a.Content(), fmt.Sprintf("you have **%d**", points)) {
+		t.Errorf("the coach's count: %s, want %d", a.Content(), points)
+	}
+	// The table is assisted now: the count is in her view unasked.
+	if v := h.showHand(alice, msg, id); !strings.Contains(v.Content(), fmt.Sprintf("you have **%d**", points)) {
+		t.Errorf("assisted hand view without the coach's count: %s", v.Content())
+	}
+	before := h.table(id).State.Scores[1]
+	h.claim(alice, msg, id, 0)
+	if tb := h.table(id); tb.Status == cribbage.StatusPlaying && tb.State.Scores[1] < before+points {
+		t.Errorf("the computer's score %d → %d after Alice missed %d", before, tb.State.Scores[1], points)
+	}
+	h.drain()
+	found := false
+	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+		found = found || strings.Contains(m.Content, "Muggins!")
+	}
+	if !found {
+		t.Error("the computer's muggins was not announced")
 	}
 }
