@@ -67,38 +67,50 @@ func BenchmarkExpertGame(b *testing.B) {
 	}
 }
 
-// BenchmarkDecisions plays whole two-player games between two players of
-// a level, timing every decision, and reports the discard and play
+// BenchmarkDecisions plays whole games with a level in every seat, at each
+// table kind, timing every decision, and reports the discard and play
 // decisions' median and 99th percentile and the time a whole game takes
-// (targets for the expert: each p99 under 5 ms, a game under 100 ms). Run
-// it with -cpu 1 and enough games for a p99, e.g. -benchtime 200x.
+// (targets for the expert: each p99 under 5 ms, a two-player game under
+// 100 ms). Run it with -cpu 1 and enough games for a p99, e.g.
+// -benchtime 200x.
 func BenchmarkDecisions(b *testing.B) {
-	for _, level := range []Level{Expert, Classic} {
-		b.Run(string(level), func(b *testing.B) {
-			var discards, plays []time.Duration
-			games := uint64(0)
-			for b.Loop() {
-				timedGame(b, level, games, &discards, &plays)
-				games++
-			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(games)/1000, "ms/game")
-			for _, d := range []struct {
-				name  string
-				times []time.Duration
-			}{{"discard", discards}, {"play", plays}} {
-				slices.Sort(d.times)
-				b.ReportMetric(float64(d.times[len(d.times)/2].Nanoseconds())/1000, d.name+"-µs-p50")
-				b.ReportMetric(float64(d.times[len(d.times)*99/100].Nanoseconds())/1000, d.name+"-µs-p99")
-			}
-			b.ReportMetric(0, "ns/op") // the game time says it better
-		})
+	tables := []struct {
+		name string
+		opts engine.Options
+	}{
+		{"2p", engine.Options{Players: 2, Target: 121}},
+		{"3p", engine.Options{Players: 3, Target: 121}},
+		{"4p", engine.Options{Players: 4, Target: 121}},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}},
+	}
+	for _, table := range tables {
+		for _, level := range []Level{Expert, Classic} {
+			b.Run(table.name+"/"+string(level), func(b *testing.B) {
+				var discards, plays []time.Duration
+				games := uint64(0)
+				for b.Loop() {
+					timedGame(b, table.opts, level, games, &discards, &plays)
+					games++
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(games)/1000, "ms/game")
+				for _, d := range []struct {
+					name  string
+					times []time.Duration
+				}{{"discard", discards}, {"play", plays}} {
+					slices.Sort(d.times)
+					b.ReportMetric(float64(d.times[len(d.times)/2].Nanoseconds())/1000, d.name+"-µs-p50")
+					b.ReportMetric(float64(d.times[len(d.times)*99/100].Nanoseconds())/1000, d.name+"-µs-p99")
+				}
+				b.ReportMetric(0, "ns/op") // the game time says it better
+			})
+		}
 	}
 }
 
-// timedGame plays game i between two players of level, adding the time
+// timedGame plays game i with level in every seat, adding the time
 // of each discard and play decision to the lists.
-func timedGame(b *testing.B, level Level, i uint64, discards, plays *[]time.Duration) {
-	g, _, err := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(mix(99, i)))
+func timedGame(b *testing.B, opts engine.Options, level Level, i uint64, discards, plays *[]time.Duration) {
+	g, _, err := engine.New(opts, engine.SeedFromUint64(mix(99, i)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,13 +20,19 @@ import (
 // winValue is what winning the game during the play is worth, in points.
 const winValue = 100
 
-// searchBudget bounds one play decision: deals are searched until their
-// nodes reach it (at least minDeals deals, at most maxDeals). A node is a
-// card laid in a search, about 14 ns on one core.
+// The budget of one play decision: deals are searched until their nodes
+// (cards laid in the search, about 60 ns each on one core) reach it, at
+// most maxDeals of them. A two-player play searches a few hundred nodes a
+// deal, so it gets every deal; at three or four the first plays of a hand
+// search thousands a deal, so they get fewer, to stay within a few
+// milliseconds.
 const (
-	searchBudget = 250_000
-	minDeals     = 12
-	maxDeals     = 128
+	searchBudget     = 250_000
+	manySearchBudget = 30_000
+	maxDeals         = 128
+	// manyDepth is how many cards ahead a search at three or four looks:
+	// the whole play can be tens of thousands of nodes a deal.
+	manyDepth = 8
 )
 
 // keepWeight is how strongly a player is assumed to keep a good hand: a
@@ -37,8 +43,7 @@ const keepWeight = 0.3
 // searcher runs the search of one decision.
 type searcher struct {
 	nodes int
-	// maxDepth is how many cards a search looks ahead: all of them for two
-	// players, two rounds at a table of three or four.
+	// maxDepth is how many cards a search looks ahead.
 	maxDepth int
 	// race, near the end of a two-player game, values the end of the play
 	// by the chance of winning the show that follows instead of by points.
@@ -229,8 +234,9 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 	o := v.Options
 	side := int8(o.SideOf(v.Seat))
 	sr := searcher{maxDepth: 99}
+	budget := searchBudget
 	if o.Players > 2 {
-		sr.maxDepth = 2 * o.Players
+		budget, sr.maxDepth = manySearchBudget, manyDepth
 	}
 	limits := goLimits(v)
 	var memo *winMemo
@@ -238,7 +244,7 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		memo = new(winMemo)
 	}
 	var total float64
-	for deal := 0; deal < maxDeals && (deal < minDeals || sr.nodes < searchBudget); deal++ {
+	for deal := 0; deal < maxDeals && sr.nodes < budget; deal++ {
 		others, weight := dealHidden(v, limits, rng)
 		if memo != nil {
 			sr.race = raceIn(v, others, memo)
