@@ -188,12 +188,7 @@ func TestTheCoachCountsAndTheComputerCallsMuggins(t *testing.T) {
 	if tb := h.table(id); tb.Status == cribbage.StatusPlaying && tb.State.Scores[1] < before+points {
 		t.Errorf("the computer's score %d → %d after Alice missed %d", before, tb.State.Scores[1], points)
 	}
-	h.drain()
-	found := false
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
-		found = found || strings.Contains(m.Content, "Muggins!")
-	}
-	if !found {
+	if !h.threadSays(id, "Muggins!") {
 		t.Error("the computer's muggins was not announced")
 	}
 }

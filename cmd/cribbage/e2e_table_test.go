@@ -75,12 +75,7 @@ func TestMugginsThroughTheHandView(t *testing.T) {
 	if got := h.table(id).State.Scores[1-seat]; got != before+points && h.table(id).Status == cribbage.StatusPlaying {
 		t.Errorf("opponent's score %d → %d, want +%d", before, got, points)
 	}
-	h.drain()
-	found := false
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
-		found = found || strings.Contains(m.Content, "Muggins!")
-	}
-	if !found {
+	if !h.threadSays(id, "Muggins!") {
 		t.Error("muggins was not announced")
 	}
 }
@@ -177,4 +172,16 @@ func TestCountCommand(t *testing.T) {
 	if a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c"}, discordtest.Opt{Name: "starter", Value: "5S"}); !a.Ephemeral() {
 		t.Errorf("three cards: %q", a.Content())
 	}
+}
+
+// threadSays reports whether, once the announcements are delivered, a
+// post in the table's thread contains text.
+func (h *harness) threadSays(id int64, text string) bool {
+	h.drain()
+	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+		if strings.Contains(m.Content, text) {
+			return true
+		}
+	}
+	return false
 }
