@@ -12,6 +12,13 @@ func choosePlay(level Level, v engine.View, rng *rand.Rand) engine.Card {
 	legal := v.Legal
 	switch level {
 	case Expert:
+		if v.Options.Partners {
+			// Measured over 3,000 partnership games, the search pegged
+			// less than classic's look at the next reply (2.94 against
+			// 3.01 a hand) at every depth tried: it assumes a partner
+			// who sees every card. So partners play as classic did.
+			return bestPlay(v).Card
+		}
 		return expertPlay(v, rng)
 	case Classic:
 		return bestPlay(v).Card
@@ -61,6 +68,16 @@ type PlayAdvice struct {
 // AdvisePlay is the expert's play for the coach: the card the expert
 // would lay from v, the view of the seat to play, and why.
 func AdvisePlay(v engine.View, seed uint64) PlayAdvice {
+	if v.Options.Partners {
+		// The expert plays partnerships as classic does (see choosePlay):
+		// the card's points and the next player's expected reply.
+		c := bestPlay(v)
+		net := float64(c.Points) - c.Reply
+		if c.Partner {
+			net = float64(c.Points) + c.Reply
+		}
+		return PlayAdvice{Card: c.Card, Points: c.Points, Wins: c.Wins, Net: net, Only: len(v.Legal) == 1}
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x6372696262616765))
 	ranks, values := playValues(v, rng)
 	best := bestRank(ranks, values)
