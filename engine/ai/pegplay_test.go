@@ -145,3 +145,48 @@ func TestPlayPointsMatchEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsPassedReadsGreedyPlayers: players who always take the most
+// points never pass points up in their real hands, so the real deal is
+// never marked down; players who lay cards at random sometimes do.
+func TestPointsPassedReadsGreedyPlayers(t *testing.T) {
+	for _, level := range []Level{Greedy, Random} {
+		passed := 0
+		for game := uint64(0); game < 30; game++ {
+			g, _, err := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(game))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for step := uint64(0); g.Phase != engine.PhaseOver && g.HandNo < 4; step++ {
+				var a engine.Action
+				if g.Phase == engine.PhaseDeal {
+					s := engine.SeedFromUint64(mix(game, step))
+					a = engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &s}
+				} else {
+					seat := g.Waiting()[0]
+					v := g.ViewFor(seat)
+					if g.Phase == engine.PhasePlay {
+						var hands, played [4]engine.CardSet
+						for s := range g.Options.Players {
+							hands[s] = g.Remaining(s)
+						}
+						for _, p := range v.Plays {
+							played[p.Seat] = played[p.Seat].Add(p.Card)
+						}
+						passed += pointsPassed(v, hands, played)
+					}
+					a, _ = Decide(level, v, mix(game, step))
+				}
+				if g, _, err = g.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if level == Greedy && passed != 0 {
+			t.Errorf("greedy players passed up points %d times in their real hands", passed)
+		}
+		if level == Random && passed == 0 {
+			t.Error("random players never passed up points")
+		}
+	}
+}

@@ -401,7 +401,48 @@ func dealHidden(v engine.View, limits [4]int8, rng *rand.Rand) ([4]engine.CardSe
 		pool &^= h
 		logw += keepWeight * float64(quickScore(h|played[s]))
 	}
+	logw += passedPoints * float64(pointsPassed(v, hands, played))
 	return hands, math.Exp(logw)
+}
+
+// passedPoints is how much less likely a deal is for each time it has a
+// player pass up points in the play: players take the points they see,
+// so one who laid a card that scored less than another it held probably
+// did not hold that other card (e^−1.2, about a third as likely).
+const passedPoints = -1.2
+
+// pointsPassed counts the plays so far, by the seats other than v's, that
+// scored less than another card the deal gives that seat could have laid.
+func pointsPassed(v engine.View, hands, played [4]engine.CardSet) int {
+	var held [4]engine.CardSet
+	for s := range held {
+		held[s] = hands[s] | played[s]
+	}
+	var series [16]int8
+	n, count, passed := 0, 0, 0
+	for i, p := range v.Plays {
+		val := p.Card.Value()
+		if i > 0 && (count == 31 || count+val > 31) {
+			n, count = 0, 0
+		}
+		if p.Seat != v.Seat {
+			best := -1
+			for c := range cardsOf(held[p.Seat]) {
+				if c.Value()+count <= 31 {
+					series[n] = int8(c.Rank())
+					best = max(best, playPoints(series[:n+1], int8(count+c.Value())))
+				}
+			}
+			series[n] = int8(p.Card.Rank())
+			if best > playPoints(series[:n+1], int8(count+val)) {
+				passed++
+			}
+		}
+		held[p.Seat] = held[p.Seat].Remove(p.Card)
+		series[n] = int8(p.Card.Rank())
+		n, count = min(n+1, len(series)-1), count+val
+	}
+	return passed
 }
 
 // cardsOf iterates over a set's cards.
