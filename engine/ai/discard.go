@@ -123,17 +123,24 @@ func splitForTheWin(v engine.View, splits []Split) Split {
 		cribMean += float64(c) * prob(p)
 	}
 	var memo winMemo
+	peg, pone := likelyPegging(), likelyPone()
 	best, bestScore := splits[0], math.Inf(-1)
 	for _, s := range splits {
-		hand := make([]float64, handCells)
+		var counts [handCells]int
 		for _, starter := range unseen.Cards() {
-			hand[min(engine.ScoreShow(s.Keep, starter, false).Total, handCells-1)] += 1 / float64(starters)
+			counts[min(engine.ScoreShow(s.Keep, starter, false).Total, handCells-1)]++
+		}
+		var hand []cell
+		for h, n := range counts {
+			if n > 0 {
+				hand = append(hand, cell{h, 0, float64(n) / float64(starters)})
+			}
 		}
 		crib := s.Crib - cribMean
 		if !s.OwnCrib {
 			crib = cribMean - s.Crib
 		}
-		score := 100*discardWinChance(&memo, dealer, need, theirs, hand) + crib + s.Play
+		score := 100*discardWinChance(&memo, peg, pone, dealer, need, theirs, hand) + crib + s.Play
 		if score > bestScore {
 			best, bestScore = s, score
 		}

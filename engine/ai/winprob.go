@@ -190,60 +190,82 @@ func (m *winMemo) dealerWithCrib(np, nd int) float64 {
 	return float64(m.withCrib[np][nd])
 }
 
+// cell is one outcome of a distribution and its chance.
+type cell struct {
+	a, b int
+	p    float64
+}
+
+// likelyPegging and likelyPone are the shipped pegging and pone's hand
+// distributions without their negligible outcomes, the lists
+// discardWinChance walks for every split.
+func likelyPegging() []cell {
+	var out []cell
+	for x := 0; x < pegCells; x++ {
+		for y := 0; y < pegCells; y++ {
+			if p := prob(pegDist[x][y]); p >= 1e-5 {
+				out = append(out, cell{x, y, p})
+			}
+		}
+	}
+	return out
+}
+
+func likelyPone() []cell {
+	var out []cell
+	for j, pj := range poneDist {
+		if p := prob(pj); p >= 1e-5 {
+			out = append(out, cell{j, 0, p})
+		}
+	}
+	return out
+}
+
 // discardWinChance is the chance a two-player side wins after keeping a
-// hand whose points over the starters it has not seen are hand (hand[h]
-// the chance of h points), needing need while the opponent needs theirs:
-// the play from the measured distribution, the opponent's hand (and crib)
-// likewise, its own crib too when it deals.
-func discardWinChance(m *winMemo, dealer bool, need, theirs int, hand []float64) float64 {
+// hand whose points over the starters it has not seen are hand (cell a the
+// points, p their chance), needing need while the opponent needs theirs:
+// the play (peg, cells of the pone's and the dealer's pegging) and the
+// opponent's hand (pone, when the side deals) from the measured
+// distributions, and the crib from its own.
+func discardWinChance(m *winMemo, peg, pone []cell, dealer bool, need, theirs int, hand []cell) float64 {
 	np, nd := theirs, need
 	if !dealer {
 		np, nd = need, theirs
 	}
 	w := 0.0
-	for x := 0; x < pegCells; x++ { // the pone's pegging
-		for y := 0; y < pegCells; y++ { // the dealer's
-			p := prob(pegDist[x][y])
-			if p < 1e-5 {
-				continue
-			}
-			var mine float64 // the chance the side wins after this play
-			switch {
-			case x >= np && y >= nd:
-				mine = 0.5
-			case x >= np:
-				mine = boolFloat(!dealer)
-			case y >= nd:
-				mine = boolFloat(dealer)
-			case !dealer:
-				for h, ph := range hand {
-					switch {
-					case ph == 0:
-					case h >= np-x:
-						mine += ph
-					default:
-						mine += ph * m.poneAfterHand(np-x-h, nd-y)
-					}
+	for _, pc := range peg {
+		x, y := pc.a, pc.b // the pone's pegging, the dealer's
+		var mine float64   // the chance the side wins after this play
+		switch {
+		case x >= np && y >= nd:
+			mine = 0.5
+		case x >= np:
+			mine = boolFloat(!dealer)
+		case y >= nd:
+			mine = boolFloat(dealer)
+		case !dealer:
+			for _, h := range hand {
+				if h.a >= np-x {
+					mine += h.p
+				} else {
+					mine += h.p * m.poneAfterHand(np-x-h.a, nd-y)
 				}
-			default:
-				for j, pj := range poneDist {
-					pp := prob(pj)
-					if pp < 1e-5 || j >= np-x {
-						continue // the pone wins with its hand
-					}
-					for h, ph := range hand {
-						switch {
-						case ph == 0:
-						case h >= nd-y:
-							mine += pp * ph
-						default:
-							mine += pp * ph * m.dealerWithCrib(np-x-j, nd-y-h)
-						}
+			}
+		default:
+			for _, j := range pone {
+				if j.a >= np-x {
+					continue // the pone wins with its hand
+				}
+				for _, h := range hand {
+					if h.a >= nd-y {
+						mine += j.p * h.p
+					} else {
+						mine += j.p * h.p * m.dealerWithCrib(np-x-j.a, nd-y-h.a)
 					}
 				}
 			}
-			w += p * mine
 		}
+		w += pc.p * mine
 	}
 	return w
 }
