@@ -48,7 +48,13 @@ type searcher struct {
 	// race, near the end of a two-player game, values the end of the play
 	// by the chance of winning the show that follows instead of by points.
 	race *race
+	// kids are each depth's children, kept here so that a node does not
+	// clear a fresh array for them.
+	kids [maxPlays + 1][maxMoves]pegState
 }
+
+// maxPlays is the most cards a play can lay: four hands of four.
+const maxPlays = 16
 
 // race is what decides the show at the end of a two-player play in one of
 // the search's deals: who counts first and what each hand counts (the
@@ -140,10 +146,10 @@ func (sr *searcher) value2(s *pegState, alpha, beta float32, depth int) float32 
 		return 0
 	}
 	side := s.turn % s.sides
-	var kids [maxMoves]pegState
+	kids := &sr.kids[depth]
 	var pts [maxMoves]float32
 	var order [maxMoves]int8
-	n := children(s, &kids, &pts, &order)
+	n := children(s, kids, &pts, &order)
 	best := float32(-math.MaxFloat32)
 	for _, k := range order[:n] {
 		c, p := &kids[k], sr.gain(pts[k])
@@ -181,10 +187,10 @@ func (sr *searcher) valueN(s *pegState, depth int) [4]float32 {
 		return best
 	}
 	side := s.turn % s.sides
-	var kids [maxMoves]pegState
+	kids := &sr.kids[depth]
 	var pts [maxMoves]float32
 	var order [maxMoves]int8
-	n := children(s, &kids, &pts, &order)
+	n := children(s, kids, &pts, &order)
 	bestU := float32(-math.MaxFloat32)
 	for i := 0; i < n; i++ {
 		c := &kids[i]
