@@ -52,8 +52,8 @@ func Advance(t *Table, g *engine.State, seeds Seeds, actions []LoggedAction, eve
 // anything else happens, as an attentive opponent would.
 func ownMove(t *Table, g *engine.State, seeds Seeds) (engine.Action, bool) {
 	for seat, s := range t.Seats {
-		if s.Computer == "" {
-			continue
+		if s.Computer == "" || len(g.Missed) == 0 {
+			continue // only a show with missed points has muggins to call
 		}
 		if a, ok := ai.Muggins(g.ViewFor(seat)); ok {
 			return a, true

@@ -394,7 +394,7 @@ func dealHidden(v engine.View, limits [4]int8, rng *rand.Rand) ([4]engine.CardSe
 	logw := 0.0
 	for _, s := range order {
 		allowed := pool
-		for c := range cardsOf(pool) {
+		for _, c := range pool.Cards() {
 			if int8(c.Value()) <= limits[s] {
 				allowed = allowed.Remove(c)
 			}
@@ -433,7 +433,7 @@ func pointsPassed(v engine.View, hands, played [4]engine.CardSet) int {
 		}
 		if p.Seat != v.Seat {
 			best := -1
-			for c := range cardsOf(held[p.Seat]) {
+			for _, c := range held[p.Seat].Cards() {
 				if c.Value()+count <= 31 {
 					series[n] = int8(c.Rank())
 					best = max(best, playPoints(series[:n+1], int8(count+c.Value())))
@@ -449,17 +449,6 @@ func pointsPassed(v engine.View, hands, played [4]engine.CardSet) int {
 		n, count = min(n+1, len(series)-1), count+val
 	}
 	return passed
-}
-
-// cardsOf iterates over a set's cards.
-func cardsOf(s engine.CardSet) func(func(engine.Card) bool) {
-	return func(yield func(engine.Card) bool) {
-		for _, c := range s.Cards() {
-			if !yield(c) {
-				return
-			}
-		}
-	}
 }
 
 // sample draws k cards of a set at random.

@@ -128,22 +128,6 @@ func computeWinTable(peg [pegCells][pegCells]float64, pone [handCells]float64, d
 	return out
 }
 
-// shippedDists are the shipped distributions as probabilities.
-func shippedDists() (peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64) {
-	for x := range peg {
-		for y := range peg[x] {
-			peg[x][y] = prob(pegDist[x][y])
-		}
-	}
-	for j := range pone {
-		pone[j] = prob(poneDist[j])
-	}
-	for k := range deal {
-		deal[k] = prob(dealDist[k])
-	}
-	return peg, pone, deal
-}
-
 // raceValue is, at the end of a two-player play that nobody won, the
 // chance that side wins, in [−1, 1] (2p − 1): the pone counts its hand
 // first, then the dealer its hand and crib. needs are each side's points

@@ -89,6 +89,22 @@ func sampleGame(t testing.TB, seed uint64) []handSample {
 	return hands
 }
 
+// shippedDists are the shipped distributions as probabilities.
+func shippedDists() (peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64) {
+	for x := range peg {
+		for y := range peg[x] {
+			peg[x][y] = prob(pegDist[x][y])
+		}
+	}
+	for j := range pone {
+		pone[j] = prob(poneDist[j])
+	}
+	for k := range deal {
+		deal[k] = prob(dealDist[k])
+	}
+	return peg, pone, deal
+}
+
 // distributions counts hands into the shipped cells, as probabilities.
 func distributions(hands []handSample) (peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64, crib [handCells]float64) {
 	w := 1 / float64(len(hands))
