@@ -19,8 +19,8 @@ type Split struct {
 	Crib  float64
 	// OwnCrib is whether the crib is the seat's side's.
 	OwnCrib bool
-	// Play is the pegging term (pegtable.go), at two-player tables; 0 at
-	// others.
+	// Play is the pegging term: pegtable.go at two players,
+	// pegtable_many.go at three and four.
 	Play float64
 	// Show is the hand and crib together, Total the show and the play.
 	Show  float64
@@ -32,7 +32,7 @@ type Split struct {
 // Splits values every keep/throw split of a dealt hand, best total first:
 // the kept hand exactly over every starter the seat has not seen, the crib
 // over every draw of the other crib cards and the starter from those
-// cards, and at two-player tables the play from the pegging table.
+// cards, and the play from the pegging tables.
 func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split {
 	cards := dealt.Cards()
 	throw := opts.DiscardSize()
@@ -60,6 +60,8 @@ func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split
 		}
 		if opts.Players == 2 {
 			s.Play = pegValue(seat == dealer, k)
+		} else {
+			s.Play = pegValueMany(opts, leadOrder(opts, seat, dealer), k)
 		}
 		s.Total = s.Show + s.Play
 		out = append(out, s)

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/cribbage-bot/cribbage/engine"
@@ -162,4 +163,79 @@ func newPegState(v engine.View, others [4]engine.CardSet) pegState {
 		s.scores[side] = int16(score)
 	}
 	return s
+}
+
+// policyRank is the rank a player who sees one card ahead lays from s: the
+// most its side scores with the card less what the next player can score
+// back at once (or plus it, when the next player is a partner); between
+// equals, the higher card, keeping the low ones for later counts.
+func policyRank(s *pegState) int8 {
+	side := s.turn % s.sides
+	best, bestValue := int8(-1), float32(-math.MaxFloat32)
+	room := 31 - s.count
+	for m := s.held[s.turn]; m != 0; m &= m - 1 {
+		r := int8(bits.TrailingZeros16(m))
+		if rankValue(r) > room {
+			break
+		}
+		c := *s
+		v := float32(c.play(r))
+		if !c.done {
+			reply := bestReply(&c)
+			if c.turn%c.sides == side {
+				v += reply
+			} else {
+				v -= reply
+			}
+		}
+		v += 0.01 * float32(rankValue(r))
+		if v > bestValue {
+			best, bestValue = r, v
+		}
+	}
+	return best
+}
+
+// bestReply is the most the seat to play can score with its next card,
+// a go or last card included: what laying each of its cards with play
+// would score, worked out without copying the state for each card, since
+// the search asks it at most of its nodes.
+func bestReply(s *pegState) float32 {
+	t := s.turn
+	side := t % s.sides
+	best := 0
+	room := 31 - s.count
+	for m := s.held[t]; m != 0; m &= m - 1 {
+		r := int8(bits.TrailingZeros16(m))
+		if rankValue(r) > room {
+			break
+		}
+		count := s.count + rankValue(r)
+		s.series[s.slen] = r // past the series: s is left as it was
+		p := playPoints(s.series[:s.slen+1], count)
+		wins := p > 0 && int(s.scores[side])+p >= int(s.target)
+		if count < 31 && !wins && !s.anyCanPlayAfter(t, r, count) {
+			p++ // the go, or the last card: a card that wins ends the play first
+		}
+		best = max(best, p)
+	}
+	return float32(best)
+}
+
+// anyCanPlayAfter reports whether any seat could lay a card at count
+// after seat t laid a card of rank r.
+func (s *pegState) anyCanPlayAfter(t, r, count int8) bool {
+	for seat := int8(0); seat < s.players; seat++ {
+		held, left := s.held[seat], s.left[seat]
+		if seat == t {
+			left--
+			if s.hands[t][r] == 1 {
+				held &^= 1 << r
+			}
+		}
+		if left > 0 && rankValue(int8(bits.TrailingZeros16(held)))+count <= 31 {
+			return true
+		}
+	}
+	return false
 }

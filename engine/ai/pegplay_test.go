@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -188,5 +189,86 @@ func TestPointsPassedReadsGreedyPlayers(t *testing.T) {
 		if level == Random && passed == 0 {
 			t.Error("random players never passed up points")
 		}
+	}
+}
+
+// TestBestReplyMatchesPlay: bestReply, which works out each card's points
+// without laying it, gives what laying the best card with play scores.
+func TestBestReplyMatchesPlay(t *testing.T) {
+	checked := 0
+	playPhases(t, 40, func(g *engine.State) {
+		v := g.ViewFor(g.Turn)
+		var others [4]engine.CardSet
+		for s := range g.Options.Players {
+			others[s] = g.Remaining(s)
+		}
+		for _, target := range []int16{int16(g.Options.Target), int16(max(g.Scores[0], g.Scores[1]) + 2)} {
+			st := newPegState(v, others)
+			st.target = target
+			want := 0
+			for m := st.held[st.turn]; m != 0; m &= m - 1 {
+				r := int8(bits.TrailingZeros16(m))
+				if rankValue(r)+st.count > 31 {
+					break
+				}
+				c := st
+				want = max(want, c.play(r))
+			}
+			before := st
+			if got := bestReply(&st); got != float32(want) {
+				t.Fatalf("count %d, series %v: bestReply %v, play gives at most %d", st.count, st.series[:st.slen], got, want)
+			}
+			before.series, st.series = [16]int8{}, [16]int8{}
+			if st != before {
+				t.Fatal("bestReply changed the state")
+			}
+			checked++
+		}
+	})
+	if checked < 1000 {
+		t.Fatalf("only %d states checked", checked)
+	}
+}
+
+// TestPolicyRankLooksOneCardAhead: the rule the search lays other seats'
+// cards by takes its points, keeps the next opponent from scoring back,
+// and lays what its partner can score on.
+func TestPolicyRankLooksOneCardAhead(t *testing.T) {
+	tests := []struct {
+		name     string
+		partners bool
+		series   []int8   // the ranks laid since the count was reset
+		hands    [][]int8 // every seat's ranks, seat 0 to play
+		want     int8
+	}{
+		{"takes the fifteen", false, []int8{10}, [][]int8{{5, 9}, {1}, {1}}, 5},
+		{"takes the pair over the higher card", false, []int8{3}, [][]int8{{3, 12}, {1}, {1}}, 3},
+		{"leaves the next player no fifteen", false, nil, [][]int8{{10, 4}, {5, 5}, {1}}, 4},
+		{"leaves the next player no pair", false, []int8{12}, [][]int8{{6, 7}, {7, 13}, {1}}, 6},
+		{"between equals, the higher card", false, nil, [][]int8{{2, 3}, {13}, {13}}, 3},
+		// Seat 1 is out of cards, so seat 0's partner, seat 2, plays next.
+		{"sets up the partner's fifteen", true, nil, [][]int8{{10, 4}, nil, {5}, {13}}, 10},
+		{"the same, against an opponent", false, nil, [][]int8{{10, 4}, nil, {5}, {13}}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := pegState{players: int8(len(tt.hands)), sides: int8(len(tt.hands)), target: 121}
+			if tt.partners {
+				st.sides = 2
+			}
+			for _, r := range tt.series {
+				st.series[st.slen] = r
+				st.slen++
+				st.count += rankValue(r)
+			}
+			for seat, ranks := range tt.hands {
+				for _, r := range ranks {
+					st.hold(int8(seat), r)
+				}
+			}
+			if got := policyRank(&st); got != tt.want {
+				t.Errorf("policyRank = %d, want %d", got, tt.want)
+			}
+		})
 	}
 }

@@ -87,16 +87,7 @@ func pegTableEntry(dealer bool, r [4]int8, samples int, seed uint64) float64 {
 		role = 1
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(pegIndex(r))<<1|role))
-	var mine engine.CardSet
-	for i, rank := range r {
-		suit := 0
-		for j := 0; j < i; j++ {
-			if r[j] == rank {
-				suit++
-			}
-		}
-		mine = mine.Add(engine.NewCard(engine.Rank(rank), engine.Suit(suit)))
-	}
+	mine := cardsOfRanks(r)
 	rest := engine.FullDeck &^ mine
 	opts := engine.Options{Players: 2, Target: 121}
 	dealerSeat := 1
