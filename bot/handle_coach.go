@@ -85,13 +85,17 @@ func playHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
 	if a.Points > 0 {
 		pegs = fmt.Sprintf("it pegs %d now", a.Points)
 	}
-	others := "your opponent"
-	if t.Options.Sides() > 2 {
+	us, others := "you", "your opponent"
+	switch {
+	case t.Options.Partners:
+		// The search counts the partner's points with the seat's.
+		us, others = "your side", "the other side"
+	case t.Options.Sides() > 2:
 		others = "the others"
 	}
-	net := fmt.Sprintf("you can expect to peg about %.1f more than %s", a.Net, others)
+	net := fmt.Sprintf("%s can expect to peg about %.1f more than %s", us, a.Net, others)
 	if a.Net < 0 {
-		net = fmt.Sprintf("it holds %s to about %.1f more than you, the least any card does", others, -a.Net)
+		net = fmt.Sprintf("it holds %s to about %.1f more than %s, the least any card does", others, -a.Net, us)
 	}
 	return fmt.Sprintf("**Coach** — play %s: %s, and over the rest of the play %s.", card, pegs, net)
 }

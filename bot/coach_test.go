@@ -1,0 +1,38 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
+)
+
+// TestPlayHintSaysWhoseAdvantage: the coach's play hint names who the
+// expected pegging is measured against: the opponent, the others, or, at
+// partnerships, the other side (the search counts a partner's points with
+// the seat's).
+func TestPlayHintSaysWhoseAdvantage(t *testing.T) {
+	card := engine.MustParseCards("5H")[0]
+	tests := []struct {
+		name string
+		opts engine.Options
+		net  float64
+		want string
+	}{
+		{"two players", engine.Options{Players: 2, Target: 121}, 1.24, "you can expect to peg about 1.2 more than your opponent."},
+		{"three players", engine.Options{Players: 3, Target: 121}, 0.5, "you can expect to peg about 0.5 more than the others."},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}, 2, "your side can expect to peg about 2.0 more than the other side."},
+		{"partners behind", engine.Options{Players: 4, Partners: true, Target: 121}, -1.5, "it holds the other side to about 1.5 more than your side, the least any card does."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tbl := &cribbage.Table{Options: tt.opts}
+			got := playHint(tbl, engine.View{}, ai.PlayAdvice{Card: card, Net: tt.net})
+			if !strings.HasSuffix(got, tt.want) {
+				t.Errorf("hint %q, want it to end %q", got, tt.want)
+			}
+		})
+	}
+}
