@@ -272,3 +272,30 @@ func TestPolicyRankLooksOneCardAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestTheSearchPlaysForItsPartner: at a partnership the search counts
+// what its partner pegs as its own, so it lays the card its partner can
+// score on, where against an opponent in the same seat it lays the other.
+func TestTheSearchPlaysForItsPartner(t *testing.T) {
+	for _, partners := range []bool{true, false} {
+		// Seat 0 leads from a ten and a four; seat 1 is out of cards, so
+		// seat 2, holding a five, plays next; seat 3 holds a king.
+		st := pegState{players: 4, sides: 4, target: 121}
+		if partners {
+			st.sides = 2
+		}
+		for seat, ranks := range [][]int8{{10, 4}, nil, {5}, {13}} {
+			for _, r := range ranks {
+				st.hold(int8(seat), r)
+			}
+		}
+		sr := searcher{maxDepth: 99, seat: 0, ruled: true}
+		ten, four := sr.valueOf(st, 10), sr.valueOf(st, 4)
+		if partners && ten <= four {
+			t.Errorf("partners: the ten is worth %.2f, the four %.2f; want the ten, for the partner's fifteen", ten, four)
+		}
+		if !partners && four <= ten {
+			t.Errorf("against seat 2: the ten is worth %.2f, the four %.2f; want the four, which gives it no fifteen", ten, four)
+		}
+	}
+}

@@ -265,7 +265,6 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		return ranks, values
 	}
 	o := v.Options
-	side := int8(o.SideOf(v.Seat))
 	sr := searcher{maxDepth: 99, seat: int8(v.Seat), ruled: o.Players > 2}
 	limits := goLimits(v)
 	var memo *winMemo
@@ -280,23 +279,7 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		}
 		base := newPegState(v, others)
 		for i, r := range ranks {
-			c := base
-			p := sr.gain(float32(c.play(r)))
-			var val float32
-			switch {
-			case won(&c, side):
-				val = winValue
-			case c.done:
-				val = sr.endValue(&c, side, p)
-			case c.sides == 2 && c.turn%2 == side:
-				val = p + sr.value2(&c, -math.MaxFloat32, math.MaxFloat32, 1)
-			case c.sides == 2:
-				val = p - sr.value2(&c, -math.MaxFloat32, math.MaxFloat32, 1)
-			default:
-				res := sr.valueN(&c, 1)
-				res[side] += p
-				val = utility(res, side, c.sides)
-			}
+			val := sr.valueOf(base, r)
 			values[i] += weight * float64(val)
 		}
 		total += weight
@@ -305,6 +288,26 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 		values[i] /= total
 	}
 	return ranks, values
+}
+
+// valueOf is what laying a card of rank r from s is worth to the side of
+// the seat to play, searched to the end of the play.
+func (sr *searcher) valueOf(s pegState, r int8) float32 {
+	side := s.turn % s.sides
+	p := sr.gain(float32(s.play(r)))
+	switch {
+	case won(&s, side):
+		return winValue
+	case s.done:
+		return sr.endValue(&s, side, p)
+	case s.sides == 2 && s.turn%2 == side:
+		return p + sr.value2(&s, -math.MaxFloat32, math.MaxFloat32, 1)
+	case s.sides == 2:
+		return p - sr.value2(&s, -math.MaxFloat32, math.MaxFloat32, 1)
+	}
+	res := sr.valueN(&s, 1)
+	res[side] += p
+	return utility(res, side, s.sides)
 }
 
 // raceIn is the show's race in a deal of the hidden cards: each seat's
