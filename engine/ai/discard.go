@@ -16,7 +16,9 @@ type Split struct {
 	Keep  []engine.Card
 	Throw []engine.Card
 	Hand  float64
-	Crib  float64
+	// Crib is the crib's expected score; at two players it reckons with
+	// what the other player throws to it (cribread.go).
+	Crib float64
 	// OwnCrib is whether the crib is the seat's side's.
 	OwnCrib bool
 	// Play is the pegging term: pegtable.go at two players,
@@ -27,6 +29,9 @@ type Split struct {
 	Total float64
 	// order is the split's place in the order the splits are made.
 	order int
+	// classicShow is the show as the classic expert values it, with
+	// the other player's crib cards taken at random (see cribread.go).
+	classicShow float64
 }
 
 // Splits values every keep/throw split of a dealt hand, best total first:
@@ -38,6 +43,10 @@ func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split
 	throw := opts.DiscardSize()
 	unseen := engine.FullDeck &^ dealt
 	own := opts.SideOf(seat) == opts.SideOf(dealer)
+	sign := -1.0 // the crib counts against the seat
+	if own {
+		sign = 1
+	}
 	var out []Split
 	eachThrow(len(cards), throw, func(idx []int) {
 		var t, k []engine.Card
@@ -54,15 +63,14 @@ func Splits(opts engine.Options, seat, dealer int, dealt engine.CardSet) []Split
 		s := Split{Keep: k, Throw: t, OwnCrib: own, order: len(out)}
 		s.Hand = engine.ExpectedHand([4]engine.Card(k), unseen)
 		s.Crib = engine.ExpectedCrib(t, unseen)
-		s.Show = s.Hand - s.Crib
-		if own {
-			s.Show = s.Hand + s.Crib
-		}
+		s.classicShow = s.Hand + sign*s.Crib
 		if opts.Players == 2 {
+			s.Crib += cribReadValue(own, t)
 			s.Play = pegValue(seat == dealer, k)
 		} else {
 			s.Play = pegValueMany(opts, leadOrder(opts, seat, dealer), k)
 		}
+		s.Show = s.Hand + sign*s.Crib
 		s.Total = s.Show + s.Play
 		out = append(out, s)
 	})
@@ -99,6 +107,11 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 	case Classic:
 		return bestShow(splits).Throw
 	case Greedy, Easy:
+		// Equal hands in the order the levels were measured with: the
+		// show as classic values it, and the play.
+		sort.SliceStable(splits, func(i, j int) bool {
+			return splits[i].classicShow+splits[i].Play > splits[j].classicShow+splits[j].Play
+		})
 		sort.SliceStable(splits, func(i, j int) bool { return splits[i].Hand > splits[j].Hand })
 		if level == Easy {
 			// A beginner sees roughly which hands are good, not which is best.

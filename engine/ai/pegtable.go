@@ -134,7 +134,7 @@ func eachRankMultiset(fn func(r [4]int8)) {
 func bestShow(splits []Split) Split {
 	best := splits[0]
 	for _, s := range splits[1:] {
-		if s.Show > best.Show || (s.Show == best.Show && s.order < best.order) {
+		if s.classicShow > best.classicShow || (s.classicShow == best.classicShow && s.order < best.order) {
 			best = s
 		}
 	}
