@@ -17,8 +17,9 @@ import (
 // other sides', go, last card and 31 included, and a game won or lost in
 // the play outweighing any points.
 //
-// At two players the opponent is searched as the best player it can be.
-// At three and four that goes wrong: with every card in the open, the
+// At two players the opponent is searched as the best player it can be
+// (laying its cards by policyRank instead won 67.7% of 4,000 games
+// against greedy, against 69.1%). At three and four that goes wrong: with every card in the open, the
 // opponents would play as if they shared their hands against the seat,
 // and a partner would help in ways a partner who sees only its own cards
 // cannot. So there the other seats lay what policyRank lays, a player
