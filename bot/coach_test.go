@@ -36,3 +36,30 @@ func TestPlayHintSaysWhoseAdvantage(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscardHintSaysWhosePlay: the discard hint's note on the play term
+// names whom it is measured against at each table.
+func TestDiscardHintSaysWhosePlay(t *testing.T) {
+	dealt := engine.SetOf(engine.MustParseCards("5H 5S JD QC 2H 9S")...)
+	tests := []struct {
+		name string
+		opts engine.Options
+		want string
+	}{
+		{"two players", engine.Options{Players: 2, Target: 121}, "less what your opponent pegs against them"},
+		{"three players", engine.Options{Players: 3, Target: 121}, "less what the others peg on average"},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}, "less what the other side pegs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hand := dealt
+			if tt.opts.Players > 2 {
+				hand = engine.SetOf(dealt.Cards()[:5]...)
+			}
+			got := discardHint(tt.opts, ai.Splits(tt.opts, 0, 1, hand), 3)
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("hint %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}

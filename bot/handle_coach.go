@@ -27,7 +27,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickI
 	var hint string
 	switch {
 	case v.Phase == engine.PhaseDiscard && !v.Discarded[seat]:
-		hint = discardHint(ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
+		hint = discardHint(v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
 		hint = playHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
 	case countingNow(t, seat):
@@ -42,9 +42,9 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickI
 }
 
 // discardHint lists the best splits with their expected points: the hand
-// and crib over every starter, and at two players what the kept cards are
-// worth in the play.
-func discardHint(splits []ai.Split, n int) string {
+// and crib over every starter, and what the kept cards are worth in the
+// play.
+func discardHint(o engine.Options, splits []ai.Split, n int) string {
 	lines := []string{"**Coach** — the best throws, on average over every starter and crib:"}
 	for i, s := range splits[:min(n, len(splits))] {
 		sign, whose := "+", "your crib"
@@ -58,8 +58,13 @@ func discardHint(splits []ai.Split, n int) string {
 		lines = append(lines, fmt.Sprintf("%d. keep %s, throw %s — hand %.2f %s %s %.2f%s = **%.2f**",
 			i+1, engine.DisplayCards(s.Keep), engine.DisplayCards(s.Throw), s.Hand, sign, whose, s.Crib, play, s.Total))
 	}
-	if splits[0].Play != 0 {
-		lines = append(lines, "*Play* is what those four cards are expected to peg, less what your opponent pegs against them.")
+	switch {
+	case o.Partners:
+		lines = append(lines, "*Play* is what your side is expected to peg with those four cards, less what the other side pegs.")
+	case o.Players > 2:
+		lines = append(lines, "*Play* is what those four cards are expected to peg, less what the others peg on average.")
+	default:
+		lines = append(lines, "*Play* is what those four cards are expected to peg, less what your opponent pegs against them. The crib counts on your opponent throwing what suits them.")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -154,5 +159,5 @@ func reviewText(v engine.View) string {
 		return head + "\nThat was the best throw. 👍"
 	}
 	return head + fmt.Sprintf("\nThe best was to throw %s (expected %.2f): you gave away **%.2f** points on average.\n%s",
-		engine.DisplayCards(best.Throw), best.Total, best.Total-yours.Total, discardHint(splits, 3))
+		engine.DisplayCards(best.Throw), best.Total, best.Total-yours.Total, discardHint(v.Options, splits, 3))
 }
