@@ -49,6 +49,15 @@ func playPhases(t *testing.T, games int, fn func(g *engine.State)) {
 	}
 }
 
+// everyHand is what each seat still holds in the play.
+func everyHand(g *engine.State) [4]engine.CardSet {
+	var hands [4]engine.CardSet
+	for s := range g.Options.Players {
+		hands[s] = g.Remaining(s)
+	}
+	return hands
+}
+
 // TestPegStateMatchesEngine: from every play decision of random games at
 // every table kind, the search's play of a card scores what the engine's
 // does for each side, and leaves the same count, turn and end of play.
@@ -56,10 +65,7 @@ func TestPegStateMatchesEngine(t *testing.T) {
 	checked := 0
 	playPhases(t, 40, func(g *engine.State) {
 		v := g.ViewFor(g.Turn)
-		var others [4]engine.CardSet
-		for s := range g.Options.Players {
-			others[s] = g.Remaining(s)
-		}
+		others := everyHand(g)
 		for _, c := range v.Legal {
 			st := newPegState(v, others)
 			st.play(int8(c.Rank()))
@@ -198,10 +204,7 @@ func TestBestReplyMatchesPlay(t *testing.T) {
 	checked := 0
 	playPhases(t, 40, func(g *engine.State) {
 		v := g.ViewFor(g.Turn)
-		var others [4]engine.CardSet
-		for s := range g.Options.Players {
-			others[s] = g.Remaining(s)
-		}
+		others := everyHand(g)
 		for _, target := range []int16{int16(g.Options.Target), int16(max(g.Scores[0], g.Scores[1]) + 2)} {
 			st := newPegState(v, others)
 			st.target = target
