@@ -292,7 +292,7 @@ func TestTheSearchPlaysForItsPartner(t *testing.T) {
 				st.hold(int8(seat), r)
 			}
 		}
-		sr := searcher{maxDepth: 99, seat: 0, ruled: true}
+		sr := searcher{seat: 0, ruled: true}
 		ten, four := sr.valueOf(st, 10), sr.valueOf(st, 4)
 		if partners && ten <= four {
 			t.Errorf("partners: the ten is worth %.2f, the four %.2f; want the ten, for the partner's fifteen", ten, four)

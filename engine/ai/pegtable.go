@@ -94,7 +94,7 @@ func pegTableEntry(dealer bool, r [4]int8, samples int, seed uint64) float64 {
 	if dealer {
 		dealerSeat = 0
 	}
-	sr := searcher{maxDepth: 99}
+	var sr searcher
 	total := 0.0
 	for i := 0; i < samples; i++ {
 		dealt := sample(rest, 6, rng)
