@@ -410,7 +410,6 @@ func dealHidden(v engine.View, limits [4]int8, rng *rand.Rand) ([4]engine.CardSe
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-	logw := 0.0
 	for _, s := range order {
 		allowed := pool
 		for _, c := range pool.Cards() {
@@ -421,17 +420,16 @@ func dealHidden(v engine.View, limits [4]int8, rng *rand.Rand) ([4]engine.CardSe
 		if allowed.Len() < v.CardsLeft[s] {
 			allowed = pool // what was seen contradicts itself; deal anyway
 		}
-		h := sample(allowed, v.CardsLeft[s], rng)
-		hands[s] = h
-		pool &^= h
-		if v.Options.Players == 2 { // see keepWeight
-			logw += keepWeight * float64(quickScore(h|played[s]))
-		}
+		hands[s] = sample(allowed, v.CardsLeft[s], rng)
+		pool &^= hands[s]
 	}
 	if v.Options.Players > 2 {
-		return hands, 1
+		return hands, 1 // deals are weighed at two players only: see keepWeight
 	}
-	logw += passedPoints * float64(pointsPassed(v, hands, played))
+	logw := passedPoints * float64(pointsPassed(v, hands, played))
+	for _, s := range order {
+		logw += keepWeight * float64(quickScore(hands[s]|played[s]))
+	}
 	return hands, math.Exp(logw)
 }
 
