@@ -3,6 +3,7 @@ package ai
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage/engine"
@@ -220,6 +221,10 @@ func TestBestReplyMatchesPlay(t *testing.T) {
 			before := st
 			if got := bestReply(&st); got != float32(want) {
 				t.Fatalf("count %d, series %v: bestReply %v, play gives at most %d", st.count, st.series[:st.slen], got, want)
+			}
+			// bestReply may write past the series, never in it.
+			if !slices.Equal(st.series[:st.slen], before.series[:before.slen]) {
+				t.Fatal("bestReply changed the series")
 			}
 			before.series, st.series = [16]int8{}, [16]int8{}
 			if st != before {
