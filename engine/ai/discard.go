@@ -101,7 +101,7 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 	switch level {
 	case Expert:
 		if racing(v) {
-			return splitForTheWin(v, splits).Throw
+			return splitForTheWin(v, winModelOf(v.Options), splits).Throw
 		}
 		return splits[0].Throw
 	case Classic:
@@ -122,25 +122,23 @@ func chooseDiscard(level Level, v engine.View, rng *rand.Rand) []engine.Card {
 	return splits[rng.IntN(len(splits))].Throw
 }
 
-// splitForTheWin is the expert's discard near the end of a two-player
-// game: the split most likely to win, each valued by its hand's points
-// over every starter, the play and the opponent's hand (and the crib)
-// from what hands measure (winprob.go). What the chance leaves out, the
-// split's own crib and play, counts at a point for a point percent.
-func splitForTheWin(v engine.View, splits []Split) Split {
+// splitForTheWin is the expert's discard near the end of a game between
+// two sides (two players, or partners): the split most likely to win, each
+// valued by its hand's points over every starter, and the play and the
+// other hands (and the crib) from what hands measure (winprob.go). What
+// the chance leaves out, the split's own crib and play, counts at what a
+// point is worth here: how much the chance moves with a point more or
+// less for either side, or in the crib.
+func splitForTheWin(v engine.View, model *winModel, splits []Split) Split {
 	side := v.Options.SideOf(v.Seat)
 	need, theirs := v.Options.Target-v.Scores[side], v.Options.Target-v.Scores[1-side]
-	dealer := v.Seat == v.Dealer
 	unseen := engine.FullDeck &^ v.Hand
 	starters := unseen.Len()
 	cribMean := 0.0
-	for c, p := range cribDist {
+	for c, p := range model.crib {
 		cribMean += float64(c) * prob(p)
 	}
-	var memo winMemo
-	peg, pone := likelyPegging(), likelyPone()
-	best, bestScore := splits[0], math.Inf(-1)
-	for _, s := range splits {
+	handOf := func(s Split) []cell {
 		var counts [handCells]int
 		for _, starter := range unseen.Cards() {
 			counts[min(engine.ScoreShow(s.Keep, starter, false).Total, handCells-1)]++
@@ -151,11 +149,21 @@ func splitForTheWin(v engine.View, splits []Split) Split {
 				hand = append(hand, cell{h, 0, float64(n) / float64(starters)})
 			}
 		}
-		crib := s.Crib - cribMean
-		if !s.OwnCrib {
-			crib = cribMean - s.Crib
-		}
-		score := 100*discardWinChance(&memo, peg, pone, dealer, need, theirs, hand) + crib + s.Play
+		return hand
+	}
+	d := newDiscardChance(model, v.Options, v.Seat, v.Dealer)
+	// What a point is worth here, measured on the best split by points:
+	// to the seat's side, to the other, and in the crib, which counts
+	// last (often after the game is decided).
+	h := handOf(splits[0])
+	mine := (d.chance(h, max(need-1, 1), theirs) - d.chance(h, min(need+1, maxNeed), theirs)) / 2
+	against := (d.chance(h, need, min(theirs+1, maxNeed)) - d.chance(h, need, max(theirs-1, 1))) / 2
+	crib := (d.withCribShifted(1).chance(h, need, theirs) - d.withCribShifted(-1).chance(h, need, theirs)) / 2
+	best, bestScore := splits[0], math.Inf(-1)
+	for _, s := range splits {
+		// The play term is the seat's side's pegging less the other's:
+		// half of it counted as points gained, half as points denied.
+		score := d.chance(handOf(s), need, theirs) + (s.Crib-cribMean)*crib + s.Play*(mine+against)/2
 		if score > bestScore {
 			best, bestScore = s, score
 		}

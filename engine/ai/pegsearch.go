@@ -69,12 +69,14 @@ type searcher struct {
 // maxPlays is the most cards a play can lay: four hands of four.
 const maxPlays = 16
 
-// race is what decides the show at the end of a two-player play in one of
-// the search's deals: who counts first and what each hand counts (the
-// starter is up and the deal gives every hand).
+// race is what decides the show at the end of the play in one of the
+// search's deals, at a table of two sides: the pone's side, and what
+// each hand counts in the order they count (the starter is up and the
+// deal gives every hand).
 type race struct {
 	pone  int
-	hands [2]int
+	hands [4]int
+	n     int
 	memo  *winMemo
 }
 
@@ -86,7 +88,7 @@ func (sr *searcher) endValue(c *pegState, side int8, points float32) float32 {
 		return points
 	}
 	needs := [2]int{int(c.target - c.scores[0]), int(c.target - c.scores[1])}
-	return winValue * float32(raceValue(sr.race.memo, int(side), sr.race.pone, needs, sr.race.hands))
+	return winValue * float32(sr.race.memo.raceValue(int(side), sr.race.pone, needs, sr.race.hands[:sr.race.n]))
 }
 
 // gain is what a move's points add by themselves: nothing when the race
@@ -102,9 +104,10 @@ func (sr *searcher) gain(points float32) float32 {
 // for the win rather than for points: within a hand's reach.
 const raceFrom = 30
 
-// racing reports whether a two-player view is near enough the end.
+// racing reports whether a view of a table of two sides (two players,
+// or partners) is near enough the end.
 func racing(v engine.View) bool {
-	if v.Options.Players != 2 {
+	if winModelOf(v.Options) == nil {
 		return false
 	}
 	for _, s := range v.Scores {
@@ -262,7 +265,7 @@ func playValues(v engine.View, rng *rand.Rand) (ranks []int8, values []float64) 
 	limits := goLimits(v)
 	var memo *winMemo
 	if racing(v) {
-		memo = new(winMemo)
+		memo = &winMemo{model: winModelOf(o)}
 	}
 	var total float64
 	for deal := 0; deal < maxDeals && sr.nodes < searchBudget; deal++ {
@@ -306,8 +309,11 @@ func (sr *searcher) valueOf(s pegState, r int8) float32 {
 // raceIn is the show's race in a deal of the hidden cards: each seat's
 // hand is what it has laid this hand and what the deal gives it.
 func raceIn(v engine.View, others [4]engine.CardSet, memo *winMemo) *race {
-	r := &race{pone: 1 - v.Dealer, memo: memo}
-	for seat := 0; seat < 2; seat++ {
+	o := v.Options
+	n := o.Players
+	r := &race{pone: o.SideOf((v.Dealer + 1) % n), n: n, memo: memo}
+	for i := 0; i < n; i++ {
+		seat := (v.Dealer + 1 + i) % n // the hands count from the dealer's left
 		hand := v.Hand
 		if seat != v.Seat {
 			hand = others[seat]
@@ -317,7 +323,7 @@ func raceIn(v engine.View, others [4]engine.CardSet, memo *winMemo) *race {
 				}
 			}
 		}
-		r.hands[seat] = engine.ScoreShow(hand.Cards(), v.Starter, false).Total
+		r.hands[i] = engine.ScoreShow(hand.Cards(), v.Starter, false).Total
 	}
 	return r
 }

@@ -1,17 +1,21 @@
 package ai
 
-// Knowing the score. Near the end of a two-player game points are worth
-// what they do to the chance of winning: the pone, who counts first, may
-// need only a safe six; a dealer far behind must gamble. winprob_data.go
-// holds what a hand of two-player cribbage deals out, measured over
-// classic-against-classic hands (the pegging of the pone and the dealer
-// together, the pone's hand, the dealer's hand and crib together, and
-// the crib alone), and the chance that the pone wins from every pair of
-// scores at the start of a hand, computed from them hand by hand in the
-// order a hand counts: the play, the pone's hand, the dealer's hand, the
-// crib. `go test ./engine/ai -run TestWinTableRegenerates -update`
-// writes it again; every run recomputes a sample of it from the shipped
-// distributions, and a smaller sample of hands checks the distributions.
+import "github.com/cribbage-bot/cribbage/engine"
+
+// Knowing the score. Near the end of a game between two sides points are
+// worth what they do to the chance of winning: the pone, who counts first,
+// may need only a safe six; a dealer far behind must gamble. For each
+// kind of table with two sides (two players, and partners) a winModel
+// holds what a hand deals out, measured over classic-against-classic
+// hands: the two sides' pegging together, each hand in the order the show
+// counts them (the dealer's hand and crib together, since nothing counts
+// between them), and the crib alone; and the chance that the pone's side
+// wins from every pair of scores at the start of a hand, computed from
+// them hand by hand in the order a hand counts. `go test ./engine/ai -run
+// TestWinTableRegenerates -update` writes the tables again
+// (winprob_data.go, winprob_partners_data.go); every run recomputes a
+// sample of each from its shipped distributions, and a smaller sample of
+// hands checks the distributions.
 
 // maxNeed is the most points a side can need: a game of 121.
 const maxNeed = 121
@@ -31,17 +35,59 @@ const probScale = 1 << 16
 // prob reads a shipped probability.
 func prob(v uint16) float64 { return float64(v) / probScale }
 
-// poneWins is the chance the pone wins from the start of a hand, needing
-// np points while the dealer needs nd (both 1 to maxNeed).
-func poneWins(np, nd int) float64 { return prob(winTable[np-1][nd-1]) }
+// winModel is what a hand deals out at one kind of table with two sides,
+// and the chance the pone's side wins computed from it.
+type winModel struct {
+	// peg[x][y] is the chance the pone's side pegs x and the dealer's y.
+	peg *[pegCells][pegCells]uint16
+	// counts are the distributions of the hands in the order they count,
+	// the pone's side first and the sides taking turns; the last is the
+	// dealer's hand and crib together.
+	counts [][]uint16
+	crib   *[handCells]uint16
+	// table[np-1][nd-1] is the chance the pone's side wins from the start
+	// of a hand, needing np while the dealer's side needs nd.
+	table *[maxNeed][maxNeed]uint16
+}
 
-// dealerWinsWithCrib is the chance the dealer wins once both hands are
-// counted, needing nd with its crib still to count, while the pone needs
-// np: the crib wins outright, or the next hand, which the dealer begins
-// as the pone, does.
-func dealerWinsWithCrib(np, nd int) float64 {
+// The models of the two tables with two sides.
+var (
+	twoPlayerWin = winModel{
+		peg:    &pegDist,
+		counts: [][]uint16{poneDist[:], dealDist[:]},
+		crib:   &cribDist,
+		table:  &winTable,
+	}
+	partnershipWin = winModel{
+		peg:    &partnersPegDist,
+		counts: [][]uint16{partnersHandDist[:], partnersHandDist[:], partnersHandDist[:], partnersDealDist[:]},
+		crib:   &partnersCribDist,
+		table:  &partnersWinTable,
+	}
+)
+
+// winModelOf is the model of a table, or nil at three and four sides.
+func winModelOf(o engine.Options) *winModel {
+	switch {
+	case o.Players == 2:
+		return &twoPlayerWin
+	case o.Partners:
+		return &partnershipWin
+	}
+	return nil
+}
+
+// poneWins is the chance the pone's side wins from the start of a hand,
+// needing np points while the dealer's needs nd (both 1 to maxNeed).
+func (m *winModel) poneWins(np, nd int) float64 { return prob(m.table[np-1][nd-1]) }
+
+// dealerWinsWithCrib is the chance the dealer's side wins once every hand
+// is counted, needing nd with its crib still to count, while the pone's
+// side needs np: the crib wins outright, or the next hand, which the
+// dealer's side begins as the pone's, does.
+func (m *winModel) dealerWinsWithCrib(np, nd int) float64 {
 	w := 0.0
-	for c, pc := range cribDist {
+	for c, pc := range m.crib {
 		p := prob(pc)
 		if p == 0 {
 			continue
@@ -49,36 +95,27 @@ func dealerWinsWithCrib(np, nd int) float64 {
 		if c >= nd {
 			w += p
 		} else {
-			w += p * poneWins(nd-c, np)
+			w += p * m.poneWins(nd-c, np)
 		}
 	}
 	return w
 }
 
-// poneWinsAfterHand is the chance the pone wins once it has counted its
-// hand without winning, needing np, while the dealer needs nd and has its
-// hand and crib to count.
-func poneWinsAfterHand(np, nd int) float64 {
-	w := 0.0
-	for k, pk := range dealDist {
-		p := prob(pk)
-		if p == 0 || k >= nd {
-			continue
-		}
-		w += p * (1 - poneWins(nd-k, np))
-	}
-	return w
-}
-
-// computeWinTable is the chance the pone wins from the start of a hand,
-// for every pair of needs, from the distributions of a hand. Each hand
-// scores at least one point (the last card), so needs only fall: the
-// table fills from the smallest total need up. When both sides would
-// peg out in the same play it calls it even.
-func computeWinTable(peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64) [maxNeed][maxNeed]float64 {
-	var f, afterPeg, afterHand [maxNeed + 1][maxNeed + 1]float64 // by need, 1-based
+// computeWinTable is the chance the pone's side wins from the start of a
+// hand, for every pair of needs, from the distributions of a hand: the
+// pegging, then counts, the hands in the order they count (pone's side
+// first, taking turns). Each hand pegs at least one point (the last
+// card), so needs only fall: the table fills from the smallest total need
+// up. When both sides would peg out in the same play it calls it even.
+func computeWinTable(peg [pegCells][pegCells]float64, counts [][]float64) [maxNeed][maxNeed]float64 {
+	var f [maxNeed + 1][maxNeed + 1]float64 // by need, 1-based
+	// after[i][np][nd] is the pone's side's chance with counts[i] next to
+	// count; after the last, the next hand begins with the roles swapped.
+	after := make([][maxNeed + 1][maxNeed + 1]float64, len(counts))
+	last := len(counts) - 1
 	for total := 2; total <= 2*maxNeed; total++ {
-		for np := max(1, total-maxNeed); np <= min(maxNeed, total-1); np++ {
+		from, to := max(1, total-maxNeed), min(maxNeed, total-1)
+		for np := from; np <= to; np++ {
 			nd := total - np
 			w := 0.0
 			for x := 0; x < pegCells; x++ {
@@ -92,31 +129,32 @@ func computeWinTable(peg [pegCells][pegCells]float64, pone [handCells]float64, d
 						w += p
 					case y >= nd:
 					default:
-						w += p * afterPeg[np-x][nd-y]
+						w += p * after[0][np-x][nd-y]
 					}
 				}
 			}
 			f[np][nd] = w
 		}
-		for np := max(1, total-maxNeed); np <= min(maxNeed, total-1); np++ {
-			nd := total - np
-			w := 0.0
-			for k := 0; k < dealCells && k < nd; k++ {
-				w += deal[k] * (1 - f[nd-k][np])
-			}
-			afterHand[np][nd] = w
-		}
-		for np := max(1, total-maxNeed); np <= min(maxNeed, total-1); np++ {
-			nd := total - np
-			w := 0.0
-			for j := 0; j < handCells; j++ {
-				if j >= np {
-					w += pone[j]
-				} else {
-					w += pone[j] * afterHand[np-j][nd]
+		for i := last; i >= 0; i-- {
+			pone := i%2 == 0
+			for np := from; np <= to; np++ {
+				nd := total - np
+				w := 0.0
+				for k, p := range counts[i] {
+					switch {
+					case pone && k >= np:
+						w += p
+					case pone:
+						w += p * after[i+1][np-k][nd]
+					case k >= nd:
+					case i == last:
+						w += p * (1 - f[nd-k][np])
+					default:
+						w += p * after[i+1][np][nd-k]
+					}
 				}
+				after[i][np][nd] = w
 			}
-			afterPeg[np][nd] = w
 		}
 	}
 	var out [maxNeed][maxNeed]float64
@@ -128,21 +166,24 @@ func computeWinTable(peg [pegCells][pegCells]float64, pone [handCells]float64, d
 	return out
 }
 
-// raceValue is, at the end of a two-player play that nobody won, the
-// chance that side wins, in [−1, 1] (2p − 1): the pone counts its hand
-// first, then the dealer its hand and crib. needs are each side's points
-// to go, hands what each side's hand counts (both known in a search's
-// deal), and the crib is unknown.
-func raceValue(m *winMemo, side, pone int, needs [2]int, hands [2]int) float64 {
-	dealer := 1 - pone
-	var p float64 // the pone's chance
-	switch {
-	case hands[pone] >= needs[pone]:
-		p = 1
-	case hands[dealer] >= needs[dealer]:
-		p = 0
-	default:
-		p = 1 - m.dealerWithCrib(needs[pone]-hands[pone], needs[dealer]-hands[dealer])
+// raceValue is, at the end of a play that nobody won, the chance that
+// side wins, in [−1, 1] (2p − 1): the hands count in turn, the pone's side
+// first, then the crib, which is unknown. needs are each side's points to
+// go, hands what each hand counts, in the order they count (all known in
+// a search's deal).
+func (m *winMemo) raceValue(side, pone int, needs [2]int, hands []int) float64 {
+	need := [2]int{needs[pone], needs[1-pone]} // by role: the pone's side, the dealer's
+	p, decided := 0.0, false
+	for i, h := range hands {
+		role := i % 2
+		if h >= need[role] {
+			p, decided = float64(1-role), true
+			break
+		}
+		need[role] -= h
+	}
+	if !decided {
+		p = 1 - m.dealerWithCrib(need[0], need[1])
 	}
 	if side != pone {
 		p = 1 - p
@@ -150,26 +191,19 @@ func raceValue(m *winMemo, side, pone int, needs [2]int, hands [2]int) float64 {
 	return 2*p - 1
 }
 
-// winMemo keeps, for one decision, the chances discardWinChance looks up
-// many times over: the pone's after its hand, and the dealer's with only
-// its crib to count, by the two needs.
+// winMemo keeps, for one play decision, the dealer's side's chances with
+// only its crib to count, by the two needs, which the search looks up at
+// the end of every play.
 type winMemo struct {
-	afterHand, withCrib [maxNeed + 1][maxNeed + 1]float32
-	known               [maxNeed + 1][maxNeed + 1]uint8 // bit 1: afterHand, bit 2: withCrib
-}
-
-func (m *winMemo) poneAfterHand(np, nd int) float64 {
-	if m.known[np][nd]&1 == 0 {
-		m.afterHand[np][nd] = float32(poneWinsAfterHand(np, nd))
-		m.known[np][nd] |= 1
-	}
-	return float64(m.afterHand[np][nd])
+	model    *winModel
+	withCrib [maxNeed + 1][maxNeed + 1]float32
+	known    [maxNeed + 1][maxNeed + 1]bool
 }
 
 func (m *winMemo) dealerWithCrib(np, nd int) float64 {
-	if m.known[np][nd]&2 == 0 {
-		m.withCrib[np][nd] = float32(dealerWinsWithCrib(np, nd))
-		m.known[np][nd] |= 2
+	if !m.known[np][nd] {
+		m.withCrib[np][nd] = float32(m.model.dealerWinsWithCrib(np, nd))
+		m.known[np][nd] = true
 	}
 	return float64(m.withCrib[np][nd])
 }
@@ -180,83 +214,151 @@ type cell struct {
 	p    float64
 }
 
-// likelyPegging and likelyPone are the shipped pegging and pone's hand
-// distributions without their negligible outcomes, the lists
-// discardWinChance walks for every split.
-func likelyPegging() []cell {
+// likely is a shipped distribution without its negligible outcomes, the
+// list a discard's chance walks.
+func likely(dist []uint16) []cell {
 	var out []cell
+	for v, pv := range dist {
+		if p := prob(pv); p >= 1e-5 {
+			out = append(out, cell{v, 0, p})
+		}
+	}
+	return out
+}
+
+// maxStages is the most counts a discard's chance walks: four hands and
+// the crib.
+const maxStages = 5
+
+// discardChance is the chance of winning of a seat about to keep a hand,
+// for each way to keep: the play from the measured pegging, then the
+// hands in the order they count, the seat's own from its kept cards over
+// every starter and the others' from the measured distributions, then
+// the crib (with the dealer's hand, or alone after the seat's own when
+// the seat deals).
+type discardChance struct {
+	model  *winModel
+	peg    []cell
+	stages [maxStages]stage
+	n      int
+	// mine is the stage of the seat's hand, seatIsPone whether the seat's
+	// side is the pone's.
+	mine       int
+	seatIsPone bool
+	// memo and stamp keep the chance from each stage on by the needs.
+	// The stages after the seat's own hold for every keep; the others
+	// hold for one keep, stamped with gen.
+	memo  [maxStages][maxNeed + 1][maxNeed + 1]float32
+	stamp [maxStages][maxNeed + 1][maxNeed + 1]uint32
+	gen   uint32
+}
+
+// stage is one count of a hand: its distribution and whose it is (0 the
+// pone's side, 1 the dealer's).
+type stage struct {
+	dist []cell
+	role int
+}
+
+// newDiscardChance sets up the chance for a seat of a table with two
+// sides.
+func newDiscardChance(m *winModel, o engine.Options, seat, dealer int) *discardChance {
+	d := &discardChance{model: m, gen: 1}
 	for x := 0; x < pegCells; x++ {
 		for y := 0; y < pegCells; y++ {
-			if p := prob(pegDist[x][y]); p >= 1e-5 {
-				out = append(out, cell{x, y, p})
+			if p := prob(m.peg[x][y]); p >= 1e-5 {
+				d.peg = append(d.peg, cell{x, y, p})
 			}
 		}
 	}
-	return out
+	n := o.Players
+	d.mine = (seat - dealer - 1 + n) % n
+	d.seatIsPone = d.mine%2 == 0
+	for i := 0; i < n; i++ {
+		d.stages[i] = stage{likely(m.counts[i]), i % 2}
+	}
+	if d.mine == n-1 {
+		d.stages[n] = stage{likely(m.crib[:]), 1}
+		d.n = n + 1
+	} else {
+		d.n = n
+	}
+	return d
 }
 
-func likelyPone() []cell {
-	var out []cell
-	for j, pj := range poneDist {
-		if p := prob(pj); p >= 1e-5 {
-			out = append(out, cell{j, 0, p})
+// withCribShifted is d's table with the crib counting shift points more
+// (or fewer) than measured: what a point of crib is worth is how much the
+// chance moves with it.
+func (d *discardChance) withCribShifted(shift int) *discardChance {
+	o := engine.Options{Players: len(d.model.counts)}
+	// Any seat and dealer at the same places in the count give d's stages.
+	s := newDiscardChance(d.model, o, d.mine, o.Players-1)
+	last := &s.stages[s.n-1]
+	var shifted []cell
+	for _, c := range last.dist {
+		v := max(c.a+shift, 0)
+		if k := len(shifted); k > 0 && shifted[k-1].a == v {
+			shifted[k-1].p += c.p
+		} else {
+			shifted = append(shifted, cell{v, 0, c.p})
 		}
 	}
-	return out
+	last.dist = shifted
+	return s
 }
 
-// discardWinChance is the chance a two-player side wins after keeping a
-// hand whose points over the starters it has not seen are hand (cell a the
-// points, p their chance), needing need while the opponent needs theirs:
-// the play (peg, cells of the pone's and the dealer's pegging) and the
-// opponent's hand (pone, when the side deals) from the measured
-// distributions, and the crib from its own.
-func discardWinChance(m *winMemo, peg, pone []cell, dealer bool, need, theirs int, hand []cell) float64 {
-	np, nd := theirs, need
-	if !dealer {
-		np, nd = need, theirs
+// chance is the seat's chance of winning keeping a hand that counts as
+// hand over the starters, needing need (at least 1) while the other side
+// needs theirs.
+func (d *discardChance) chance(hand []cell, need, theirs int) float64 {
+	d.gen++
+	d.stages[d.mine].dist = hand
+	np, nd := need, theirs
+	if !d.seatIsPone {
+		np, nd = theirs, need
 	}
 	w := 0.0
-	for _, pc := range peg {
-		x, y := pc.a, pc.b // the pone's pegging, the dealer's
-		var mine float64   // the chance the side wins after this play
+	for _, pc := range d.peg {
+		x, y := pc.a, pc.b
 		switch {
 		case x >= np && y >= nd:
-			mine = 0.5
+			w += pc.p / 2
 		case x >= np:
-			mine = boolFloat(!dealer)
+			w += pc.p
 		case y >= nd:
-			mine = boolFloat(dealer)
-		case !dealer:
-			for _, h := range hand {
-				if h.a >= np-x {
-					mine += h.p
-				} else {
-					mine += h.p * m.poneAfterHand(np-x-h.a, nd-y)
-				}
-			}
 		default:
-			for _, j := range pone {
-				if j.a >= np-x {
-					continue // the pone wins with its hand
-				}
-				for _, h := range hand {
-					if h.a >= nd-y {
-						mine += j.p * h.p
-					} else {
-						mine += j.p * h.p * m.dealerWithCrib(np-x-j.a, nd-y-h.a)
-					}
-				}
-			}
+			w += pc.p * d.from(0, np-x, nd-y)
 		}
-		w += pc.p * mine
+	}
+	if !d.seatIsPone {
+		w = 1 - w
 	}
 	return w
 }
 
-func boolFloat(b bool) float64 {
-	if b {
-		return 1
+// from is the pone's side's chance with stage i next to count.
+func (d *discardChance) from(i, np, nd int) float64 {
+	if i == d.n {
+		return 1 - d.model.poneWins(nd, np)
 	}
-	return 0
+	valid := d.stamp[i][np][nd] == d.gen || (i > d.mine && d.stamp[i][np][nd] != 0)
+	if valid {
+		return float64(d.memo[i][np][nd])
+	}
+	s := d.stages[i]
+	w := 0.0
+	for _, c := range s.dist {
+		switch {
+		case s.role == 0 && c.a >= np:
+			w += c.p
+		case s.role == 0:
+			w += c.p * d.from(i+1, np-c.a, nd)
+		case c.a >= nd:
+		default:
+			w += c.p * d.from(i+1, np, nd-c.a)
+		}
+	}
+	d.memo[i][np][nd] = float32(w)
+	d.stamp[i][np][nd] = d.gen
+	return w
 }

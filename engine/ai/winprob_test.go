@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -17,13 +18,31 @@ const (
 	winTableSeed  = 0x77696e // "win"
 )
 
-// handSample is what one hand dealt out.
-type handSample struct{ ponePeg, dealerPeg, poneHand, dealerHand, crib int }
+// handSample is what one hand dealt out: each side's pegging (the pone's
+// side first), each hand in the order they count, and the crib.
+type handSample struct {
+	peg   [2]int
+	hands [4]int
+	crib  int
+}
 
-// sampleHands plays classic against classic two-player games from seed
+// winKinds are the tables whose win tables ship: their options, the file
+// and the names of what is written, and the shipped model.
+var winKinds = []struct {
+	opts                         engine.Options
+	file                         string
+	peg, hand, deal, crib, table string
+	pone, dealer                 string
+	model                        *winModel
+}{
+	{engine.Options{Players: 2, Target: 121}, "winprob_data.go", "pegDist", "poneDist", "dealDist", "cribDist", "winTable", "the pone", "the dealer", &twoPlayerWin},
+	{engine.Options{Players: 4, Partners: true, Target: 121}, "winprob_partners_data.go", "partnersPegDist", "partnersHandDist", "partnersDealDist", "partnersCribDist", "partnersWinTable", "the pone's side", "the dealer's side", &partnershipWin},
+}
+
+// sampleHands plays classic against classic games at a table from seed
 // until n whole hands are played (a hand cut short by the game's end is
 // not counted), split over every core.
-func sampleHands(t testing.TB, n int, seed uint64) []handSample {
+func sampleHands(t testing.TB, o engine.Options, n int, seed uint64) []handSample {
 	workers := runtime.GOMAXPROCS(0)
 	out := make([][]handSample, workers)
 	var wg sync.WaitGroup
@@ -36,7 +55,7 @@ func sampleHands(t testing.TB, n int, seed uint64) []handSample {
 				want += n % workers
 			}
 			for game := uint64(0); len(out[w]) < want; game++ {
-				out[w] = append(out[w], sampleGame(t, mix(seed, uint64(w), game))...)
+				out[w] = append(out[w], sampleGame(t, o, mix(seed, uint64(w), game))...)
 			}
 			out[w] = out[w][:want]
 		}()
@@ -50,12 +69,13 @@ func sampleHands(t testing.TB, n int, seed uint64) []handSample {
 }
 
 // sampleGame plays one classic game and returns its whole hands.
-func sampleGame(t testing.TB, seed uint64) []handSample {
-	g, _, err := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(seed))
+func sampleGame(t testing.TB, o engine.Options, seed uint64) []handSample {
+	g, _, err := engine.New(o, engine.SeedFromUint64(seed))
 	if err != nil {
 		t.Error(err)
 		return nil
 	}
+	n := o.Players
 	var hands []handSample
 	for step := uint64(0); g.Phase != engine.PhaseOver; step++ {
 		before, dealer := g.Tally, g.Dealer
@@ -75,41 +95,47 @@ func sampleGame(t testing.TB, seed uint64) []handSample {
 		if g.Phase == engine.PhaseOver {
 			break
 		}
-		pone := 1 - dealer
-		hands = append(hands, handSample{
-			ponePeg:    g.Tally[pone].Pegging - before[pone].Pegging,
-			dealerPeg:  g.Tally[dealer].Pegging - before[dealer].Pegging,
-			poneHand:   g.Tally[pone].HandPoints - before[pone].HandPoints,
-			dealerHand: g.Tally[dealer].HandPoints - before[dealer].HandPoints,
-			crib:       g.Tally[dealer].CribPoints - before[dealer].CribPoints,
-		})
+		var h handSample
+		for i := 0; i < n; i++ {
+			seat := (dealer + 1 + i) % n // in the order the hands count
+			h.peg[i%2] += g.Tally[seat].Pegging - before[seat].Pegging
+			h.hands[i] = g.Tally[seat].HandPoints - before[seat].HandPoints
+		}
+		h.crib = g.Tally[dealer].CribPoints - before[dealer].CribPoints
+		hands = append(hands, h)
 	}
 	return hands
 }
 
-// shippedDists are the shipped distributions as probabilities.
-func shippedDists() (peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64) {
+// shippedDists are a model's distributions as probabilities: the pegging
+// and the counts.
+func shippedDists(m *winModel) (peg [pegCells][pegCells]float64, counts [][]float64) {
 	for x := range peg {
 		for y := range peg[x] {
-			peg[x][y] = prob(pegDist[x][y])
+			peg[x][y] = prob(m.peg[x][y])
 		}
 	}
-	for j := range pone {
-		pone[j] = prob(poneDist[j])
+	for _, c := range m.counts {
+		f := make([]float64, len(c))
+		for k := range c {
+			f[k] = prob(c[k])
+		}
+		counts = append(counts, f)
 	}
-	for k := range deal {
-		deal[k] = prob(dealDist[k])
-	}
-	return peg, pone, deal
+	return peg, counts
 }
 
-// distributions counts hands into the shipped cells, as probabilities.
-func distributions(hands []handSample) (peg [pegCells][pegCells]float64, pone [handCells]float64, deal [dealCells]float64, crib [handCells]float64) {
+// distributions counts hands into the shipped cells, as probabilities:
+// the pegging, a hand the dealer's other than the dealer's (all of them
+// pooled), the dealer's hand and crib together, and the crib.
+func distributions(hands []handSample, players int) (peg [pegCells][pegCells]float64, hand [handCells]float64, deal [dealCells]float64, crib [handCells]float64) {
 	w := 1 / float64(len(hands))
 	for _, h := range hands {
-		peg[min(h.ponePeg, pegCells-1)][min(h.dealerPeg, pegCells-1)] += w
-		pone[min(h.poneHand, handCells-1)] += w
-		deal[min(h.dealerHand+h.crib, dealCells-1)] += w
+		peg[min(h.peg[0], pegCells-1)][min(h.peg[1], pegCells-1)] += w
+		for i := 0; i < players-1; i++ {
+			hand[min(h.hands[i], handCells-1)] += w / float64(players-1)
+		}
+		deal[min(h.hands[players-1]+h.crib, dealCells-1)] += w
 		crib[min(h.crib, handCells-1)] += w
 	}
 	return
@@ -118,43 +144,47 @@ func distributions(hands []handSample) (peg [pegCells][pegCells]float64, pone [h
 // quantize is a probability in the shipped fixed point.
 func quantize(p float64) uint16 { return uint16(max(0, min(math.Round(p*probScale), probScale-1))) }
 
-// TestWinTableRegenerates recomputes a sample of the win table from the
+// TestWinTableRegenerates recomputes a sample of each win table from its
 // shipped distributions, which must give it exactly, and measures the
 // distributions again over fewer hands of another seed, which must agree
 // with the shipped ones on the averages. With -update it plays all the
-// hands and writes winprob_data.go.
+// hands and writes the tables.
 func TestWinTableRegenerates(t *testing.T) {
-	if *update {
-		writeWinTable(t)
-		return
-	}
-	peg, pone, deal := shippedDists()
-	table := computeWinTable(peg, pone, deal)
-	for i := 0; i < 50; i++ {
-		np, nd := 1+(i*37)%maxNeed, 1+(i*91+5)%maxNeed
-		if got, want := quantize(table[np-1][nd-1]), winTable[np-1][nd-1]; got != want {
-			t.Errorf("pone needing %d, dealer %d: the distributions give %d, the table has %d (run with -update)", np, nd, got, want)
-		}
-	}
-	n := 4000
-	if testing.Short() {
-		n = 1000
-	}
-	speg, spone, sdeal, scrib := distributions(sampleHands(t, n, 12345))
-	for _, c := range []struct {
-		name      string
-		got, want float64
-		tolerance float64
-	}{
-		{"pone's pegging", mean2(speg, 0), mean2(peg, 0), 0.25},
-		{"dealer's pegging", mean2(speg, 1), mean2(peg, 1), 0.25},
-		{"pone's hand", mean(spone[:]), mean(pone[:]), 0.4},
-		{"dealer's hand and crib", mean(sdeal[:]), mean(deal[:]), 0.6},
-		{"crib", mean(scrib[:]), meanShipped(cribDist[:]), 0.4},
-	} {
-		if math.Abs(c.got-c.want) > c.tolerance {
-			t.Errorf("%s: %.2f over %d new hands, %.2f shipped", c.name, c.got, n, c.want)
-		}
+	for _, k := range winKinds {
+		t.Run(k.file, func(t *testing.T) {
+			if *update {
+				writeWinTable(t, k.opts, k.file, k.peg, k.hand, k.deal, k.crib, k.table, k.pone, k.dealer)
+				return
+			}
+			peg, counts := shippedDists(k.model)
+			table := computeWinTable(peg, counts)
+			for i := 0; i < 50; i++ {
+				np, nd := 1+(i*37)%maxNeed, 1+(i*91+5)%maxNeed
+				if got, want := quantize(table[np-1][nd-1]), k.model.table[np-1][nd-1]; got != want {
+					t.Errorf("pone needing %d, dealer %d: the distributions give %d, the table has %d (run with -update)", np, nd, got, want)
+				}
+			}
+			n := 4000
+			if testing.Short() {
+				n = 1000
+			}
+			speg, shand, sdeal, scrib := distributions(sampleHands(t, k.opts, n, 12345), k.opts.Players)
+			for _, c := range []struct {
+				name      string
+				got, want float64
+				tolerance float64
+			}{
+				{"pone's pegging", mean2(speg, 0), mean2(peg, 0), 0.25},
+				{"dealer's pegging", mean2(speg, 1), mean2(peg, 1), 0.25},
+				{"a hand", mean(shand[:]), mean(counts[0]), 0.4},
+				{"dealer's hand and crib", mean(sdeal[:]), mean(counts[len(counts)-1]), 0.6},
+				{"crib", mean(scrib[:]), meanShipped(k.model.crib[:]), 0.4},
+			} {
+				if math.Abs(c.got-c.want) > c.tolerance {
+					t.Errorf("%s: %.2f over %d new hands, %.2f shipped", c.name, c.got, n, c.want)
+				}
+			}
+		})
 	}
 }
 
@@ -185,73 +215,212 @@ func mean2(peg [pegCells][pegCells]float64, side int) float64 {
 	return m
 }
 
-// TestWinTableReadsLikeCribbage: the pone needing one point all but wins;
-// at the start of a game the dealer is ahead, as players know (the first
-// deal is worth about 56%); the closer a side is to the end, the better.
+// TestWinTableReadsLikeCribbage: at both tables with two sides, the pone
+// needing one point all but wins; at the start of a game the dealer is
+// ahead, as players know (the first deal is worth about 56%); the closer a
+// side is to the end, the better. At partners the pone's side counts two
+// hands before the dealer's side has counted both, so needing as many
+// points near the end it is further ahead than a pone alone.
 func TestWinTableReadsLikeCribbage(t *testing.T) {
-	if p := poneWins(1, 121); p < 0.99 {
-		t.Errorf("pone needing 1 against 121 wins %.3f", p)
-	}
-	if p := poneWins(121, 121); p < 0.38 || p > 0.49 {
-		t.Errorf("pone at the start of a game wins %.3f, want the dealer ahead by a little", p)
-	}
-	for np := 2; np <= maxNeed; np++ {
-		for nd := 1; nd <= maxNeed; nd++ {
-			if poneWins(np, nd) > poneWins(np-1, nd)+0.01 {
-				t.Fatalf("pone needing %d against %d wins %.3f, more than needing %d (%.3f)", np, nd, poneWins(np, nd), np-1, poneWins(np-1, nd))
+	for _, k := range winKinds {
+		m := k.model
+		if p := m.poneWins(1, 121); p < 0.99 {
+			t.Errorf("%s: pone needing 1 against 121 wins %.3f", k.file, p)
+		}
+		if p := m.poneWins(121, 121); p < 0.38 || p > 0.49 {
+			t.Errorf("%s: pone at the start of a game wins %.3f, want the dealer ahead by a little", k.file, p)
+		}
+		for np := 2; np <= maxNeed; np++ {
+			for nd := 1; nd <= maxNeed; nd++ {
+				if m.poneWins(np, nd) > m.poneWins(np-1, nd)+0.01 {
+					t.Fatalf("%s: pone needing %d against %d wins %.3f, more than needing %d (%.3f)", k.file, np, nd, m.poneWins(np, nd), np-1, m.poneWins(np-1, nd))
+				}
 			}
 		}
 	}
+	if two, four := twoPlayerWin.poneWins(10, 10), partnershipWin.poneWins(10, 10); four <= two {
+		t.Errorf("both needing 10, the pone's side wins %.3f at partners, %.3f at two players", four, two)
+	}
 }
 
-// writeWinTable plays the hands, computes the table and writes
-// winprob_data.go.
-func writeWinTable(t *testing.T) {
-	peg, pone, deal, crib := distributions(sampleHands(t, winTableHands, winTableSeed))
+// writeWinTable plays the hands of a table, computes its win table from
+// the distributions as shipped (so the test can recompute it exactly) and
+// writes them to file under the names given.
+func writeWinTable(t *testing.T, o engine.Options, file, pegName, handName, dealName, cribName, tableName, pone, dealer string) {
+	peg, hand, deal, crib := distributions(sampleHands(t, o, winTableHands, winTableSeed), o.Players)
 	var b bytes.Buffer
-	// The table is computed from the distributions as shipped, so the
-	// test can recompute it exactly.
 	var qpeg [pegCells][pegCells]uint16
+	var fpeg [pegCells][pegCells]float64
 	for x := range peg {
 		for y := range peg[x] {
 			qpeg[x][y] = quantize(peg[x][y])
-		}
-	}
-	fmt.Fprintf(&b, "// pegDist[x][y] is the chance the pone pegs x and the dealer y in a hand\n// (the last cell: that or more), over %d classic hands.\n", winTableHands)
-	fmt.Fprintf(&b, "var pegDist = %#v\n\n", qpeg)
-	writeDist := func(name, doc string, dist []float64) []uint16 {
-		q := make([]uint16, len(dist))
-		for i, p := range dist {
-			q[i] = quantize(p)
-		}
-		fmt.Fprintf(&b, "// %s\nvar %s = [%d]uint16%s\n\n", doc, name, len(q), fmt.Sprintf("%#v", q)[len("[]uint16"):])
-		return q
-	}
-	qpone := writeDist("poneDist", "poneDist[j] is the chance the pone's hand counts j.", pone[:])
-	qdeal := writeDist("dealDist", "dealDist[k] is the chance the dealer's hand and crib count k together.", deal[:])
-	writeDist("cribDist", "cribDist[c] is the chance the crib counts c.", crib[:])
-	var fpeg [pegCells][pegCells]float64
-	for x := range qpeg {
-		for y := range qpeg[x] {
 			fpeg[x][y] = prob(qpeg[x][y])
 		}
 	}
-	var fpone [handCells]float64
-	for j := range fpone {
-		fpone[j] = prob(qpone[j])
+	sides := "the pone pegs x and the dealer y"
+	if o.Players > 2 {
+		sides = "the pone's side pegs x and the dealer's y"
 	}
-	var fdeal [dealCells]float64
-	for k := range fdeal {
-		fdeal[k] = prob(qdeal[k])
+	fmt.Fprintf(&b, "// %s[x][y] is the chance %s in a hand\n// (the last cell: that or more), over %d classic hands.\n", pegName, sides, winTableHands)
+	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n\n", pegName, pegCells, pegCells, fmt.Sprintf("%#v", qpeg)[len("[25][25]uint16"):])
+	writeDist := func(name, doc string, dist []float64) []float64 {
+		q := make([]uint16, len(dist))
+		f := make([]float64, len(dist))
+		for i, p := range dist {
+			q[i] = quantize(p)
+			f[i] = prob(q[i])
+		}
+		fmt.Fprintf(&b, "// %s\nvar %s = [%d]uint16%s\n\n", doc, name, len(q), fmt.Sprintf("%#v", q)[len("[]uint16"):])
+		return f
 	}
-	table := computeWinTable(fpeg, fpone, fdeal)
+	handDoc := "the pone's hand counts j."
+	if o.Players > 2 {
+		handDoc = "a hand other than the dealer's counts j."
+	}
+	fhand := writeDist(handName, fmt.Sprintf("%s[j] is the chance %s", handName, handDoc), hand[:])
+	fdeal := writeDist(dealName, fmt.Sprintf("%s[k] is the chance the dealer's hand and crib count k together.", dealName), deal[:])
+	writeDist(cribName, fmt.Sprintf("%s[c] is the chance the crib counts c.", cribName), crib[:])
+	counts := [][]float64{fhand}
+	for i := 1; i < o.Players-1; i++ {
+		counts = append(counts, fhand)
+	}
+	counts = append(counts, fdeal)
+	table := computeWinTable(fpeg, counts)
 	var q [maxNeed][maxNeed]uint16
 	for i := range table {
 		for j := range table[i] {
 			q[i][j] = quantize(table[i][j])
 		}
 	}
-	fmt.Fprintf(&b, "// winTable[np-1][nd-1] is the chance the pone wins from the start of a\n// hand, needing np points while the dealer needs nd.\n")
-	fmt.Fprintf(&b, "var winTable = %#v\n", q)
-	writeGenerated(t, "winprob_data.go", "TestWinTableRegenerates", func(out *bytes.Buffer) { out.Write(b.Bytes()) })
+	fmt.Fprintf(&b, "// %s[np-1][nd-1] is the chance %s wins from the start of a\n// hand, needing np points while %s needs nd.\n", tableName, pone, dealer)
+	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n", tableName, maxNeed, maxNeed, fmt.Sprintf("%#v", q)[len("[121][121]uint16"):])
+	writeGenerated(t, file, "TestWinTableRegenerates", func(out *bytes.Buffer) { out.Write(b.Bytes()) })
+}
+
+// TestRaceCountsInOrder: at the end of the play the hands count from the
+// dealer's left, the sides taking turns, and the first side to reach its
+// need wins, whatever the hands after it hold; only when no hand wins
+// does the crib, unknown, leave the race open.
+func TestRaceCountsInOrder(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		model *winModel
+		pone  int // the pone's side
+		needs [2]int
+		hands []int
+		want  float64 // side 0's value, or NaN when the crib decides
+	}{
+		{"pone's hand wins", &twoPlayerWin, 0, [2]int{5, 2}, []int{6, 20}, 1},
+		{"dealer's hand wins", &twoPlayerWin, 1, [2]int{4, 10}, []int{6, 4}, 1},
+		{"pone short by one", &twoPlayerWin, 0, [2]int{7, 3}, []int{6, 4}, -1},
+		{"the crib to come", &twoPlayerWin, 0, [2]int{12, 12}, []int{6, 4}, math.NaN()},
+		{"pone's side wins with its second hand", &partnershipWin, 1, [2]int{10, 8}, []int{4, 2, 4, 20}, -1},
+		{"dealer's partner wins before the pone's second hand", &partnershipWin, 1, [2]int{9, 9}, []int{4, 9, 12, 0}, 1},
+		{"dealer wins with the last hand", &partnershipWin, 0, [2]int{9, 9}, []int{4, 4, 4, 9}, -1},
+		{"nobody reaches", &partnershipWin, 0, [2]int{20, 20}, []int{4, 4, 4, 4}, math.NaN()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := &winMemo{model: c.model}
+			got := m.raceValue(0, c.pone, c.needs, c.hands)
+			if other := m.raceValue(1, c.pone, c.needs, c.hands); math.Abs(got+other) > 1e-9 {
+				t.Errorf("side 0 gets %.3f, side 1 %.3f: not opposite", got, other)
+			}
+			if math.IsNaN(c.want) {
+				if got <= -1 || got >= 1 {
+					t.Errorf("value %.3f, want the race open", got)
+				}
+				return
+			}
+			if got != c.want {
+				t.Errorf("value %.3f, want %.0f", got, c.want)
+			}
+		})
+	}
+}
+
+// TestDiscardChanceAgreesWithTheTable: a seat other than the dealer whose
+// kept hand counts like the measured hands has the chance the win table
+// gives its side, at every place in the count of both tables.
+func TestDiscardChanceAgreesWithTheTable(t *testing.T) {
+	for _, k := range winKinds {
+		n := k.opts.Players
+		for seat := 1; seat < n; seat++ { // the dealer is seat 0
+			d := newDiscardChance(k.model, k.opts, seat, 0)
+			hand := likely(k.model.counts[0])
+			for _, needs := range [][2]int{{5, 5}, {12, 3}, {3, 12}, {20, 25}, {31, 31}, {60, 45}} {
+				got := d.chance(hand, needs[0], needs[1])
+				np, nd := needs[0], needs[1]
+				want := k.model.poneWins(np, nd)
+				if k.opts.SideOf(seat) == k.opts.SideOf(0) {
+					want = 1 - k.model.poneWins(nd, np)
+				}
+				if math.Abs(got-want) > 0.002 {
+					t.Errorf("%s seat %d needing %d against %d: chance %.4f, table %.4f", k.file, seat, np, nd, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRaceInCountsFromTheDealersLeft: at partners the race lists the
+// hands from the dealer's left, each the cards the deal gives a seat and
+// those it laid, and the seat's own hand.
+func TestRaceInCountsFromTheDealersLeft(t *testing.T) {
+	o := engine.Options{Players: 4, Partners: true, Target: 121}
+	v := engine.View{
+		Options: o, Seat: 3, Dealer: 2,
+		Hand:    engine.SetOf(engine.MustParseCards("5H 5D JC 10S")...),
+		Starter: engine.MustParseCard("KS"),
+		Plays:   []engine.Play{{Seat: 3, Card: engine.MustParseCard("JC")}, {Seat: 0, Card: engine.MustParseCard("2C")}},
+	}
+	var others [4]engine.CardSet
+	others[0] = engine.SetOf(engine.MustParseCards("4C 6D 9H")...)    // 2C laid: 2 4 6 9 K, a fifteen
+	others[1] = engine.SetOf(engine.MustParseCards("7C 8C 9C 9D")...) // runs and a pair
+	others[2] = engine.SetOf(engine.MustParseCards("AS 3H 8H QD")...) // nothing
+	r := raceIn(v, others, &winMemo{model: &partnershipWin})
+	want := []int{
+		engine.ScoreShow(v.Hand.Cards(), v.Starter, false).Total, // seat 3 counts first
+		engine.ScoreShow(engine.MustParseCards("2C 4C 6D 9H"), v.Starter, false).Total,
+		engine.ScoreShow(others[1].Cards(), v.Starter, false).Total,
+		engine.ScoreShow(others[2].Cards(), v.Starter, false).Total,
+	}
+	if r.pone != o.SideOf(3) || r.n != 4 || !slices.Equal(r.hands[:r.n], want) {
+		t.Errorf("race pone %d hands %v, want pone %d hands %v", r.pone, r.hands[:r.n], o.SideOf(3), want)
+	}
+}
+
+// TestDiscardForTheWinReachesTheNeed: a pone who counts first and needs a
+// few points keeps the hand that reaches them more often, over the one
+// worth more on average with its crib and play.
+func TestDiscardForTheWinReachesTheNeed(t *testing.T) {
+	o := engine.Options{Players: 2, Target: 121}
+	reach := func(keep []engine.Card, unseen engine.CardSet, need int) int {
+		n := 0
+		for _, s := range unseen.Cards() {
+			if engine.ScoreShow(keep, s, false).Total >= need {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		dealt, keep string
+		need        int
+	}{
+		{"2C 6H TS QS QC KH", "2C TS QS QC", 7},
+		{"AS 2C 6S 7C TD JS", "AS 2C 6S 7C", 6},
+	} {
+		hand := engine.SetOf(engine.MustParseCards(c.dealt)...)
+		v := engine.View{Options: o, Seat: 1, Dealer: 0, Hand: hand, Scores: []int{115, 121 - c.need}}
+		splits := Splits(o, 1, 0, hand)
+		got := splitForTheWin(v, winModelOf(o), splits)
+		want := engine.MustParseCards(c.keep)
+		if engine.SetOf(got.Keep...) != engine.SetOf(want...) {
+			t.Errorf("%s needing %d: keeps %v, want %v", c.dealt, c.need, got.Keep, want)
+		}
+		unseen := engine.FullDeck &^ hand
+		if r, best := reach(got.Keep, unseen, c.need), reach(splits[0].Keep, unseen, c.need); r <= best {
+			t.Errorf("%s: the kept hand reaches %d on %d starters, the best by points %v on %d", c.dealt, c.need, r, splits[0].Keep, best)
+		}
+	}
 }
