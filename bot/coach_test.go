@@ -19,17 +19,20 @@ func TestPlayHintSaysWhoseAdvantage(t *testing.T) {
 		name string
 		opts engine.Options
 		net  float64
+		race bool
 		want string
 	}{
-		{"two players", engine.Options{Players: 2, Target: 121}, 1.24, "you can expect to peg about 1.2 more than your opponent."},
-		{"three players", engine.Options{Players: 3, Target: 121}, 0.5, "you can expect to peg about 0.5 more than the others."},
-		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}, 2, "your side can expect to peg about 2.0 more than the other side."},
-		{"partners behind", engine.Options{Players: 4, Partners: true, Target: 121}, -1.5, "it holds the other side to about 1.5 more than your side, the least any card does."},
+		{"two players", engine.Options{Players: 2, Target: 121}, 1.24, false, "you can expect to peg about 1.2 more than your opponent."},
+		{"three players", engine.Options{Players: 3, Target: 121}, 0.5, false, "you can expect to peg about 0.5 more than the others."},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}, 2, false, "your side can expect to peg about 2.0 more than the other side."},
+		{"partners behind", engine.Options{Players: 4, Partners: true, Target: 121}, -1.5, false, "it holds the other side to about 1.5 more than your side, the least any card does."},
+		{"two players racing", engine.Options{Players: 2, Target: 121}, 0, true, "this card gives you the best chance, about 62%, with the show still to come."},
+		{"partners racing", engine.Options{Players: 4, Partners: true, Target: 121}, 0, true, "this card gives your side the best chance, about 62%, with the show still to come."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tbl := &cribbage.Table{Options: tt.opts}
-			got := playHint(tbl, engine.View{}, ai.PlayAdvice{Card: card, Net: tt.net})
+			got := playHint(tbl, engine.View{}, ai.PlayAdvice{Card: card, Net: tt.net, Racing: tt.race, Chance: 0.62})
 			if !strings.HasSuffix(got, tt.want) {
 				t.Errorf("hint %q, want it to end %q", got, tt.want)
 			}

@@ -84,7 +84,11 @@ func playHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
 	case a.Only:
 		return fmt.Sprintf("**Coach** — play %s: it is the only card that fits under 31.", card)
 	case a.Racing:
-		return fmt.Sprintf("**Coach** — play %s: near the end every point counts for the win, and this card gives you the best chance, about %.0f%%, with the show still to come.", card, 100*a.Chance)
+		you := "you"
+		if t.Options.Partners {
+			you = "your side"
+		}
+		return fmt.Sprintf("**Coach** — play %s: near the end every point counts for the win, and this card gives %s the best chance, about %.0f%%, with the show still to come.", card, you, 100*a.Chance)
 	}
 	pegs := "it pegs nothing now"
 	if a.Points > 0 {
