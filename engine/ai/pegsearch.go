@@ -88,17 +88,23 @@ func (sr *searcher) endValue(c *pegState, side int8, points float32) float32 {
 		return points
 	}
 	needs := [2]int{int(c.target - c.scores[0]), int(c.target - c.scores[1])}
-	return winValue * float32(sr.race.memo.raceValue(int(side), sr.race.pone, needs, sr.race.hands[:sr.race.n]))
+	return winValue*float32(sr.race.memo.raceValue(int(side), sr.race.pone, needs, sr.race.hands[:sr.race.n])) + sr.gain(points)
 }
 
-// gain is what a move's points add by themselves: nothing when the race
-// values the play by the scores it ends at.
+// gain is what a move's points add by themselves. In a race the play is
+// valued by the scores it ends at, and points only break ties: where
+// every card wins (or loses) alike, the one that pegs more.
 func (sr *searcher) gain(points float32) float32 {
 	if sr.race != nil {
-		return 0
+		return racePointValue * points
 	}
 	return points
 }
+
+// racePointValue is what a point pegged adds to a race's value, on the
+// scale where winning is winValue: a point counts as a two-hundredth of a
+// percent of winning, less than any difference the deals can tell.
+const racePointValue = 0.01
 
 // raceFrom is how near the end a side must be for the play to be played
 // for the win rather than for points: within a hand's reach.
