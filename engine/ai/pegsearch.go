@@ -54,7 +54,7 @@ const keepWeight = 0.3
 // searcher runs the search of one decision.
 type searcher struct {
 	nodes int
-	// race, near the end of a two-player game, values the end of the play
+	// race, near the end of a game of two sides, values the end of the play
 	// by the chance of winning the show that follows instead of by points.
 	race *race
 	// kids are each depth's children, kept here so that a node does not

@@ -50,8 +50,9 @@ type PlayAdvice struct {
 	// of the play, this card included, less the other sides' (their
 	// average, at a table of three or four).
 	Net float64
-	// Racing is set near the end of a two-player game, when the card is
-	// chosen for the chance of winning the game, Chance, not for points.
+	// Racing is set near the end of a game of two sides (two players or
+	// partners), when the card is chosen for the chance of winning the
+	// game, Chance, not for points.
 	Racing bool
 	Chance float64
 	// Only is set when no other card fits: nothing was weighed.
