@@ -290,9 +290,7 @@ func newDiscardChance(m *winModel, o engine.Options, seat, dealer int) *discardC
 // (or fewer) than measured: what a point of crib is worth is how much the
 // chance moves with it.
 func (d *discardChance) withCribShifted(shift int) *discardChance {
-	o := engine.Options{Players: len(d.model.counts)}
-	// Any seat and dealer at the same places in the count give d's stages.
-	s := newDiscardChance(d.model, o, d.mine, o.Players-1)
+	s := &discardChance{model: d.model, peg: d.peg, stages: d.stages, n: d.n, mine: d.mine, seatIsPone: d.seatIsPone, gen: 1}
 	last := &s.stages[s.n-1]
 	var shifted []cell
 	for _, c := range last.dist {
