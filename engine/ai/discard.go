@@ -151,19 +151,23 @@ func splitForTheWin(v engine.View, model *winModel, splits []Split) Split {
 		}
 		return hand
 	}
-	d := newDiscardChance(model, v.Options, v.Seat, v.Dealer)
+	d := newDiscardChance(model, v.Seat, v.Dealer)
 	// What a point is worth here, measured on the best split by points:
 	// to the seat's side, to the other, and in the crib, which counts
 	// last (often after the game is decided).
-	h := handOf(splits[0])
+	hands := make([][]cell, len(splits))
+	for i, s := range splits {
+		hands[i] = handOf(s)
+	}
+	h := hands[0]
 	mine := (d.chance(h, max(need-1, 1), theirs) - d.chance(h, min(need+1, maxNeed), theirs)) / 2
 	against := (d.chance(h, need, min(theirs+1, maxNeed)) - d.chance(h, need, max(theirs-1, 1))) / 2
 	crib := (d.withCribShifted(1).chance(h, need, theirs) - d.withCribShifted(-1).chance(h, need, theirs)) / 2
 	best, bestScore := splits[0], math.Inf(-1)
-	for _, s := range splits {
+	for i, s := range splits {
 		// The play term is the seat's side's pegging less the other's:
 		// half of it counted as points gained, half as points denied.
-		score := d.chance(handOf(s), need, theirs) + (s.Crib-cribMean)*crib + s.Play*(mine+against)/2
+		score := d.chance(hands[i], need, theirs) + (s.Crib-cribMean)*crib + s.Play*(mine+against)/2
 		if score > bestScore {
 			best, bestScore = s, score
 		}

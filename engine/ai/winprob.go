@@ -260,9 +260,8 @@ type stage struct {
 	role int
 }
 
-// newDiscardChance sets up the chance for a seat of a table with two
-// sides.
-func newDiscardChance(m *winModel, o engine.Options, seat, dealer int) *discardChance {
+// newDiscardChance sets up the chance for a seat of the model's table.
+func newDiscardChance(m *winModel, seat, dealer int) *discardChance {
 	d := &discardChance{model: m, gen: 1}
 	for x := 0; x < pegCells; x++ {
 		for y := 0; y < pegCells; y++ {
@@ -271,7 +270,7 @@ func newDiscardChance(m *winModel, o engine.Options, seat, dealer int) *discardC
 			}
 		}
 	}
-	n := o.Players
+	n := len(m.counts) // a hand a seat
 	d.mine = (seat - dealer - 1 + n) % n
 	d.seatIsPone = d.mine%2 == 0
 	for i := 0; i < n; i++ {
