@@ -26,15 +26,18 @@ type handSample struct {
 	crib  int
 }
 
-// winKinds are the tables whose win tables ship: their options, the file
-// and the names of what is written, and the shipped model.
-var winKinds = []struct {
+// winKind is a table whose win table ships: its options, the file and
+// the names of what is written, how its comments name the two sides, and
+// the shipped model.
+type winKind struct {
 	opts                         engine.Options
 	file                         string
 	peg, hand, deal, crib, table string
 	pone, dealer                 string
 	model                        *winModel
-}{
+}
+
+var winKinds = []winKind{
 	{engine.Options{Players: 2, Target: 121}, "winprob_data.go", "pegDist", "poneDist", "dealDist", "cribDist", "winTable", "the pone", "the dealer", &twoPlayerWin},
 	{engine.Options{Players: 4, Partners: true, Target: 121}, "winprob_partners_data.go", "partnersPegDist", "partnersHandDist", "partnersDealDist", "partnersCribDist", "partnersWinTable", "the pone's side", "the dealer's side", &partnershipWin},
 }
@@ -153,7 +156,7 @@ func TestWinTableRegenerates(t *testing.T) {
 	for _, k := range winKinds {
 		t.Run(k.file, func(t *testing.T) {
 			if *update {
-				writeWinTable(t, k.opts, k.file, k.peg, k.hand, k.deal, k.crib, k.table, k.pone, k.dealer)
+				writeWinTable(t, k)
 				return
 			}
 			peg, counts := shippedDists(k.model)
@@ -245,8 +248,9 @@ func TestWinTableReadsLikeCribbage(t *testing.T) {
 
 // writeWinTable plays the hands of a table, computes its win table from
 // the distributions as shipped (so the test can recompute it exactly) and
-// writes them to file under the names given.
-func writeWinTable(t *testing.T, o engine.Options, file, pegName, handName, dealName, cribName, tableName, pone, dealer string) {
+// writes them to the kind's file under its names.
+func writeWinTable(t *testing.T, k winKind) {
+	o := k.opts
 	peg, hand, deal, crib := distributions(sampleHands(t, o, winTableHands, winTableSeed), o.Players)
 	var b bytes.Buffer
 	var qpeg [pegCells][pegCells]uint16
@@ -257,12 +261,8 @@ func writeWinTable(t *testing.T, o engine.Options, file, pegName, handName, deal
 			fpeg[x][y] = prob(qpeg[x][y])
 		}
 	}
-	sides := "the pone pegs x and the dealer y"
-	if o.Players > 2 {
-		sides = "the pone's side pegs x and the dealer's y"
-	}
-	fmt.Fprintf(&b, "// %s[x][y] is the chance %s in a hand\n// (the last cell: that or more), over %d classic hands.\n", pegName, sides, winTableHands)
-	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n\n", pegName, pegCells, pegCells, fmt.Sprintf("%#v", qpeg)[len("[25][25]uint16"):])
+	fmt.Fprintf(&b, "// %s[x][y] is the chance %s pegs x and %s y in a hand\n// (the last cell: that or more), over %d classic hands.\n", k.peg, k.pone, k.dealer, winTableHands)
+	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n\n", k.peg, pegCells, pegCells, fmt.Sprintf("%#v", qpeg)[len("[25][25]uint16"):])
 	writeDist := func(name, doc string, dist []float64) []float64 {
 		q := make([]uint16, len(dist))
 		f := make([]float64, len(dist))
@@ -277,9 +277,9 @@ func writeWinTable(t *testing.T, o engine.Options, file, pegName, handName, deal
 	if o.Players > 2 {
 		handDoc = "a hand other than the dealer's counts j."
 	}
-	fhand := writeDist(handName, fmt.Sprintf("%s[j] is the chance %s", handName, handDoc), hand[:])
-	fdeal := writeDist(dealName, fmt.Sprintf("%s[k] is the chance the dealer's hand and crib count k together.", dealName), deal[:])
-	writeDist(cribName, fmt.Sprintf("%s[c] is the chance the crib counts c.", cribName), crib[:])
+	fhand := writeDist(k.hand, fmt.Sprintf("%s[j] is the chance %s", k.hand, handDoc), hand[:])
+	fdeal := writeDist(k.deal, fmt.Sprintf("%s[k] is the chance the dealer's hand and crib count k together.", k.deal), deal[:])
+	writeDist(k.crib, fmt.Sprintf("%s[c] is the chance the crib counts c.", k.crib), crib[:])
 	counts := [][]float64{fhand}
 	for i := 1; i < o.Players-1; i++ {
 		counts = append(counts, fhand)
@@ -292,9 +292,9 @@ func writeWinTable(t *testing.T, o engine.Options, file, pegName, handName, deal
 			q[i][j] = quantize(table[i][j])
 		}
 	}
-	fmt.Fprintf(&b, "// %s[np-1][nd-1] is the chance %s wins from the start of a\n// hand, needing np points while %s needs nd.\n", tableName, pone, dealer)
-	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n", tableName, maxNeed, maxNeed, fmt.Sprintf("%#v", q)[len("[121][121]uint16"):])
-	writeGenerated(t, file, "TestWinTableRegenerates", func(out *bytes.Buffer) { out.Write(b.Bytes()) })
+	fmt.Fprintf(&b, "// %s[np-1][nd-1] is the chance %s wins from the start of a\n// hand, needing np points while %s needs nd.\n", k.table, k.pone, k.dealer)
+	fmt.Fprintf(&b, "var %s = [%d][%d]uint16%s\n", k.table, maxNeed, maxNeed, fmt.Sprintf("%#v", q)[len("[121][121]uint16"):])
+	writeGenerated(t, k.file, "TestWinTableRegenerates", func(out *bytes.Buffer) { out.Write(b.Bytes()) })
 }
 
 // TestRaceCountsInOrder: at the end of the play the hands count from the
@@ -345,7 +345,7 @@ func TestDiscardChanceAgreesWithTheTable(t *testing.T) {
 	for _, k := range winKinds {
 		n := k.opts.Players
 		for seat := 1; seat < n; seat++ { // the dealer is seat 0
-			d := newDiscardChance(k.model, k.opts, seat, 0)
+			d := newDiscardChance(k.model, seat, 0)
 			hand := likely(k.model.counts[0])
 			for _, needs := range [][2]int{{5, 5}, {12, 3}, {3, 12}, {20, 25}, {31, 31}, {60, 45}} {
 				got := d.chance(hand, needs[0], needs[1])
