@@ -8,6 +8,10 @@ type Outbound struct {
 	ChannelID string
 	Kind      string
 	Payload   string
+	// Waits marks an announcement that is never sent by itself: a later
+	// one of its table carries it (the sender reads it then, with
+	// TablePending). PendingOutbox and ClaimOutbox pass over it.
+	Waits bool
 }
 
 // OutboxItem is a queued announcement.
@@ -17,6 +21,7 @@ type OutboxItem struct {
 	ChannelID string
 	Kind      string
 	Payload   string
+	Waits     bool
 	Attempts  int
 	// SealedThrough, once set (see Seal), is the last announcement the
 	// sender merged into this one: it is then always sent with the same

@@ -30,7 +30,8 @@ type TableService interface {
 	OpenTables(ctx context.Context) ([]*Table, error)
 	// PlayerTables returns a player's open tables in a server.
 	PlayerTables(ctx context.Context, guildID, userID string) ([]*Table, error)
-	// ChannelTables returns a channel's open tables.
+	// ChannelTables returns a channel's open tables: those posted in it,
+	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
 	// SetMessages records the table message and thread without changing
 	// the version.
@@ -50,6 +51,11 @@ type TableService interface {
 	// message, unless the table already has a newer one. Like RecordBoard
 	// it changes no version.
 	RecordEditToken(ctx context.Context, id int64, token MessageToken) error
+	// RecordHandView records a seat's open hand view, unless a newer one
+	// is recorded. Like RecordBoard it changes no version.
+	RecordHandView(ctx context.Context, id int64, view HandView) error
+	// HandViews returns the open hand views recorded at a table, by seat.
+	HandViews(ctx context.Context, id int64) ([]HandView, error)
 	// MarkAssisted records that a player used the coach, without changing
 	// the version.
 	MarkAssisted(ctx context.Context, id int64) error

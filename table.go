@@ -94,6 +94,25 @@ func (m MessageToken) Edits(id string, now time.Time) bool {
 	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < 14*time.Minute
 }
 
+// HandView is a seat's open hand view: the private message that shows a
+// player their cards, through the newest interaction token that can edit
+// it. Token.MessageID is the message, or empty for the interaction's own
+// response (a view opened by a new private message, whose id the bot is
+// not told).
+type HandView struct {
+	Seat  int
+	Token MessageToken
+	// Version is the table version the view showed when the token was
+	// recorded.
+	Version int64
+}
+
+// Live reports whether the view's token may still edit it at now: like
+// MessageToken.Edits, never within a minute of its expiry.
+func (h HandView) Live(now time.Time) bool {
+	return h.Token.Token != "" && now.Sub(h.Token.At) < 14*time.Minute
+}
+
 // Since is when the players the game waits on began waiting (the last
 // move, for tables saved before this was kept).
 func (t *Table) Since() time.Time {

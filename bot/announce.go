@@ -101,6 +101,54 @@ func storyLine(t *cribbage.Table, e engine.Event) string {
 	return ""
 }
 
+// storyText is an event as the thread's record reads it: the play in
+// short fragments ("Bob A♣ 1", "Alice 5♣ 6 fifteen for two"), a line for
+// everything else, and each deal's commitment and seed on one short line.
+func storyText(t *cribbage.Table, e engine.Event) storyEntry {
+	name := seatName(t, e.Seat)
+	switch e.Kind {
+	case engine.EvPlay:
+		text := fmt.Sprintf("%s %s %d", name, e.Card.Display(), e.Count)
+		if e.Points > 0 {
+			what := engine.SpokenPlay(e.Items)
+			if e.Count == 31 {
+				what = "31"
+				if p := engine.SpokenPlay(e.Items); p != "" {
+					what += " and " + p
+				}
+			}
+			text += fmt.Sprintf(" *%s for %s*", what, engine.NumberWord(e.Points))
+		}
+		return storyEntry{Text: text, Frag: true, End: e.Count == 31}
+	case engine.EvGo:
+		return storyEntry{Text: name + " go", Frag: true}
+	case engine.EvGoPoint:
+		return storyEntry{Text: fmt.Sprintf("*go, one for %s*", name), Frag: true, End: true}
+	case engine.EvLastCard:
+		return storyEntry{Text: fmt.Sprintf("*last card, one for %s*", name), Frag: true, End: true}
+	case engine.EvReset:
+		return storyEntry{}
+	case engine.EvDeal:
+		// The commitment is published before anyone sees a card, so the
+		// deal cannot be changed afterwards without it showing.
+		return storyEntry{Text: fmt.Sprintf("**Hand %d** — %s deals.\n-# 🔒 hand %d commitment `%s`", e.N, name, e.N, e.Commitment)}
+	case engine.EvHandOver:
+		return storyEntry{Text: fmt.Sprintf("**%s.** %s deals next.", scoreLine(t, e.Scores), name) + shortSeedLine(t, e)}
+	case engine.EvGameOver:
+		return storyEntry{Text: resultLine(t, e.Result) + shortSeedLine(t, e)}
+	}
+	return storyEntry{Text: storyLine(t, e)}
+}
+
+// shortSeedLine reveals a hand's seed once it is over, on one line of
+// small text: "" for a game that ended before a deal.
+func shortSeedLine(t *cribbage.Table, e engine.Event) string {
+	if e.Seed == nil {
+		return ""
+	}
+	return fmt.Sprintf("\n-# 🔑 hand %d seed `%s` · check it with `/cribbage verify`", e.N, e.Seed)
+}
+
 // seedLine reveals a hand's seed once the hand is over, with the command
 // that deals it again: "" for a game that ended before a deal.
 func seedLine(t *cribbage.Table, e engine.Event) string {

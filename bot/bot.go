@@ -42,6 +42,14 @@ type Options struct {
 	// ForfeitAfter is how long without a move before the opponents may
 	// claim the win; 0 turns forfeits off.
 	ForfeitAfter time.Duration
+	// NudgeAfter is how long a table waits on a person before they are
+	// pinged, once for that wait; 0 turns it off.
+	NudgeAfter time.Duration
+	// OutboxOwner names this process in the outbox's leases. A process
+	// that is the only one on its database gives a fixed name, so that
+	// after a restart it takes its tables back at once; "" draws a fresh
+	// name, for replicas, whose leases lapse after outboxLease.
+	OutboxOwner string
 	// TimerInterval is how often the timers are checked (a minute if 0).
 	TimerInterval time.Duration
 	// TimersChecked, if set, is called after each check of the timers with
@@ -102,6 +110,8 @@ type Bot struct {
 	edits editClock
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
+	// live brings table messages and hand views up to date (live.go).
+	live *live
 }
 
 // New prepares a bot; it does not connect until Run.
@@ -122,7 +132,11 @@ func New(opts Options) (*Bot, error) {
 		opts.Seeds = cribbage.RandomSeed
 	}
 	if opts.TimerInterval <= 0 {
+		// Often enough that a ping comes soon after its pause.
 		opts.TimerInterval = time.Minute
+		if n := opts.NudgeAfter / 4; n > 0 && n < opts.TimerInterval {
+			opts.TimerInterval = n
+		}
 	}
 	s, err := discordgo.New("Bot " + opts.Token)
 	if err != nil {
@@ -152,11 +166,15 @@ func New(opts Options) (*Bot, error) {
 		ready:    make(chan struct{}),
 		outboxCh: make(chan struct{}, 1),
 		workers:  make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
+		live:     newLive(),
 	}
 	b.metrics = newMetrics(opts.Metrics, b)
-	var id [8]byte
-	rand.Read(id[:])
-	b.owner = hex.EncodeToString(id[:])
+	b.owner = opts.OutboxOwner
+	if b.owner == "" {
+		var id [8]byte
+		rand.Read(id[:])
+		b.owner = hex.EncodeToString(id[:])
+	}
 	return b, nil
 }
 
@@ -284,7 +302,9 @@ func (b *Bot) registerCommands() error {
 }
 
 // resume finishes what a previous run left: tables waiting for a deal the
-// bot makes itself. Undelivered announcements go out through the outbox.
+// bot makes itself, and table messages and hand views a crash may have
+// left behind the game. Undelivered announcements go out through the
+// outbox.
 func (b *Bot) resume(ctx context.Context) {
 	tables, err := b.store.OpenTables(ctx)
 	if err != nil {
@@ -292,6 +312,9 @@ func (b *Bot) resume(ctx context.Context) {
 		return
 	}
 	for _, t := range tables {
+		// The last run may have stopped between a move and its edits:
+		// every open table's message and hand views are shown afresh.
+		b.touchTable(t.ID)
 		if t.Status != cribbage.StatusPlaying || t.State == nil {
 			continue
 		}
@@ -305,7 +328,8 @@ func (b *Bot) resume(ctx context.Context) {
 // advanceTable applies whatever the table does by itself now, if anything.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	var note []string
+	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
 		if t.Status != cribbage.StatusPlaying {
 			return nil, nil
 		}
@@ -313,8 +337,13 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		if err != nil || len(actions) == 0 {
 			return nil, err
 		}
+		note = moveNote(t, events)
 		return b.changeFor(t, g, actions, events), nil
 	})
+	if err == nil && note != nil {
+		b.moved(t, note)
+	}
+	return t, err
 }
 
 // shard sets which gateway shards this process runs. SHARD_ID of

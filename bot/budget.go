@@ -9,20 +9,10 @@ import (
 
 // The REST budget. Discord allows a bot 50 bot-token requests a second in
 // all, and each channel about 5 messages and 5 edits per 5 seconds, while
-// interaction answers are free. A move at a table used to cost a story
-// post and a table-message edit. At human pace (a move every few seconds)
-// these spacings let one post carry the lines of moves made close together
-// and one edit show several moves, at the cost of a short delay to the
-// story and to the table message. The moving player's own view answers at
-// once, whatever the spacing.
-const (
-	// editGap is the least time between two edits of a table message. A
-	// later state replaces the one waiting, so the edit shows the latest.
-	editGap = 5 * time.Second
-	// postGap is the least time between two story posts of a table. Lines
-	// queued meanwhile go out together in the next one.
-	postGap = 2 * time.Second
-)
+// interaction answers, and requests made with an interaction's token, are
+// free. So the live surface (the table message, the hand views) is edited
+// through interaction tokens (live.go), and the bot token carries the
+// story: a post a hand, not a post a move (story.go).
 
 // editClock remembers, per table, when its message was last edited and
 // what that edit showed, so an edit that would change nothing is not made.
@@ -34,14 +24,6 @@ type editClock struct {
 type editRecord struct {
 	at  time.Time
 	sum [32]byte
-}
-
-// due reports whether a table's message may be edited at now.
-func (c *editClock) due(table int64, now time.Time) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.last[table]
-	return !ok || now.Sub(r.at) >= editGap
 }
 
 // unchanged reports whether r is what the table message already shows.

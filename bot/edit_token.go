@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -35,6 +36,37 @@ func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp
 	b.recordEditToken(ctx, ic, c.Table, ic.Message.ID)
 }
 
+// noteHandView records, after a response that showed a player their hand
+// view, the interaction's token as the one that edits that view: a new
+// private message (the token's original response) or the view the click
+// was on (which an update makes the original response). Recorded only once
+// the response is sent, so no edit through the token can come before it.
+func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply) {
+	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return
+	}
+	id := ""
+	switch rep.resp.Type {
+	case discordgo.InteractionResponseUpdateMessage:
+		if ic.Message == nil {
+			return
+		}
+		id = ic.Message.ID
+	case discordgo.InteractionResponseChannelMessageWithSource:
+	default:
+		return
+	}
+	h := rep.hand
+	b.live.answered(seatKey{h.table, h.seat}, h.version)
+	v := cribbage.HandView{Seat: h.seat, Version: h.version, Token: cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}}
+	if err := b.store.RecordHandView(ctx, h.table, v); err != nil && ctx.Err() == nil {
+		b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
+		return
+	}
+	// The table may have moved on while the response was on its way.
+	b.touchTable(h.table)
+}
+
 // recordEditToken records ic's token as one that edits message id of a
 // table. Failing to is harmless: the bot token edits the message instead.
 // The token's life is counted from now, moments after Discord made it; the
@@ -46,24 +78,35 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 	}
 }
 
-// editTableMessage edits the table message to r: through the table's live
-// interaction token if it has one, with the bot token otherwise, or when
-// Discord no longer takes the token.
-func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, r rendered) error {
+// editTableMessage edits the table message to what draw renders: through
+// the table's live interaction token if it has one, with the bot token
+// otherwise, or when Discord no longer takes the token. It returns the key
+// of the board the message now shows. draw is called for each attempt,
+// since a request consumes the files it uploads: a retry with the bot
+// token after the token was refused carries its own board.
+func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
 	if tok := t.EditToken; tok.Edits(t.MessageID, b.now()) {
 		bucket := fmt.Sprintf("table-token/%d", t.ID)
+		r, key := draw()
 		err := b.pace.sendFree(b.session, bucket, func() error {
 			return b.editThroughToken(ctx, tok.Token, bucket, r)
 		})
 		if err == nil || !tokenRefused(err) {
-			return err
+			return key, err
 		}
-		b.log.Info("outbox: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
+		b.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 	}
-	return b.pace.send(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""), func() error {
+	r, key := draw()
+	err := b.pace.send(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""), func() error {
 		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
 		return err
 	})
+	if err == nil {
+		b.live.mu.Lock()
+		b.live.botEdits[t.ID] = time.Now()
+		b.live.mu.Unlock()
+	}
+	return key, err
 }
 
 // editThroughToken edits an interaction's original response. discordgo's

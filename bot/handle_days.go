@@ -24,7 +24,7 @@ func (b *Bot) forfeitDue(t *cribbage.Table) bool {
 // not moved for the forfeit time. A forfeit is a win, never a skunk.
 func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, _, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if !b.forfeitDue(t) {
 			return engine.Action{}, errTooSoon
 		}

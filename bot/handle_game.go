@@ -13,13 +13,16 @@ import (
 )
 
 // handView answers with a seat's hand view: in place when the click came
-// from the user's own hand view, as a new private message otherwise.
+// from the user's own hand view, as a new private message otherwise. The
+// interaction's token then edits that view as the table moves on (live.go),
+// so the player sees the others' moves without pressing Refresh.
 func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)}}
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)},
+		hand: &handRef{table: t.ID, seat: seat, version: t.Version}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -81,11 +84,18 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 // refusal the player can act on is shown on their hand view as it is now.
 func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
 	uid, _ := user(ic)
-	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, c.View, build)
+	t, seat, note, err := b.applyAction(ctx, ic.ID, uid, c.Table, c.View, build)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
-	return handView(ic, t, seat, 0, ""), nil
+	// What the move did, and what the computers did after it, above the
+	// cards: against the computer, its reply is read where the next card
+	// is chosen.
+	text := ""
+	if len(note) > 0 {
+		text = lastMoveNote(note)
+	}
+	return handView(ic, t, seat, 0, text), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
@@ -171,7 +181,7 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 // the deal waits for a person so that muggins can be called before it).
 func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, seat, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, seat, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
 		}
@@ -211,7 +221,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 // clickResign concedes after the confirmation.
 func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
-	t, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, _, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})
 	if err != nil {

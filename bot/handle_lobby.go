@@ -219,7 +219,8 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	var ids []int64
 	for _, t := range tables {
-		if t.ChannelID == ic.ChannelID && fits(t, uid) {
+		// A command used in a table's thread finds that table.
+		if (t.ChannelID == ic.ChannelID || (t.ThreadID != "" && t.ThreadID == ic.ChannelID)) && fits(t, uid) {
 			ids = append(ids, t.ID)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -106,7 +107,9 @@ func (b *Bot) runOutbox(ctx context.Context) {
 }
 
 // deliverPending delivers every due announcement, each table's first
-// pending one at a time, until a pass delivers nothing.
+// pending one at a time, until a pass delivers nothing. A table refresh is
+// never a table's head: it asks for the table's live surface to be brought
+// up to date (live.go), which does not wait behind the story.
 func (b *Bot) deliverPending(ctx context.Context) {
 	for ctx.Err() == nil {
 		items, err := b.store.ClaimOutbox(ctx, b.owner, outboxBatch, outboxLease)
@@ -116,21 +119,27 @@ func (b *Bot) deliverPending(ctx context.Context) {
 			}
 			return
 		}
-		now := time.Now()
-		heads := tableHeads(items, b.now(), b.pace.waiting(now), func(table int64) bool { return b.edits.due(table, now) })
-		if len(heads) == 0 {
-			return
+		var done []int64
+		touched := map[int64]bool{}
+		for _, it := range items {
+			if it.Kind == kindTable {
+				done = append(done, it.ID)
+				if !touched[it.TableID] {
+					touched[it.TableID] = true
+					b.touchTable(it.TableID)
+				}
+			}
 		}
+		heads := tableHeads(items, b.now(), b.pace.waiting(time.Now()))
 		var wg sync.WaitGroup
 		var mu sync.Mutex
-		var done []int64
 		sem := make(chan struct{}, outboxWorkers)
 		for _, it := range heads {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func(it cribbage.OutboxItem) {
 				defer func() { <-sem; wg.Done() }()
-				if ids := b.deliverOne(ctx, it, items); len(ids) > 0 {
+				if ids := b.deliverOne(ctx, it); len(ids) > 0 {
 					mu.Lock()
 					done = append(done, ids...)
 					mu.Unlock()
@@ -153,20 +162,15 @@ func (b *Bot) deliverPending(ctx context.Context) {
 	}
 }
 
-// tableHeads returns each table's first pending item if it is due and the
-// table is not waiting for a rate limit: a later announcement never
-// overtakes an earlier one of the same table, while tables sharing a
-// channel do not wait for each other. The one exception is a table-message
-// refresh whose edit is not yet due (editGap): story posts behind it go
-// first, since the refresh, when it goes, shows the table as it is then.
-func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool, editDue func(table int64) bool) []cribbage.OutboxItem {
+// tableHeads returns each table's first pending announcement, table
+// refreshes aside, if it is due and the table is not waiting for a rate
+// limit: a later announcement never overtakes an earlier one of the same
+// table, while tables sharing a channel do not wait for each other.
+func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool) []cribbage.OutboxItem {
 	seen := map[int64]bool{}
 	var heads []cribbage.OutboxItem
 	for _, it := range items {
-		if seen[it.TableID] {
-			continue
-		}
-		if it.Kind == kindTable && !editDue(it.TableID) {
+		if seen[it.TableID] || it.Kind == kindTable {
 			continue
 		}
 		seen[it.TableID] = true
@@ -178,10 +182,10 @@ func tableHeads(items []cribbage.OutboxItem, now time.Time, paced map[int64]bool
 }
 
 // deliverOne sends one announcement and returns the announcements it is
-// done with (delivered, merged into it, or given up), none if it is to be
+// done with (delivered, carried with it, or given up), none if it is to be
 // retried; a failure to retry is recorded here. A panic is recovered and
 // the item retried later, so one bad item cannot stop the sender.
-func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) (done []int64) {
+func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem) (done []int64) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("outbox: panic delivering an announcement", "id", it.ID, "table", it.TableID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -191,16 +195,12 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 			done = nil
 		}
 	}()
-	merged, err := b.deliver(ctx, it, pending)
+	carried, err := b.deliver(ctx, it)
 	var paced *pacedError
 	var limited *discordgo.RateLimitError
 	switch {
 	case err == nil:
-		if it.Kind == kindPost {
-			// The table's next lines wait a moment, to go out together.
-			b.pace.holdAtLeast(it.TableID, time.Now().Add(postGap))
-		}
-		return append([]int64{it.ID}, merged...)
+		return append(carried, it.ID)
 	case errors.As(err, &paced):
 		b.pace.hold(it.TableID, paced.until)
 		return nil
@@ -212,7 +212,7 @@ func (b *Bot) deliverOne(ctx context.Context, it cribbage.OutboxItem, pending []
 		return nil
 	case permanent(err):
 		b.log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
-		return append([]int64{it.ID}, merged...)
+		return append(carried, it.ID)
 	}
 	wait := backoff(it.Attempts)
 	b.log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
@@ -249,9 +249,9 @@ const interactionTokenLife = 15 * time.Minute
 // errGiveUp marks an announcement that can never be delivered.
 var errGiveUp = errors.New("bot: announcement cannot be delivered")
 
-// deliver sends one announcement, and returns the later ones it carried
-// (story lines merged into a post).
-func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]int64, error) {
+// deliver sends one announcement, and returns the others it carried: the
+// story items that went out in the same message.
+func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	t, err := b.store.Table(ctx, it.TableID)
 	if errors.Is(err, cribbage.ErrNotFound) {
 		return nil, errGiveUp
@@ -266,41 +266,67 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem, pending []cri
 			dest = t.ThreadID
 		}
 		endpoint := discordgo.EndpointChannelMessages(dest)
-		// The pass read the oldest announcements of all tables; when many
-		// tables are behind, it holds only a line or two of each. The post
-		// carries every line its table has queued, read afresh.
-		if mine, err := b.store.TablePending(ctx, it.TableID); err == nil {
-			pending = mine
-		} else if ctx.Err() == nil {
-			b.log.Warn("outbox: cannot read a table's queued lines", "table", it.TableID, "err", err)
+		// The post carries the lines its hand queued before it, and the
+		// posts (with their lines) queued after it that fit: read afresh,
+		// since the sender's pass reads only what is ready to send.
+		pending, err := b.store.TablePending(ctx, it.TableID)
+		if err != nil {
+			return nil, err
 		}
-		var merged []int64
-		err := b.pace.send(b.session, endpoint, func() error {
-			p, m, err := b.seal(ctx, it, pending)
+		var carried []int64
+		err = b.pace.send(b.session, endpoint, func() error {
+			items, err := b.seal(ctx, it, pending)
 			if err != nil {
 				return err
 			}
-			merged = m
-			return b.post(ctx, endpoint, p, fmt.Sprintf("cb%d", it.ID))
-		})
-		return merged, err
-	case kindTable:
-		for _, later := range pending {
-			if later.ID > it.ID && later.Kind == kindTable && later.TableID == it.TableID {
-				return nil, nil // a later refresh renders the same table
+			m, _ := compose(items)
+			for _, c := range items {
+				if c.ID != it.ID {
+					carried = append(carried, c.ID)
+				}
 			}
-		}
-		return nil, b.refreshTable(ctx, t)
+			return b.post(ctx, endpoint, fitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
+		})
+		return carried, err
 	case kindThread:
 		return nil, b.openThread(ctx, t, it.Attempts)
 	}
 	return nil, errGiveUp
 }
 
+// seal returns the items one story message carries, from the table's
+// first pending one (see gather). The first time, it records the last of
+// them on the first before anything is sent; every later attempt carries
+// exactly those again, so a resend after a crash sends the same message
+// under the same nonce.
+func (b *Bot) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]cribbage.OutboxItem, error) {
+	var first cribbage.OutboxItem
+	for _, p := range pending {
+		if p.TableID == it.TableID && p.Kind != kindTable {
+			first = p
+			break
+		}
+	}
+	items := gather(pending, it.TableID, first.SealedThrough)
+	if len(items) == 0 || !slices.ContainsFunc(items, func(c cribbage.OutboxItem) bool { return c.ID == it.ID }) {
+		// The pending read missed it (a race with another sender that
+		// has since lost the lease): the post alone.
+		items = []cribbage.OutboxItem{it}
+	}
+	if items[0].SealedThrough != 0 {
+		return items, nil
+	}
+	if err := b.store.Seal(ctx, items[0].ID, items[len(items)-1].ID); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 // messageCreate is a channel message with Discord's enforced nonce, which
 // discordgo's MessageSend lacks.
 type messageCreate struct {
 	Content         string                            `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	Nonce           string                            `json:"nonce"`
 	EnforceNonce    bool                              `json:"enforce_nonce"`
@@ -308,71 +334,21 @@ type messageCreate struct {
 
 // post sends a story message to a channel's messages endpoint, notifying
 // only the users it mentions.
-func (b *Bot) post(ctx context.Context, endpoint string, p postPayload, nonce string) error {
-	body := messageCreate{Content: p.Content, Nonce: nonce, EnforceNonce: true,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: p.Mentions}}
-	if len(p.Pictures) == 0 {
+func (b *Bot) post(ctx context.Context, endpoint string, m storyMessage, nonce string) error {
+	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
+	if len(m.Pictures) == 0 {
 		_, err := b.session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, outboxRequest(ctx)...)
 		return err
 	}
 	// The pictures are drawn now, from the cards queued: the same post
 	// resent after a failure carries the same pictures.
-	contentType, raw, err := discordgo.MultipartBodyWithJSON(body, pictureFiles(p.Pictures))
+	contentType, raw, err := discordgo.MultipartBodyWithJSON(body, pictureFiles(m.Pictures))
 	if err != nil {
 		return err
 	}
 	_, err = b.session.RequestRaw(http.MethodPost, endpoint, contentType, raw, endpoint, 0, outboxRequest(ctx)...)
 	return err
-}
-
-// refreshTable edits the table message to the table as it is now. It posts
-// a new one only when the old one is gone (deleted), or when none was ever
-// recorded and none can be any more: the answer that made it records it,
-// and so does any click on it, but an interaction's token lives 15 minutes.
-// So a table never gets two messages with live buttons.
-func (b *Bot) refreshTable(ctx context.Context, t *cribbage.Table) error {
-	if t.MessageID == "" && b.now().Sub(t.CreatedAt) < interactionTokenLife {
-		return errTableMessageUnknown
-	}
-	if t.MessageID != "" {
-		// The board rides on the edit, drawn and uploaded only when it
-		// would look different from the one the message shows.
-		r := renderTable(t)
-		key := t.Board
-		if want := boardKey(t); want != t.Board {
-			key = uploadBoard(&r, t)
-		} else if b.edits.unchanged(t.ID, r) {
-			return nil // the message shows this already
-		}
-		err := b.editTableMessage(ctx, t, r)
-		if err == nil {
-			b.edits.sent(t.ID, r, time.Now())
-		}
-		if err == nil && key != t.Board {
-			return b.store.RecordBoard(ctx, t.ID, key)
-		}
-		var rest *discordgo.RESTError
-		if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
-			return err
-		}
-	}
-	// A new table message is a post in the channel, in its own bucket,
-	// with its own copy of the board.
-	r := renderTable(t)
-	key := uploadBoard(&r, t)
-	var m *discordgo.Message
-	err := b.pace.send(b.session, discordgo.EndpointChannelMessages(t.ChannelID), func() error {
-		var err error
-		m, err = b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if err := b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
-		return err
-	}
-	return b.store.RecordBoard(ctx, t.ID, key)
 }
 
 // openThread starts the table's thread on its message, where the story of

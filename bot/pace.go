@@ -1,16 +1,11 @@
 package bot
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage"
 )
 
 // maxContent is the most characters Discord takes in a message's content.
@@ -151,67 +146,4 @@ func (p *pacer) next() (time.Time, bool) {
 		}
 	}
 	return first, !first.IsZero()
-}
-
-// seal returns the post to send for a story announcement and the later
-// announcements merged into it. The first time, it takes in the table's
-// story lines queued after it (as many as fit in one message) and records
-// the last one before the first attempt; every later attempt merges exactly
-// those lines again, so a resend after a crash sends the same text under
-// the same nonce.
-func (b *Bot) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) (postPayload, []int64, error) {
-	var p postPayload
-	if err := json.Unmarshal([]byte(it.Payload), &p); err != nil {
-		return p, nil, errGiveUp
-	}
-	p, merged := mergePosts(it, p, pending, it.SealedThrough)
-	if it.SealedThrough != 0 {
-		return p, merged, nil
-	}
-	through := it.ID
-	if len(merged) > 0 {
-		through = merged[len(merged)-1]
-	}
-	if err := b.store.Seal(ctx, it.ID, through); err != nil {
-		return p, nil, err
-	}
-	return p, merged, nil
-}
-
-// mergePosts appends to head's post the table's later story lines, in
-// order: those up to through if it is set, else as many as fit in one
-// message. It passes over table refreshes (they go to the table message,
-// not the story) and stops at anything else (a thread must be opened before
-// the lines after it).
-func mergePosts(head cribbage.OutboxItem, p postPayload, pending []cribbage.OutboxItem, through int64) (postPayload, []int64) {
-	var merged []int64
-	length := utf8.RuneCountInString(p.Content)
-	for _, it := range pending {
-		if it.TableID != head.TableID || it.ID <= head.ID || it.Kind == kindTable {
-			continue
-		}
-		if it.Kind != kindPost || (through != 0 && it.ID > through) {
-			break
-		}
-		var q postPayload
-		if json.Unmarshal([]byte(it.Payload), &q) != nil {
-			break
-		}
-		n := utf8.RuneCountInString(q.Content)
-		mentions := slices.Clone(p.Mentions)
-		for _, m := range q.Mentions {
-			if !slices.Contains(mentions, m) {
-				mentions = append(mentions, m)
-			}
-		}
-		if through == 0 && (length+1+n > maxContent || len(mentions) > maxMentions || len(p.Pictures)+len(q.Pictures) > maxFiles) {
-			break
-		}
-		p.Content += "\n" + q.Content
-		p.Mentions = mentions
-		p.Pictures = append(p.Pictures, q.Pictures...)
-		length += 1 + n
-		merged = append(merged, it.ID)
-	}
-	return p, merged
 }

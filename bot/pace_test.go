@@ -1,25 +1,29 @@
 package bot
 
 import (
-	"encoding/json"
-	"fmt"
-	"github.com/cribbage-bot/cribbage"
+		"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cribbage-bot/cribbage"
 )
 
-// posts builds outbox items of table 1 from kinds and contents: "p:text"
-// is a story line, "t" a table refresh, "h" a thread.
-func posts(specs ...string) []cribbage.OutboxItem {
+// queued builds outbox items of table 1 from kinds and texts: "l:text" is a
+// line of hand 1 waiting for its post, "p:text" a post ending hand 1,
+// "c:text" a plain post, "t" a table refresh, "h" a thread.
+func queued(specs ...string) []cribbage.OutboxItem {
 	var out []cribbage.OutboxItem
 	for i, s := range specs {
 		it := cribbage.OutboxItem{ID: int64(i + 1), TableID: 1}
 		switch {
+		case strings.HasPrefix(s, "l:"):
+			it.Kind, it.Waits, it.Payload = kindLine, true, postPayload{Lines: []storyEntry{{Text: s[2:], Hand: 1}}}.encode()
 		case strings.HasPrefix(s, "p:"):
-			payload, _ := json.Marshal(postPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}})
-			it.Kind, it.Payload = kindPost, string(payload)
+			it.Kind, it.Payload = kindPost, postPayload{Lines: []storyEntry{{Text: s[2:], Hand: 1}}}.encode()
+		case strings.HasPrefix(s, "c:"):
+			it.Kind, it.Payload = kindPost, postPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}}.encode()
 		case s == "t":
 			it.Kind = kindTable
 		case s == "h":
@@ -30,45 +34,68 @@ func posts(specs ...string) []cribbage.OutboxItem {
 	return out
 }
 
-func TestMergePosts(t *testing.T) {
-	long := strings.Repeat("x", 1997) // "a\n" and this make 1999 characters
+func ids(items []cribbage.OutboxItem) []int64 {
+	var out []int64
+	for _, it := range items {
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+// TestGatherCarriesAHandWithItsPost: a hand's lines wait for the post that
+// ends it and go out with it, passing over table refreshes; later posts
+// join while they fit; a thread, or lines with no post after them, stop it.
+func TestGatherCarriesAHandWithItsPost(t *testing.T) {
+	long := strings.Repeat("x", 1998) // "a\n" and this make 2000 characters
 	tests := []struct {
 		name    string
 		items   []cribbage.OutboxItem
 		through int64
-		want    string
-		merged  []int64
+		want    []int64
 	}{
-		{"lines in order, passing over table refreshes", posts("p:a", "t", "p:b", "p:c", "t"), 0, "a\nb\nc", []int64{3, 4}},
-		{"stops at a thread", posts("p:a", "p:b", "h", "p:c"), 0, "a\nb", []int64{2}},
-		{"stops before 2000 characters", posts("p:a", "p:"+long, "p:c"), 0, "a\n" + long, []int64{2}},
-		{"one line alone", posts("p:a"), 0, "a", nil},
-		{"a sealed post takes exactly its lines", posts("p:a", "p:b", "t", "p:c", "p:d"), 4, "a\nb\nc", []int64{2, 4}},
-		{"another table's lines stay out", append(posts("p:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, "a", nil},
+		{"a hand's lines with its post, refreshes passed over", queued("l:a", "t", "l:b", "p:c", "t"), 0, []int64{1, 3, 4}},
+		{"lines with no post wait", queued("l:a", "l:b"), 0, nil},
+		{"the next hand's lines wait", queued("l:a", "p:b", "l:c"), 0, []int64{1, 2}},
+		{"later posts join", queued("l:a", "p:b", "l:c", "p:d", "c:e"), 0, []int64{1, 2, 3, 4, 5}},
+		{"stops at a thread", queued("c:a", "h", "c:b"), 0, []int64{1}},
+		{"stops at 2000 characters", queued("c:a", "c:"+long, "c:c"), 0, []int64{1, 2}},
+		{"a sealed message carries exactly its items", queued("l:a", "p:b", "l:c", "p:d"), 2, []int64{1, 2}},
+		{"another table's items stay out", append(queued("c:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, []int64{1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var head postPayload
-			json.Unmarshal([]byte(tt.items[0].Payload), &head)
-			got, merged := mergePosts(tt.items[0], head, tt.items, tt.through)
-			if got.Content != tt.want || !slices.Equal(merged, tt.merged) {
-				t.Errorf("merged %q %v, want %q %v", got.Content, merged, tt.want, tt.merged)
+			got := gather(tt.items, 1, tt.through)
+			if !slices.Equal(ids(got), tt.want) {
+				t.Errorf("gathered %v, want %v", ids(got), tt.want)
 			}
-			if len([]rune(got.Content)) > maxContent {
-				t.Errorf("%d characters", len([]rune(got.Content)))
+			if m, ok := compose(got); len(got) > 1 && !ok {
+				t.Errorf("over Discord's limits: %d characters", len([]rune(m.Content)))
 			}
 		})
 	}
 }
 
-func TestMergePostsJoinsMentions(t *testing.T) {
+// TestComposeReadsAsAHand: a hand's record is one embed, the play's
+// fragments on one line until a run ends, everything else on lines of
+// their own; plain posts are the message's text; mentions are joined.
+func TestComposeReadsAsAHand(t *testing.T) {
 	items := []cribbage.OutboxItem{
-		{ID: 1, TableID: 1, Kind: kindPost, Payload: `{"content":"a","mentions":["1"]}`},
-		{ID: 2, TableID: 1, Kind: kindPost, Payload: `{"content":"b","mentions":["2","1"]}`},
+		{ID: 1, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob A♣ 1", Hand: 2, Frag: true}, {Text: "Alice 5♣ 6", Hand: 2, Frag: true}}}.encode()},
+		{ID: 2, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob go", Hand: 2, Frag: true}, {Text: "*go, one for Alice*", Hand: 2, Frag: true, End: true}}}.encode()},
+		{ID: 3, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob 9♣ 9", Hand: 2, Frag: true}}}.encode()},
+		{ID: 4, TableID: 1, Kind: kindPost, Payload: postPayload{Lines: []storyEntry{{Text: "Bob: 9♣ … — fifteen two.", Hand: 2}, {Text: "**Hand 3** — Bob deals.", Hand: 2}}, Mentions: []string{"1"}}.encode()},
+		{ID: 5, TableID: 1, Kind: kindPost, Payload: postPayload{Content: "⏰ reminder", Mentions: []string{"2", "1"}}.encode()},
 	}
-	got, _ := mergePosts(items[0], postPayload{Content: "a", Mentions: []string{"1"}}, items, 0)
-	if !slices.Equal(got.Mentions, []string{"1", "2"}) {
-		t.Errorf("mentions %v", got.Mentions)
+	m, ok := compose(items)
+	if !ok {
+		t.Fatal("over Discord's limits")
+	}
+	want := "Bob A♣ 1 · Alice 5♣ 6 · Bob go · *go, one for Alice*\nBob 9♣ 9\nBob: 9♣ … — fifteen two.\n**Hand 3** — Bob deals."
+	if len(m.Embeds) != 1 || m.Embeds[0].Title != "Hand 2" || m.Embeds[0].Description != want {
+		t.Errorf("embeds %+v, want one titled Hand 2 reading\n%s", m.Embeds, want)
+	}
+	if m.Content != "⏰ reminder" || !slices.Equal(m.Mentions, []string{"1", "2"}) {
+		t.Errorf("content %q, mentions %v", m.Content, m.Mentions)
 	}
 }
 

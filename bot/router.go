@@ -21,6 +21,17 @@ type reply struct {
 	// tableMessage, when set, is the table whose message the response
 	// posts: its id is recorded from Discord's answer.
 	tableMessage int64
+	// hand, when set, is the seat's hand view the response shows: the
+	// interaction's token is recorded as the one that edits it.
+	hand *handRef
+}
+
+// handRef names the hand view a response shows: a seat's at a table, and
+// the table version it shows.
+type handRef struct {
+	table   int64
+	seat    int
+	version int64
 }
 
 // answerBudget is how long a handler may take: Discord wants an answer
@@ -89,6 +100,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	ans.answer(runCtx, ic, rep.resp, rep.tableMessage)
 	responded = true
 	b.noteEditToken(runCtx, ic, rep.resp)
+	b.noteHandView(runCtx, ic, rep)
 	b.metrics.observe(ic, outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {

@@ -3,10 +3,11 @@ package bot
 import (
 	"context"
 	"fmt"
-	"github.com/cribbage-bot/cribbage"
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/cribbage-bot/cribbage"
 )
 
 // The timers of games played over days: a reminder to the player keeping a
@@ -33,7 +34,7 @@ func (b *Bot) runTimers(ctx context.Context) {
 func (b *Bot) checkTimers(ctx context.Context) {
 	now := b.now()
 	idleFor := lobbyExpiry
-	for _, d := range []time.Duration{b.opts.ReminderAfter, b.opts.ForfeitAfter} {
+	for _, d := range []time.Duration{b.opts.NudgeAfter, b.opts.ReminderAfter, b.opts.ForfeitAfter} {
 		if d > 0 && d < idleFor {
 			idleFor = d
 		}
@@ -90,17 +91,32 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) 
 		}
 		return nil
 	}
-	last := t.RemindedAt
-	if last.Before(since) {
-		last = since
-	}
-	if d := b.opts.ReminderAfter; d > 0 && now.Sub(last) >= d {
+	if b.reminderDue(t, now) {
 		_, verb := waitingFor(t)
 		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
 		return err
 	}
 	return nil
+}
+
+// reminderDue reports whether the people a table waits on are to be
+// pinged at now. The first ping of a wait comes after NudgeAfter (a pause
+// worth a ping: nobody is pinged while the game moves along, or for a
+// move the computer made a moment ago), and once; a long wait is reminded
+// of again every ReminderAfter.
+func (b *Bot) reminderDue(t *cribbage.Table, now time.Time) bool {
+	since := t.Since()
+	idle := now.Sub(since)
+	if t.RemindedAt.Before(since) {
+		first := b.opts.NudgeAfter
+		if first <= 0 || (b.opts.ReminderAfter > 0 && b.opts.ReminderAfter < first) {
+			first = b.opts.ReminderAfter
+		}
+		return first > 0 && idle >= first
+	}
+	d := b.opts.ReminderAfter
+	return d > 0 && now.Sub(t.RemindedAt) >= d
 }
 
 // waitingPeople returns the user ids of the people the game waits on and

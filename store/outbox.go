@@ -16,32 +16,31 @@ func (s *Store) queue(ctx context.Context, tx *txn, tableID int64, items []cribb
 	}
 	now := millis(s.now())
 	for _, it := range items {
-		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, created_at)
-			VALUES (`+s.db.d.newID("outbox")+`, ?, ?, ?, ?, ?)`,
-			tableID, it.ChannelID, it.Kind, it.Payload, now); err != nil {
+		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, waits, created_at)
+			VALUES (`+s.db.d.newID("outbox")+`, ?, ?, ?, ?, ?, ?)`,
+			tableID, it.ChannelID, it.Kind, it.Payload, boolInt(it.Waits), now); err != nil {
 			return fmt.Errorf("store: queue announcement: %w", err)
 		}
 	}
 	return nil
 }
 
-// OutboxDepth counts the undelivered announcements and says when the
-// oldest was queued.
+// OutboxDepth counts the undelivered announcements ready to send (not
+// those waiting for a later one) and says when the oldest was queued.
 func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
 	var n int
 	var oldest sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at = 0`).Scan(&n, &oldest); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE delivered_at = 0 AND waits = 0`).Scan(&n, &oldest); err != nil {
 		return 0, time.Time{}, err
 	}
 	return n, fromMillis(oldest.Int64), nil
 }
 
 // PendingOutbox returns up to limit undelivered announcements in delivery
-// order, due or not: a sender delivers each channel's first item only, so
+// order, due or not, passing over those that wait for a later one: a sender delivers each channel's first item only, so
 // that a channel's announcements never overtake each other.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
-	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
-		FROM outbox WHERE delivered_at = 0 ORDER BY id LIMIT ?`, limit)
+	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 ORDER BY id LIMIT ?`, limit)
 }
 
 // ClaimOutbox returns the undelivered announcements of the tables whose
@@ -93,6 +92,9 @@ func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error {
 	return s.exec(ctx, `DELETE FROM outbox_leases WHERE owner = ?`, owner)
 }
 
+// outboxColumns are the columns outboxRows reads.
+const outboxColumns = `id, table_id, channel_id, kind, payload, waits, attempts, sealed_through, next_attempt_at, created_at`
+
 // outboxRows runs a query for outbox rows.
 func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cribbage.OutboxItem, error) {
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -103,10 +105,11 @@ func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cr
 	var out []cribbage.OutboxItem
 	for rows.Next() {
 		var it cribbage.OutboxItem
-		var next, created int64
-		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &it.Attempts, &it.SealedThrough, &next, &created); err != nil {
+		var next, created, waits int64
+		if err := rows.Scan(&it.ID, &it.TableID, &it.ChannelID, &it.Kind, &it.Payload, &waits, &it.Attempts, &it.SealedThrough, &next, &created); err != nil {
 			return nil, err
 		}
+		it.Waits = waits != 0
 		it.NextAttemptAt, it.CreatedAt = fromMillis(next), fromMillis(created)
 		out = append(out, it)
 	}
@@ -115,15 +118,13 @@ func (s *Store) outboxRows(ctx context.Context, query string, args ...any) ([]cr
 
 // TablePending returns one table's undelivered announcements in order.
 func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
-	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
-		FROM outbox WHERE table_id = ? AND delivered_at = 0 ORDER BY id`, tableID)
+	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE table_id = ? AND delivered_at = 0 ORDER BY id`, tableID)
 }
 
 // TableOutbox returns every announcement queued for a table, delivered or
 // not, in delivery order. A sealed one carries the lines merged into it.
 func (s *Store) TableOutbox(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
-	return s.outboxRows(ctx, `SELECT id, table_id, channel_id, kind, payload, attempts, sealed_through, next_attempt_at, created_at
-		FROM outbox WHERE table_id = ? ORDER BY id`, tableID)
+	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE table_id = ? ORDER BY id`, tableID)
 }
 
 // MarkDelivered records that announcements were delivered (or given up:

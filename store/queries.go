@@ -29,9 +29,11 @@ func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cr
 		ORDER BY id`, guildID, userID)
 }
 
-// ChannelTables returns the open tables in a channel.
+// ChannelTables returns the open tables in a channel, or the table whose
+// thread the channel is: a command used in a table's thread finds it.
 func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbage.Table, error) {
-	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing') ORDER BY id`, channelID)
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables
+		WHERE (channel_id = ? OR thread_id = ?) AND status IN ('lobby', 'playing') ORDER BY id`, channelID, channelID)
 }
 
 // GamesInProgress counts the tables with a game being played.
@@ -67,6 +69,36 @@ func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.Me
 	at := millis(token.At)
 	return s.exec(ctx, `UPDATE tables SET edit_token = ?, edit_token_message = ?, edit_token_at = ? WHERE id = ? AND edit_token_at <= ?`,
 		token.Token, token.MessageID, at, id, at)
+}
+
+// RecordHandView records a seat's open hand view, unless a newer one is
+// recorded: of two clicks answered at once, the later token lives longer.
+func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
+	at := millis(v.Token.At)
+	return s.exec(ctx, `INSERT INTO hand_views (table_id, seat, token, message_id, at, version) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (table_id, seat) DO UPDATE SET token = excluded.token, message_id = excluded.message_id, at = excluded.at, version = excluded.version
+		WHERE hand_views.at <= excluded.at`,
+		id, v.Seat, v.Token.Token, v.Token.MessageID, at, v.Version)
+}
+
+// HandViews returns the hand views recorded at a table, by seat.
+func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []cribbage.HandView
+	for rows.Next() {
+		var v cribbage.HandView
+		var at int64
+		if err := rows.Scan(&v.Seat, &v.Token.Token, &v.Token.MessageID, &at, &v.Version); err != nil {
+			return nil, err
+		}
+		v.Token.At = fromMillis(at)
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // MarkAssisted records that a player at the table used the coach. Like

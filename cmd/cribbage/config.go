@@ -38,6 +38,9 @@ type Config struct {
 	// ForfeitAfter is how long without a move before the waiting
 	// opponents may claim the win; 0 turns forfeits off.
 	ForfeitAfter time.Duration
+	// NudgeAfter is how long a table waits on a player before the player
+	// is pinged, once; 0 turns the ping off.
+	NudgeAfter time.Duration
 	// HTTPAddr, when set, is where the HTTP server listens: /healthz,
 	// /readyz, /metrics, and with PublicKey the interactions endpoint.
 	HTTPAddr string
@@ -66,11 +69,12 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		LogLevel:      slog.LevelInfo,
 		ReminderAfter: 12 * time.Hour,
 		ForfeitAfter:  7 * 24 * time.Hour,
+		NudgeAfter:    2 * time.Minute,
 	}
 	for _, d := range []struct {
 		key string
 		to  *time.Duration
-	}{{"REMINDER_AFTER", &cfg.ReminderAfter}, {"FORFEIT_AFTER", &cfg.ForfeitAfter}} {
+	}{{"REMINDER_AFTER", &cfg.ReminderAfter}, {"FORFEIT_AFTER", &cfg.ForfeitAfter}, {"NUDGE_AFTER", &cfg.NudgeAfter}} {
 		if raw := strings.TrimSpace(getenv(d.key)); raw != "" {
 			v, err := parseDuration(raw)
 			if err != nil {

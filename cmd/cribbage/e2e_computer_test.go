@@ -49,7 +49,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	h.drain()
 	computerPlays := 0
 	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
-		computerPlays += strings.Count(m.Content, "Computer 2 (expert) plays")
+		computerPlays += strings.Count(m.Text(), "Computer 2 (expert) ")
 	}
 	if computerPlays < 4 || scan.payloads == 0 {
 		t.Errorf("%d computer plays announced", computerPlays)

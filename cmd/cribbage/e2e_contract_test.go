@@ -282,10 +282,10 @@ func (h *harness) verifyDeals(id int64) {
 	tb := h.table(id)
 	var story strings.Builder
 	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
-		story.WriteString(m.Content + "\n")
+		story.WriteString(m.Text() + "\n")
 	}
-	commitments := regexp.MustCompile("Deal commitment: `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
-	seeds := regexp.MustCompile("Hand (\\d+) was dealt from seed `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
+	commitments := regexp.MustCompile("hand \\d+ commitment `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
+	seeds := regexp.MustCompile("hand (\\d+) seed `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)
 	if len(commitments) == 0 || len(seeds) != len(commitments) {
 		h.t.Fatalf("the thread shows %d commitments and %d seeds", len(commitments), len(seeds))
 	}

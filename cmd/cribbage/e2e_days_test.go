@@ -21,7 +21,7 @@ func (h *harness) countIn(id int64, s string) int {
 	t := h.table(id)
 	for _, ch := range []string{t.ThreadID, t.ChannelID} {
 		for _, m := range h.fake.ChannelMessages(ch) {
-			if strings.Contains(m.Content, s) {
+			if strings.Contains(m.Text(), s) {
 				n++
 			}
 		}

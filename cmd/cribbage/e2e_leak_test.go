@@ -261,7 +261,9 @@ func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
 			if winners != wantWinners {
 				t.Errorf("%d wins credited, want %d", winners, wantWinners)
 			}
-			if scan.payloads < 20 {
+			// A post a hand and the table message's edits: a game of 61
+			// points is some ten public payloads at the least.
+			if scan.payloads < 8 {
 				t.Errorf("only %d public payloads scanned", scan.payloads)
 			}
 		})

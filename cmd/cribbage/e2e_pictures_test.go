@@ -86,10 +86,10 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 	// carries one, and each is a PNG under 100 KB.
 	shows, pictures := 0, 0
 	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
-		if strings.Contains(m.Content, " + ") && strings.Contains(m.Content, " — ") {
+		if strings.Contains(m.Text(), " + ") && strings.Contains(m.Text(), " — ") {
 			shows++
 			if len(m.Attachments) == 0 {
-				t.Errorf("a show without its picture: %.200s", m.Content)
+				t.Errorf("a show without its picture: %.200s", m.Text())
 			}
 		}
 		for _, a := range m.Attachments {
@@ -129,7 +129,7 @@ func TestReplay(t *testing.T) {
 	}
 	tb := h.table(id)
 	over := tb.State.HandNo - 1
-	seeds := regexp.MustCompile("Hand (\\d+) was dealt from seed `([0-9a-f]{64})`").FindAllStringSubmatch(threadText(h, tb), -1)
+	seeds := regexp.MustCompile("hand (\\d+) seed `([0-9a-f]{64})`").FindAllStringSubmatch(threadText(h, tb), -1)
 	if len(seeds) != over {
 		t.Fatalf("%d hands over, %d seeds revealed", over, len(seeds))
 	}
@@ -186,7 +186,7 @@ func TestReplay(t *testing.T) {
 func threadText(h *harness, tb *cribbage.Table) string {
 	var b strings.Builder
 	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
-		b.WriteString(m.Content + "\n")
+		b.WriteString(m.Text() + "\n")
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -156,10 +157,21 @@ func TestReplicasOnPostgres(t *testing.T) {
 	}
 }
 
-// checkThreadReadsAsQueued checks a table's thread holds every story post
-// queued, once each, in order.
+// checkThreadReadsAsQueued checks a table's thread holds every story item
+// delivered, once each, in order: the lines of each hand's record (a
+// hand's title aside, its play's fragments one to a line) and the posts.
 func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	t.Helper()
+	title := regexp.MustCompile(`^Hand \d+$`)
+	lines := func(text string) []string {
+		var out []string
+		for _, l := range strings.Split(strings.ReplaceAll(text, " · ", "\n"), "\n") {
+			if !title.MatchString(l) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
 	var got []string
 	seen := map[string]bool{}
 	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
@@ -167,21 +179,38 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 			t.Errorf("table %d: announcement %s delivered twice", id, m.Nonce)
 		}
 		seen[m.Nonce] = true
-		got = append(got, m.Content)
+		got = append(got, lines(m.Text())...)
 	}
 	queued, err := h.store.TableOutbox(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
+	pending, err := h.store.TablePending(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := map[int64]bool{}
+	for _, it := range pending {
+		waiting[it.ID] = true
+	}
 	var want []string
 	for _, it := range queued {
-		if it.Kind == "post" {
-			var p struct{ Content string }
-			json.Unmarshal([]byte(it.Payload), &p)
-			want = append(want, p.Content)
+		if (it.Kind != "post" && it.Kind != "line") || waiting[it.ID] {
+			continue
+		}
+		var p struct {
+			Content string
+			Lines   []struct{ Text string }
+		}
+		json.Unmarshal([]byte(it.Payload), &p)
+		if p.Content != "" {
+			want = append(want, lines(p.Content)...)
+		}
+		for _, l := range p.Lines {
+			want = append(want, lines(l.Text)...)
 		}
 	}
 	if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
-		t.Errorf("table %d's thread does not read as queued:\n got %d posts: %.300q…\nwant %d lines: %.300q…", id, len(got), g, len(want), w)
+		t.Errorf("table %d's thread does not read as queued:\n got %d lines: %.300q…\nwant %d lines: %.300q…", id, len(got), g, len(want), w)
 	}
 }

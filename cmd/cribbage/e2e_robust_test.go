@@ -191,18 +191,33 @@ func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
 
 	h.fake.FailNext("POST", "/messages", 429, 10)
 	h.fake.FailNext("POST", "/messages", 500, 2)
-	for range 6 {
-		h.step(id, msg, people)
-	}
+	// The story posts a hand at its end: play on until the faults are
+	// used, each post retried through them.
+	h.within(60*time.Second, "the faults used", func() bool {
+		if postsFailed(h, 429) >= 10 && postsFailed(h, 500) >= 2 {
+			return true
+		}
+		if postsFailed(h, 429) == 0 {
+			h.step(id, msg, people)
+		}
+		return false
+	})
 	h.drain()
 
 	// Every post fails while the bot stops; the next bot delivers them.
 	h.fake.FailNext("POST", "/messages", 500, 1000)
-	h.step(id, msg, people)
-	h.step(id, msg, people)
 	// The bot stops once a post has failed, so the next bot inherits a
 	// post that was tried.
-	h.within(30*time.Second, "a post failing before the stop", func() bool { return postsFailed(h, 500) >= 3 })
+	failed := postsFailed(h, 500)
+	h.within(60*time.Second, "a post failing before the stop", func() bool {
+		if postsFailed(h, 500) >= failed+3 {
+			return true
+		}
+		if postsFailed(h, 500) == failed {
+			h.step(id, msg, people)
+		}
+		return false
+	})
 	h.stopBot()
 	h.fake.ClearFaults()
 	h.startBot()

@@ -179,7 +179,7 @@ func TestCountCommand(t *testing.T) {
 func (h *harness) threadSays(id int64, text string) bool {
 	h.drain()
 	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
-		if strings.Contains(m.Content, text) {
+		if strings.Contains(m.Text(), text) {
 			return true
 		}
 	}

@@ -39,7 +39,7 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 		t.Fatal("no thread was opened for the table")
 	}
 	story := h.fake.ChannelMessages(thread)
-	last := story[len(story)-1].Content
+	last := story[len(story)-1].Text()
 	if !strings.Contains(last, "wins") {
 		t.Errorf("last story message %q", last)
 	}

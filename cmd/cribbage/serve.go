@@ -47,6 +47,15 @@ func runServe(ctx context.Context, env *environment, args []string) int {
 	return 0
 }
 
+// soleOwner names the outbox's lease owner for a process that is the only
+// one on its database (SQLite), or "" for a fresh name a run (PostgreSQL).
+func soleOwner(cfg Config) string {
+	if cfg.DatabaseURL != "" {
+		return ""
+	}
+	return "sqlite"
+}
+
 // serve wires the parts together and runs the bot until ctx ends, then
 // closes the database.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
@@ -75,6 +84,12 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		// The timers: reminders and forfeits.
 		ReminderAfter: cfg.ReminderAfter,
 		ForfeitAfter:  cfg.ForfeitAfter,
+		NudgeAfter:    cfg.NudgeAfter,
+		// One process uses a SQLite file: after a restart it is the same
+		// sender, and takes its tables' announcements back at once.
+		// Replicas sharing PostgreSQL keep an owner each and the leases'
+		// rules.
+		OutboxOwner: soleOwner(cfg),
 		HTTPOnly:      cfg.PublicKey != nil,
 		ShardID:       cfg.ShardID,
 		ShardCount:    cfg.ShardCount,

@@ -353,3 +353,25 @@ func (s *Server) DeleteMessage(id string) {
 		}
 	}
 }
+
+// Text is everything a reader sees written in the message: its content,
+// then each embed's title, description, fields and footer, a line each.
+func (m Message) Text() string {
+	parts := []string{m.Content}
+	for _, e := range m.Embeds {
+		parts = append(parts, e.Title, e.Description)
+		for _, f := range e.Fields {
+			parts = append(parts, f.Name, f.Value)
+		}
+		if e.Footer != nil {
+			parts = append(parts, e.Footer.Text)
+		}
+	}
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -31,6 +31,7 @@ type Store struct {
 	interactions map[string]bool
 	outbox       []cribbage.OutboxItem
 	delivered    map[int64]bool
+	handViews    map[int64]map[int]cribbage.HandView
 }
 
 var (
@@ -79,7 +80,7 @@ func (s *Store) claim(interactionID string) error {
 func (s *Store) queue(tableID int64, out []cribbage.Outbound) {
 	for _, o := range out {
 		s.outbox = append(s.outbox, cribbage.OutboxItem{ID: int64(len(s.outbox) + 1), TableID: tableID, ChannelID: o.ChannelID,
-			Kind: o.Kind, Payload: o.Payload, CreatedAt: s.now()})
+			Kind: o.Kind, Payload: o.Payload, Waits: o.Waits, CreatedAt: s.now()})
 	}
 }
 
@@ -218,7 +219,38 @@ func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cr
 
 // ChannelTables implements cribbage.TableService.
 func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbage.Table, error) {
-	return s.find(func(t *cribbage.Table) bool { return t.Status.Open() && t.ChannelID == channelID }), nil
+	return s.find(func(t *cribbage.Table) bool {
+		return t.Status.Open() && (t.ChannelID == channelID || (t.ThreadID != "" && t.ThreadID == channelID))
+	}), nil
+}
+
+// RecordHandView implements cribbage.TableService: the newest view a seat
+// opened is kept.
+func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handViews == nil {
+		s.handViews = map[int64]map[int]cribbage.HandView{}
+	}
+	if s.handViews[id] == nil {
+		s.handViews[id] = map[int]cribbage.HandView{}
+	}
+	if old, ok := s.handViews[id][v.Seat]; !ok || !v.Token.At.Before(old.Token.At) {
+		s.handViews[id][v.Seat] = v
+	}
+	return nil
+}
+
+// HandViews implements cribbage.TableService.
+func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []cribbage.HandView
+	for _, v := range s.handViews[id] {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b cribbage.HandView) int { return a.Seat - b.Seat })
+	return out, nil
 }
 
 // SetMessages implements cribbage.TableService.
@@ -237,16 +269,18 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease 
 	return s.PendingOutbox(ctx, limit)
 }
 
-// TablePending implements cribbage.OutboxService.
+// TablePending implements cribbage.OutboxService: waiting announcements
+// included, as a post carries them.
 func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
-	items, err := s.PendingOutbox(ctx, 1<<30)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var out []cribbage.OutboxItem
-	for _, it := range items {
-		if it.TableID == tableID {
+	for _, it := range s.outbox {
+		if it.TableID == tableID && !s.delivered[it.ID] {
 			out = append(out, it)
 		}
 	}
-	return out, err
+	return out, nil
 }
 
 // ReleaseOutbox implements cribbage.OutboxService.
@@ -350,13 +384,14 @@ func (s *Store) markTimer(id int64, out []cribbage.Outbound, field func(t *cribb
 	return true, nil
 }
 
-// PendingOutbox implements cribbage.OutboxService.
+// PendingOutbox implements cribbage.OutboxService: those that wait for a
+// later announcement are passed over.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []cribbage.OutboxItem
 	for _, it := range s.outbox {
-		if !s.delivered[it.ID] && len(out) < limit {
+		if !s.delivered[it.ID] && !it.Waits && len(out) < limit {
 			out = append(out, it)
 		}
 	}

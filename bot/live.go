@@ -1,0 +1,420 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// The live surface: the table message and each player's open hand view
+// show the table as it is now. After every change the process that made it
+// brings both up to date at once, through interaction tokens where it can
+// (they are outside the bot token's 50 requests a second): the table
+// message through the newest token whose response it is, each hand view
+// through the token of its player's own last click. Nothing here waits
+// behind the story in the outbox.
+//
+// A table's updates are coalesced: while one is being sent, further
+// changes only mark the table dirty, and one more pass then shows the
+// latest. Each pass reads the table afresh and reads it again after its
+// edits, going round once more if it moved meanwhile, so however passes of
+// several processes interleave, the last edit to land shows the latest
+// version.
+
+// liveWorkers bounds how many tables are brought up to date at once.
+const liveWorkers = 16
+
+// liveRetry is how long a table waits after a failed live edit before the
+// next try, when Discord gave no time of its own.
+const liveRetry = 2 * time.Second
+
+// tableEditGap is the least time between two bot-token edits of a table
+// message, made once no interaction token can edit it: those edits share
+// the bot token's budget with the story.
+const tableEditGap = time.Second
+
+// live is the coalescing updater of tables' live surfaces.
+type live struct {
+	mu sync.Mutex
+	// running tables have a pass under way; dirty ones need another.
+	running map[int64]bool
+	dirty   map[int64]bool
+	// notes are each table's latest change in words, shown at the top of
+	// the hand views of that version.
+	notes map[int64]liveNote
+	// views remember what this process last wrote to each seat's view.
+	views map[seatKey]viewWrite
+	// botEdits is when each table message was last edited with the bot
+	// token.
+	botEdits map[int64]time.Time
+	sem      chan struct{}
+}
+
+// liveNote is what a change did, in the story's words, and the version it
+// made.
+type liveNote struct {
+	version int64
+	lines   []string
+}
+
+// seatKey names one seat's hand view.
+type seatKey struct {
+	table int64
+	seat  int
+}
+
+// viewWrite is the version this process last wrote to a hand view, and
+// whether a write is under way. A view answered while a live edit of it
+// was under way is rewritten: the older edit may have landed last.
+type viewWrite struct {
+	version   int64
+	inFlight  bool
+	clobbered bool
+}
+
+func newLive() *live {
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, sem: make(chan struct{}, liveWorkers)}
+}
+
+// noteChange remembers a change's lines for the hand views of its version.
+func (l *live) noteChange(table, version int64, lines []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n, ok := l.notes[table]; !ok || n.version <= version {
+		l.notes[table] = liveNote{version: version, lines: lines}
+	}
+}
+
+// note returns the lines of the change that made version, if known.
+func (l *live) note(table, version int64) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := l.notes[table]; n.version == version {
+		return n.lines
+	}
+	return nil
+}
+
+// answered records that an interaction's own answer showed seat its view
+// at version: no live edit is needed for it, unless a live edit of that
+// view was under way and may land after the answer.
+func (l *live) answered(k seatKey, version int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	if w.inFlight {
+		w.clobbered = true
+	} else if version > w.version {
+		w.version = version
+	}
+	l.views[k] = w
+}
+
+// viewCurrent reports whether seat's view shows version, by what this
+// process wrote to it or, failing that, by what was recorded.
+func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if w, ok := l.views[k]; ok {
+		return !w.inFlight && !w.clobbered && w.version >= version
+	}
+	return recorded >= version
+}
+
+// writing marks a live edit of a view under way.
+func (l *live) writing(k seatKey) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.inFlight, w.clobbered = true, false
+	l.views[k] = w
+}
+
+// wrote records the end of a live edit that showed version (ok) or failed.
+func (l *live) wrote(k seatKey, version int64, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.inFlight = false
+	if ok && !w.clobbered {
+		w.version = version
+	}
+	l.views[k] = w
+}
+
+// forget drops what is remembered of a table that is over.
+func (l *live) forget(table int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.notes, table)
+	delete(l.botEdits, table)
+	for k := range l.views {
+		if k.table == table {
+			delete(l.views, k)
+		}
+	}
+}
+
+// moved records a change a move made at a table, for the hand views that
+// show its version, and brings the table's live surface up to date.
+func (b *Bot) moved(t *cribbage.Table, note []string) {
+	b.live.noteChange(t.ID, t.Version, note)
+	b.touchTable(t.ID)
+}
+
+// moveNote is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims in the story's words, the last few.
+func moveNote(t *cribbage.Table, events []engine.Event) []string {
+	var lines []string
+	for _, e := range events {
+		switch e.Kind {
+		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
+			continue // the view's own lines say the hand and scores
+		}
+		if line := storyLine(t, e); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	const most = 6
+	if len(lines) > most {
+		lines = lines[len(lines)-most:]
+	}
+	return lines
+}
+
+// lastMoveNote is a change's lines as the note at the top of a hand view.
+func lastMoveNote(lines []string) string {
+	return "-# Last move\n" + strings.Join(lines, "\n")
+}
+
+// touchTable asks for a table's live surface to be brought up to date.
+func (b *Bot) touchTable(table int64) {
+	if table == 0 {
+		return
+	}
+	ctx, ok := b.running()
+	if !ok {
+		return // a shutdown; the next start shows every open table
+	}
+	l := b.live
+	l.mu.Lock()
+	if l.running[table] {
+		l.dirty[table] = true
+		l.mu.Unlock()
+		return
+	}
+	l.running[table] = true
+	l.mu.Unlock()
+	go b.runLive(ctx, table)
+}
+
+// touchLater touches a table after d, unless the bot is stopping by then.
+func (b *Bot) touchLater(table int64, d time.Duration) {
+	time.AfterFunc(d, func() { b.touchTable(table) })
+}
+
+// runLive makes passes over one table until nobody touched it during the
+// last one.
+func (b *Bot) runLive(ctx context.Context, table int64) {
+	l := b.live
+	select {
+	case l.sem <- struct{}{}:
+	case <-ctx.Done():
+		l.mu.Lock()
+		delete(l.running, table)
+		l.mu.Unlock()
+		return
+	}
+	defer func() { <-l.sem }()
+	for {
+		b.livePassSafely(ctx, table)
+		l.mu.Lock()
+		if !l.dirty[table] || ctx.Err() != nil {
+			delete(l.running, table)
+			delete(l.dirty, table)
+			l.mu.Unlock()
+			return
+		}
+		delete(l.dirty, table)
+		l.mu.Unlock()
+	}
+}
+
+// livePassSafely is livePass with a panic logged and the table left for
+// its next touch, so one table cannot stop the others or the bot.
+func (b *Bot) livePassSafely(ctx context.Context, table int64) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	for range 3 {
+		version, err := b.livePass(ctx, table)
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, cribbage.ErrNotFound) {
+				b.log.Warn("live: could not update a table", "table", table, "err", err)
+			}
+			return
+		}
+		// Another process (or a click answered meanwhile) may have moved
+		// the table on while the edits were sent: look again.
+		t, err := b.store.Table(ctx, table)
+		if err != nil || t.Version == version {
+			return
+		}
+	}
+	b.touchLater(table, 0)
+}
+
+// livePass brings a table's message and open hand views up to the table as
+// it is now, and returns the version shown.
+func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
+	t, err := b.store.Table(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	if err := b.showTable(ctx, t); err != nil {
+		var paced *pacedError
+		switch {
+		case errors.As(err, &paced):
+			b.touchLater(table, time.Until(paced.until))
+		case ctx.Err() == nil:
+			b.log.Info("live: table message not updated; will retry", "table", table, "err", err)
+			b.touchLater(table, liveRetry)
+		}
+	}
+	if t.State == nil {
+		return t.Version, nil
+	}
+	views, err := b.store.HandViews(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	now := b.now()
+	var wg sync.WaitGroup
+	for _, v := range views {
+		k := seatKey{table, v.Seat}
+		if !v.Live(now) || v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.showHand(ctx, t, v)
+		}()
+	}
+	wg.Wait()
+	if !t.Status.Open() {
+		b.live.forget(table)
+	}
+	return t.Version, nil
+}
+
+// showHand edits one seat's open hand view to the table as it is.
+func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
+	k := seatKey{t.ID, v.Seat}
+	note := ""
+	if lines := b.live.note(t.ID, t.Version); len(lines) > 0 {
+		note = lastMoveNote(lines)
+	}
+	r := renderHand(t, v.Seat, 0, note)
+	b.live.writing(k)
+	bucket := fmt.Sprintf("hand-token/%d/%d", t.ID, v.Seat)
+	err := b.pace.sendFree(b.session, bucket, func() error {
+		return b.editThroughToken(ctx, v.Token.Token, bucket, r)
+	})
+	b.live.wrote(k, t.Version, err == nil)
+	var paced *pacedError
+	switch {
+	case err == nil:
+	case errors.As(err, &paced):
+		b.touchLater(t.ID, time.Until(paced.until))
+	case tokenRefused(err):
+		// The player dismissed the view, or the token expired early: the
+		// next click opens a fresh one.
+		b.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
+	case ctx.Err() == nil:
+		b.log.Info("live: hand view not updated", "table", t.ID, "seat", v.Seat, "err", err)
+	}
+}
+
+// showTable edits the table message to the table as it is now, unless it
+// already shows that. It posts a new one only when the old one is gone
+// (deleted), or when none was ever recorded and none can be any more: the
+// answer that made it records it, and so does any click on it, but an
+// interaction's token lives 15 minutes. So a table never gets two messages
+// with live buttons.
+func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
+	if t.MessageID == "" {
+		if b.now().Sub(t.CreatedAt) < interactionTokenLife {
+			return nil // the answer that posts it records it, and touches the table
+		}
+		return b.postTableMessage(ctx, t)
+	}
+	r := renderTable(t)
+	if boardKey(t) == t.Board && b.edits.unchanged(t.ID, r) {
+		return nil // the message shows this already
+	}
+	if !t.EditToken.Edits(t.MessageID, b.now()) {
+		// The bot token's edits are spaced, leaving its budget to the story.
+		b.live.mu.Lock()
+		last := b.live.botEdits[t.ID]
+		b.live.mu.Unlock()
+		if wait := tableEditGap - time.Since(last); wait > 0 {
+			return &pacedError{until: time.Now().Add(wait)}
+		}
+	}
+	// The board rides on the edit, drawn and uploaded only when it would
+	// look different from the one the message shows. The files are drawn
+	// for each attempt: a request consumes them.
+	key, err := b.editTableMessage(ctx, t, func() (rendered, string) {
+		r := renderTable(t)
+		if boardKey(t) != t.Board {
+			return r, uploadBoard(&r, t)
+		}
+		return r, t.Board
+	})
+	if err == nil {
+		b.edits.sent(t.ID, r, time.Now())
+		if key != t.Board {
+			return b.store.RecordBoard(ctx, t.ID, key)
+		}
+		return nil
+	}
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
+		return err
+	}
+	return b.postTableMessage(ctx, t)
+}
+
+// postTableMessage posts a new table message in the channel, in its own
+// bucket, with its own copy of the board.
+func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table) error {
+	r := renderTable(t)
+	key := uploadBoard(&r, t)
+	var m *discordgo.Message
+	err := b.pace.send(b.session, discordgo.EndpointChannelMessages(t.ChannelID), func() error {
+		var err error
+		m, err = b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	b.edits.sent(t.ID, r, time.Now())
+	if err := b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+		return err
+	}
+	return b.store.RecordBoard(ctx, t.ID, key)
+}
