@@ -1,7 +1,7 @@
 package bot
 
 import (
-		"fmt"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"

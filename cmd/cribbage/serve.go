@@ -90,10 +90,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 		// Replicas sharing PostgreSQL keep an owner each and the leases'
 		// rules.
 		OutboxOwner: soleOwner(cfg),
-		HTTPOnly:      cfg.PublicKey != nil,
-		ShardID:       cfg.ShardID,
-		ShardCount:    cfg.ShardCount,
-		Metrics:       registry,
+		HTTPOnly:    cfg.PublicKey != nil,
+		ShardID:     cfg.ShardID,
+		ShardCount:  cfg.ShardCount,
+		Metrics:     registry,
 	})
 	if err != nil {
 		return err
