@@ -63,8 +63,11 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
 		return
 	}
-	// The table may have moved on while the response was on its way.
-	b.touchTable(h.table)
+	// The table may have moved on while the response was on its way: then
+	// the view is brought up to date through the token just recorded.
+	if t, err := b.store.Table(ctx, h.table); err == nil && t.Version != h.version {
+		b.touchTable(h.table)
+	}
 }
 
 // recordEditToken records ic's token as one that edits message id of a
@@ -87,11 +90,19 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
 	if tok := t.EditToken; tok.Edits(t.MessageID, b.now()) {
 		bucket := fmt.Sprintf("table-token/%d", t.ID)
+		if next, ok := b.live.spaced(bucket, time.Now()); !ok {
+			return t.Board, &pacedError{until: next}
+		}
 		r, key := draw()
 		err := b.pace.sendFree(b.session, bucket, func() error {
+			// The token's life is checked as the request goes, after any
+			// wait for its bucket.
+			if !tok.Edits(t.MessageID, b.now()) {
+				return errTokenExpired
+			}
 			return b.editThroughToken(ctx, tok.Token, bucket, r)
 		})
-		if err == nil || !tokenRefused(err) {
+		if err == nil || !(tokenRefused(err) || errors.Is(err, errTokenExpired)) {
 			return key, err
 		}
 		b.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
@@ -130,6 +141,10 @@ func (b *Bot) editThroughToken(ctx context.Context, token, bucket string, r rend
 	_, err = b.session.RequestRaw(http.MethodPatch, endpoint, contentType, raw, bucket, 0, outboxRequest(ctx)...)
 	return err
 }
+
+// errTokenExpired says an interaction token was too old to use when its
+// request was about to go.
+var errTokenExpired = errors.New("bot: the interaction token is too old to use")
 
 // tokenRefused reports whether Discord refused an interaction token or
 // the message it names (expired, or the message deleted): the bot token

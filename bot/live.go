@@ -37,6 +37,13 @@ const liveWorkers = 16
 // next try, when Discord gave no time of its own.
 const liveRetry = 2 * time.Second
 
+// tokenEditGap is the least time between two edits through one
+// interaction token. Discord takes 5 requests per 2 seconds on a token; at
+// a quick table, sending edits as fast as moves come would spend those in
+// a burst and then show nothing new for up to 2 seconds. Spaced evenly,
+// every move is on the message within this gap.
+const tokenEditGap = 450 * time.Millisecond
+
 // tableEditGap is the least time between two bot-token edits of a table
 // message, made once no interaction token can edit it: those edits share
 // the bot token's budget with the story.
@@ -56,6 +63,9 @@ type live struct {
 	// botEdits is when each table message was last edited with the bot
 	// token.
 	botEdits map[int64]time.Time
+	// tokenEdits is when each token bucket (a table message's, a hand
+	// view's) was last used, wall time: rate limits run on it.
+	tokenEdits map[string]time.Time
 	sem      chan struct{}
 }
 
@@ -83,7 +93,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -152,12 +162,25 @@ func (l *live) wrote(k seatKey, version int64, ok bool) {
 	l.views[k] = w
 }
 
+// spaced takes the next edit through a token's bucket at now, or says
+// when it may go (tokenEditGap after the last).
+func (l *live) spaced(bucket string, now time.Time) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if next := l.tokenEdits[bucket].Add(tokenEditGap); now.Before(next) {
+		return next, false
+	}
+	l.tokenEdits[bucket] = now
+	return time.Time{}, true
+}
+
 // forget drops what is remembered of a table that is over.
 func (l *live) forget(table int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.notes, table)
 	delete(l.botEdits, table)
+	delete(l.tokenEdits, fmt.Sprintf("table-token/%d", table))
 	for k := range l.views {
 		if k.table == table {
 			delete(l.views, k)
@@ -300,11 +323,10 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	now := b.now()
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if !v.Live(now) || v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) {
+		if v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) {
 			continue
 		}
 		wg.Add(1)
@@ -328,9 +350,18 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 		note = lastMoveNote(lines)
 	}
 	r := renderHand(t, v.Seat, 0, note)
-	b.live.writing(k)
 	bucket := fmt.Sprintf("hand-token/%d/%d", t.ID, v.Seat)
+	if next, ok := b.live.spaced(bucket, time.Now()); !ok {
+		b.touchLater(t.ID, time.Until(next))
+		return
+	}
+	b.live.writing(k)
 	err := b.pace.sendFree(b.session, bucket, func() error {
+		// The token's life is checked as the request goes, after any
+		// wait for its bucket.
+		if !v.Live(b.now()) {
+			return errTokenExpired
+		}
 		return b.editThroughToken(ctx, v.Token.Token, bucket, r)
 	})
 	b.live.wrote(k, t.Version, err == nil)
@@ -339,7 +370,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 	case err == nil:
 	case errors.As(err, &paced):
 		b.touchLater(t.ID, time.Until(paced.until))
-	case tokenRefused(err):
+	case tokenRefused(err) || errors.Is(err, errTokenExpired):
 		// The player dismissed the view, or the token expired early: the
 		// next click opens a fresh one.
 		b.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)

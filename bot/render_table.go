@@ -143,6 +143,11 @@ func renderTable(t *cribbage.Table) rendered {
 	}
 	e.Description = strings.Join(desc, "\n")
 	e.Fields = seatFields(t)
+	if t.State != nil {
+		// Discord shows it under the table as the time of the last move,
+		// so a reader sees the table is current.
+		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	}
 	r := rendered{Embeds: []*discordgo.MessageEmbed{e}, Components: tableButtons(t)}
 	showBoard(&r, t)
 	return r

@@ -38,7 +38,17 @@ func TestReplicaChild(t *testing.T) {
 	}
 	parts := strings.Fields(cfg)
 	api, _ := url.Parse(parts[0])
-	st, err := store.OpenPostgres(context.Background(), parts[1])
+	// A PostgreSQL URL makes a replica among others; a file path, the one
+	// process on a SQLite file, with its fixed lease owner as serve gives.
+	var st *store.Store
+	var err error
+	owner := ""
+	if strings.HasPrefix(parts[1], "postgres") {
+		st, err = store.OpenPostgres(context.Background(), parts[1])
+	} else {
+		st, err = store.Open(context.Background(), parts[1])
+		owner = soleOwner(Config{})
+	}
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
@@ -46,7 +56,7 @@ func TestReplicaChild(t *testing.T) {
 	key, _ := bot.ParsePublicKey(parts[2])
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: api, Store: st, Logger: logger,
-		HTTPOnly: true})
+		HTTPOnly: true, OutboxOwner: owner})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)

@@ -70,7 +70,9 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 	s.tokens[i.Token] = s.now()
 	s.channels[i.ChannelID] = true
 	if _, ok := s.interactions[i.ID]; !ok {
-		s.interactions[i.ID] = &pending{interaction: i, done: make(chan Answer, 4)}
+		p := &pending{interaction: i, done: make(chan Answer, 4)}
+		s.interactions[i.ID] = p
+		s.byToken[i.Token] = p
 		s.interactionOrder = append(s.interactionOrder, i.ID)
 	}
 	s.mu.Unlock()
@@ -243,13 +245,7 @@ func (s *Server) originalOf(token string) string {
 	deadline := time.Now().Add(time.Second)
 	for {
 		s.mu.Lock()
-		var p *pending
-		for _, q := range s.interactions {
-			if q.interaction.Token == token {
-				p = q
-				break
-			}
-		}
+		p := s.byToken[token]
 		if p == nil || p.original != "" || time.Now().After(deadline) {
 			s.mu.Unlock()
 			if p == nil {
@@ -266,10 +262,8 @@ func (s *Server) originalOf(token string) string {
 func (s *Server) tokenChannel(token string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, p := range s.interactions {
-		if p.interaction.Token == token {
-			return p.interaction.ChannelID
-		}
+	if p := s.byToken[token]; p != nil {
+		return p.interaction.ChannelID
 	}
 	return ""
 }

@@ -198,6 +198,7 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	}
 	s.mu.Lock()
 	s.messages[m.ID] = &m
+	s.edits[m.ID] = append(s.edits[m.ID], m)
 	s.order = append(s.order, m.ID)
 	if m.Nonce != "" {
 		s.nonces[channelID+"/"+m.Nonce] = &m
@@ -279,6 +280,7 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *a
 	}
 	now := s.now()
 	m.EditedTimestamp = &now
+	s.edits[m.ID] = append(s.edits[m.ID], *m)
 	return *m, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,6 +91,12 @@ type Server struct {
 	order        []string
 	nonces       map[string]*Message
 	interactions map[string]*pending
+	// byToken finds an interaction by its token (webhook requests name
+	// it), in constant time however many interactions a run makes.
+	byToken map[string]*pending
+	// edits keeps every version of each message, in order, with when it
+	// was made: tests ask when a message first showed something.
+	edits map[string][]Message
 	// interactionOrder is the ids of interactions in the order prepared.
 	interactionOrder []string
 	tokens           map[string]time.Time
@@ -127,6 +134,8 @@ func New() *Server {
 		files:        map[string][]byte{},
 		nonces:       map[string]*Message{},
 		interactions: map[string]*pending{},
+		byToken:      map[string]*pending{},
+		edits:        map[string][]Message{},
 		tokens:       map[string]time.Time{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		readyCh:      make(chan struct{}, 16),
@@ -352,6 +361,30 @@ func (s *Server) DeleteMessage(id string) {
 			break
 		}
 	}
+}
+
+// History returns every version a message has had, the first as created,
+// in order; each one's EditedTimestamp (or Timestamp, for the first) is
+// when it was made.
+func (s *Server) History(id string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.edits[id])
+}
+
+// FirstShowing returns when message id first showed what shows says, at or
+// after from, and whether it ever did.
+func (s *Server) FirstShowing(id string, from time.Time, shows func(m Message) bool) (time.Time, bool) {
+	for _, m := range s.History(id) {
+		at := m.Timestamp
+		if m.EditedTimestamp != nil {
+			at = *m.EditedTimestamp
+		}
+		if !at.Before(from) && shows(m) {
+			return at, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // Text is everything a reader sees written in the message: its content,

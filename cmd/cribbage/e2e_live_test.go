@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/store"
+)
+
+// liveTable plays a table as people with their hand views open do: each
+// opens their view once (Show my hand) and from then on clicks only what
+// that view shows as the bot keeps it current, never Refresh.
+type liveTable struct {
+	h      *harness
+	id     int64
+	msg    string
+	people map[string]discordtest.User
+	// views is each user's open hand view.
+	views map[string]string
+	// moves records, for each move, when it was answered and the table's
+	// last action time after it (what the table message must come to show).
+	moves []liveMove
+}
+
+type liveMove struct {
+	answered   time.Time
+	lastAction time.Time
+	handOver   bool
+	over       bool
+}
+
+// view returns u's open hand view as the fake holds it now, once it shows
+// the table at least as it stands (the bot edits it in after a move).
+func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bool) discordtest.Message {
+	l.h.t.Helper()
+	id, ok := l.views[u.ID]
+	if !ok {
+		a := l.h.showHand(u, l.msg, l.id)
+		id = a.MessageID
+		l.views[u.ID] = id
+	}
+	var m discordtest.Message
+	l.h.within(time.Second, u.Name+"'s view to show the table as it is", func() bool {
+		m, _ = l.h.fake.Message(id)
+		return want(m)
+	})
+	return m
+}
+
+// click presses a button of u's view and records the move.
+func (l *liveTable) click(u discordtest.User, customID string) discordtest.Answer {
+	l.h.t.Helper()
+	before := l.h.table(l.id).State
+	a := l.h.click(u, l.views[u.ID], customID)
+	if strings.Contains(a.Content(), "⚠️") {
+		l.h.t.Fatalf("%s's click refused: %s", u.Name, a.Content())
+	}
+	after := l.h.table(l.id)
+	l.moves = append(l.moves, liveMove{answered: l.h.fake.Now(), lastAction: after.LastActionAt,
+		handOver: after.State.HandNo != before.HandNo, over: after.Status == cribbage.StatusFinished})
+	return a
+}
+
+// step makes one move for whoever the game waits on, from their open view,
+// and reports false once the game is over.
+func (l *liveTable) step() bool {
+	l.h.t.Helper()
+	t := l.h.table(l.id)
+	if t.Status != cribbage.StatusPlaying {
+		return false
+	}
+	g := t.State
+	switch g.Phase {
+	case engine.PhaseDiscard:
+		u := l.people[t.Seats[g.Waiting()[0]].UserID]
+		m := l.view(u, func(m discordtest.Message) bool { return hasButton(m, "/sel/", false) })
+		comps := m.Components
+		for range g.Options.DiscardSize() {
+			b, _ := button(l.h.t, comps, func(b discordgo.Button) bool {
+				return strings.HasPrefix(b.CustomID, "/sel/") && b.Style == discordgo.SecondaryButton
+			})
+			a := l.h.click(u, l.views[u.ID], b.CustomID)
+			comps = a.Response.Data.Components
+		}
+		confirm, _ := button(l.h.t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
+		l.click(u, confirm.CustomID)
+	case engine.PhasePlay:
+		u := l.people[t.Seats[g.Turn].UserID]
+		m := l.view(u, func(m discordtest.Message) bool { return hasButton(m, "/play/", true) })
+		b, _ := button(l.h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
+		l.click(u, b.CustomID)
+	default:
+		l.h.t.Fatalf("phase %v at a table counted automatically", g.Phase)
+	}
+	return true
+}
+
+// hasButton reports whether a message has a button whose custom_id starts
+// with prefix (enabled, when enabled is set).
+func hasButton(m discordtest.Message, prefix string, enabled bool) bool {
+	for _, b := range discordtest.Buttons(m.Components) {
+		if strings.HasPrefix(b.CustomID, prefix) && (!enabled || !b.Disabled) {
+			return true
+		}
+	}
+	return false
+}
+
+// tableMessageTime is the last action time a table message shows (the
+// embed's timestamp), or the zero time.
+func tableMessageTime(m discordtest.Message) time.Time {
+	if len(m.Embeds) == 0 || m.Embeds[0].Timestamp == "" {
+		return time.Time{}
+	}
+	at, _ := time.Parse(time.RFC3339Nano, m.Embeds[0].Timestamp)
+	return at
+}
+
+// TestQuickGamesKeepTheTableMessageLive plays whole games with no think
+// time, at two players and in partnerships, everyone playing from their
+// own open hand view: each card is one click on a view the bot brought up
+// to date by itself, and the table message shows every move within a
+// second of it, each hand's end and the winner included.
+func TestQuickGamesKeepTheTableMessageLive(t *testing.T) {
+	kinds := []tableKind{
+		{"two players", []discordtest.Opt{{Name: "points", Value: 61}}, []discordtest.User{alice, bob}},
+		{"partnerships", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}, {Name: "points", Value: 61}}, []discordtest.User{alice, bob, carol, dan}},
+	}
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			h := newHarness(t)
+			id, msg := h.seat(k)
+			l := &liveTable{h: h, id: id, msg: msg, people: usersOf(k.people...), views: map[string]string{}}
+			for n := 0; l.step(); n++ {
+				if n > 2000 {
+					t.Fatal("the game did not end")
+				}
+			}
+			last := l.moves[len(l.moves)-1]
+			h.within(2*time.Second, "the table message to show the last move", func() bool {
+				m, _ := h.fake.Message(msg)
+				return !tableMessageTime(m).Before(last.lastAction.Truncate(time.Millisecond))
+			})
+			hands, worst := 0, time.Duration(0)
+			for _, mv := range l.moves {
+				at, ok := h.fake.FirstShowing(msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
+					return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
+				})
+				if !ok {
+					t.Fatalf("the table message never showed the move answered at %s", mv.answered.Format(time.StampMilli))
+				}
+				behind := max(at.Sub(mv.answered), 0)
+				worst = max(worst, behind)
+				if behind > time.Second {
+					t.Errorf("the table message showed a move %v after it", behind)
+				}
+				if mv.handOver {
+					hands++
+				}
+			}
+			final, _ := h.fake.Message(msg)
+			if !strings.Contains(final.Text(), "🏆") {
+				t.Errorf("the table message does not show the winner:\n%s", final.Text())
+			}
+			if hands == 0 || !l.moves[len(l.moves)-1].over {
+				t.Errorf("%d hands over, last move over: %v", hands, l.moves[len(l.moves)-1].over)
+			}
+			t.Logf("%d moves, %d hands; the table message at most %v behind", len(l.moves), hands, worst)
+		})
+	}
+}
+
+// TestAPlayIsOneClick: after the opponent lays a card, the player's own
+// open view offers the card to play, without Refresh, and says what the
+// opponent did.
+func TestAPlayIsOneClick(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	l := &liveTable{h: h, id: id, msg: msg, people: usersOf(alice, bob), views: map[string]string{}}
+	for h.table(id).State.Phase == engine.PhaseDiscard {
+		l.step()
+	}
+	// Both views are open now. The leader plays from theirs; the other
+	// player's view then offers their cards, and the click plays one.
+	g := h.table(id).State
+	leader := l.people[h.table(id).Seats[g.Turn].UserID]
+	other := l.people[h.table(id).Seats[1-g.Turn].UserID]
+	l.view(other, func(m discordtest.Message) bool { return true }) // open before the lead
+	l.step()
+	clicks := len(h.fake.Interactions())
+	m := l.view(other, func(m discordtest.Message) bool { return hasButton(m, "/play/", true) })
+	if !strings.Contains(m.Content, "Last move") || !strings.Contains(m.Content, leader.Name+" plays") {
+		t.Errorf("%s's view does not say what %s did:\n%s", other.Name, leader.Name, m.Content)
+	}
+	b, _ := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
+	before := h.table(id).Version
+	l.click(other, b.CustomID)
+	if got := len(h.fake.Interactions()) - clicks; got != 1 || h.table(id).Version == before {
+		t.Errorf("the play took %d clicks; version %d → %d", got, before, h.table(id).Version)
+	}
+}
+
+// TestTheStoryResumesAtOnceAfterAKill: a bot on a SQLite file killed with
+// a post pending (Discord failing it) leaves the post's lease behind; the
+// bot started again on the same file takes it back at once and sends it
+// within two seconds, instead of waiting for its own lease to lapse.
+func TestTheStoryResumesAtOnceAfterAKill(t *testing.T) {
+	path := t.TempDir() + "/cribbage.db"
+	fake := discordtest.New()
+	t.Cleanup(func() {
+		fake.Close()
+		for _, v := range fake.Violations() {
+			t.Errorf("Discord would refuse: %s", v)
+		}
+	})
+	first, endpoint := startReplica(t, fake, path)
+	fake.DeliverOverHTTP(endpoint)
+	h := &harness{t: t, fake: fake}
+	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) >= 1 })
+	// The test reads the same file beside the bot (WAL lets it).
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h.store = st
+	id, msg := h.seat(tableKind{"two players", nil, []discordtest.User{alice, bob}})
+	h.drain()
+	// Posts fail from now on; play until one is pending and tried.
+	fake.FailNext("POST", "/messages", 500, 1000)
+	failed := postsFailed(h, 500)
+	people := usersOf(alice, bob)
+	h.within(60*time.Second, "a post tried and failed", func() bool {
+		if postsFailed(h, 500) > failed {
+			return true
+		}
+		h.step(id, msg, people)
+		return false
+	})
+	first.Process.Kill()
+	first.Wait()
+	fake.ClearFaults()
+	start := time.Now()
+	_, endpoint = startReplica(t, fake, path)
+	fake.DeliverOverHTTP(endpoint)
+	h.within(2*time.Second, "the story to resume", func() bool {
+		items, err := st.PendingOutbox(context.Background(), 10)
+		return err == nil && len(items) == 0
+	})
+	t.Logf("the story resumed %v after the restart", time.Since(start))
+	checkThreadReadsAsQueued(t, h, id)
+}
