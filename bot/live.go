@@ -66,7 +66,7 @@ type live struct {
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, wall time: rate limits run on it.
 	tokenEdits map[string]time.Time
-	sem      chan struct{}
+	sem        chan struct{}
 }
 
 // liveNote is what a change did, in the story's words, and the version it
