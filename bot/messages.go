@@ -92,6 +92,7 @@ var errorTexts = []struct {
 	{engine.ErrOverClaim, "That's more than the cards score — count again."},
 	{engine.ErrNothingMissed, "There are no missed points left to take."},
 	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
+	{engine.ErrClaimerWaited, "You can't claim the win while the table is waiting for your side too: make your move first."},
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
 }
 
