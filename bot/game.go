@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
@@ -38,14 +39,19 @@ func (p postPayload) encode() string {
 	return string(raw)
 }
 
-// applyAction is one seat's move in one store update: check the seat and
-// its view version, apply the engine action, let the table advance, and
-// queue the story and a table refresh. build chooses the action from the
-// current table; view is "" where no view version applies.
-func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, error) {
+// applyAction is one seat's move in one store update: check the table is
+// where the interaction was made, the seat and its view version, apply the
+// engine action, let the table advance, and queue the story and a table
+// refresh. build chooses the action from the current table; view is ""
+// where no view version applies.
+func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, error) {
+	userID, _ := user(ic)
 	defer b.locks.lock(tableID)()
 	seat := -1
-	t, err := b.store.Update(ctx, tableID, interactionID, func(t *cribbage.Table) (*cribbage.Change, error) {
+	t, err := b.store.Update(ctx, tableID, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if err := checkHere(t, ic); err != nil {
+			return nil, err
+		}
 		if t.Status != cribbage.StatusPlaying {
 			return nil, errNotPlaying
 		}

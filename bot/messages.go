@@ -66,6 +66,7 @@ var errorTexts = []struct {
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},
 	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
 	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
+	{errNotHere, "There's no such table in this channel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{errNotPlaying, "This table's game isn't running."},
 	{errNotLobby, "This table's game has already started; seats can't change now."},

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+)
+
+// Places other than the tables' channel: another channel of the same
+// server (which the table's channel may hide from its members), and a
+// channel of another server.
+const (
+	otherChannel      = "400000000000000009"
+	otherGuild        = "400000000000000010"
+	otherGuildChannel = "400000000000000011"
+)
+
+// TestATableAnswersOnlyInItsChannel names tables from elsewhere, as a
+// user may with the table option and as a forged click may with any
+// custom_id: every such reference is refused with the same private answer,
+// tells nothing about the table and changes nothing. The same requests
+// made in the table's channel work.
+func TestATableAnswersOnlyInItsChannel(t *testing.T) {
+	h := newHarness(t)
+	lobby, _ := h.open(alice)
+	game, gameMsg := twoPlayerGame(t, h)
+	// Messages of their own, elsewhere, for the forged clicks to be on.
+	eveMsg := h.send(discordtest.Command(testGuild, otherChannel, eve, "start")).MessageID
+	danMsg := h.send(discordtest.Command(otherGuild, otherGuildChannel, dan, "start")).MessageID
+	elsewhere := func(name string, u discordtest.User, i *discordgo.Interaction) {
+		t.Helper()
+		before := map[int64]int64{lobby: h.table(lobby).Version, game: h.table(game).Version}
+		a := h.send(i)
+		if !a.Ephemeral() || !strings.Contains(a.Content(), "no such table in this channel") {
+			t.Errorf("%s: answered %q, embeds %d", name, a.Content(), len(a.Response.Data.Embeds))
+		}
+		for id, v := range before {
+			if got := h.table(id).Version; got != v {
+				t.Errorf("%s changed table %d (version %d → %d)", name, id, v, got)
+			}
+		}
+	}
+	other := func(u discordtest.User, sub string, id int64) *discordgo.Interaction {
+		return discordtest.Command(testGuild, otherChannel, u, sub, discordtest.Opt{Name: "table", Value: id})
+	}
+	lobbyID, gameID := itoa64(lobby), itoa64(game)
+	for _, tc := range []struct {
+		name string
+		u    discordtest.User
+		i    *discordgo.Interaction
+	}{
+		{"status of a lobby from another channel", eve, other(eve, "status", lobby)},
+		{"join a lobby from another channel", eve, other(eve, "join", lobby)},
+		{"Join clicked from another channel", eve, discordtest.Click(testGuild, otherChannel, eve, eveMsg, "/join/"+lobbyID)},
+		{"Join clicked from another server", dan, discordtest.Click(otherGuild, otherGuildChannel, dan, danMsg, "/join/"+lobbyID)},
+		{"Start clicked by the host from another channel", alice, discordtest.Click(testGuild, otherChannel, alice, eveMsg, "/begin/"+lobbyID)},
+		{"Leave clicked by the host from another server", alice, discordtest.Click(otherGuild, otherGuildChannel, alice, danMsg, "/leave/"+lobbyID)},
+		{"hand of a game from another channel", bob, other(bob, "hand", game)},
+		{"Show my hand clicked from another server", bob, discordtest.Click(otherGuild, otherGuildChannel, bob, danMsg, "/hand/"+gameID)},
+		{"resign from another channel", bob, other(bob, "resign", game)},
+		{"Resign clicked from another server", bob, discordtest.Click(otherGuild, otherGuildChannel, bob, danMsg, "/resign/"+gameID)},
+		{"Claim the win clicked from another channel", bob, discordtest.Click(testGuild, otherChannel, bob, eveMsg, "/claimwin/"+gameID)},
+		{"replay of a game on from another channel", bob, other(bob, "replay", game)},
+	} {
+		elsewhere(tc.name, tc.u, tc.i)
+	}
+	// The game ends; its replay is open to the channel, and only to it.
+	if a := h.command(bob, "resign", discordtest.Opt{Name: "table", Value: game}); !a.Ephemeral() {
+		t.Fatalf("resign here: %q", a.Content())
+	}
+	h.click(bob, gameMsg, "/resign/"+gameID)
+	if s := h.table(game).Status; s != cribbage.StatusFinished {
+		t.Fatalf("the resignation in the table's channel: %s", s)
+	}
+	elsewhere("replay of a finished game from another channel", eve, other(eve, "replay", game))
+	elsewhere("Replay clicked from another server", dan, discordtest.Click(otherGuild, otherGuildChannel, dan, danMsg, "/replay/"+gameID+"/1"))
+	elsewhere("Rematch clicked from another channel", bob, discordtest.Click(testGuild, otherChannel, bob, eveMsg, "/rematch/"+gameID))
+	if a := h.command(eve, "replay", discordtest.Opt{Name: "table", Value: game}); len(a.Response.Data.Embeds) == 0 {
+		t.Errorf("replay of a finished game in its channel: %q", a.Content())
+	}
+	// In the lobby's channel, Eve may look and join.
+	if a := h.command(eve, "status", discordtest.Opt{Name: "table", Value: lobby}); len(a.Response.Data.Embeds) == 0 {
+		t.Errorf("status in the lobby's channel: %q", a.Content())
+	}
+	h.command(eve, "join", discordtest.Opt{Name: "table", Value: lobby})
+	if seats := h.table(lobby).Seats; len(seats) != 2 || seats[1].UserID != eve.ID {
+		t.Errorf("after joining in the lobby's channel: %+v", seats)
+	}
+}
