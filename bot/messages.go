@@ -61,6 +61,8 @@ var errorTexts = []struct {
 }{
 	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
 	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
+	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
+	{errNoUser, "I can't tell who sent that, so I did nothing."},
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
 	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},

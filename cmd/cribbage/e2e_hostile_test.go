@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Places other than the tables' channel: another channel of the same
@@ -89,4 +91,91 @@ func TestATableAnswersOnlyInItsChannel(t *testing.T) {
 	if seats := h.table(lobby).Seats; len(seats) != 2 || seats[1].UserID != eve.ID {
 		t.Errorf("after joining in the lobby's channel: %+v", seats)
 	}
+}
+
+// TestOptionsOutsideTheDefinitionsAreRefused sends, over the gateway and
+// signed over HTTP, commands with options Discord's client would never
+// send: out of their choices or range, of the wrong type, unknown, or
+// missing when required, and interactions that name no user. Each gets a
+// clear private answer, nothing panics, and nothing changes.
+func TestOptionsOutsideTheDefinitionsAreRefused(t *testing.T) {
+	seed := strings.Repeat("ab", 32)
+	noUser := func(i *discordgo.Interaction) *discordgo.Interaction {
+		i.Member, i.User = nil, nil
+		return i
+	}
+	cmd := func(sub string, opts ...discordtest.Opt) *discordgo.Interaction {
+		return discordtest.Command(testGuild, testChannel, carol, sub, opts...)
+	}
+	opt := func(name string, v any) discordtest.Opt { return discordtest.Opt{Name: name, Value: v} }
+	for _, overHTTP := range []bool{false, true} {
+		name := "gateway"
+		if overHTTP {
+			name = "HTTP"
+		}
+		t.Run(name, func(t *testing.T) {
+			h := newHarnessWith(t, func(h *harness) { h.overHTTP = overHTTP })
+			lobby, msg := h.open(alice)
+			const badOptions, nobody = "aren't ones the command offers", "can't tell who sent that"
+			for _, tc := range []struct {
+				name string
+				i    *discordgo.Interaction
+				want string
+			}{
+				{"verify at 100 players", cmd("verify", opt("seed", seed), opt("players", 100)), badOptions},
+				{"verify without a seed", cmd("verify", opt("players", 2)), badOptions},
+				{"verify with a seed too short", cmd("verify", opt("seed", "ab")), badOptions},
+				{"count without a starter", cmd("count", opt("cards", "5H 5D 5C JS")), badOptions},
+				{"count with the starter a number", cmd("count", opt("cards", "5H 5D 5C JS"), opt("starter", 5)), badOptions},
+				{"start at 5 players", cmd("start", opt("players", 5)), badOptions},
+				{"start to 99 points", cmd("start", opt("points", 99)), badOptions},
+				{"start with a computer nobody offers", cmd("start", opt("computer", "godlike")), badOptions},
+				{"start with an option it does not have", cmd("start", opt("colour", true)), badOptions},
+				{"the table option a word", cmd("status", opt("table", "one")), badOptions},
+				{"the table option zero", cmd("join", opt("table", 0)), badOptions},
+				{"the same option twice", cmd("join", opt("table", int(lobby)), opt("table", int(lobby))), badOptions},
+				{"a start with no user", noUser(cmd("start")), nobody},
+				{"a Join click with no user", noUser(discordtest.Click(testGuild, testChannel, carol, msg, "/join/"+itoa64(lobby))), nobody},
+			} {
+				a := h.send(tc.i)
+				if !a.Ephemeral() || !strings.Contains(a.Content(), tc.want) {
+					t.Errorf("%s: answered %q, want a private %q", tc.name, a.Content(), tc.want)
+				}
+			}
+			tables, err := h.store.ChannelTables(context.Background(), testChannel)
+			if err != nil || len(tables) != 1 || len(tables[0].Seats) != 1 {
+				t.Errorf("after the refusals: %d tables (%v), want Alice's lobby alone", len(tables), err)
+			}
+			if n := outcomes(t, h.metrics, "panic") + outcomes(t, h.metrics, "error"); n != 0 {
+				t.Errorf("%v interactions panicked or failed", n)
+			}
+			// The same commands within their definitions are answered.
+			if a := h.send(cmd("verify", opt("seed", seed), opt("players", 4))); !strings.Contains(a.Content(), "Commitment") {
+				t.Errorf("verify at 4 players: %q", a.Content())
+			}
+		})
+	}
+}
+
+// outcomes sums cribbage_interactions_total over kinds for one outcome.
+func outcomes(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, f := range families {
+		if f.GetName() != "cribbage_interactions_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "outcome" && l.GetValue() == outcome {
+					sum += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return sum
 }
