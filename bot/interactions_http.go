@@ -117,31 +117,49 @@ func (e *interactionsEndpoint) verify(h http.Header, body []byte) bool {
 	if !ed25519.Verify(e.key, append([]byte(stamp), body...), sig) {
 		return false
 	}
-	return e.seen.first(string(sig))
+	return e.seen.first(string(sig), time.Unix(secs, 0).Add(maxSignatureAge))
 }
 
-// replayGuard remembers the signatures of the last few minutes' requests,
-// in two generations, so an exact replay inside the timestamp window is
-// refused too. (A change is applied once anyway, by its interaction id;
-// this also keeps a replayed command from being answered twice.)
+// replayGuard remembers the signature of every request until its
+// timestamp leaves the window, so an exact replay is refused for as long
+// as its timestamp would be accepted: a request stamped ahead of the clock
+// is kept longer. (A change is applied once anyway, by its interaction id;
+// this also keeps a replayed command from being answered twice.) Only
+// requests Discord signed are recorded, so only Discord can grow it.
 type replayGuard struct {
-	now       func() time.Time
-	mu        sync.Mutex
-	cur, prev map[string]bool
-	rotated   time.Time
+	now func() time.Time
+	mu  sync.Mutex
+	// until holds each signature seen and when its timestamp expires.
+	until map[string]time.Time
+	// pruned is when expired signatures were last dropped.
+	pruned time.Time
 }
 
-// first records sig and reports whether it is new.
-func (g *replayGuard) first(sig string) bool {
+// pruneEvery is how often the guard drops expired signatures: often
+// enough to stay small, seldom enough that the scan costs nothing.
+const pruneEvery = 30 * time.Second
+
+// first records sig, whose timestamp expires at expires, and reports
+// whether it is new.
+func (g *replayGuard) first(sig string, expires time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if now := g.now(); g.cur == nil || now.Sub(g.rotated) > maxSignatureAge {
-		g.prev, g.cur, g.rotated = g.cur, map[string]bool{}, now
+	now := g.now()
+	if g.until == nil {
+		g.until = map[string]time.Time{}
 	}
-	if g.cur[sig] || g.prev[sig] {
+	if now.Sub(g.pruned) >= pruneEvery {
+		for s, t := range g.until {
+			if now.After(t) {
+				delete(g.until, s)
+			}
+		}
+		g.pruned = now
+	}
+	if _, seen := g.until[sig]; seen {
 		return false
 	}
-	g.cur[sig] = true
+	g.until[sig] = expires
 	return true
 }
 

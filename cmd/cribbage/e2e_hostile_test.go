@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -178,4 +182,59 @@ func outcomes(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
 		}
 	}
 	return sum
+}
+
+// TestASignedRequestIsRefusedAgainForAsLongAsItsTimestampIsGood replays a
+// request stamped 4m50s ahead of the bot's clock, after other requests
+// have come and gone for ten minutes: it is refused for as long as its
+// timestamp would be accepted, and by its timestamp after that.
+func TestASignedRequestIsRefusedAgainForAsLongAsItsTimestampIsGood(t *testing.T) {
+	h := newHarnessWith(t, func(h *harness) { h.overHTTP = true })
+	n := 0
+	ping := func() []byte {
+		n++
+		return []byte(`{"id":"` + itoa64(int64(n)) + `","application_id":"` + h.fake.AppID + `","type":1,"token":"t","version":1}`)
+	}
+	post := func(body []byte, header http.Header) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, h.endpoint.URL, bytes.NewReader(body))
+		req.Header = header
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	fresh := func() {
+		t.Helper()
+		body := ping()
+		if status := post(body, h.fake.Sign(body)); status != 200 {
+			t.Fatalf("a fresh request: %d", status)
+		}
+	}
+	fresh()
+	h.fake.Advance(4*time.Minute + 59*time.Second)
+	ahead := ping()
+	header := h.fake.SignAt(ahead, h.fake.Now().Add(4*time.Minute+50*time.Second))
+	if status := post(ahead, header); status != 200 {
+		t.Fatalf("a request stamped 4m50s ahead: %d", status)
+	}
+	for _, step := range []time.Duration{2 * time.Second, 5*time.Minute + time.Second, time.Second, 4*time.Minute + 40*time.Second, 20 * time.Second} {
+		h.fake.Advance(step)
+		fresh()
+		if status := post(ahead, header); status != 401 {
+			t.Fatalf("the same request again, %s after it was stamped: %d, want 401", h.fake.Now().Sub(time.Unix(mustAtoi(t, header.Get("X-Signature-Timestamp")), 0)), status)
+		}
+	}
+}
+
+// mustAtoi reads a decimal number.
+func mustAtoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
