@@ -115,6 +115,8 @@ func New(opts Options) (*Bot, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// Errors of requests made with an interaction's token quote its URL.
+	opts.Logger = slog.New(RedactTokens(opts.Logger.Handler()))
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -237,4 +241,53 @@ func mustAtoi(t *testing.T, s string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestNetworkErrorsDoNotLogTokens cuts the connection of every request
+// that carries an interaction's token in its URL (the answer over the
+// gateway, the edit that brings a deferred answer's pictures over HTTP):
+// Go's errors quote the URL, and the bot logs them, without the token.
+func TestNetworkErrorsDoNotLogTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		overHTTP bool
+		logged   string
+	}{
+		{"gateway", false, "could not answer interaction"},
+		{"HTTP", true, "could not complete a deferred answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cut atomic.Bool
+			h := newHarnessWith(t, func(h *harness) {
+				h.overHTTP = tc.overHTTP
+				target, _ := url.Parse(h.fake.URL())
+				proxy := httputil.NewSingleHostReverseProxy(target)
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if cut.Load() && (strings.Contains(r.URL.Path, "/interactions/") || strings.Contains(r.URL.Path, "/webhooks/")) {
+						conn, _, err := w.(http.Hijacker).Hijack()
+						if err == nil {
+							conn.Close()
+						}
+						return
+					}
+					proxy.ServeHTTP(w, r)
+				}))
+				t.Cleanup(srv.Close)
+				h.apiURL = srv.URL
+			})
+			// A game's status carries its board, a picture: over HTTP it is
+			// deferred and edited in with the interaction's token.
+			id, _ := twoPlayerGame(t, h)
+			cut.Store(true)
+			i := h.fake.Prepare(discordtest.Command(testGuild, testChannel, alice, "status", discordtest.Opt{Name: "table", Value: id}))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			h.fake.Send(ctx, i) // over the gateway the answer is lost: no answer is expected
+			h.eventually("the network error logged", func() bool { return strings.Contains(h.logs.String(), tc.logged) })
+			logs := h.logs.String()
+			if strings.Contains(logs, i.Token) || !strings.Contains(logs, "[redacted]") {
+				t.Errorf("the logs show the token %s, or no redacted URL:\n%s", i.Token, logs)
+			}
+		})
+	}
 }

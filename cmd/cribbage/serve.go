@@ -154,13 +154,14 @@ func prune(ctx context.Context, st *store.Store, logger *slog.Logger) {
 	}
 }
 
-// newLogger builds the process logger in the configured format and level.
+// newLogger builds the process logger in the configured format and level,
+// with interaction and webhook tokens blanked in whatever it logs.
 func newLogger(w io.Writer, cfg Config) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(bot.RedactTokens(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(bot.RedactTokens(slog.NewTextHandler(w, opts)))
 }
 
 // The SQLite store provides every service the bot uses.
