@@ -125,6 +125,8 @@ func New(opts Options) (*Bot, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	// Errors of requests made with an interaction's token quote its URL.
+	opts.Logger = slog.New(RedactTokens(opts.Logger.Handler()))
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -256,8 +258,15 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Lock()
 	b.closing = true
 	b.mu.Unlock()
-	b.inflight.Wait()
-	flushCtx, flushCancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if !b.drained(drainTimeout) {
+		// What still runs waits on Discord: for a rate-limit bucket that
+		// every interaction shares, say, or a hung connection. Cancelled,
+		// each gives up at once, and the shutdown stays bounded.
+		b.log.Warn("shutting down: interactions still running; cancelling them", "after", drainTimeout)
+		cancel()
+		b.drained(time.Second)
+	}
+	flushCtx, flushCancel := context.WithTimeout(context.Background(), flushTimeout)
 	b.deliverPending(flushCtx)
 	// Another process takes over whatever is left at once.
 	if err := b.store.ReleaseOutbox(flushCtx, b.owner); err != nil {
@@ -268,6 +277,33 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-senderDone
 	<-timersDone
 	return b.session.Close()
+}
+
+// The shutdown's bounds: how long interactions in flight may take to
+// finish, then how long the last announcements may take to go out. With
+// the HTTP server's own, they stay within the 10 s a container is given
+// to stop; what is left is delivered by another replica or the next run.
+const (
+	drainTimeout = 3 * time.Second
+	flushTimeout = 3 * time.Second
+)
+
+// drained waits up to d for the handlers in flight, and reports whether
+// they all finished.
+func (b *Bot) drained(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		b.inflight.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // enter admits a handler unless the bot is shutting down.

@@ -21,7 +21,7 @@ var seedDigits = 2 * len(engine.Seed{})
 func commandDefinitions() []*discordgo.ApplicationCommand {
 	noDM := false
 	tableOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table",
-		Description: "The table number (only needed if you sit at more than one here)", Autocomplete: true}
+		Description: "The table number (only needed if you sit at more than one here)", Autocomplete: true, MinValue: &one}
 	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
 		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 	}

@@ -3,19 +3,26 @@ package bot
 import (
 	"context"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// applyAction is one seat's move in one store update: check the seat and
-// its view version, apply the engine action, let the table advance, and
-// queue the story and a table refresh. build chooses the action from the
-// current table; view is "" where no view version applies.
-func (b *Bot) applyAction(ctx context.Context, interactionID, userID string, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, []string, error) {
+// applyAction is one seat's move in one store update: check the table is
+// where the interaction was made, the seat and its view version, apply the
+// engine action, let the table advance, and queue the story and a table
+// refresh. build chooses the action from the current table; view is ""
+// where no view version applies. It returns what the move did, in words.
+func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, []string, error) {
+	userID, _ := user(ic)
 	defer b.locks.lock(tableID)()
 	seat := -1
 	var note []string
-	t, err := b.store.Update(ctx, tableID, interactionID, func(t *cribbage.Table) (*cribbage.Change, error) {
+	t, err := b.store.Update(ctx, tableID, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if err := checkHere(t, ic); err != nil {
+			return nil, err
+		}
 		if t.Status != cribbage.StatusPlaying {
 			return nil, errNotPlaying
 		}

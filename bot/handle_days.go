@@ -23,8 +23,7 @@ func (b *Bot) forfeitDue(t *cribbage.Table) bool {
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time. A forfeit is a win, never a skunk.
 func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	uid, _ := user(ic)
-	t, _, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if !b.forfeitDue(t) {
 			return engine.Action{}, errTooSoon
 		}
@@ -49,13 +48,13 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, err
 	}
-	if err := mayRematch(prev, ic.GuildID, uid); err != nil {
+	if err := mayRematch(prev, ic, uid); err != nil {
 		return reply{}, err
 	}
 	// One transaction makes the rematch and records it on the finished
 	// table, so two clicks (or two bots) make one rematch between them.
 	t, err := b.store.Rematch(ctx, c.Table, ic.ID, func(prev, next *cribbage.Table) (*cribbage.Change, error) {
-		if err := mayRematch(prev, ic.GuildID, uid); err != nil {
+		if err := mayRematch(prev, ic, uid); err != nil {
 			return nil, err
 		}
 		seats := append([]cribbage.Seat(nil), prev.Seats...)
@@ -89,12 +88,12 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
-// mayRematch refuses a rematch of a table in another server, by someone
+// mayRematch refuses a rematch of a table in another channel, by someone
 // who did not play, or of a game still on.
-func mayRematch(prev *cribbage.Table, guildID, uid string) error {
+func mayRematch(prev *cribbage.Table, ic *discordgo.Interaction, uid string) error {
 	switch {
-	case prev.GuildID != guildID:
-		return cribbage.ErrNotFound
+	case !here(prev, ic):
+		return errNotHere
 	case prev.SeatOf(uid) < 0:
 		return errNotSeated
 	case prev.Status != cribbage.StatusFinished:

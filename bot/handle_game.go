@@ -31,8 +31,8 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if t.GuildID != ic.GuildID {
-		return nil, -1, cribbage.ErrNotFound
+	if !here(t, ic) {
+		return nil, -1, errNotHere
 	}
 	uid, _ := user(ic)
 	seat := t.SeatOf(uid)
@@ -83,8 +83,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 // act applies a seat's move and answers with the hand view after it. A
 // refusal the player can act on is shown on their hand view as it is now.
 func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
-	uid, _ := user(ic)
-	t, seat, note, err := b.applyAction(ctx, ic.ID, uid, c.Table, c.View, build)
+	t, seat, note, err := b.applyAction(ctx, ic, c.Table, c.View, build)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
@@ -180,8 +179,7 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
 // the deal waits for a person so that muggins can be called before it).
 func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	uid, _ := user(ic)
-	t, seat, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, seat, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
 		}
@@ -220,8 +218,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 
 // clickResign concedes after the confirmation.
 func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	uid, _ := user(ic)
-	t, _, _, err := b.applyAction(ctx, ic.ID, uid, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})
 	if err != nil {

@@ -243,6 +243,10 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 		if len(choices) == 25 {
 			break
 		}
+		if !here(t, ic) {
+			// Only tables the command can act on here are offered.
+			continue
+		}
 		var names []string
 		for _, s := range t.Seats {
 			names = append(names, s.Name)

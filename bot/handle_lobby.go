@@ -76,6 +76,9 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 	uid, name := user(ic)
 	defer b.locks.lock(id)()
 	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if err := checkHere(t, ic); err != nil {
+			return nil, err
+		}
 		if t.Status != cribbage.StatusLobby {
 			return nil, errNotLobby
 		}
@@ -144,6 +147,8 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 	unlock := b.locks.lock(c.Table)
 	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
 		switch {
+		case !here(t, ic):
+			return nil, errNotHere
 		case t.Status != cribbage.StatusLobby:
 			return nil, errNotLobby
 		case t.HostID != uid:
@@ -202,8 +207,8 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	uid, _ := user(ic)
 	if o, ok := options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
-		if err != nil || t.GuildID != ic.GuildID {
-			return 0, cribbage.ErrNotFound
+		if err != nil || !here(t, ic) {
+			return 0, errNotHere
 		}
 		return t.ID, nil
 	}
@@ -219,8 +224,8 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	var ids []int64
 	for _, t := range tables {
-		// A command used in a table's thread finds that table.
-		if (t.ChannelID == ic.ChannelID || (t.ThreadID != "" && t.ThreadID == ic.ChannelID)) && fits(t, uid) {
+		// A command used in a table's thread finds that table (here).
+		if here(t, ic) && fits(t, uid) {
 			ids = append(ids, t.ID)
 		}
 	}

@@ -1,12 +1,12 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -27,13 +27,21 @@ const (
 	// maxSignatureAge is how old (or how far ahead) a request's timestamp
 	// may be: a captured request cannot be replayed later.
 	maxSignatureAge = 5 * time.Minute
+	// smallBody is the size up to which a body is read without a slot:
+	// every interaction Discord sends fits many times over.
+	smallBody = 64 << 10
+	// largeBodySlots is how many bodies larger than smallBody (or of
+	// unknown length) are read at once. Until a body is read its signature
+	// cannot be checked, so anyone can send one: the slots bound the memory
+	// such bodies hold, whoever sends them and however slowly.
+	largeBodySlots = 8
 )
 
 // InteractionsHandler returns the handler for the Interactions Endpoint
 // URL, verifying every request against the application's public key (the
 // hex key of the Developer Portal). It answers 503 until Run has started.
 func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
-	return &interactionsEndpoint{b: b, key: publicKey, seen: replayGuard{now: b.now}}
+	return &interactionsEndpoint{b: b, key: publicKey, seen: replayGuard{now: b.now}, large: make(chan struct{}, largeBodySlots)}
 }
 
 // ParsePublicKey reads the application's public key as the Developer
@@ -50,6 +58,8 @@ type interactionsEndpoint struct {
 	b    *Bot
 	key  ed25519.PublicKey
 	seen replayGuard
+	// large holds a slot for each large body being read.
+	large chan struct{}
 }
 
 func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -58,7 +68,27 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request)
 		http.Error(w, "interactions are POSTed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxInteractionBody))
+	// What can be refused before the body is read is: a request without a
+	// well-formed signature and a timestamp in the window, and one whose
+	// declared length is too large.
+	if _, _, ok := e.signatureHeaders(r.Header); !ok {
+		http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		return
+	}
+	if r.ContentLength > maxInteractionBody {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return
+	}
+	if r.ContentLength < 0 || r.ContentLength > smallBody {
+		select {
+		case e.large <- struct{}{}:
+			defer func() { <-e.large }()
+		default:
+			http.Error(w, "too many large requests at once", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -98,50 +128,88 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request)
 	}
 }
 
+// readBody reads a request body of at most maxInteractionBody. The buffer
+// grows with what arrives, not with the length declared, so a client that
+// declares a megabyte and sends a byte a second holds next to nothing.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(min(r.ContentLength, 4<<10)))
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxInteractionBody))
+	return buf.Bytes(), err
+}
+
+// signatureHeaders reads the request's signature and timestamp, and
+// reports whether they are well formed and the timestamp is recent.
+func (e *interactionsEndpoint) signatureHeaders(h http.Header) (sig []byte, stamp string, ok bool) {
+	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return nil, "", false
+	}
+	stamp = h.Get("X-Signature-Timestamp")
+	secs, err := strconv.ParseInt(stamp, 10, 64)
+	if err != nil {
+		return nil, "", false
+	}
+	if age := e.b.now().Sub(time.Unix(secs, 0)); age > maxSignatureAge || age < -maxSignatureAge {
+		return nil, "", false
+	}
+	return sig, stamp, true
+}
+
 // verify checks the request's Ed25519 signature over its timestamp and
 // body, that the timestamp is recent, and that the same signed request was
 // not seen before.
 func (e *interactionsEndpoint) verify(h http.Header, body []byte) bool {
-	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
-	if err != nil || len(sig) != ed25519.SignatureSize {
+	sig, stamp, ok := e.signatureHeaders(h)
+	if !ok || !ed25519.Verify(e.key, append([]byte(stamp), body...), sig) {
 		return false
 	}
-	stamp := h.Get("X-Signature-Timestamp")
-	secs, err := strconv.ParseInt(stamp, 10, 64)
-	if err != nil {
-		return false
-	}
-	if age := e.b.now().Sub(time.Unix(secs, 0)); age > maxSignatureAge || age < -maxSignatureAge {
-		return false
-	}
-	if !ed25519.Verify(e.key, append([]byte(stamp), body...), sig) {
-		return false
-	}
-	return e.seen.first(string(sig))
+	secs, _ := strconv.ParseInt(stamp, 10, 64)
+	return e.seen.first(string(sig), time.Unix(secs, 0).Add(maxSignatureAge))
 }
 
-// replayGuard remembers the signatures of the last few minutes' requests,
-// in two generations, so an exact replay inside the timestamp window is
-// refused too. (A change is applied once anyway, by its interaction id;
-// this also keeps a replayed command from being answered twice.)
+// replayGuard remembers the signature of every request until its
+// timestamp leaves the window, so an exact replay is refused for as long
+// as its timestamp would be accepted: a request stamped ahead of the clock
+// is kept longer. (A change is applied once anyway, by its interaction id;
+// this also keeps a replayed command from being answered twice.) Only
+// requests Discord signed are recorded, so only Discord can grow it.
 type replayGuard struct {
-	now       func() time.Time
-	mu        sync.Mutex
-	cur, prev map[string]bool
-	rotated   time.Time
+	now func() time.Time
+	mu  sync.Mutex
+	// until holds each signature seen and when its timestamp expires.
+	until map[string]time.Time
+	// pruned is when expired signatures were last dropped.
+	pruned time.Time
 }
 
-// first records sig and reports whether it is new.
-func (g *replayGuard) first(sig string) bool {
+// pruneEvery is how often the guard drops expired signatures: often
+// enough to stay small, seldom enough that the scan costs nothing.
+const pruneEvery = 30 * time.Second
+
+// first records sig, whose timestamp expires at expires, and reports
+// whether it is new.
+func (g *replayGuard) first(sig string, expires time.Time) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if now := g.now(); g.cur == nil || now.Sub(g.rotated) > maxSignatureAge {
-		g.prev, g.cur, g.rotated = g.cur, map[string]bool{}, now
+	now := g.now()
+	if g.until == nil {
+		g.until = map[string]time.Time{}
 	}
-	if g.cur[sig] || g.prev[sig] {
+	if now.Sub(g.pruned) >= pruneEvery {
+		for s, t := range g.until {
+			if now.After(t) {
+				delete(g.until, s)
+			}
+		}
+		g.pruned = now
+	}
+	if _, seen := g.until[sig]; seen {
 		return false
 	}
-	g.cur[sig] = true
+	g.until[sig] = expires
 	return true
 }
 

@@ -61,11 +61,14 @@ var errorTexts = []struct {
 }{
 	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
 	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
+	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
+	{errNoUser, "I can't tell who sent that, so I did nothing."},
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
 	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},
 	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
 	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
+	{errNotHere, "There's no such table in this channel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{errNotPlaying, "This table's game isn't running."},
 	{errNotLobby, "This table's game has already started; seats can't change now."},
@@ -92,6 +95,7 @@ var errorTexts = []struct {
 	{engine.ErrOverClaim, "That's more than the cards score — count again."},
 	{engine.ErrNothingMissed, "There are no missed points left to take."},
 	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
+	{engine.ErrClaimerWaited, "You can't claim the win while the table is waiting for your side too: make your move first."},
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
 }
 

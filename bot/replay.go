@@ -91,12 +91,12 @@ func replayStart(t *cribbage.Table, actions []cribbage.LoggedAction) (*engine.St
 	return nil, errNoReplay
 }
 
-// mayReplay says whether uid may see a table's replay: anyone in the
-// server once the game is over, only its players while it is on.
-func mayReplay(t *cribbage.Table, guildID, uid string) error {
+// mayReplay says whether uid may see a table's replay: anyone in its
+// channel once the game is over, only its players while it is on.
+func mayReplay(t *cribbage.Table, ic *discordgo.Interaction, uid string) error {
 	switch {
-	case t.GuildID != guildID:
-		return cribbage.ErrNotFound
+	case !here(t, ic):
+		return errNotHere
 	case t.State == nil:
 		return errNoReplay
 	case t.Status == cribbage.StatusPlaying && t.SeatOf(uid) < 0:
@@ -130,7 +130,7 @@ func (b *Bot) replayPage(ctx context.Context, ic *discordgo.Interaction, id int6
 	if err != nil {
 		return reply{}, err
 	}
-	if err := mayReplay(t, ic.GuildID, uid); err != nil {
+	if err := mayReplay(t, ic, uid); err != nil {
 		return reply{}, err
 	}
 	actions, err := b.store.Actions(ctx, id)

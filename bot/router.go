@@ -169,8 +169,12 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 	b.recordEditToken(ctx, ic, tableID, id)
 }
 
-// route finds the handler for an interaction.
+// route finds the handler for an interaction. An interaction that names
+// no user is refused before any handler sees it.
 func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	if uid, _ := user(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
+		return reply{}, errNoUser
+	}
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
@@ -183,6 +187,9 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		}
 		if ic.GuildID == "" && !r.anywhere {
 			return reply{}, errNotInGuild
+		}
+		if err := checkOptions(data); err != nil {
+			return reply{}, err
 		}
 		return r.handle(b, ctx, ic)
 	case discordgo.InteractionApplicationCommandAutocomplete:

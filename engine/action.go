@@ -246,14 +246,22 @@ func (g *State) resign(a Action) ([]Event, error) {
 
 // forfeit ends the game in favour of the caller's side because seat Other
 // did not move in time. Whether enough time has passed is the caller's
-// business (the engine has no clock); the engine checks only that Other is
-// an opponent who has to act. A forfeit is worth one game, never a skunk.
+// business (the engine has no clock); the engine checks that Other is an
+// opponent who has to act, and that nobody on the claimer's side has to
+// act too: a side that keeps the table waiting itself cannot win because
+// another side is late as well. A forfeit is worth one game, never a skunk.
 func (g *State) forfeit(a Action) ([]Event, error) {
 	if a.Other < 0 || a.Other >= g.Options.Players || g.sideOf(a.Other) == g.sideOf(a.Seat) {
 		return nil, fmt.Errorf("%w: seat %d cannot forfeit seat %d", ErrNotOpponent, a.Seat, a.Other)
 	}
-	if !slices.Contains(g.Waiting(), a.Other) {
+	waiting := g.Waiting()
+	if !slices.Contains(waiting, a.Other) {
 		return nil, fmt.Errorf("%w: seat %d is not the one to move", ErrNotYourTurn, a.Other)
+	}
+	for _, w := range waiting {
+		if g.sideOf(w) == g.sideOf(a.Seat) {
+			return nil, fmt.Errorf("%w: seat %d's side has still to move (seat %d)", ErrClaimerWaited, a.Seat, w)
+		}
 	}
 	return g.finish(nil, g.sideOf(a.Seat), g.sideOf(a.Other), ReasonForfeit), nil
 }

@@ -127,6 +127,57 @@ func TestResignAndForfeit(t *testing.T) {
 	}
 }
 
+// TestForfeitOnlyByASideNotWaitedOn checks that a forfeit is claimed only
+// by a side the table is not waiting on, from a side it is: a late player
+// cannot win because someone else is late too.
+func TestForfeitOnlyByASideNotWaitedOn(t *testing.T) {
+	// In the discard every seat that has not thrown is waited on.
+	discard := func(opts Options, thrown ...int) *State {
+		t.Helper()
+		g, err := NewWithDealer(opts, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := SeedFromUint64(7)
+		g, _ = apply(t, g, Action{Kind: ActDeal, Seat: 0, Seed: &seed})
+		for _, s := range thrown {
+			g, _ = apply(t, g, Action{Kind: ActDiscard, Seat: s, Cards: g.Hands[s].Cards()[:opts.DiscardSize()]})
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name          string
+		g             *State
+		claimer, late int
+		want          error
+	}{
+		{"three players, the claimer has not thrown either", discard(three, 1), 0, 2, ErrClaimerWaited},
+		{"three players, the claimer has thrown", discard(three, 1), 1, 2, nil},
+		{"three players, from a seat that has thrown", discard(three, 1), 0, 1, ErrNotYourTurn},
+		{"two players, both late", discard(two), 0, 1, ErrClaimerWaited},
+		{"two players, both late, the other way", discard(two), 1, 0, ErrClaimerWaited},
+		{"two players, one late", discard(two, 0), 0, 1, nil},
+		{"partners, the claimer's partner has not thrown", discard(partners, 0, 1), 0, 3, ErrClaimerWaited},
+		{"partners, the claimer's side has thrown", discard(partners, 0, 2), 0, 1, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			next, _, err := tc.g.Apply(Action{Kind: ActForfeit, Seat: tc.claimer, Other: tc.late})
+			if tc.want != nil {
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("forfeit: %v, want %v", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := next.Result; r.Reason != ReasonForfeit || r.Winner != next.sideOf(tc.claimer) || r.Loser != next.sideOf(tc.late) {
+				t.Errorf("result %+v", r)
+			}
+		})
+	}
+}
+
 func TestRematchPassesTheDeal(t *testing.T) {
 	prev := position(t, three, 1, []string{"2C 3C 4C 6C", "5H 5D 5C JS", "AD 2D 3D 4D"}, "8S 9S TS QH", "5S")
 	prev, _ = apply(t, prev, Action{Kind: ActResign, Seat: 0})

@@ -18,6 +18,7 @@ var (
 	ErrOverClaim      = errors.New("engine: claim is more than the hand scores")
 	ErrNothingMissed  = errors.New("engine: no missed points to take")
 	ErrNotOpponent    = errors.New("engine: only an opponent may call muggins")
+	ErrClaimerWaited  = errors.New("engine: the table is waiting on the claimer's side")
 	ErrBadOptions     = errors.New("engine: invalid table options")
 	ErrBadState       = errors.New("engine: invalid state")
 )

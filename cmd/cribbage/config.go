@@ -41,9 +41,14 @@ type Config struct {
 	// NudgeAfter is how long a table waits on a player before the player
 	// is pinged, once; 0 turns the ping off.
 	NudgeAfter time.Duration
-	// HTTPAddr, when set, is where the HTTP server listens: /healthz,
-	// /readyz, /metrics, and with PublicKey the interactions endpoint.
+	// HTTPAddr, when set, is where the public HTTP server listens:
+	// /healthz, and with PublicKey the interactions endpoint.
 	HTTPAddr string
+	// MetricsAddr, when set, is where the private HTTP server listens:
+	// /healthz, /readyz and /metrics, which a proxy must not expose.
+	MetricsAddr string
+	// Limits bound the HTTP servers' clients (not from the environment).
+	Limits httpLimits
 	// PublicKey, the application's public key, turns on the interactions
 	// endpoint at /interactions: Discord delivers interactions there and no
 	// gateway connection is opened.
@@ -70,6 +75,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		ReminderAfter: 12 * time.Hour,
 		ForfeitAfter:  7 * 24 * time.Hour,
 		NudgeAfter:    2 * time.Minute,
+		Limits:        defaultHTTPLimits(),
 	}
 	for _, d := range []struct {
 		key string
@@ -87,6 +93,11 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		cfg.DatabasePath = "cribbage.db"
 	}
 	cfg.HTTPAddr = strings.TrimSpace(getenv("INTERACTIONS_ADDR"))
+	cfg.MetricsAddr = strings.TrimSpace(getenv("METRICS_ADDR"))
+	// Port 0 asks the system for a free port, a different one each time.
+	if cfg.MetricsAddr != "" && cfg.MetricsAddr == cfg.HTTPAddr && !strings.HasSuffix(cfg.MetricsAddr, ":0") {
+		return Config{}, errors.New("METRICS_ADDR is the same as INTERACTIONS_ADDR: readiness and metrics need a port of their own, one the proxy does not expose, like 127.0.0.1:9090")
+	}
 	if raw := strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")); raw != "" {
 		key, err := bot.ParsePublicKey(raw)
 		if err != nil {

@@ -118,8 +118,9 @@ func TestInteractionsEndpointAndShardSettings(t *testing.T) {
 		t.Fatalf("%+v, %v", cfg, err)
 	}
 	for name, env := range map[string]map[string]string{
-		"a key without an address": {"DISCORD_PUBLIC_KEY": key},
-		"a shard past the count":   {"SHARD_ID": "4", "SHARD_COUNT": "4"},
+		"a key without an address":   {"DISCORD_PUBLIC_KEY": key},
+		"a shard past the count":     {"SHARD_ID": "4", "SHARD_COUNT": "4"},
+		"metrics on the public port": {"INTERACTIONS_ADDR": ":8080", "METRICS_ADDR": ":8080"},
 	} {
 		if _, err := loadConfig(envMap(env)); err == nil {
 			t.Errorf("%s was accepted", name)

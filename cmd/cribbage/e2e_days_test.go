@@ -123,6 +123,53 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	}
 }
 
+// TestALatePlayerCannotClaimTheWin: the win by forfeit goes only to a
+// side the table is not waiting on. At three players Alice and Carol have
+// not thrown for eight days, Bob has: Alice's claim is refused and changes
+// nothing, Bob's wins. At two players with both late, neither can claim.
+func TestALatePlayerCannotClaimTheWin(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		people  []discordtest.User
+		opts    []discordtest.Opt
+		thrown  []discordtest.User
+		refused []discordtest.User
+		winner  *discordtest.User
+	}{
+		{"three players", []discordtest.User{alice, bob, carol}, []discordtest.Opt{{Name: "players", Value: 3}},
+			[]discordtest.User{bob}, []discordtest.User{alice, carol}, &bob},
+		{"two players, both late", []discordtest.User{alice, bob}, nil, nil, []discordtest.User{alice, bob}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			id, msg := h.seat(tableKind{tc.name, tc.opts, tc.people})
+			for _, u := range tc.thrown {
+				h.discard(u, msg, id, h.table(id).Options.DiscardSize())
+			}
+			h.fake.Advance(8 * 24 * time.Hour)
+			h.settle()
+			version := h.table(id).Version
+			for _, u := range tc.refused {
+				a := h.click(u, msg, "/claimwin/"+itoa64(id))
+				if !a.Ephemeral() || !strings.Contains(a.Content(), "waiting for your side") {
+					t.Errorf("%s, who kept the table waiting, claimed: %q", u.Name, a.Content())
+				}
+			}
+			if tb := h.table(id); tb.Status != cribbage.StatusPlaying || tb.Version != version {
+				t.Fatalf("after the refused claims: %s, version %d (was %d)", tb.Status, tb.Version, version)
+			}
+			if tc.winner == nil {
+				return
+			}
+			h.click(*tc.winner, msg, "/claimwin/"+itoa64(id))
+			final := h.table(id)
+			if r := final.State.Result; final.Status != cribbage.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != tc.winner.ID {
+				t.Fatalf("after %s's claim: %s %+v", tc.winner.Name, final.Status, r)
+			}
+		})
+	}
+}
+
 func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
 	h := newHarness(t)
 	id, _ := h.open(alice)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"net/http/httptest"
 	"net/url"
@@ -63,6 +65,11 @@ type harness struct {
 	// callback.
 	latMu     sync.Mutex
 	latencies []time.Duration
+
+	// apiURL, when set, is where the bot sends REST requests instead of
+	// the fake (a proxy in front of it); logs holds what the bot logged.
+	apiURL string
+	logs   lockedBuffer
 }
 
 // newHarness starts a fake Discord and a bot connected to it, checking its
@@ -112,8 +119,11 @@ func (h *harness) startBot() {
 		h.t.Fatal(err)
 	}
 	u, _ := url.Parse(h.fake.URL())
+	if h.apiURL != "" {
+		u, _ = url.Parse(h.apiURL)
+	}
 	h.metrics = prometheus.NewRegistry()
-	logger := slog.New(slog.NewTextHandler(testWriter{h.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(slog.NewTextHandler(io.MultiWriter(testWriter{h.t}, &h.logs), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
 		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval,
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
@@ -162,6 +172,25 @@ func (h *harness) stopBot() {
 		h.endpoint = nil
 	}
 	h.cancel = nil
+}
+
+// lockedBuffer is a buffer that goroutines may write at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written.
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // testWriter sends logs to the test log.

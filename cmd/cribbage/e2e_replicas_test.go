@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,8 @@ import (
 // leases left to lapse) in the middle of a game.
 
 // replicaEnv carries a child replica's settings: the fake's URL, the
-// database and the application's public key, space-separated.
+// database and the application's public key, space-separated, and
+// optionally the instant (Unix nanoseconds) at which to open the database.
 const replicaEnv = "CRIBBAGE_REPLICA_CHILD"
 
 // TestReplicaChild is a replica: a bot taking interactions over HTTP on
@@ -38,6 +40,11 @@ func TestReplicaChild(t *testing.T) {
 	}
 	parts := strings.Fields(cfg)
 	api, _ := url.Parse(parts[0])
+	if len(parts) > 3 {
+		// Replicas started together open the database at one instant.
+		at, _ := strconv.ParseInt(parts[3], 10, 64)
+		time.Sleep(time.Until(time.Unix(0, at)))
+	}
 	// A PostgreSQL URL makes a replica among others; a file path, the one
 	// process on a SQLite file, with its fixed lease owner as serve gives.
 	var st *store.Store
@@ -69,8 +76,21 @@ func TestReplicaChild(t *testing.T) {
 // startReplica starts a replica process and returns it with its endpoint.
 func startReplica(t testing.TB, fake *discordtest.Server, databaseURL string) (*exec.Cmd, string) {
 	t.Helper()
+	cmd, started := launchReplica(t, fake, databaseURL, "")
+	u, err := started()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd, u
+}
+
+// launchReplica starts a replica process, which opens the database at
+// the instant at (Unix nanoseconds) if it is set, and returns it with a
+// function that waits for its endpoint, or what it printed instead.
+func launchReplica(t testing.TB, fake *discordtest.Server, databaseURL, at string) (*exec.Cmd, func() (string, error)) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestReplicaChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), replicaEnv+"="+fake.URL()+" "+databaseURL+" "+fake.PublicKey())
+	cmd.Env = append(os.Environ(), replicaEnv+"="+strings.TrimSpace(fake.URL()+" "+databaseURL+" "+fake.PublicKey()+" "+at))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -80,18 +100,64 @@ func startReplica(t testing.TB, fake *discordtest.Server, databaseURL string) (*
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(out)
-	for lines.Scan() {
-		if u, ok := strings.CutPrefix(lines.Text(), "ENDPOINT "); ok {
-			go func() {
-				for lines.Scan() {
-				}
-			}()
-			return cmd, u
+	return cmd, func() (string, error) {
+		lines := bufio.NewScanner(out)
+		var said []string
+		for lines.Scan() {
+			if u, ok := strings.CutPrefix(lines.Text(), "ENDPOINT "); ok {
+				go func() {
+					for lines.Scan() {
+					}
+				}()
+				return u, nil
+			}
+			said = append(said, lines.Text())
 		}
+		return "", fmt.Errorf("the replica did not start: %s", strings.Join(said, "\n"))
 	}
-	t.Fatal("the replica did not start")
-	return nil, ""
+}
+
+// TestReplicasStartedTogetherOnAnEmptyDatabase starts three replica
+// processes that open one empty PostgreSQL schema at the same instant, as
+// compose.yaml does on a first start: they migrate one at a time, each
+// comes up, and a game is played through all three.
+func TestReplicasStartedTogetherOnAnEmptyDatabase(t *testing.T) {
+	databaseURL := postgresSchema(t)
+	fake := newFake(t)
+	// Far enough ahead for the three processes to be up and waiting.
+	at := strconv.FormatInt(time.Now().Add(2*time.Second).UnixNano(), 10)
+	var waits []func() (string, error)
+	for range 3 {
+		_, started := launchReplica(t, fake, databaseURL, at)
+		waits = append(waits, started)
+	}
+	var endpoints []string
+	for i, started := range waits {
+		u, err := started()
+		if err != nil {
+			t.Errorf("replica %d: %v", i+1, err)
+			continue
+		}
+		endpoints = append(endpoints, u)
+	}
+	if len(endpoints) != 3 {
+		t.FailNow()
+	}
+	st, err := store.OpenPostgres(context.Background(), databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := &harness{t: t, fake: fake, store: st}
+	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 1 })
+	fake.DeliverOverHTTP(endpoints...)
+	id, msg := h.seat(twoAndFour[0])
+	for range 6 {
+		h.step(id, msg, usersOf(alice, bob))
+	}
+	if tb := h.table(id); tb.Status != cribbage.StatusPlaying || tb.State.Phase == 0 {
+		t.Errorf("the game through three replicas: %s", tb.Status)
+	}
 }
 
 // TestReplicasOnPostgres plays whole games at 2 and 4 players with three

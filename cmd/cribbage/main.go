@@ -45,7 +45,7 @@ var commands = map[string]command{
 	"serve":    {"run the Discord bot (the default)", runServe},
 	"board":    {"draw a board: cribbage board --scores 87,102 -o board.png", runBoard},
 	"verify":   {"deal a hand again from its revealed seed: cribbage verify SEED", runVerify},
-	"health":   {"check a running bot: cribbage health http://127.0.0.1:8080/readyz", runHealth},
+	"health":   {"check a running bot: cribbage health http://127.0.0.1:9090/readyz", runHealth},
 	"score":    {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
 	"simulate": {"play computer against computer: cribbage simulate --games N --seats expert,easy", runSimulate},
 }

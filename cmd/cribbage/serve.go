@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -56,9 +57,20 @@ func soleOwner(cfg Config) string {
 	return "sqlite"
 }
 
-// serve wires the parts together and runs the bot until ctx ends, then
-// closes the database.
+// serve binds its listeners, then wires the parts together and runs the
+// bot until ctx ends, then closes the database. A listener that cannot be
+// bound stops it before it opens the database or tells Discord anything.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
+	ls, err := listen(cfg)
+	if err != nil {
+		return err
+	}
+	defer ls.close()
+	return serveOn(ctx, cfg, logger, ls)
+}
+
+// serveOn is serve on listeners already bound.
+func serveOn(ctx context.Context, cfg Config, logger *slog.Logger, ls listeners) error {
 	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
@@ -98,50 +110,81 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if cfg.HTTPAddr == "" {
-		return b.Run(ctx)
+	var servers []*http.Server
+	serveErr := make(chan error, 2)
+	start := func(l net.Listener, h http.Handler, what string) {
+		srv := newHTTPServer(h, cfg.Limits)
+		servers = append(servers, srv)
+		logger.Info("HTTP server listening", "addr", l.Addr().String(), "serves", what)
+		go func() {
+			if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+				serveErr <- fmt.Errorf("HTTP server on %s: %w", l.Addr(), err)
+			}
+		}()
 	}
-	srv := &http.Server{Addr: cfg.HTTPAddr, Handler: httpRoutes(b, st, cfg, registry), ReadHeaderTimeout: 5 * time.Second}
-	serveErr := make(chan error, 1)
-	go func() {
-		logger.Info("HTTP server listening", "addr", cfg.HTTPAddr, "interactions", cfg.PublicKey != nil)
-		if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-			serveErr <- err
-		}
-		close(serveErr)
-	}()
+	if ls.interactions != nil {
+		start(ls.interactions, interactionRoutes(b, cfg), "interactions")
+	}
+	if ls.metrics != nil {
+		start(ls.metrics, metricsRoutes(ctx, st, registry), "metrics")
+	}
 	runErr := b.Run(ctx)
-	// The bot has finished its interactions in flight; the server goes.
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// The bot has finished its interactions in flight (or given up on
+	// them); the servers go, within a bound of their own.
+	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	srv.Shutdown(shutdown)
-	if err := <-serveErr; err != nil && runErr == nil {
-		return fmt.Errorf("HTTP server: %w", err)
+	for _, srv := range servers {
+		srv.Shutdown(shutdown)
+	}
+	select {
+	case err := <-serveErr:
+		if runErr == nil {
+			return err
+		}
+	default:
 	}
 	return runErr
 }
 
-// httpRoutes are the HTTP server's routes: liveness, readiness (the
-// database answers), Prometheus metrics, and with a public key the
-// interactions endpoint.
-func httpRoutes(b *bot.Bot, st *store.Store, cfg Config, registry *prometheus.Registry) http.Handler {
+// interactionRoutes are what the public listener serves: liveness and,
+// with a public key, the interactions endpoint. Nothing on it reads the
+// database before a request is verified.
+func interactionRoutes(b *bot.Bot, cfg Config) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "ok")
+	})
+	if cfg.PublicKey != nil {
+		mux.Handle("/interactions", b.InteractionsHandler(cfg.PublicKey))
+	}
+	return mux
+}
+
+// metricsRoutes are what the private listener serves: liveness, readiness
+// (the database answers, and the bot is not shutting down) and Prometheus
+// metrics. Readiness and metrics query the database, so they are kept off
+// the listener the proxy exposes.
+func metricsRoutes(ctx context.Context, st *store.Store, registry *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		// A shutdown turns readiness off first, so a load balancer stops
+		// sending before the interactions endpoint starts refusing.
+		if ctx.Err() != nil {
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		pingCtx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if err := st.Ping(ctx); err != nil {
+		if err := st.Ping(pingCtx); err != nil {
 			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
-	if cfg.PublicKey != nil {
-		mux.Handle("/interactions", b.InteractionsHandler(cfg.PublicKey))
-	}
 	return mux
 }
 
@@ -169,13 +212,14 @@ func prune(ctx context.Context, st *store.Store, logger *slog.Logger) {
 	}
 }
 
-// newLogger builds the process logger in the configured format and level.
+// newLogger builds the process logger in the configured format and level,
+// with interaction and webhook tokens blanked in whatever it logs.
 func newLogger(w io.Writer, cfg Config) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogJSON {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(bot.RedactTokens(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(bot.RedactTokens(slog.NewTextHandler(w, opts)))
 }
 
 // The SQLite store provides every service the bot uses.

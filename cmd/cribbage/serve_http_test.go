@@ -15,8 +15,9 @@ import (
 )
 
 // TestHealthReadinessAndMetrics checks the service routes: /healthz is
-// always ok, /readyz follows the database, /metrics shows the bot's
-// metrics, and /interactions is there only with a public key.
+// always ok, /readyz follows the database and the shutdown, /metrics shows
+// the bot's metrics, both only on the private listener, and /interactions
+// is there only with a public key.
 func TestHealthReadinessAndMetrics(t *testing.T) {
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "c.db"))
 	if err != nil {
@@ -27,10 +28,14 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpRoutes(b, st, Config{}, reg))
+	ctx, shutDown := context.WithCancel(context.Background())
+	defer shutDown()
+	srv := httptest.NewServer(metricsRoutes(ctx, st, reg))
 	defer srv.Close()
-	get := func(path string) (int, string) {
-		resp, err := http.Get(srv.URL + path)
+	public := httptest.NewServer(interactionRoutes(b, Config{}))
+	defer public.Close()
+	getFrom := func(base, path string) (int, string) {
+		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,6 +43,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(body)
 	}
+	get := func(path string) (int, string) { return getFrom(srv.URL, path) }
 	if status, _ := get("/healthz"); status != 200 {
 		t.Errorf("/healthz: %d", status)
 	}
@@ -50,9 +56,18 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 			t.Errorf("/metrics: %d, no %s", status, name)
 		}
 	}
-	if status, _ := get("/interactions"); status != 404 {
-		t.Errorf("/interactions without a public key: %d, want 404", status)
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 404, "/metrics": 404, "/interactions": 404} {
+		if status, _ := getFrom(public.URL, path); status != want {
+			t.Errorf("the public listener's %s (no public key): %d, want %d", path, status, want)
+		}
 	}
+	shutDown()
+	if status, _ := get("/readyz"); status != 503 {
+		t.Errorf("/readyz shutting down: %d, want 503", status)
+	}
+	running := httptest.NewServer(metricsRoutes(context.Background(), st, reg))
+	defer running.Close()
+	get = func(path string) (int, string) { return getFrom(running.URL, path) }
 	st.Close()
 	if status, _ := get("/readyz"); status != 503 {
 		t.Errorf("/readyz with the database closed: %d, want 503", status)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -49,8 +50,12 @@ func (s *Server) nextEndpoint() string {
 
 // Sign returns the headers Discord signs a request body with, at the
 // fake's time: for tests that send their own requests to an endpoint.
-func (s *Server) Sign(body []byte) http.Header {
-	stamp := strconv.FormatInt(s.Now().Unix(), 10)
+func (s *Server) Sign(body []byte) http.Header { return s.SignAt(body, s.Now()) }
+
+// SignAt is Sign with the timestamp at: for tests of requests stamped
+// ahead of (or behind) the receiver's clock.
+func (s *Server) SignAt(body []byte, at time.Time) http.Header {
+	stamp := strconv.FormatInt(at.Unix(), 10)
 	sig := ed25519.Sign(s.signer, append([]byte(stamp), body...))
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")

@@ -1,0 +1,129 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// A slash command's options are checked against the command's own
+// definition before any handler reads them: Discord's client keeps to the
+// choices, types and ranges registered, but an interaction is whatever was
+// sent, and discordgo's accessors panic on a value of the wrong type. So
+// each option must be one the subcommand defines, of its type, within its
+// choices, range or length, and every required option must be there.
+
+// errBadOptions refuses a command whose options the bot does not offer.
+var errBadOptions = errors.New("bot: options outside the command's definition")
+
+// errNoUser refuses an interaction that names nobody: every table, seat and
+// record belongs to a user, and Discord always says who acted.
+var errNoUser = errors.New("bot: the interaction names no user")
+
+// subcommandOptions are the registered options of each subcommand, by name.
+var subcommandOptions = func() map[string][]*discordgo.ApplicationCommandOption {
+	out := map[string][]*discordgo.ApplicationCommandOption{}
+	for _, sub := range commandDefinitions()[0].Options {
+		out[sub.Name] = sub.Options
+	}
+	return out
+}()
+
+// checkOptions checks a /cribbage command's subcommand and its options
+// against their definitions.
+func checkOptions(data discordgo.ApplicationCommandInteractionData) error {
+	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return errBadOptions
+	}
+	defs := subcommandOptions[data.Options[0].Name]
+	given := map[string]bool{}
+	for _, o := range data.Options[0].Options {
+		def := optionNamed(defs, o.Name)
+		if def == nil || given[o.Name] {
+			return fmt.Errorf("%w: option %q", errBadOptions, o.Name)
+		}
+		given[o.Name] = true
+		if err := checkOption(def, o); err != nil {
+			return fmt.Errorf("%w: option %q: %v", errBadOptions, o.Name, err)
+		}
+	}
+	for _, def := range defs {
+		if def.Required && !given[def.Name] {
+			return fmt.Errorf("%w: option %q is required", errBadOptions, def.Name)
+		}
+	}
+	return nil
+}
+
+// optionNamed finds an option's definition.
+func optionNamed(defs []*discordgo.ApplicationCommandOption, name string) *discordgo.ApplicationCommandOption {
+	for _, d := range defs {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// checkOption checks one option's value against its definition.
+func checkOption(def *discordgo.ApplicationCommandOption, o *discordgo.ApplicationCommandInteractionDataOption) error {
+	if o.Type != def.Type {
+		return fmt.Errorf("type %s, want %s", o.Type, def.Type)
+	}
+	switch def.Type {
+	case discordgo.ApplicationCommandOptionInteger:
+		v, ok := o.Value.(float64)
+		// Discord's integers are those a float64 holds exactly.
+		if !ok || v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			return errors.New("not an integer")
+		}
+		if def.MinValue != nil && v < *def.MinValue || def.MaxValue != 0 && v > def.MaxValue {
+			return errors.New("out of range")
+		}
+		return checkChoice(def, v)
+	case discordgo.ApplicationCommandOptionString:
+		v, ok := o.Value.(string)
+		if !ok {
+			return errors.New("not a string")
+		}
+		n := len([]rune(v))
+		if def.MinLength != nil && n < *def.MinLength || def.MaxLength != 0 && n > def.MaxLength {
+			return errors.New("wrong length")
+		}
+		return checkChoice(def, v)
+	case discordgo.ApplicationCommandOptionBoolean:
+		if _, ok := o.Value.(bool); !ok {
+			return errors.New("not a boolean")
+		}
+	case discordgo.ApplicationCommandOptionUser:
+		if v, ok := o.Value.(string); !ok || v == "" {
+			return errors.New("not a user")
+		}
+	default:
+		return errors.New("a type the bot does not use")
+	}
+	return nil
+}
+
+// checkChoice checks a value is one of the definition's choices, if it
+// has any.
+func checkChoice(def *discordgo.ApplicationCommandOption, v any) error {
+	if len(def.Choices) == 0 {
+		return nil
+	}
+	for _, c := range def.Choices {
+		switch cv := c.Value.(type) {
+		case int:
+			if f, ok := v.(float64); ok && f == float64(cv) {
+				return nil
+			}
+		case string:
+			if s, ok := v.(string); ok && s == cv {
+				return nil
+			}
+		}
+	}
+	return errors.New("not one of the choices")
+}

@@ -1,0 +1,34 @@
+package bot
+
+import (
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+)
+
+// errNotHere refuses a table named from somewhere else. It is a kind of
+// cribbage.ErrNotFound, and worded the same whether the table is in another
+// channel, another server or nowhere, so that table ids typed or forged in
+// one place tell nothing about tables in places the user may not see.
+var errNotHere = fmt.Errorf("%w: no such table in this channel", cribbage.ErrNotFound)
+
+// here reports whether a table belongs where the interaction was made: its
+// server, and its channel or the thread of its story. Discord shows a
+// channel only to those allowed in it, so every table an interaction names
+// (by the table option, a button's custom_id or a form's) is checked here
+// by the bot itself: custom ids and options are whatever the client sends.
+func here(t *cribbage.Table, ic *discordgo.Interaction) bool {
+	if t.GuildID == "" || t.GuildID != ic.GuildID {
+		return false
+	}
+	return t.ChannelID == ic.ChannelID || (t.ThreadID != "" && t.ThreadID == ic.ChannelID)
+}
+
+// checkHere is here as an error, for the checks inside an update.
+func checkHere(t *cribbage.Table, ic *discordgo.Interaction) error {
+	if !here(t, ic) {
+		return errNotHere
+	}
+	return nil
+}
