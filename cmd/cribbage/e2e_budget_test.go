@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,41 +16,47 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
-// BenchmarkHumanPace is the REST budget: tables whose players move every 1
-// to 4 seconds, as people do, through the fake Discord with Discord's rate
-// limits, for BENCH_HUMAN_SECONDS (default 20) of wall time at 100 and 900
-// tables (BENCH_HUMAN_TABLES overrides). It reports the bot-token requests
-// a move costs (interaction answers and interaction-token webhooks do not
-// count against Discord's 50 a second), the 429s, and the delay from a
-// move being answered to its story line reaching the thread (p50, p99).
-// Run it with -benchtime 1x: one run is the whole window.
+// BenchmarkHumanPace is the REST budget and the live table at a person's
+// pace: tables whose players move every 1 to 4 seconds, as people do,
+// through the fake Discord with Discord's rate limits, for
+// BENCH_HUMAN_SECONDS (default 20) of wall time: 100 tables five to a
+// channel, and 900 tables each in a channel of its own
+// (BENCH_HUMAN_TABLES and BENCH_HUMAN_PER_CHANNEL choose one instead).
+// Players play as people with their hand views open do: from the view the
+// bot keeps current, one click a card. It reports the bot-token requests a
+// move costs (interaction answers and interaction-token webhooks do not
+// count against Discord's 50 a second), the 429s, every click's answer
+// time (p99), how far the table message was behind each move (p50, p99),
+// and the delay from a story post being queued (the move that ended a
+// hand) to its message in the thread (p50, p99). Run it with -benchtime
+// 1x: one run is the whole window.
 func BenchmarkHumanPace(b *testing.B) {
-	sizes := []int{100, 900}
+	sizes := []struct{ tables, perChannel int }{{100, 5}, {900, 1}}
 	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_TABLES")); err == nil {
-		sizes = []int{v}
+		per := 1
+		if p, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_PER_CHANNEL")); err == nil && p > 0 {
+			per = p
+		}
+		sizes = []struct{ tables, perChannel int }{{v, per}}
 	}
 	window := 20 * time.Second
 	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_SECONDS")); err == nil {
 		window = time.Duration(v) * time.Second
 	}
 	for _, n := range sizes {
-		b.Run(fmt.Sprintf("tables-%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("tables-%d-per-channel-%d", n.tables, n.perChannel), func(b *testing.B) {
 			for b.Loop() {
-				humanPace(b, n, window)
+				humanPace(b, n.tables, n.perChannel, window)
 			}
 		})
 	}
 }
 
-func humanPace(b *testing.B, tables int, window time.Duration) {
+func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 	h := newHarnessTimers(b, time.Minute)
 	h.fake.SkipSchemaCheck() // the bot's requests are what is measured
-	type table struct {
-		id     int64
-		msg    string
-		people map[string]discordtest.User
-	}
-	all := make([]table, tables)
+	all := make([]*liveTable, tables)
+	channels := make([]string, tables)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	for k := range all {
@@ -61,21 +66,24 @@ func humanPace(b *testing.B, tables int, window time.Duration) {
 			defer func() { <-sem; wg.Done() }()
 			host := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
 			guest := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
-			// Tables are spread over channels, five to a channel, as in a
-			// server: a channel's own limits then bind as they would.
-			channel := fmt.Sprintf("47%016d", k/5)
+			// Tables are spread over channels, as in a server: a channel's
+			// own limits then bind as they would.
+			channel := fmt.Sprintf("47%016d", k/perChannel)
 			a := h.send(discordtest.Command(testGuild, channel, host, "start"))
 			id := tableIDFrom(b, a.Response.Data.Components, "/join/")
 			h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
 			h.send(discordtest.Click(testGuild, channel, guest, a.MessageID, "/join/"+itoa64(id)))
-			all[k] = table{id, a.MessageID, usersOf(host, guest)}
+			all[k] = &liveTable{h: h, id: id, msg: a.MessageID, people: usersOf(host, guest), views: map[string]string{}, channel: channel, patient: true}
+			channels[k] = channel
 		}()
 	}
 	wg.Wait()
 	drainWithin(h, 15*time.Minute)
 	before := len(h.fake.Requests())
 	limitedBefore := h.fake.RateLimited()
-	var moves atomic.Int64
+	h.latMu.Lock()
+	h.latencies = nil
+	h.latMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
 	start := time.Now()
@@ -90,11 +98,9 @@ func humanPace(b *testing.B, tables int, window time.Duration) {
 					return
 				case <-time.After(time.Second + time.Duration(rng.Int64N(int64(3*time.Second)))):
 				}
-				t := all[k]
-				if h.table(t.id).Status != cribbage.StatusPlaying || !h.step(t.id, t.msg, t.people) {
+				if !all[k].step() {
 					return
 				}
-				moves.Add(1)
 			}
 		}()
 	}
@@ -113,24 +119,51 @@ func humanPace(b *testing.B, tables int, window time.Duration) {
 	b.Logf("bot-token requests by route and status: %v", byRoute)
 	limited := h.fake.RateLimited()
 	ids := make([]int64, len(all))
-	for i, t := range all {
-		ids[i] = t.id
+	var behind []time.Duration
+	moves, stale := 0, 0
+	for i, l := range all {
+		ids[i] = l.id
+		moves += len(l.moves)
+		stale += l.stale
+		for _, mv := range l.moves {
+			at, ok := h.fake.FirstShowing(l.msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
+				return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
+			})
+			if !ok {
+				at = time.Now().Add(time.Hour) // never shown: as late as can be
+			}
+			behind = append(behind, max(at.Sub(mv.answered), 0))
+		}
 	}
+	h.latMu.Lock()
+	clicks := slices.Clone(h.latencies)
+	h.latMu.Unlock()
+	slices.Sort(clicks)
+	slices.Sort(behind)
 	delays := announcementDelays(b, h, ids)
-	sort.Slice(delays, func(i, j int) bool { return delays[i] < delays[j] })
-	m := float64(moves.Load())
+	slices.Sort(delays)
+	m := float64(moves)
 	b.ReportMetric(float64(botToken)/m, "bot-requests/move")
 	b.ReportMetric(m/elapsed.Seconds(), "moves/s")
 	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
+	b.ReportMetric(float64(stale), "views-not-current")
+	p := func(d []time.Duration, q int) float64 { return d[len(d)*q/100].Seconds() }
+	if len(clicks) > 0 {
+		b.ReportMetric(p(clicks, 99)*1000, "ms-click-p99")
+	}
+	if len(behind) > 0 {
+		b.ReportMetric(p(behind, 50), "s-table-p50")
+		b.ReportMetric(p(behind, 99), "s-table-p99")
+	}
 	if len(delays) > 0 {
-		b.ReportMetric(delays[len(delays)/2].Seconds(), "s-delay-p50")
-		b.ReportMetric(delays[len(delays)*99/100].Seconds(), "s-delay-p99")
+		b.ReportMetric(p(delays, 50), "s-story-p50")
+		b.ReportMetric(p(delays, 99), "s-story-p99")
 	}
 }
 
 // announcementDelays is, for every story post queued at the tables, the
 // time from its queueing (the move) to the thread message that carried it
-// (a post and the lines merged into it share one message, by its nonce).
+// (a post and the items carried with it share one message, by its nonce).
 func announcementDelays(b *testing.B, h *harness, tables []int64) []time.Duration {
 	var out []time.Duration
 	for _, id := range tables {
@@ -148,6 +181,8 @@ func announcementDelays(b *testing.B, h *harness, tables []int64) []time.Duratio
 			if err != nil {
 				continue
 			}
+			// A hand's lines wait for the post that ends it; the story's
+			// delay is the post's, from the move that ended the hand.
 			last := max(byID[head].SealedThrough, head)
 			for id := head; id <= last; id++ {
 				if it, ok := byID[id]; ok && it.Kind == "post" {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // TestTheTableMessageIsEditedThroughALiveToken: while the token of an
@@ -16,11 +19,11 @@ func TestTheTableMessageIsEditedThroughALiveToken(t *testing.T) {
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()
+	checkCountShown(t, h, id, msg)
 	viaToken, viaBot := tableEdits(h, msg, 0)
 	if viaToken == 0 || viaBot != 0 {
 		t.Errorf("with a live token: %d edits through it and %d with the bot token, want some and none", viaToken, viaBot)
 	}
-	checkCountShown(t, h, id, msg)
 
 	mark := len(h.fake.Requests())
 	h.fake.Advance(14*time.Minute + 30*time.Second)
@@ -28,21 +31,21 @@ func TestTheTableMessageIsEditedThroughALiveToken(t *testing.T) {
 	view := h.showHand(mover, msg, id)
 	h.click(mover, view.MessageID, firstPlayable(t, view))
 	h.drain()
+	checkCountShown(t, h, id, msg)
 	viaToken, viaBot = tableEdits(h, msg, mark)
 	if viaToken != 0 || viaBot == 0 {
 		t.Errorf("with the token about to expire: %d edits through it and %d with the bot token, want none and some", viaToken, viaBot)
 	}
-	checkCountShown(t, h, id, msg)
 }
 
 // tableEdits counts the accepted edits of the table message since request
-// mark: through an interaction token, and with the bot token. In gateway
-// mode the bot edits an original response only to refresh a table.
+// mark: through an interaction token whose original response it is, and
+// with the bot token.
 func tableEdits(h *harness, msg string, mark int) (viaToken, viaBot int) {
 	for _, r := range h.fake.Requests()[mark:] {
 		switch {
 		case r.Status != 200:
-		case r.Route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original":
+		case r.Route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original" && originalIs(h, r.Path, msg):
 			viaToken++
 		case r.Route == "PATCH /channels/{channel_id}/messages/{message_id}" && strings.HasSuffix(r.Path, "/"+msg):
 			viaBot++
@@ -51,15 +54,25 @@ func tableEdits(h *harness, msg string, mark int) (viaToken, viaBot int) {
 	return viaToken, viaBot
 }
 
-// checkCountShown checks that the table message shows the table's count.
+// originalIs reports whether a webhook path's token is an interaction's
+// whose original response is message msg.
+func originalIs(h *harness, path, msg string) bool {
+	for _, i := range h.fake.Interactions() {
+		if strings.Contains(path, "/"+i.Token+"/") {
+			return i.Message != nil && i.Message.ID == msg
+		}
+	}
+	return false
+}
+
+// checkCountShown checks that the table message comes to show the
+// table's count (the bot edits it in after the move, within a second).
 func checkCountShown(t *testing.T, h *harness, id int64, msg string) {
 	t.Helper()
-	m, ok := h.fake.Message(msg)
-	if !ok || len(m.Embeds) == 0 {
-		t.Fatalf("table message %s is gone", msg)
-	}
 	want := fmt.Sprintf("Count: **%d**", h.table(id).State.Count)
-	if !strings.Contains(m.Embeds[0].Description, want) {
-		t.Errorf("table message reads %q, want %q in it", m.Embeds[0].Description, want)
-	}
+	var m discordtest.Message
+	h.within(2*time.Second, "the table message to show the count", func() bool {
+		m, _ = h.fake.Message(msg)
+		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, want)
+	})
 }

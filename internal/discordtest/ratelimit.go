@@ -79,7 +79,12 @@ func newLimiter() *limiter {
 }
 
 // now is the limiter's time.
-func (l *limiter) now() time.Time { return l.clock() }
+func (l *limiter) now() time.Time {
+	l.mu.Lock()
+	clock := l.clock
+	l.mu.Unlock()
+	return clock()
+}
 
 // rateDecision is the limiter's answer to one request.
 type rateDecision struct {
@@ -147,6 +152,16 @@ func (b *bucket) headers(now time.Time) http.Header {
 	f.Write([]byte(b.rule.Name))
 	h.Set("X-RateLimit-Bucket", fmt.Sprintf("%016x", f.Sum64()))
 	return h
+}
+
+// SetRateClock runs the fake's rate limits on clock instead of real time,
+// so that a test of a client's pacing moves the clock rather than sleeping
+// through Discord's windows. The client under test must run on the same
+// clock.
+func (s *Server) SetRateClock(clock func() time.Time) {
+	s.limits.mu.Lock()
+	defer s.limits.mu.Unlock()
+	s.limits.clock = clock
 }
 
 // RateLimited returns how many requests were answered 429 by scope ("user"
