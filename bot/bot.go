@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -88,24 +89,22 @@ type Bot struct {
 	now     func() time.Time
 	seeds   cribbage.Seeds
 	locks   keyLocks[int64] // a table's updates, one at a time
-	// pace holds back tables whose next announcement would wait for a
-	// rate limit.
-	pace pacer
+	// rest makes the sender's and the live surface's requests, within
+	// the rate limits it learns; outbox delivers the announcements.
+	rest   *sender.Client
+	outbox *sender.Sender
 
 	// mu guards closing; inflight counts handlers running.
 	mu       sync.Mutex
 	closing  bool
 	inflight sync.WaitGroup
 
-	ready    chan struct{}
-	outboxCh chan struct{}
+	ready chan struct{}
 	// appID is the application's id, from READY (or asked over REST).
 	appID string
 	// runCtx is the running bot's context, set once Run has connected.
 	runCtx  context.Context
 	metrics *metrics
-	// owner names this process in the outbox's leases.
-	owner string
 	// edits spaces and skips table-message edits (budget.go).
 	edits editClock
 	// workers admits interactions to routeQueued.
@@ -159,24 +158,30 @@ func New(opts Options) (*Bot, error) {
 	// gateway, in front of every interaction.
 	s.StateEnabled = false
 	b := &Bot{
-		opts:     opts,
-		log:      opts.Logger,
-		session:  s,
-		store:    opts.Store,
-		now:      opts.Now,
-		seeds:    opts.Seeds,
-		ready:    make(chan struct{}),
-		outboxCh: make(chan struct{}, 1),
-		workers:  make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
-		live:     newLive(),
+		opts:    opts,
+		log:     opts.Logger,
+		session: s,
+		store:   opts.Store,
+		now:     opts.Now,
+		seeds:   opts.Seeds,
+		ready:   make(chan struct{}),
+		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
+		live:    newLive(),
 	}
 	b.metrics = newMetrics(opts.Metrics, b)
-	b.owner = opts.OutboxOwner
-	if b.owner == "" {
+	owner := opts.OutboxOwner
+	if owner == "" {
 		var id [8]byte
 		rand.Read(id[:])
-		b.owner = hex.EncodeToString(id[:])
+		owner = hex.EncodeToString(id[:])
 	}
+	// The rate limits run on the bot's clock, as Discord's do on real time
+	// (tests run both on one fake clock).
+	b.rest = &sender.Client{HTTP: s.Client, Token: opts.Token, Limits: sender.NewLimits(opts.Now)}
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,
+		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == kindTable },
+		Handle:      func(it cribbage.OutboxItem) { b.touchTable(it.TableID) },
+		RateLimited: func() { b.metrics.rateLimited.Inc() }})
 	return b, nil
 }
 
@@ -244,7 +249,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	senderDone := make(chan struct{})
 	go func() {
 		defer close(senderDone)
-		b.runOutbox(runCtx)
+		b.outbox.Run(runCtx)
 	}()
 	timersDone := make(chan struct{})
 	go func() {
@@ -267,9 +272,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.drained(time.Second)
 	}
 	flushCtx, flushCancel := context.WithTimeout(context.Background(), flushTimeout)
-	b.deliverPending(flushCtx)
+	b.outbox.Drain(flushCtx)
 	// Another process takes over whatever is left at once.
-	if err := b.store.ReleaseOutbox(flushCtx, b.owner); err != nil {
+	if err := b.outbox.Release(flushCtx); err != nil {
 		b.log.Warn("outbox: could not release the leases", "err", err)
 	}
 	flushCancel()
@@ -358,7 +363,7 @@ func (b *Bot) resume(ctx context.Context) {
 			b.log.Warn("could not resume table", "table", t.ID, "err", err)
 		}
 	}
-	b.wakeOutbox()
+	b.outbox.Wake()
 }
 
 // advanceTable applies whatever the table does by itself now, if anything.

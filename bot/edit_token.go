@@ -2,13 +2,12 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
 // The table message is edited through an interaction token while one is
@@ -57,18 +56,36 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		return
 	}
 	h := rep.hand
-	b.live.answered(seatKey{h.table, h.seat}, h.version)
-	v := cribbage.HandView{Seat: h.seat, Version: h.version, Token: cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}}
-	if err := b.store.RecordHandView(ctx, h.table, v); err != nil && ctx.Err() == nil {
-		b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
-		return
+	k := seatKey{h.table, h.seat}
+	b.live.answered(k, h.version)
+	tok := cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
+	// A click on the view already recorded, whose token has long to live,
+	// changes nothing worth a write: the recorded token edits the same
+	// message for ten minutes more.
+	b.live.mu.Lock()
+	prev, ok := b.live.recorded[k]
+	fresh := ok && id != "" && prev.MessageID == id && tok.At.Sub(prev.At) < handTokenRenew
+	if !fresh {
+		b.live.recorded[k] = tok
 	}
-	// The table may have moved on while the response was on its way: then
-	// the view is brought up to date through the token just recorded.
-	if t, err := b.store.Table(ctx, h.table); err == nil && t.Version != h.version {
+	b.live.mu.Unlock()
+	if !fresh {
+		if err := b.store.RecordHandView(ctx, h.table, cribbage.HandView{Seat: h.seat, Version: h.version, Token: tok}); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
+			return
+		}
+	}
+	// The table may have moved on while the response was on its way, or
+	// its message be behind (another process made the change and did not
+	// live to show it): then both are brought up to date.
+	if t, err := b.store.Table(ctx, h.table); err == nil && (t.Version != h.version || b.live.behind(t.ID, t.Version)) {
 		b.touchTable(h.table)
 	}
 }
+
+// handTokenRenew is how old a seat's recorded token may grow before a
+// click on the same view records the click's newer token.
+const handTokenRenew = 5 * time.Minute
 
 // recordEditToken records ic's token as one that edits message id of a
 // table. Failing to is harmless: the bot token edits the message instead.
@@ -89,29 +106,20 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 // token after the token was refused carries its own board.
 func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
 	if tok := t.EditToken; tok.Edits(t.MessageID, b.now()) {
-		bucket := fmt.Sprintf("table-token/%d", t.ID)
-		if next, ok := b.live.spaced(bucket, time.Now()); !ok {
-			return t.Board, &pacedError{until: next}
+		if next, ok := b.live.spaced(tokenBucket(tok.Token), time.Now()); !ok {
+			return t.Board, &sender.Paced{Until: next}
 		}
 		r, key := draw()
-		err := b.pace.sendFree(b.session, bucket, func() error {
-			// The token's life is checked as the request goes, after any
-			// wait for its bucket.
-			if !tok.Edits(t.MessageID, b.now()) {
-				return errTokenExpired
-			}
-			return b.editThroughToken(ctx, tok.Token, bucket, r)
-		})
-		if err == nil || !(tokenRefused(err) || errors.Is(err, errTokenExpired)) {
+		err := b.editThroughToken(ctx, tok, r)
+		if err == nil || !sender.TokenRefused(err) {
 			return key, err
 		}
 		b.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 	}
 	r, key := draw()
-	err := b.pace.send(b.session, discordgo.EndpointChannelMessage(t.ChannelID, ""), func() error {
-		_, err := b.session.ChannelMessageEditComplex(r.edit(t.ChannelID, t.MessageID), outboxRequest(ctx)...)
-		return err
-	})
+	e := r.edit(t.ChannelID, t.MessageID)
+	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+		Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	if err == nil {
 		b.live.mu.Lock()
 		b.live.botEdits[t.ID] = time.Now()
@@ -120,39 +128,13 @@ func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func
 	return key, err
 }
 
-// editThroughToken edits an interaction's original response. discordgo's
-// InteractionResponseEdit would put every token's edit without files in one
-// bucket, whose lock it holds for the whole request, so edits of different
-// tables would wait on each other; each table has a bucket of its own
-// here, named by the table rather than the token so that discordgo keeps
-// one bucket a table, not one for every token it ever used.
-func (b *Bot) editThroughToken(ctx context.Context, token, bucket string, r rendered) error {
-	endpoint := discordgo.EndpointWebhookMessage(b.appID, token, "@original")
+// editThroughToken edits an interaction's original response through its
+// token: outside the bot token's global limit, in the token's own bucket.
+func (b *Bot) editThroughToken(ctx context.Context, tok cribbage.MessageToken, r rendered) error {
 	e := r.edit("", "")
 	body := discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments, AllowedMentions: e.AllowedMentions}
-	if len(r.Files) == 0 {
-		_, err := b.session.RequestWithBucketID(http.MethodPatch, endpoint, body, bucket, outboxRequest(ctx)...)
-		return err
-	}
-	contentType, raw, err := discordgo.MultipartBodyWithJSON(body, r.Files)
-	if err != nil {
-		return err
-	}
-	_, err = b.session.RequestRaw(http.MethodPatch, endpoint, contentType, raw, bucket, 0, outboxRequest(ctx)...)
+	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(b.appID, tok.Token, "@original"),
+		Bucket: tokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/@original", Body: body, Files: r.Files,
+		Interaction: true, TokenAt: tok.At})
 	return err
-}
-
-// errTokenExpired says an interaction token was too old to use when its
-// request was about to go.
-var errTokenExpired = errors.New("bot: the interaction token is too old to use")
-
-// tokenRefused reports whether Discord refused an interaction token or
-// the message it names (expired, or the message deleted): the bot token
-// may still do what the token could not.
-func tokenRefused(err error) bool {
-	var rest *discordgo.RESTError
-	if !errors.As(err, &rest) || rest.Response == nil {
-		return false
-	}
-	return rest.Response.StatusCode == http.StatusUnauthorized || rest.Response.StatusCode == http.StatusNotFound
 }

@@ -55,12 +55,13 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 }
 
 // changeFor saves g as the table's game and queues its story. The table
-// refresh it queues is the durable note that the table moved: the process
-// that made the change shows it at once (live.go), and the sender of
-// whichever process holds the table's outbox makes sure of it.
+// message and hand views are not queued: the process that made the change
+// shows it at once (live.go); if it dies first, a restart shows every open
+// table, and any hand view another process answers at the table brings
+// the table message up to date.
 func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) *cribbage.Change {
 	t.Play(g, b.now())
-	return &cribbage.Change{Table: t, Actions: actions, Outbox: append(storyPosts(t, events), cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})}
+	return &cribbage.Change{Table: t, Actions: actions, Outbox: storyPosts(t, events)}
 }
 
 // startGame turns a full lobby into a game: the cut for deal from a fresh

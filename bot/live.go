@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -44,6 +46,12 @@ const liveRetry = 2 * time.Second
 // every move is on the message within this gap.
 const tokenEditGap = 450 * time.Millisecond
 
+// boardGap is the least time between two new boards on a table message.
+// Drawing and encoding a board is most of a live edit's work; the scores
+// are in the message's text at once, and the picture follows within this.
+// A finished game's board goes at once.
+const boardGap = 3 * time.Second
+
 // tableEditGap is the least time between two bot-token edits of a table
 // message, made once no interaction token can edit it: those edits share
 // the bot token's budget with the story.
@@ -63,6 +71,13 @@ type live struct {
 	// botEdits is when each table message was last edited with the bot
 	// token.
 	botEdits map[int64]time.Time
+	// boards is when each table message last got a new board here.
+	boards map[int64]time.Time
+	// shown is the table version each table message last showed here.
+	shown map[int64]int64
+	// recorded is the hand view each seat last recorded here: its
+	// message and when its token came.
+	recorded map[seatKey]cribbage.MessageToken
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, wall time: rate limits run on it.
 	tokenEdits map[string]time.Time
@@ -93,7 +108,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -174,16 +189,36 @@ func (l *live) spaced(bucket string, now time.Time) (time.Time, bool) {
 	return time.Time{}, true
 }
 
+// showed records that a table message shows version.
+func (l *live) showed(table, version int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if version > l.shown[table] {
+		l.shown[table] = version
+	}
+}
+
+// behind reports whether this process has not seen the table message show
+// version.
+func (l *live) behind(table, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.shown[table] < version
+}
+
 // forget drops what is remembered of a table that is over.
 func (l *live) forget(table int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.notes, table)
 	delete(l.botEdits, table)
+	delete(l.shown, table)
+	delete(l.boards, table)
 	delete(l.tokenEdits, fmt.Sprintf("table-token/%d", table))
 	for k := range l.views {
 		if k.table == table {
 			delete(l.views, k)
+			delete(l.recorded, k)
 		}
 	}
 }
@@ -307,10 +342,10 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 		return 0, err
 	}
 	if err := b.showTable(ctx, t); err != nil {
-		var paced *pacedError
+		var paced *sender.Paced
 		switch {
 		case errors.As(err, &paced):
-			b.touchLater(table, time.Until(paced.until))
+			b.touchLater(table, paced.Until.Sub(b.now()))
 		case ctx.Err() == nil:
 			b.log.Info("live: table message not updated; will retry", "table", table, "err", err)
 			b.touchLater(table, liveRetry)
@@ -350,29 +385,22 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 		note = lastMoveNote(lines)
 	}
 	r := renderHand(t, v.Seat, 0, note)
-	bucket := fmt.Sprintf("hand-token/%d/%d", t.ID, v.Seat)
-	if next, ok := b.live.spaced(bucket, time.Now()); !ok {
+	if next, ok := b.live.spaced(tokenBucket(v.Token.Token), time.Now()); !ok {
 		b.touchLater(t.ID, time.Until(next))
 		return
 	}
 	b.live.writing(k)
-	err := b.pace.sendFree(b.session, bucket, func() error {
-		// The token's life is checked as the request goes, after any
-		// wait for its bucket.
-		if !v.Live(b.now()) {
-			return errTokenExpired
-		}
-		return b.editThroughToken(ctx, v.Token.Token, bucket, r)
-	})
+	// The token's life is checked as the request goes (sender.Client).
+	err := b.editThroughToken(ctx, v.Token, r)
 	b.live.wrote(k, t.Version, err == nil)
-	var paced *pacedError
+	var paced *sender.Paced
 	switch {
 	case err == nil:
 	case errors.As(err, &paced):
-		b.touchLater(t.ID, time.Until(paced.until))
-	case tokenRefused(err) || errors.Is(err, errTokenExpired):
-		// The player dismissed the view, or the token expired early: the
-		// next click opens a fresh one.
+		b.touchLater(t.ID, paced.Until.Sub(b.now()))
+	case sender.TokenRefused(err):
+		// The player dismissed the view, or the token expired: the next
+		// click opens a fresh one.
 		b.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
 	case ctx.Err() == nil:
 		b.log.Info("live: hand view not updated", "table", t.ID, "seat", v.Seat, "err", err)
@@ -393,7 +421,18 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		return b.postTableMessage(ctx, t)
 	}
 	r := renderTable(t)
-	if boardKey(t) == t.Board && b.edits.unchanged(t.ID, r) {
+	newBoard := boardKey(t) != t.Board
+	if newBoard && t.Status == cribbage.StatusPlaying {
+		b.live.mu.Lock()
+		wait := boardGap - time.Since(b.live.boards[t.ID])
+		b.live.mu.Unlock()
+		if wait > 0 {
+			newBoard = false
+			b.touchLater(t.ID, wait)
+		}
+	}
+	if !newBoard && b.edits.unchanged(t.ID, r) {
+		b.live.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
 	if !t.EditToken.Edits(t.MessageID, b.now()) {
@@ -402,7 +441,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		last := b.live.botEdits[t.ID]
 		b.live.mu.Unlock()
 		if wait := tableEditGap - time.Since(last); wait > 0 {
-			return &pacedError{until: time.Now().Add(wait)}
+			return &sender.Paced{Until: b.now().Add(wait)}
 		}
 	}
 	// The board rides on the edit, drawn and uploaded only when it would
@@ -410,20 +449,23 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	// for each attempt: a request consumes them.
 	key, err := b.editTableMessage(ctx, t, func() (rendered, string) {
 		r := renderTable(t)
-		if boardKey(t) != t.Board {
+		if newBoard {
 			return r, uploadBoard(&r, t)
 		}
 		return r, t.Board
 	})
 	if err == nil {
 		b.edits.sent(t.ID, r, time.Now())
+		b.live.showed(t.ID, t.Version)
 		if key != t.Board {
+			b.live.mu.Lock()
+			b.live.boards[t.ID] = time.Now()
+			b.live.mu.Unlock()
 			return b.store.RecordBoard(ctx, t.ID, key)
 		}
 		return nil
 	}
-	var rest *discordgo.RESTError
-	if !errors.As(err, &rest) || rest.Response == nil || rest.Response.StatusCode != http.StatusNotFound {
+	if !sender.NotFound(err) {
 		return err
 	}
 	return b.postTableMessage(ctx, t)
@@ -434,12 +476,13 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table) error {
 	r := renderTable(t)
 	key := uploadBoard(&r, t)
-	var m *discordgo.Message
-	err := b.pace.send(b.session, discordgo.EndpointChannelMessages(t.ChannelID), func() error {
-		var err error
-		m, err = b.session.ChannelMessageSendComplex(t.ChannelID, r.send(), outboxRequest(ctx)...)
-		return err
-	})
+	send := r.send()
+	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
+		Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: send, Files: send.Files})
+	var m discordgo.Message
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	if rep.after != nil {
 		rep.after(runCtx)
 	}
-	b.wakeOutbox()
+	b.outbox.Wake()
 }
 
 // routeQueued routes with at most a few interactions doing their work at

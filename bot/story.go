@@ -117,8 +117,11 @@ type storyMessage struct {
 	Pictures []picture.Cards
 }
 
-// Discord's limits on a message's embeds.
+// Discord's limits on a message.
 const (
+	maxContent          = 2000 // characters of content
+	maxMentions         = 100  // users allowed_mentions may name
+	maxFiles            = 10   // files uploaded with it
 	maxEmbeds           = 10
 	maxEmbedDescription = 4096
 	maxEmbedsText       = 6000

@@ -51,7 +51,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 			b.log.Warn("timers: table", "table", t.ID, "err", err)
 		}
 	}
-	b.wakeOutbox()
+	b.outbox.Wake()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)
 	}

@@ -86,7 +86,7 @@ func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 	h.latMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
-	start := time.Now()
+	start, since := time.Now(), h.fake.Now()
 	for k := range all {
 		wg.Add(1)
 		go func() {
@@ -107,6 +107,18 @@ func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	drainWithin(h, 15*time.Minute)
+	// The last moves' edits land moments after the window: wait for each
+	// table message to show its table's last move before measuring.
+	for _, l := range all {
+		if len(l.moves) == 0 {
+			continue
+		}
+		last := l.moves[len(l.moves)-1]
+		h.within(time.Minute, "the table message to show the last move", func() bool {
+			m, _ := h.fake.Message(l.msg)
+			return !tableMessageTime(m).Before(last.lastAction.Truncate(time.Millisecond))
+		})
+	}
 	var botToken int
 	byRoute := map[string]int{}
 	for _, r := range h.fake.Requests()[before:] {
@@ -140,7 +152,7 @@ func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 	h.latMu.Unlock()
 	slices.Sort(clicks)
 	slices.Sort(behind)
-	delays := announcementDelays(b, h, ids)
+	delays := announcementDelays(b, h, ids, since)
 	slices.Sort(delays)
 	m := float64(moves)
 	b.ReportMetric(float64(botToken)/m, "bot-requests/move")
@@ -161,10 +173,11 @@ func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 	}
 }
 
-// announcementDelays is, for every story post queued at the tables, the
-// time from its queueing (the move) to the thread message that carried it
-// (a post and the items carried with it share one message, by its nonce).
-func announcementDelays(b *testing.B, h *harness, tables []int64) []time.Duration {
+// announcementDelays is, for every story post queued at the tables since
+// a time, the time from its queueing (the move) to the thread message that
+// carried it (a post and the items carried with it share one message, by
+// its nonce).
+func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Time) []time.Duration {
 	var out []time.Duration
 	for _, id := range tables {
 		tb := h.table(id)
@@ -185,7 +198,7 @@ func announcementDelays(b *testing.B, h *harness, tables []int64) []time.Duratio
 			// delay is the post's, from the move that ended the hand.
 			last := max(byID[head].SealedThrough, head)
 			for id := head; id <= last; id++ {
-				if it, ok := byID[id]; ok && it.Kind == "post" {
+				if it, ok := byID[id]; ok && it.Kind == "post" && !it.CreatedAt.Before(since) {
 					out = append(out, m.Timestamp.Sub(it.CreatedAt))
 				}
 			}

@@ -90,6 +90,9 @@ func newHarnessOn(t testing.TB, databaseURL string, interval time.Duration) *har
 // newHarnessWith is newHarness set up by setup before the bot starts.
 func newHarnessWith(t testing.TB, setup func(h *harness)) *harness {
 	h := &harness{t: t, fake: discordtest.New(), path: filepath.Join(t.TempDir(), "cribbage.db"), timerInterval: 20 * time.Millisecond}
+	// Discord's limits run on the fake's clock, as the bot's own reckoning
+	// of them does: a test that moves the clock moves both.
+	h.fake.SetRateClock(h.fake.Now)
 
 	setup(h)
 	t.Cleanup(func() {

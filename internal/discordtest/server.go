@@ -363,6 +363,14 @@ func (s *Server) DeleteMessage(id string) {
 	}
 }
 
+// AddChannel makes a channel the bot can post in, as the server's channels
+// are (an interaction in a channel makes it known too).
+func (s *Server) AddChannel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.channels[id] = true
+}
+
 // History returns every version a message has had, the first as created,
 // in order; each one's EditedTimestamp (or Timestamp, for the first) is
 // when it was made.

@@ -1,0 +1,299 @@
+// Package sender delivers the bot's queued announcements to Discord: each
+// table's in order, whichever process sends them (a lease per table), as
+// fast as Discord's rate limits allow and never into a 429 it could have
+// seen coming, retrying server errors with backoff, and after a restart
+// whatever the last run left. What an announcement says, and the request
+// that sends it, are the bot's (a Deliverer); when, how often and what
+// happens on failure are this package's.
+//
+// Time is the sender's injected clock, and so are the rate limits it learns
+// (Limits): its tests run Discord's limits on a fake clock instead of
+// sleeping through them.
+package sender
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+// Deliverer sends one announcement, and returns the others of its table it
+// carried in the same message (a hand's story lines), done with it. It
+// makes its requests through the sender's Client, whose errors the sender
+// reads: *Paced and *RateLimited hold the table back, a Permanent error
+// gives the announcement up, anything else is retried with backoff.
+type Deliverer func(ctx context.Context, it cribbage.OutboxItem) (carried []int64, err error)
+
+// Options are a sender's parts.
+type Options struct {
+	Store cribbage.OutboxService
+	// Owner names this process in the outbox's leases.
+	Owner string
+	// Now is the clock (time.Now if nil).
+	Now     func() time.Time
+	Deliver Deliverer
+	// Aside, if set, picks announcements that are not sent in order but
+	// handed to Handle at once and marked delivered (the bot's table
+	// refreshes: the table message is kept live elsewhere, and must never
+	// wait behind the story).
+	Aside  func(it cribbage.OutboxItem) bool
+	Handle func(it cribbage.OutboxItem)
+	Log    *slog.Logger
+	// RateLimited, if set, is told of every 429.
+	RateLimited func()
+}
+
+// Sender delivers the outbox.
+type Sender struct {
+	opts Options
+	wake chan struct{}
+
+	mu sync.Mutex
+	// holds are the tables held back, until when.
+	holds map[int64]time.Time
+}
+
+// Workers is how many tables are delivered for at once.
+const Workers = 2
+
+// Batch is how many ready announcements one pass reads.
+const Batch = 500
+
+// Lease is how long this process holds a table's announcements once it has
+// claimed them (renewed every pass): a process that dies holds them no
+// longer than this, then another sends.
+const Lease = 30 * time.Second
+
+// The wait between attempts at one announcement: FirstBackoff, doubling
+// (at most maxDoublings times, which keeps the shift in range) up to
+// MaxBackoff.
+const (
+	FirstBackoff = 500 * time.Millisecond
+	MaxBackoff   = 5 * time.Minute
+	maxDoublings = 12
+)
+
+// New returns a sender; Run starts it.
+func New(opts Options) *Sender {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Sender{opts: opts, wake: make(chan struct{}, 1), holds: map[int64]time.Time{}}
+}
+
+// Wake asks the sender to look at the outbox now.
+func (s *Sender) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// passGap is the least time between the starts of two passes: short
+// beside a person's pace, long beside a burst of moves, every one of which
+// wakes the sender.
+const passGap = 25 * time.Millisecond
+
+// idlePoll is how often the sender looks at the outbox unasked: for
+// retries that came due and tables another process let go.
+const idlePoll = time.Second
+
+// Run delivers until ctx ends: when woken, when a held table's time comes,
+// and once a second.
+func (s *Sender) Run(ctx context.Context) {
+	timer := time.NewTimer(idlePoll)
+	defer timer.Stop()
+	for {
+		start := time.Now()
+		s.Drain(ctx)
+		wait := idlePoll
+		if next, ok := s.Next(); ok {
+			wait = min(wait, max(next.Sub(s.opts.Now()), passGap))
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		case <-timer.C:
+		}
+		if gap := passGap - time.Since(start); gap > 0 {
+			timer.Reset(gap)
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+		}
+	}
+}
+
+// Drain makes passes until one delivers nothing.
+func (s *Sender) Drain(ctx context.Context) {
+	for ctx.Err() == nil && s.Pass(ctx) > 0 {
+	}
+}
+
+// Pass claims the tables it may send for, hands aside what goes aside, and
+// sends each table's first ready announcement that is due and not held,
+// returning how many announcements it is done with.
+func (s *Sender) Pass(ctx context.Context) int {
+	items, err := s.opts.Store.ClaimOutbox(ctx, s.opts.Owner, Batch, Lease)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.opts.Log.Error("outbox: cannot read", "err", err)
+		}
+		return 0
+	}
+	var done []int64
+	var heads []cribbage.OutboxItem
+	seen := map[int64]bool{}
+	now := s.opts.Now()
+	held := s.held(now)
+	for _, it := range items {
+		if s.opts.Aside != nil && s.opts.Aside(it) {
+			done = append(done, it.ID)
+			s.opts.Handle(it)
+			continue
+		}
+		// A later announcement never overtakes an earlier one of its
+		// table; tables sharing a channel do not wait for each other.
+		if seen[it.TableID] {
+			continue
+		}
+		seen[it.TableID] = true
+		if !it.NextAttemptAt.After(now) && !held[it.TableID] {
+			heads = append(heads, it)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sem := make(chan struct{}, Workers)
+	for _, it := range heads {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if ids := s.deliverOne(ctx, it); len(ids) > 0 {
+				mu.Lock()
+				done = append(done, ids...)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	// One transaction marks the whole pass: a crash before it only means a
+	// resend, which the post's nonce makes harmless.
+	if err := s.opts.Store.MarkDelivered(ctx, done...); err != nil {
+		if ctx.Err() == nil {
+			s.opts.Log.Error("outbox: cannot record deliveries", "err", err)
+		}
+		return 0
+	}
+	return len(done)
+}
+
+// deliverOne sends one announcement and returns the announcements it is
+// done with (delivered, carried with it, or given up), none if it is to be
+// retried; a failure to retry is recorded here. A panic is recovered and
+// the item retried later, so one bad item cannot stop the sender.
+func (s *Sender) deliverOne(ctx context.Context, it cribbage.OutboxItem) (done []int64) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.Log.Error("outbox: panic delivering an announcement", "id", it.ID, "table", it.TableID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			if err := s.opts.Store.MarkFailed(ctx, it.ID, s.opts.Now().Add(MaxBackoff)); err != nil && ctx.Err() == nil {
+				s.opts.Log.Error("outbox: cannot record a failed delivery", "id", it.ID, "err", err)
+			}
+			done = nil
+		}
+	}()
+	carried, err := s.opts.Deliver(ctx, it)
+	var paced *Paced
+	var limited *RateLimited
+	switch {
+	case err == nil:
+		return append(carried, it.ID)
+	case errors.As(err, &paced):
+		s.Hold(it.TableID, paced.Until)
+		return nil
+	case errors.As(err, &limited):
+		if s.opts.RateLimited != nil {
+			s.opts.RateLimited()
+		}
+		// Not a failed attempt: Discord said when to come back.
+		s.Hold(it.TableID, s.opts.Now().Add(limited.RetryAfter))
+		return nil
+	case Permanent(err) || errors.Is(err, ErrGiveUp):
+		s.opts.Log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
+		return append(carried, it.ID)
+	}
+	wait := Backoff(it.Attempts)
+	s.opts.Log.Info("outbox: will retry", "id", it.ID, "table", it.TableID, "in", wait, "err", err)
+	if err := s.opts.Store.MarkFailed(ctx, it.ID, s.opts.Now().Add(wait)); err != nil && ctx.Err() == nil {
+		s.opts.Log.Error("outbox: cannot record a failed delivery", "id", it.ID, "err", err)
+	}
+	return nil
+}
+
+// ErrGiveUp marks an announcement that can never be delivered.
+var ErrGiveUp = errors.New("sender: announcement cannot be delivered")
+
+// Backoff doubles from FirstBackoff up to MaxBackoff.
+func Backoff(attempts int) time.Duration {
+	d := FirstBackoff << min(attempts, maxDoublings)
+	return min(d, MaxBackoff)
+}
+
+// Hold keeps a table's announcements back until a time, keeping a later
+// hold it already has.
+func (s *Sender) Hold(table int64, until time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if until.After(s.holds[table]) {
+		s.holds[table] = until
+	}
+}
+
+// held returns the tables held back at now, forgetting those whose time
+// has come.
+func (s *Sender) held(now time.Time) map[int64]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[int64]bool{}
+	for id, t := range s.holds {
+		if now.Before(t) {
+			out[id] = true
+		} else {
+			delete(s.holds, id)
+		}
+	}
+	return out
+}
+
+// Next returns the earliest time a held table may go on.
+func (s *Sender) Next() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first time.Time
+	for _, t := range s.holds {
+		if first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// Release gives up this process's leases, so another takes its tables
+// over at once.
+func (s *Sender) Release(ctx context.Context) error {
+	return s.opts.Store.ReleaseOutbox(ctx, s.opts.Owner)
+}
