@@ -105,8 +105,8 @@ type Bot struct {
 	// runCtx is the running bot's context, set once Run has connected.
 	runCtx  context.Context
 	metrics *metrics
-	// edits spaces and skips table-message edits (budget.go).
-	edits editClock
+	// edits skips table-message edits that would change nothing.
+	edits shownSums
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
 	// live brings table messages and hand views up to date (live.go).

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
-	"time"
 )
 
 // The REST budget. Discord allows a bot 50 bot-token requests a second in
@@ -14,38 +13,34 @@ import (
 // through interaction tokens (live.go), and the bot token carries the
 // story: a post a hand, not a post a move (story.go).
 
-// editClock remembers, per table, when its message was last edited and
-// what that edit showed, so an edit that would change nothing is not made.
-type editClock struct {
+// shownSums remembers, per table, what this process last put on its
+// message, so an edit that would change nothing is not made.
+type shownSums struct {
 	mu   sync.Mutex
-	last map[int64]editRecord
-}
-
-type editRecord struct {
-	at  time.Time
-	sum [32]byte
+	last map[int64][32]byte
 }
 
 // unchanged reports whether r is what the table message already shows.
-func (c *editClock) unchanged(table int64, r rendered) bool {
+func (c *shownSums) unchanged(table int64, r rendered) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	last, ok := c.last[table]
-	return ok && last.sum == renderSum(r)
+	return ok && last == renderSum(r)
 }
 
-// sent records an edit of the table message showing r at now.
-func (c *editClock) sent(table int64, r rendered, now time.Time) {
+// sent records that the table message shows r.
+func (c *shownSums) sent(table int64, r rendered) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.last == nil {
-		c.last = map[int64]editRecord{}
+		c.last = map[int64][32]byte{}
 	}
-	c.last[table] = editRecord{at: now, sum: renderSum(r)}
+	c.last[table] = renderSum(r)
 }
 
 // renderSum is a digest of a rendered message's text, embeds and buttons.
-// Its pictures are left out: a new board is always sent (see refreshTable).
+// Its pictures are left out: a new board is sent when the key of the board
+// shown differs (see showTable).
 func renderSum(r rendered) [32]byte {
 	raw, _ := json.Marshal(struct {
 		Content    string

@@ -106,7 +106,7 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 // token after the token was refused carries its own board.
 func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
 	if tok := t.EditToken; tok.Edits(t.MessageID, b.now()) {
-		if next, ok := b.live.spaced(tokenBucket(tok.Token), time.Now()); !ok {
+		if next, ok := b.live.spaced(tokenBucket(tok.Token), b.now()); !ok {
 			return t.Board, &sender.Paced{Until: next}
 		}
 		r, key := draw()
@@ -122,7 +122,7 @@ func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func
 		Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	if err == nil {
 		b.live.mu.Lock()
-		b.live.botEdits[t.ID] = time.Now()
+		b.live.botEdits[t.ID] = b.now()
 		b.live.mu.Unlock()
 	}
 	return key, err

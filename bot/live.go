@@ -79,7 +79,7 @@ type live struct {
 	// message and when its token came.
 	recorded map[seatKey]cribbage.MessageToken
 	// tokenEdits is when each token bucket (a table message's, a hand
-	// view's) was last used, wall time: rate limits run on it.
+	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
 	sem        chan struct{}
 }
@@ -385,8 +385,8 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 		note = lastMoveNote(lines)
 	}
 	r := renderHand(t, v.Seat, 0, note)
-	if next, ok := b.live.spaced(tokenBucket(v.Token.Token), time.Now()); !ok {
-		b.touchLater(t.ID, time.Until(next))
+	if next, ok := b.live.spaced(tokenBucket(v.Token.Token), b.now()); !ok {
+		b.touchLater(t.ID, next.Sub(b.now()))
 		return
 	}
 	b.live.writing(k)
@@ -424,7 +424,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	newBoard := boardKey(t) != t.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		b.live.mu.Lock()
-		wait := boardGap - time.Since(b.live.boards[t.ID])
+		wait := boardGap - b.now().Sub(b.live.boards[t.ID])
 		b.live.mu.Unlock()
 		if wait > 0 {
 			newBoard = false
@@ -440,7 +440,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		b.live.mu.Lock()
 		last := b.live.botEdits[t.ID]
 		b.live.mu.Unlock()
-		if wait := tableEditGap - time.Since(last); wait > 0 {
+		if wait := tableEditGap - b.now().Sub(last); wait > 0 {
 			return &sender.Paced{Until: b.now().Add(wait)}
 		}
 	}
@@ -455,11 +455,11 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		return r, t.Board
 	})
 	if err == nil {
-		b.edits.sent(t.ID, r, time.Now())
+		b.edits.sent(t.ID, r)
 		b.live.showed(t.ID, t.Version)
 		if key != t.Board {
 			b.live.mu.Lock()
-			b.live.boards[t.ID] = time.Now()
+			b.live.boards[t.ID] = b.now()
 			b.live.mu.Unlock()
 			return b.store.RecordBoard(ctx, t.ID, key)
 		}
@@ -486,7 +486,7 @@ func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table) error {
 	if err != nil {
 		return err
 	}
-	b.edits.sent(t.ID, r, time.Now())
+	b.edits.sent(t.ID, r)
 	if err := b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
 		return err
 	}
