@@ -325,6 +325,14 @@ func (b *Bot) enter() bool {
 // leave marks a handler done.
 func (b *Bot) leave() { b.inflight.Done() }
 
+// Serving reports whether the bot takes interactions: it has connected
+// and registered its commands, and is not shutting down. Readiness
+// follows it, so a load balancer sends nothing the bot would refuse.
+func (b *Bot) Serving() bool {
+	_, ok := b.running()
+	return ok
+}
+
 // running returns the run's context once the bot serves, and false before
 // that or while it shuts down.
 func (b *Bot) running() (context.Context, bool) {

@@ -14,6 +14,9 @@ import (
 // errTooSoon means a forfeit was claimed before the waiting time.
 var errTooSoon = errors.New("bot: too soon to claim a forfeit")
 
+// errNobodyLate means a forfeit was claimed when no opponent has to move.
+var errNobodyLate = errors.New("bot: no opponent is keeping the table waiting")
+
 // forfeitDue reports whether the table has waited long enough for a
 // forfeit to be claimed.
 func (b *Bot) forfeitDue(t *cribbage.Table) bool {
@@ -27,12 +30,21 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 		if !b.forfeitDue(t) {
 			return engine.Action{}, errTooSoon
 		}
+		late := -1
 		for _, w := range t.State.Waiting() {
-			if t.Options.SideOf(w) != t.Options.SideOf(seat) {
-				return engine.Action{Kind: engine.ActForfeit, Seat: seat, Other: w}, nil
+			if t.Options.SideOf(w) == t.Options.SideOf(seat) {
+				// The engine refuses it too; said first, it is the reason
+				// the claimer can act on.
+				return engine.Action{}, engine.ErrClaimerWaited
+			}
+			if late < 0 {
+				late = w
 			}
 		}
-		return engine.Action{}, engine.ErrNotOpponent
+		if late < 0 {
+			return engine.Action{}, errNobodyLate
+		}
+		return engine.Action{Kind: engine.ActForfeit, Seat: seat, Other: late}, nil
 	})
 	if err != nil {
 		return reply{}, err

@@ -113,7 +113,7 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request)
 	}
 	runCtx, ok := e.b.running()
 	if !ok {
-		http.Error(w, "starting up", http.StatusServiceUnavailable)
+		http.Error(w, "not taking interactions: starting up or shutting down", http.StatusServiceUnavailable)
 		return
 	}
 	ans := &httpAnswer{b: e.b, out: make(chan []byte, 1), written: make(chan struct{})}

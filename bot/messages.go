@@ -82,6 +82,7 @@ var errorTexts = []struct {
 	{engine.ErrBadClaim, "A claim is a whole number of points, from 0 to 29."},
 	{errShuttingDown, "I'm restarting — please try again in a few seconds."},
 	{errTooSoon, "It's too soon to claim the win: the waiting time hasn't passed since the last move."},
+	{errNobodyLate, "No opponent is keeping the table waiting, so there is no win to claim."},
 	{errNotFinished, "This game isn't over yet."},
 	{errNoReplay, "There's no finished hand to replay at that table yet."},
 	{errReplayPlayers, "That game is still being played: only its players can replay its finished hands. Everyone can once it's over."},

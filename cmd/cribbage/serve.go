@@ -126,7 +126,7 @@ func serveOn(ctx context.Context, cfg Config, logger *slog.Logger, ls listeners)
 		start(ls.interactions, interactionRoutes(b, cfg), "interactions")
 	}
 	if ls.metrics != nil {
-		start(ls.metrics, metricsRoutes(ctx, st, registry), "metrics")
+		start(ls.metrics, metricsRoutes(ctx, b.Serving, st, registry), "metrics")
 	}
 	runErr := b.Run(ctx)
 	// The bot has finished its interactions in flight (or given up on
@@ -161,10 +161,10 @@ func interactionRoutes(b *bot.Bot, cfg Config) http.Handler {
 }
 
 // metricsRoutes are what the private listener serves: liveness, readiness
-// (the database answers, and the bot is not shutting down) and Prometheus
+// (the bot takes interactions and the database answers) and Prometheus
 // metrics. Readiness and metrics query the database, so they are kept off
 // the listener the proxy exposes.
-func metricsRoutes(ctx context.Context, st *store.Store, registry *prometheus.Registry) http.Handler {
+func metricsRoutes(ctx context.Context, serving func() bool, st *store.Store, registry *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
@@ -172,8 +172,8 @@ func metricsRoutes(ctx context.Context, st *store.Store, registry *prometheus.Re
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		// A shutdown turns readiness off first, so a load balancer stops
 		// sending before the interactions endpoint starts refusing.
-		if ctx.Err() != nil {
-			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		if ctx.Err() != nil || !serving() {
+			http.Error(w, "not taking interactions: starting up or shutting down", http.StatusServiceUnavailable)
 			return
 		}
 		pingCtx, cancel := context.WithTimeout(r.Context(), 2*time.Second)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage/bot"
@@ -30,7 +31,8 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	}
 	ctx, shutDown := context.WithCancel(context.Background())
 	defer shutDown()
-	srv := httptest.NewServer(metricsRoutes(ctx, st, reg))
+	var serving atomic.Bool
+	srv := httptest.NewServer(metricsRoutes(ctx, serving.Load, st, reg))
 	defer srv.Close()
 	public := httptest.NewServer(interactionRoutes(b, Config{}))
 	defer public.Close()
@@ -47,6 +49,10 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if status, _ := get("/healthz"); status != 200 {
 		t.Errorf("/healthz: %d", status)
 	}
+	if status, _ := get("/readyz"); status != 503 {
+		t.Errorf("/readyz before the bot serves: %d, want 503", status)
+	}
+	serving.Store(true)
 	if status, _ := get("/readyz"); status != 200 {
 		t.Errorf("/readyz with the database up: %d", status)
 	}
@@ -65,7 +71,7 @@ func TestHealthReadinessAndMetrics(t *testing.T) {
 	if status, _ := get("/readyz"); status != 503 {
 		t.Errorf("/readyz shutting down: %d, want 503", status)
 	}
-	running := httptest.NewServer(metricsRoutes(context.Background(), st, reg))
+	running := httptest.NewServer(metricsRoutes(context.Background(), serving.Load, st, reg))
 	defer running.Close()
 	get = func(path string) (int, string) { return getFrom(running.URL, path) }
 	st.Close()
