@@ -32,8 +32,10 @@ import (
 // several processes interleave, the last edit to land shows the latest
 // version.
 
-// liveWorkers bounds how many tables are brought up to date at once.
-const liveWorkers = 16
+// liveWorkers bounds how many tables are brought up to date at once. The
+// edits share the CPU with the interactions, whose answers must not wait:
+// a few at once keep up with hundreds of moves a second.
+const liveWorkers = 8
 
 // liveRetry is how long a table waits after a failed live edit before the
 // next try, when Discord gave no time of its own.

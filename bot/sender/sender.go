@@ -59,8 +59,11 @@ type Sender struct {
 	holds map[int64]time.Time
 }
 
-// Workers is how many tables are delivered for at once.
-const Workers = 2
+// Workers is how many tables are delivered for at once: each delivery is a
+// few local reads and writes and one request that waits on the network, so
+// several overlap. At 900 tables two kept the story 4 s behind at the
+// median with the budget half used.
+const Workers = 8
 
 // Batch is how many ready announcements one pass reads.
 const Batch = 500

@@ -29,7 +29,8 @@ import (
 // time (p99), how far the table message was behind each move (p50, p99),
 // and the delay from a story post being queued (the move that ended a
 // hand) to its message in the thread (p50, p99). Run it with -benchtime
-// 1x: one run is the whole window.
+// 1x: one run is the whole window. BENCH_HUMAN_STAGGER spreads the tables'
+// first moves over that many seconds.
 func BenchmarkHumanPace(b *testing.B) {
 	sizes := []struct{ tables, perChannel int }{{100, 5}, {900, 1}}
 	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_TABLES")); err == nil {
@@ -43,16 +44,23 @@ func BenchmarkHumanPace(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_SECONDS")); err == nil {
 		window = time.Duration(v) * time.Second
 	}
+	// Tables whose players all sit down in the same second end their
+	// hands together, in waves; BENCH_HUMAN_STAGGER (seconds) spreads their
+	// first moves over that long, as people arrive.
+	var stagger time.Duration
+	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_STAGGER")); err == nil {
+		stagger = time.Duration(v) * time.Second
+	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("tables-%d-per-channel-%d", n.tables, n.perChannel), func(b *testing.B) {
 			for b.Loop() {
-				humanPace(b, n.tables, n.perChannel, window)
+				humanPace(b, n.tables, n.perChannel, window, stagger)
 			}
 		})
 	}
 }
 
-func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
+func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Duration) {
 	h := newHarnessTimers(b, time.Minute)
 	h.fake.SkipSchemaCheck() // the bot's requests are what is measured
 	all := make([]*liveTable, tables)
@@ -92,6 +100,13 @@ func humanPace(b *testing.B, tables, perChannel int, window time.Duration) {
 		go func() {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(k), 7))
+			if stagger > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(time.Duration(rng.Int64N(int64(stagger)))):
+				}
+			}
 			for {
 				select {
 				case <-ctx.Done():
