@@ -49,7 +49,7 @@ type Options struct {
 	// OutboxOwner names this process in the outbox's leases. A process
 	// that is the only one on its database gives a fixed name, so that
 	// after a restart it takes its tables back at once; "" draws a fresh
-	// name, for replicas, whose leases lapse after outboxLease.
+	// name, for replicas, whose leases lapse after sender.Lease.
 	OutboxOwner string
 	// TimerInterval is how often the timers are checked (a minute if 0).
 	TimerInterval time.Duration

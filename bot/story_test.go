@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
@@ -97,44 +96,4 @@ func TestComposeReadsAsAHand(t *testing.T) {
 	if m.Content != "⏰ reminder" || !slices.Equal(m.Mentions, []string{"1", "2"}) {
 		t.Errorf("content %q, mentions %v", m.Content, m.Mentions)
 	}
-}
-
-// TestTableLocksAreDropped: a table's lock serialises its users and is
-// forgotten once none holds or waits for it, so the map does not grow with
-// every table ever played.
-func TestTableLocksAreDropped(t *testing.T) {
-	var l keyLocks[int64]
-	var wg sync.WaitGroup
-	inside, most := 0, 0
-	var mu sync.Mutex
-	for i := range 200 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			unlock := l.lock(int64(i % 4))
-			mu.Lock()
-			inside++
-			most = max(most, inside)
-			mu.Unlock()
-			mu.Lock()
-			inside--
-			mu.Unlock()
-			unlock()
-		}()
-	}
-	wg.Wait()
-	if n := l.held(); n != 0 {
-		t.Errorf("%d locks kept after every table was unlocked", n)
-	}
-	if most > 4 {
-		t.Errorf("%d holders at once over 4 tables", most)
-	}
-}
-
-// held returns how many keys' locks exist (held or waited for): a test
-// looks, the bot never needs to.
-func (l *keyLocks[K]) held() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.locks)
 }
