@@ -76,3 +76,42 @@ func checkCountShown(t *testing.T, h *harness, id int64, msg string) {
 		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, want)
 	})
 }
+
+// TestARefusedTokenFallsBackWithItsBoard: when Discord refuses the table's
+// interaction token, the bot token edits the table message instead, and
+// the board picture it uploads is a whole PNG, drawn afresh: the refused
+// request consumed the first one (the fake refuses a .png that is not a
+// PNG, and the harness fails any test that sends one).
+func TestARefusedTokenFallsBackWithItsBoard(t *testing.T) {
+	h := newHarness(t)
+	id, msg := twoPlayerGame(t, h)
+	h.drain()
+	checkCountShown(t, h, id, msg)
+	mark := len(h.fake.Requests())
+	h.fake.FailNext("PATCH", "/webhooks/", 401, 1000)
+	people := usersOf(alice, bob)
+	boards := 0
+	h.within(30*time.Second, "a board uploaded with the bot token", func() bool {
+		boards = 0
+		for _, r := range h.fake.Requests()[mark:] {
+			if r.Route == "PATCH /channels/{channel_id}/messages/{message_id}" && strings.HasSuffix(r.Path, "/"+msg) && r.Status == 200 && len(r.Uploads()) == 1 {
+				boards++
+			}
+		}
+		if boards == 0 {
+			h.step(id, msg, people)
+		}
+		return boards > 0
+	})
+	h.fake.ClearFaults()
+	refused := 0
+	for _, r := range h.fake.Requests()[mark:] {
+		if r.Route == "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original" && r.Status == 401 {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("the table's token was never tried")
+	}
+	t.Logf("%d edits through the token refused; %d boards uploaded with the bot token", refused, boards)
+}
