@@ -28,6 +28,26 @@ type leakScanner struct {
 	queued int64
 	// before is what was hidden all through the previous check's span.
 	before engine.CardSet
+	// own and ownBefore are each seat's cards (hand and throw) at any
+	// point of this span and the previous one: a seat's own view may name
+	// them.
+	own, ownBefore []engine.CardSet
+}
+
+// seatCards is every card a seat may see of its own: its hand, its throw,
+// and in the show its crib, which it is given to count.
+func seatCards(g *engine.State, seat int) engine.CardSet {
+	if g == nil || seat >= len(g.Hands) {
+		return 0
+	}
+	c := g.Hands[seat]
+	if seat < len(g.Discards) {
+		c |= g.Discards[seat]
+	}
+	if g.Phase == engine.PhaseShow && seat == g.Dealer {
+		c |= g.Crib
+	}
+	return c
 }
 
 // hidden is every card nobody outside its holder may know: not laid, not
@@ -84,6 +104,16 @@ func (s *leakScanner) check() {
 		s.g, _, _ = engine.New(t.Options, *t.CutSeed)
 		always = 0
 	}
+	s.ownBefore, s.own = s.own, make([]engine.CardSet, len(t.Seats))
+	if s.ownBefore == nil {
+		s.ownBefore = make([]engine.CardSet, len(t.Seats))
+	}
+	note := func(g *engine.State) {
+		for seat := range s.own {
+			s.own[seat] |= seatCards(g, seat)
+		}
+	}
+	note(s.g)
 	for _, la := range logged[s.actions:] {
 		next, _, err := s.g.Apply(la.Action)
 		if err != nil {
@@ -91,6 +121,7 @@ func (s *leakScanner) check() {
 		}
 		s.g = next
 		always &= hidden(next)
+		note(next)
 	}
 	s.actions = len(logged)
 	queued, err := h.store.TableOutbox(context.Background(), s.id)
@@ -102,7 +133,7 @@ func (s *leakScanner) check() {
 			continue
 		}
 		s.queued = it.ID
-		if it.Kind != "post" {
+		if it.Kind != "post" && it.Kind != "line" {
 			continue
 		}
 		s.payloads++
@@ -121,6 +152,13 @@ func (s *leakScanner) check() {
 		if r.Route == "POST /channels/{channel_id}/messages" {
 			continue // a story post: its lines were scanned as queued
 		}
+		if strings.HasPrefix(r.Route, "PATCH /webhooks/") && r.Status == 200 {
+			// An edit through an interaction's token: the table message
+			// (public), or a player's own hand view, which may name that
+			// player's cards and no one else's.
+			s.checkTokenEdit(r, sent, t)
+			continue
+		}
 		if _, _, public := publicPayload(r); public {
 			s.payloads++
 		}
@@ -131,26 +169,97 @@ func (s *leakScanner) check() {
 	s.requests = len(reqs)
 }
 
+// checkTokenEdit scans an edit made through an interaction's token.
+func (s *leakScanner) checkTokenEdit(r discordtest.Request, sent engine.CardSet, t *cribbage.Table) {
+	h := s.h
+	token := strings.Split(strings.TrimPrefix(r.Path, "/api/v9/webhooks/"), "/")[1]
+	m, ic, ok := h.fake.Original(token)
+	if !ok {
+		h.t.Fatalf("an edit through a token with no original message: %s", r.Path)
+	}
+	allowed := engine.CardSet(0)
+	where := "the table message"
+	if m.Ephemeral {
+		uid := ""
+		if ic.Member != nil && ic.Member.User != nil {
+			uid = ic.Member.User.ID
+		} else if ic.User != nil {
+			uid = ic.User.ID
+		}
+		seat := t.SeatOf(uid)
+		if seat < 0 {
+			h.t.Fatalf("a private view edited for someone not seated: %s", r.Path)
+		}
+		allowed = s.own[seat] | s.ownBefore[seat]
+		where = seatName(t, seat) + "'s hand view"
+	}
+	s.payloads++
+	text, ids := payloadText(r)
+	if m.Ephemeral {
+		// A view's note says what the last change did, as the story does,
+		// and is scanned with the story where it was queued: it may name
+		// the last hand's cards, dealt again since.
+		var e struct{ Content string }
+		json.Unmarshal(r.JSON(), &e)
+		if _, rest, ok := strings.Cut(e.Content, "**Your hand**"); ok && strings.HasPrefix(e.Content, "-# Last move") {
+			text = strings.Replace(string(r.JSON()), jsonString(e.Content), jsonString("**Your hand**"+rest), 1)
+		}
+	}
+	if c, ok := namesCard(sent&^allowed, text, ids); ok {
+		h.t.Fatalf("hidden %s in %s: %s %s: %s", c, where, r.Method, r.Path, r.JSON())
+	}
+}
+
+// jsonString is s as JSON writes it.
+func jsonString(s string) string {
+	raw, _ := json.Marshal(s)
+	return string(raw)
+}
+
+// seatName names a seat for a message.
+func seatName(t *cribbage.Table, seat int) string { return t.Seats[seat].Name }
+
 // leakIn reports a hidden card named in a public request: by its face
 // (5♥) anywhere, or by its notation (5H) as a part of a custom_id or value.
 func leakIn(hiddenCards engine.CardSet, r discordtest.Request) (engine.Card, string, bool) {
-	text, ids, public := publicPayload(r)
-	if !public {
+	if _, _, public := publicPayload(r); !public {
 		return engine.NoCard, "", false
 	}
-	for _, c := range hiddenCards.Cards() {
+	text, ids := payloadText(r)
+	if c, ok := namesCard(hiddenCards, text, ids); ok {
+		return c, "message", true
+	}
+	return engine.NoCard, "", false
+}
+
+// namesCard reports a card of cards named in a payload's text by its face
+// (5♥), or in its custom_ids and values by its notation (5H).
+func namesCard(cards engine.CardSet, text string, ids []string) (engine.Card, bool) {
+	for _, c := range cards.Cards() {
 		if strings.Contains(text, c.Display()) {
-			return c, "message", true
+			return c, true
 		}
 		for _, id := range ids {
 			for _, part := range strings.Split(id, "/") {
 				if part == c.String() {
-					return c, "custom_id", true
+					return c, true
 				}
 			}
 		}
 	}
-	return engine.NoCard, "", false
+	return engine.NoCard, false
+}
+
+// payloadText returns a request's JSON text and the custom_ids and values
+// in it. A picture is drawn from what its message may show; the text is
+// in the JSON, and a picture's bytes would match a card's characters by
+// chance.
+func payloadText(r discordtest.Request) (string, []string) {
+	var v any
+	json.Unmarshal(r.JSON(), &v)
+	var ids []string
+	collectIDs(v, &ids)
+	return string(r.JSON()), ids
 }
 
 // publicPayload returns the text of a request everyone in the channel can
@@ -172,13 +281,8 @@ func publicPayload(r discordtest.Request) (text string, ids []string, public boo
 	default:
 		return "", nil, false
 	}
-	// A picture is drawn from the public table only (a board shows no
-	// card); the text is in the JSON, and a picture's bytes would match a
-	// card's characters by chance.
-	var v any
-	json.Unmarshal(r.JSON(), &v)
-	collectIDs(v, &ids)
-	return string(r.JSON()), ids, true
+	text, ids = payloadText(r)
+	return text, ids, true
 }
 
 // collectIDs gathers custom_id and value strings from decoded JSON.

@@ -258,6 +258,24 @@ func (s *Server) originalOf(token string) string {
 	}
 }
 
+// Original returns the message an interaction token's @original is (the
+// message its response created or updated) and the interaction, once
+// answered.
+func (s *Server) Original(token string) (Message, *discordgo.Interaction, bool) {
+	s.mu.Lock()
+	p := s.byToken[token]
+	var id string
+	if p != nil {
+		id = p.original
+	}
+	s.mu.Unlock()
+	if p == nil || id == "" {
+		return Message{}, nil, false
+	}
+	m, ok := s.Message(id)
+	return m, p.interaction, ok
+}
+
 // tokenChannel returns the channel of the interaction with that token.
 func (s *Server) tokenChannel(token string) string {
 	s.mu.Lock()
