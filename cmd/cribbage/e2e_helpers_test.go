@@ -56,6 +56,8 @@ type harness struct {
 	done    chan error
 
 	timerInterval time.Duration
+	// nudgeAfter is the bot's NudgeAfter (0: no pings after a pause).
+	nudgeAfter time.Duration
 	// timersAt is the fake time of the bot's last check of its timers.
 	timersAt atomic.Int64
 	// seeds counts the seeds handed out: every run deals the same cards.
@@ -128,7 +130,7 @@ func (h *harness) startBot() {
 	h.metrics = prometheus.NewRegistry()
 	logger := slog.New(slog.NewTextHandler(io.MultiWriter(testWriter{h.t}, &h.logs), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
-		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, TimerInterval: h.timerInterval,
+		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, NudgeAfter: h.nudgeAfter, TimerInterval: h.timerInterval,
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
 		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) },
 		HTTPOnly:      h.overHTTP,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -282,4 +283,65 @@ func TestTheStoryResumesAtOnceAfterAKill(t *testing.T) {
 	})
 	t.Logf("the story resumed %v after the restart", time.Since(start))
 	checkThreadReadsAsQueued(t, h, id)
+}
+
+// TestAPlayerIsPingedOnceAfterAPause: the story mentions nobody; a player
+// the table has waited on for NUDGE_AFTER is pinged once in the thread,
+// notifying only them, and not again while the wait goes on; and a command
+// used in the table's thread finds the table.
+func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
+	h := newHarnessWith(t, func(h *harness) { h.nudgeAfter = 2 * time.Minute })
+	id, msg := twoPlayerGame(t, h)
+	people := usersOf(alice, bob)
+	for h.table(id).State.Phase != engine.PhasePlay {
+		h.step(id, msg, people)
+	}
+	h.step(id, msg, people)
+	h.drain()
+	waiter, _ := h.turnUser(id)
+	pings := func() (n int, users []string) {
+		for _, r := range h.fake.Requests() {
+			if r.Route != "POST /channels/{channel_id}/messages" || r.Status != 200 {
+				continue
+			}
+			var post struct {
+				AllowedMentions struct {
+					Users []string `json:"users"`
+				} `json:"allowed_mentions"`
+			}
+			json.Unmarshal(r.JSON(), &post)
+			if len(post.AllowedMentions.Users) > 0 {
+				n++
+				users = append(users, post.AllowedMentions.Users...)
+			}
+		}
+		return n, users
+	}
+	if n, _ := pings(); n != 0 {
+		t.Fatalf("%d posts pinged someone while the game moved along", n)
+	}
+	h.fake.Advance(time.Minute)
+	h.settle()
+	if n, _ := pings(); n != 0 {
+		t.Fatalf("pinged after a minute")
+	}
+	h.fake.Advance(90 * time.Second)
+	h.eventually("a ping", func() bool { n, _ := pings(); return n == 1 })
+	if _, users := pings(); len(users) != 1 || users[0] != waiter.ID {
+		t.Errorf("the ping notified %v, want only %s", users, waiter.Name)
+	}
+	h.fake.Advance(10 * time.Minute)
+	h.settle()
+	if n, _ := pings(); n != 1 {
+		t.Errorf("%d pings in one wait, want 1", n)
+	}
+	if !h.threadSays(id, "<@"+waiter.ID+">") {
+		t.Error("the ping is not in the table's thread")
+	}
+
+	// In the thread, /cribbage hand finds the table.
+	a := h.send(discordtest.Command(testGuild, h.table(id).ThreadID, waiter, "hand"))
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "**Your hand**") {
+		t.Errorf("/cribbage hand in the table's thread: %s", a.Content())
+	}
 }
