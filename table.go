@@ -107,12 +107,6 @@ type HandView struct {
 	Version int64
 }
 
-// Live reports whether the view's token may still edit it at now: like
-// MessageToken.Edits, never within a minute of its expiry.
-func (h HandView) Live(now time.Time) bool {
-	return h.Token.Token != "" && now.Sub(h.Token.At) < 14*time.Minute
-}
-
 // Since is when the players the game waits on began waiting (the last
 // move, for tables saved before this was kept).
 func (t *Table) Since() time.Time {

@@ -36,18 +36,6 @@ func scoreLine(t *cribbage.Table, scores []int) string {
 	return strings.Join(parts, " · ")
 }
 
-// story turns a change's events into the lines players read in the
-// channel, in the cadence they count aloud.
-func story(t *cribbage.Table, events []engine.Event) []string {
-	var lines []string
-	for _, e := range events {
-		if line := storyLine(t, e); line != "" {
-			lines = append(lines, line)
-		}
-	}
-	return lines
-}
-
 // storyLine renders one event, or "" for events the table message shows.
 func storyLine(t *cribbage.Table, e engine.Event) string {
 	name := seatName(t, e.Seat)
@@ -110,14 +98,17 @@ func storyText(t *cribbage.Table, e engine.Event) storyEntry {
 	case engine.EvPlay:
 		text := fmt.Sprintf("%s %s %d", name, e.Card.Display(), e.Count)
 		if e.Points > 0 {
+			// "for two" after 31; "a pair, for four" when 31 makes a
+			// pair too; "fifteen for two" otherwise.
 			what := engine.SpokenPlay(e.Items)
-			if e.Count == 31 {
-				what = "31"
-				if p := engine.SpokenPlay(e.Items); p != "" {
-					what += " and " + p
-				}
+			switch {
+			case e.Count == 31 && what == "":
+				text += fmt.Sprintf(" *for %s*", engine.NumberWord(e.Points))
+			case e.Count == 31:
+				text += fmt.Sprintf(" *%s, for %s*", what, engine.NumberWord(e.Points))
+			default:
+				text += fmt.Sprintf(" *%s for %s*", what, engine.NumberWord(e.Points))
 			}
-			text += fmt.Sprintf(" *%s for %s*", what, engine.NumberWord(e.Points))
 		}
 		return storyEntry{Text: text, Frag: true, End: e.Count == 31}
 	case engine.EvGo:
@@ -146,7 +137,11 @@ func shortSeedLine(t *cribbage.Table, e engine.Event) string {
 	if e.Seed == nil {
 		return ""
 	}
-	return fmt.Sprintf("\n-# 🔑 hand %d seed `%s` · check it with `/cribbage verify`", e.N, e.Seed)
+	players := ""
+	if t.Options.Players != 2 {
+		players = fmt.Sprintf(" players:%d", t.Options.Players)
+	}
+	return fmt.Sprintf("\n-# 🔑 hand %d seed `%s` · check it with `/cribbage verify%s`", e.N, e.Seed, players)
 }
 
 // seedLine reveals a hand's seed once the hand is over, with the command

@@ -271,6 +271,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		cancel()
 		b.drained(time.Second)
 	}
+	// The moves the last interactions made are shown before the end:
+	// another process would not show them until the table's next click.
+	b.live.wait(flushTimeout)
 	flushCtx, flushCancel := context.WithTimeout(context.Background(), flushTimeout)
 	b.outbox.Drain(flushCtx)
 	// Another process takes over whatever is left at once.
@@ -339,6 +342,14 @@ func (b *Bot) running() (context.Context, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.runCtx, b.runCtx != nil && !b.closing
+}
+
+// liveContext returns the run's context while the bot has one: the live surface
+// keeps showing changes until the run ends, through a shutdown's drain.
+func (b *Bot) liveContext() (context.Context, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.runCtx, b.runCtx != nil && b.runCtx.Err() == nil
 }
 
 // registerCommands overwrites the application's commands in one call: to

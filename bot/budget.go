@@ -38,6 +38,13 @@ func (c *shownSums) sent(table int64, r rendered) {
 	c.last[table] = renderSum(r)
 }
 
+// forget drops what is remembered of a table that is over.
+func (c *shownSums) forget(table int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.last, table)
+}
+
 // renderSum is a digest of a rendered message's text, embeds and buttons.
 // Its pictures are left out: a new board is sent when the key of the board
 // shown differs (see showTable).

@@ -10,14 +10,14 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
-// The table message is edited through an interaction token while one is
-// alive. Discord lets the bot edit an interaction's original response
-// through its token for 15 minutes, and the original response of
-// /cribbage start is the table message, as is the message whose button a
-// response updates (Join, Start, Deal…). Those edits do not count against
-// the 50 requests a second the bot token is allowed in all, which story
-// posts need; so a game played in one sitting costs the bot token one
-// post a turn or less, and its table message nothing.
+// Interaction tokens that edit the live surface. Discord lets the bot edit
+// an interaction's original response through its token for 15 minutes,
+// outside the 50 requests a second the bot token is allowed in all. The
+// original response of /cribbage start is the table message, as is the
+// message whose button a response updates (Join, Start, Claim the win);
+// a hand view is the original response of the click that showed it. So
+// the table message and every open view cost the bot token nothing while
+// their tokens live, and the story has its budget.
 
 // noteEditToken records, after a click on a public message has been
 // answered by updating that message, the click's token as one that can
@@ -57,23 +57,19 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 	}
 	h := rep.hand
 	k := seatKey{h.table, h.seat}
-	b.live.answered(k, h.version)
+	b.live.answered(k, h.version, h.view)
 	tok := cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
 	// A click on the view already recorded, whose token has long to live,
 	// changes nothing worth a write: the recorded token edits the same
-	// message for ten minutes more.
-	b.live.mu.Lock()
-	prev, ok := b.live.recorded[k]
-	fresh := ok && id != "" && prev.MessageID == id && tok.At.Sub(prev.At) < handTokenRenew
-	if !fresh {
-		b.live.recorded[k] = tok
-	}
-	b.live.mu.Unlock()
-	if !fresh {
-		if err := b.store.RecordHandView(ctx, h.table, cribbage.HandView{Seat: h.seat, Version: h.version, Token: tok}); err != nil && ctx.Err() == nil {
-			b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
+	// message for nine minutes more at the least.
+	if !b.live.recordedFresh(k, tok) {
+		if err := b.store.RecordHandView(ctx, h.table, cribbage.HandView{Seat: h.seat, Version: h.version, Token: tok}); err != nil {
+			if ctx.Err() == nil {
+				b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
+			}
 			return
 		}
+		b.live.record(k, tok)
 	}
 	// The table may have moved on while the response was on its way, or
 	// its message be behind (another process made the change and did not
@@ -120,11 +116,6 @@ func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func
 	e := r.edit(t.ChannelID, t.MessageID)
 	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
 		Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
-	if err == nil {
-		b.live.mu.Lock()
-		b.live.botEdits[t.ID] = b.now()
-		b.live.mu.Unlock()
-	}
 	return key, err
 }
 

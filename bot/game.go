@@ -11,9 +11,10 @@ import (
 
 // applyAction is one seat's move in one store update: check the table is
 // where the interaction was made, the seat and its view version, apply the
-// engine action, let the table advance, and queue the story and a table
-// refresh. build chooses the action from the current table; view is ""
-// where no view version applies. It returns what the move did, in words.
+// engine action, let the table advance, and queue the story; then show the
+// change on the live surface. build chooses the action from the current
+// table; view is "" where no view version applies. It returns what the
+// move did, in words.
 func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, []string, error) {
 	userID, _ := user(ic)
 	defer b.locks.lock(tableID)()
@@ -78,6 +79,11 @@ func (b *Bot) startGame(t *cribbage.Table) (*cribbage.Change, error) {
 	}
 	t.Status, t.CutSeed = cribbage.StatusPlaying, &seed
 	ch := b.changeFor(t, g, actions, events)
-	ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+	// The table message turns from the lobby to the game: the click that
+	// filled the last seat updates it in place, but a /cribbage join
+	// answers privately, so the sender shows it (a table refresh is
+	// handed to the live surface at once).
+	ch.Outbox = append(append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...),
+		cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
 	return ch, nil
 }

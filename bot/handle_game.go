@@ -22,7 +22,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version}}
+		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: viewVersion(t.State.ViewFor(seat))}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.

@@ -54,6 +54,17 @@ const tokenEditGap = 450 * time.Millisecond
 // A finished game's board goes at once.
 const boardGap = 3 * time.Second
 
+// botEditBudget is how many bot-token table-message edits a second this
+// process makes in all: half the sender's global budget. A table's token
+// lives 14 minutes after the last click on the table message; past that,
+// in long games at many tables, the table messages share these and the
+// story the rest.
+const botEditBudget = sender.GlobalBudget / 2
+
+// maxTokenEdits is how many token buckets' last edits are kept before
+// those whose gap has passed are swept.
+const maxTokenEdits = 4096
+
 // tableEditGap is the least time between two bot-token edits of a table
 // message, made once no interaction token can edit it: those edits share
 // the bot token's budget with the story.
@@ -71,8 +82,9 @@ type live struct {
 	// views remember what this process last wrote to each seat's view.
 	views map[seatKey]viewWrite
 	// botEdits is when each table message was last edited with the bot
-	// token.
+	// token, and botSent when the last second's such edits were made.
 	botEdits map[int64]time.Time
+	botSent  []time.Time
 	// boards is when each table message last got a new board here.
 	boards map[int64]time.Time
 	// shown is the table version each table message last showed here.
@@ -80,6 +92,9 @@ type live struct {
 	// recorded is the hand view each seat last recorded here: its
 	// message and when its token came.
 	recorded map[seatKey]cribbage.MessageToken
+	// active counts the tables being brought up to date, for a shutdown
+	// to wait on.
+	active int
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
@@ -106,6 +121,10 @@ type viewWrite struct {
 	version   int64
 	inFlight  bool
 	clobbered bool
+	// view is the seat's view version (viewVersion) the view last showed:
+	// while it is unchanged in the discard, the view keeps the cards the
+	// player is choosing.
+	view string
 }
 
 func newLive() *live {
@@ -135,7 +154,7 @@ func (l *live) note(table, version int64) []string {
 // answered records that an interaction's own answer showed seat its view
 // at version: no live edit is needed for it, unless a live edit of that
 // view was under way and may land after the answer.
-func (l *live) answered(k seatKey, version int64) {
+func (l *live) answered(k seatKey, version int64, view string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -144,7 +163,21 @@ func (l *live) answered(k seatKey, version int64) {
 	} else if version > w.version {
 		w.version = version
 	}
+	w.view = view
 	l.views[k] = w
+}
+
+// choosing reports whether seat's view shows its discard still to choose,
+// at the view version it has now: another player's move does not change
+// what it decides on, and an edit would drop the cards it has chosen.
+func (l *live) choosing(k seatKey, g *engine.State) bool {
+	if g.Phase != engine.PhaseDiscard || g.Discards[k.seat] != 0 {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, ok := l.views[k]
+	return ok && !w.clobbered && w.view == viewVersion(g.ViewFor(k.seat))
 }
 
 // viewCurrent reports whether seat's view shows version, by what this
@@ -167,14 +200,15 @@ func (l *live) writing(k seatKey) {
 	l.views[k] = w
 }
 
-// wrote records the end of a live edit that showed version (ok) or failed.
-func (l *live) wrote(k seatKey, version int64, ok bool) {
+// wrote records the end of a live edit that showed version and view
+// (ok) or failed.
+func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
 	if ok && !w.clobbered {
-		w.version = version
+		w.version, w.view = version, view
 	}
 	l.views[k] = w
 }
@@ -187,8 +221,71 @@ func (l *live) spaced(bucket string, now time.Time) (time.Time, bool) {
 	if next := l.tokenEdits[bucket].Add(tokenEditGap); now.Before(next) {
 		return next, false
 	}
+	if len(l.tokenEdits) >= maxTokenEdits {
+		// A bucket a token, and tokens come and go: those past their gap
+		// are forgotten, so the map holds what the last moments used.
+		for k, at := range l.tokenEdits {
+			if now.Sub(at) >= tokenEditGap {
+				delete(l.tokenEdits, k)
+			}
+		}
+	}
 	l.tokenEdits[bucket] = now
 	return time.Time{}, true
+}
+
+// takeBotEdit takes one of the bot token's table-message edits at now for
+// table, or says when it may go: tableEditGap after the table's last, and
+// within botEditBudget a second in all.
+func (l *live) takeBotEdit(table int64, now time.Time) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if next := l.botEdits[table].Add(tableEditGap); now.Before(next) {
+		return next, false
+	}
+	cut := 0
+	for cut < len(l.botSent) && now.Sub(l.botSent[cut]) >= time.Second {
+		cut++
+	}
+	l.botSent = l.botSent[cut:]
+	if len(l.botSent) >= botEditBudget {
+		return l.botSent[0].Add(time.Second), false
+	}
+	l.botSent = append(l.botSent, now)
+	l.botEdits[table] = now
+	return time.Time{}, true
+}
+
+// recordedFresh reports whether seat's view is recorded here with a token
+// for the same message that has long to live (see handTokenRenew).
+func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	prev, ok := l.recorded[k]
+	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew
+}
+
+// record remembers the hand view recorded for a seat.
+func (l *live) record(k seatKey, tok cribbage.MessageToken) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recorded[k] = tok
+}
+
+// wait waits up to d for the passes under way to end. Touches may start
+// more meanwhile (a pass that had to wait for its bucket), so it looks
+// until none is under way rather than waiting for a fixed set.
+func (l *live) wait(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		n := l.active
+		l.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // showed records that a table message shows version.
@@ -216,7 +313,6 @@ func (l *live) forget(table int64) {
 	delete(l.botEdits, table)
 	delete(l.shown, table)
 	delete(l.boards, table)
-	delete(l.tokenEdits, fmt.Sprintf("table-token/%d", table))
 	for k := range l.views {
 		if k.table == table {
 			delete(l.views, k)
@@ -262,9 +358,9 @@ func (b *Bot) touchTable(table int64) {
 	if table == 0 {
 		return
 	}
-	ctx, ok := b.running()
+	ctx, ok := b.liveContext()
 	if !ok {
-		return // a shutdown; the next start shows every open table
+		return // the run is over; the next start shows every open table
 	}
 	l := b.live
 	l.mu.Lock()
@@ -274,8 +370,16 @@ func (b *Bot) touchTable(table int64) {
 		return
 	}
 	l.running[table] = true
+	l.active++
 	l.mu.Unlock()
-	go b.runLive(ctx, table)
+	go func() {
+		defer func() {
+			l.mu.Lock()
+			l.active--
+			l.mu.Unlock()
+		}()
+		b.runLive(ctx, table)
+	}()
 }
 
 // touchLater touches a table after d, unless the bot is stopping by then.
@@ -348,12 +452,20 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 		switch {
 		case errors.As(err, &paced):
 			b.touchLater(table, paced.Until.Sub(b.now()))
+		case sender.Permanent(err):
+			// Discord refused (the channel is gone, the bot may not post
+			// there): trying again cannot help; the next change tries.
+			b.log.Warn("live: Discord refused the table message", "table", table, "err", err)
 		case ctx.Err() == nil:
 			b.log.Info("live: table message not updated; will retry", "table", table, "err", err)
 			b.touchLater(table, liveRetry)
 		}
 	}
 	if t.State == nil {
+		if !t.Status.Open() {
+			b.live.forget(table)
+			b.edits.forget(table)
+		}
 		return t.Version, nil
 	}
 	views, err := b.store.HandViews(ctx, table)
@@ -363,18 +475,24 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) {
+		if v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) || b.live.choosing(k, t.State) {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					b.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				}
+			}()
 			b.showHand(ctx, t, v)
 		}()
 	}
 	wg.Wait()
 	if !t.Status.Open() {
 		b.live.forget(table)
+		b.edits.forget(table)
 	}
 	return t.Version, nil
 }
@@ -394,7 +512,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 	b.live.writing(k)
 	// The token's life is checked as the request goes (sender.Client).
 	err := b.editThroughToken(ctx, v.Token, r)
-	b.live.wrote(k, t.Version, err == nil)
+	b.live.wrote(k, t.Version, viewVersion(t.State.ViewFor(v.Seat)), err == nil)
 	var paced *sender.Paced
 	switch {
 	case err == nil:
@@ -404,8 +522,13 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 		// The player dismissed the view, or the token expired: the next
 		// click opens a fresh one.
 		b.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
+	case sender.Permanent(err):
+		b.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
 	case ctx.Err() == nil:
-		b.log.Info("live: hand view not updated", "table", t.ID, "seat", v.Seat, "err", err)
+		// A server error or a lost connection: the view is tried again,
+		// so the player whose turn it is sees it.
+		b.log.Info("live: hand view not updated; will retry", "table", t.ID, "seat", v.Seat, "err", err)
+		b.touchLater(t.ID, liveRetry)
 	}
 }
 
@@ -418,7 +541,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
 		if b.now().Sub(t.CreatedAt) < interactionTokenLife {
-			return nil // the answer that posts it records it, and touches the table
+			return nil // the answer that posts it records it
 		}
 		return b.postTableMessage(ctx, t)
 	}
@@ -438,12 +561,11 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		return nil // the message shows this already
 	}
 	if !t.EditToken.Edits(t.MessageID, b.now()) {
-		// The bot token's edits are spaced, leaving its budget to the story.
-		b.live.mu.Lock()
-		last := b.live.botEdits[t.ID]
-		b.live.mu.Unlock()
-		if wait := tableEditGap - b.now().Sub(last); wait > 0 {
-			return &sender.Paced{Until: b.now().Add(wait)}
+		// No token can edit the message: the bot token does, each table's
+		// at most once a second and all tables' within botEditBudget, so
+		// the story keeps the rest of the budget.
+		if until, ok := b.live.takeBotEdit(t.ID, b.now()); !ok {
+			return &sender.Paced{Until: until}
 		}
 	}
 	// The board rides on the edit, drawn and uploaded only when it would

@@ -28,8 +28,8 @@ const threadAttempts = 5
 // longest Discord allows, since games last days.
 const threadArchiveMinutes = 7 * 24 * 60
 
-// errTableMessageUnknown defers a table refresh until the table message is
-// recorded.
+// errTableMessageUnknown defers opening a table's thread until the table
+// message is recorded.
 var errTableMessageUnknown = errors.New("bot: the table message is not known yet")
 
 // interactionTokenLife is how long Discord keeps an interaction's token.

@@ -32,6 +32,8 @@ type handRef struct {
 	table   int64
 	seat    int
 	version int64
+	// view is the seat's view version the response shows.
+	view string
 }
 
 // answerBudget is how long a handler may take: Discord wants an answer

@@ -21,7 +21,7 @@ import (
 // commitment and the result. The table message and the hand views show
 // the game live; the story needs no post per card.
 
-// Outbox kinds, delivered by the sender in outbox.go.
+// Outbox kinds, delivered by the sender (bot/sender) through outbox.go.
 const (
 	kindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
 	kindLine   = "line"   // a line of a hand in progress: sent only with the post after it
@@ -78,15 +78,22 @@ func storyPosts(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 		}
 	}
 	var lines []storyEntry
-	flush := false
+	flush, ended := false, false
 	for _, e := range events {
 		h := hand
 		switch e.Kind {
 		case engine.EvDeal:
-			// The deal closes the previous hand's record: its commitment
-			// goes out with that post, before anyone sees a card.
-			h, hand, flush = e.N-1, e.N, true
-		case engine.EvCutForDeal, engine.EvHandOver, engine.EvGameOver, engine.EvResign, engine.EvMuggins:
+			// The deal closes the record of the hand that ended in the
+			// same change: its commitment goes out with that post, before
+			// anyone sees a card. A deal of its own (at muggins tables a
+			// person deals) is a line between hands.
+			h, hand, flush = 0, e.N, true
+			if ended {
+				h = e.N - 1
+			}
+		case engine.EvHandOver:
+			flush, ended = true, true
+		case engine.EvCutForDeal, engine.EvGameOver, engine.EvResign, engine.EvMuggins:
 			// Muggins too: a penalty is news at the table.
 			flush = true
 		}
@@ -153,6 +160,14 @@ func gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 		if it.Kind != kindPost {
 			continue
 		}
+		if len(run) > 1 && plainPost(it) {
+			// A reminder or a ping comes between moves: it goes alone,
+			// and the hand's lines before it wait for the hand's record.
+			if len(taken) == 0 {
+				return []cribbage.OutboxItem{it}
+			}
+			break
+		}
 		if through == 0 && len(taken) > 0 {
 			if _, ok := compose(append(slices.Clone(taken), run...)); !ok {
 				break
@@ -161,6 +176,13 @@ func gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 		taken, run = append(taken, run...), nil
 	}
 	return taken
+}
+
+// plainPost reports whether a post is a plain message (a reminder, a
+// ping), not story lines.
+func plainPost(it cribbage.OutboxItem) bool {
+	var p postPayload
+	return json.Unmarshal([]byte(it.Payload), &p) == nil && len(p.Lines) == 0
 }
 
 // compose builds the message that carries items, and reports whether it

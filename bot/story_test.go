@@ -57,6 +57,8 @@ func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 		{"the next hand's lines wait", queued("l:a", "p:b", "l:c"), 0, []int64{1, 2}},
 		{"later posts join", queued("l:a", "p:b", "l:c", "p:d", "c:e"), 0, []int64{1, 2, 3, 4, 5}},
 		{"stops at a thread", queued("c:a", "h", "c:b"), 0, []int64{1}},
+		{"a reminder goes alone, the hand's lines wait", queued("l:a", "c:b", "l:c", "p:d"), 0, []int64{2}},
+		{"a hand's record does not take a reminder's lines", queued("p:a", "l:b", "c:c"), 0, []int64{1}},
 		{"stops at 2000 characters", queued("c:a", "c:"+long, "c:c"), 0, []int64{1, 2}},
 		{"a sealed message carries exactly its items", queued("l:a", "p:b", "l:c", "p:d"), 2, []int64{1, 2}},
 		{"another table's items stay out", append(queued("c:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, []int64{1}},

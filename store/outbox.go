@@ -171,7 +171,8 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error 
 }
 
 // Prune deletes delivered announcements and processed interaction ids older
-// than age; neither is needed once Discord can no longer retry.
+// than age, which are not needed once Discord can no longer retry, and the
+// hand views of finished tables.
 func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 	cutoff := millis(s.now().Add(-age))
 	return s.inTx(ctx, func(tx *txn) error {
@@ -179,6 +180,10 @@ func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
+			return err
+		}
+		// A finished table's hand views will never be edited again.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM hand_views WHERE table_id IN (SELECT id FROM tables WHERE status IN ('finished', 'closed'))`); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)

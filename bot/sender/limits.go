@@ -62,6 +62,9 @@ func (l *Limits) take(key string, global bool) (release func(http.Header), until
 	now := l.now()
 	b := l.buckets[key]
 	if b == nil {
+		if len(l.buckets) >= maxBuckets {
+			l.forgetLocked(now)
+		}
 		b = &bucket{}
 		l.buckets[key] = b
 	}
@@ -159,13 +162,13 @@ func (l *Limits) holdGlobal(until time.Time) {
 	}
 }
 
-// forget drops the buckets whose windows have passed and that no request
-// holds, so the map stays as small as what is in use (a bucket a webhook
-// token, and tokens come and go).
-func (l *Limits) forget() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
+// maxBuckets is how many buckets are kept before those whose windows have
+// passed are swept: a bucket a webhook token, and tokens come and go.
+const maxBuckets = 4096
+
+// forgetLocked drops the buckets whose windows have passed and that no
+// request holds. l.mu is held.
+func (l *Limits) forgetLocked(now time.Time) {
 	for k, b := range l.buckets {
 		if !b.busy && (!b.known || !now.Before(b.reset)) {
 			delete(l.buckets, k)

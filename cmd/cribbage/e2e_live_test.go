@@ -345,3 +345,40 @@ func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
 		t.Errorf("/cribbage hand in the table's thread: %s", a.Content())
 	}
 }
+
+// TestAnotherDiscardKeepsYourChoice: while a player is choosing cards for
+// the crib, the other player's discard does not redraw their view (which
+// would drop the card they chose); once the play starts, the view comes
+// up to date by itself.
+func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
+	h := newHarness(t)
+	id, msg := h.seat(twoAndFour[0])
+	view := h.showHand(alice, msg, id)
+	b, _ := button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/sel/") })
+	chosen := h.click(alice, view.MessageID, b.CustomID)
+	if !strings.Contains(chosen.Content(), "Chosen:") {
+		t.Fatalf("the toggle did not choose: %s", chosen.Content())
+	}
+	h.discard(bob, msg, id, 2)
+	// Once the table message shows Bob's discard, the live pass that
+	// would have redrawn Alice's view has been made.
+	h.within(2*time.Second, "the table message to show Bob's discard", func() bool {
+		m, _ := h.fake.Message(msg)
+		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, "Waiting for **Alice** to throw")
+	})
+	m, _ := h.fake.Message(view.MessageID)
+	if !strings.Contains(m.Content, "Chosen:") {
+		t.Fatalf("Bob's discard dropped Alice's choice:\n%s", m.Content)
+	}
+	l := &liveTable{h: h, id: id, msg: msg, people: usersOf(alice, bob), views: map[string]string{alice.ID: view.MessageID}}
+	comps := m.Components
+	b, _ = button(t, comps, func(b discordgo.Button) bool {
+		return strings.HasPrefix(b.CustomID, "/sel/") && b.Style == discordgo.SecondaryButton
+	})
+	comps = h.click(alice, view.MessageID, b.CustomID).Response.Data.Components
+	confirm, _ := button(t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
+	l.click(alice, confirm.CustomID)
+	if h.table(id).State.Phase != engine.PhasePlay {
+		t.Fatalf("the discard did not go through: %v", h.table(id).State.Phase)
+	}
+}

@@ -49,9 +49,11 @@ func runServe(ctx context.Context, env *environment, args []string) int {
 }
 
 // soleOwner names the outbox's lease owner for a process that is the only
-// one on its database (SQLite), or "" for a fresh name a run (PostgreSQL).
+// one on its database (SQLite), or "" for a fresh name a run: replicas on
+// PostgreSQL, and a gateway split into shards, which are several
+// processes even on one SQLite file.
 func soleOwner(cfg Config) string {
-	if cfg.DatabaseURL != "" {
+	if cfg.DatabaseURL != "" || cfg.ShardCount > 1 {
 		return ""
 	}
 	return "sqlite"
