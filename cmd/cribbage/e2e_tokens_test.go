@@ -57,12 +57,9 @@ func tableEdits(h *harness, msg string, mark int) (viaToken, viaBot int) {
 // originalIs reports whether a webhook path's token is an interaction's
 // whose original response is message msg.
 func originalIs(h *harness, path, msg string) bool {
-	for _, i := range h.fake.Interactions() {
-		if strings.Contains(path, "/"+i.Token+"/") {
-			return i.Message != nil && i.Message.ID == msg
-		}
-	}
-	return false
+	token := strings.Split(strings.TrimPrefix(path, "/api/v9/webhooks/"), "/")[1]
+	m, _, ok := h.fake.Original(token)
+	return ok && m.ID == msg
 }
 
 // checkCountShown checks that the table message comes to show the
