@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -124,6 +125,59 @@ func TestInteractionsEndpointAndShardSettings(t *testing.T) {
 	} {
 		if _, err := loadConfig(envMap(env)); err == nil {
 			t.Errorf("%s was accepted", name)
+		}
+	}
+}
+
+// TestTheDocsNameEveryVariable: every variable loadConfig reads is in
+// README's configuration table and in .env.example, and neither names a
+// variable the bot does not read.
+func TestTheDocsNameEveryVariable(t *testing.T) {
+	read := map[string]bool{}
+	loadConfig(func(key string) string {
+		read[key] = true
+		return ""
+	})
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(readme), "| variable | default | meaning |")
+	table, _, _ = strings.Cut(table, "\n\n")
+	documented := map[string]bool{}
+	for _, line := range strings.Split(table, "\n") {
+		cell, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		for _, name := range regexp.MustCompile("`([A-Z_]+)`").FindAllStringSubmatch(cell, -1) {
+			documented[name[1]] = true
+		}
+	}
+	example, err := os.ReadFile("../../.env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inExample := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^#?\s*([A-Z_]+)=`).FindAllStringSubmatch(string(example), -1) {
+		inExample[m[1]] = true
+	}
+	if len(read) < 10 {
+		t.Fatalf("loadConfig read only %v", read)
+	}
+	for name := range read {
+		if !documented[name] {
+			t.Errorf("%s is read but not in README's configuration table", name)
+		}
+		if !inExample[name] {
+			t.Errorf("%s is read but not in .env.example", name)
+		}
+	}
+	for name := range documented {
+		if !read[name] {
+			t.Errorf("README documents %s, which the bot does not read", name)
+		}
+	}
+	for name := range inExample {
+		if !read[name] {
+			t.Errorf(".env.example sets %s, which the bot does not read", name)
 		}
 	}
 }
