@@ -104,11 +104,11 @@ func (t *Table) Waiting() []int {
 	return nil
 }
 
-// Play records g as the table's game after a move made at now: the table
-// is finished when the game is over, and the wait restarts for a seat
-// that was not waiting before (both players throw to the crib from the
-// deal on: one's discard does not restart the other's wait).
-func (t *Table) Play(g *engine.State, now time.Time) {
+// SetGame records g as the table's game after a move made at now: the
+// table is finished when the game is over, and the wait restarts for a
+// seat that was not waiting before (both players throw to the crib from
+// the deal on: one's discard does not restart the other's wait).
+func (t *Table) SetGame(g *engine.State, now time.Time) {
 	before := t.Waiting()
 	t.State = g
 	if g.Phase == engine.PhaseOver {

@@ -61,7 +61,7 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 // table, and any hand view another process answers at the table brings
 // the table message up to date.
 func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) *cribbage.Change {
-	t.Play(g, b.now())
+	t.SetGame(g, b.now())
 	return &cribbage.Change{Table: t, Actions: actions, Outbox: storyPosts(t, events)}
 }
 

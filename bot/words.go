@@ -1,5 +1,9 @@
 package bot
 
+// The words the bot uses for a table: names of seats and sides, scores,
+// each event as the story and the hand views tell it, and results. They
+// are rendered here; story.go and live.go decide where they go.
+
 import (
 	"fmt"
 	"strings"
