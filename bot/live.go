@@ -93,8 +93,8 @@ type live struct {
 	// message and when its token came.
 	recorded map[seatKey]cribbage.MessageToken
 	// active counts the tables being brought up to date, for a shutdown
-	// to wait on.
-	active int
+	// to wait on, and later the touches scheduled (touchLater).
+	active, later int
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
@@ -384,7 +384,23 @@ func (b *Bot) touchTable(table int64) {
 
 // touchLater touches a table after d, unless the bot is stopping by then.
 func (b *Bot) touchLater(table int64, d time.Duration) {
-	time.AfterFunc(d, func() { b.touchTable(table) })
+	l := b.live
+	l.mu.Lock()
+	l.later++
+	l.mu.Unlock()
+	time.AfterFunc(d, func() {
+		b.touchTable(table)
+		l.mu.Lock()
+		l.later--
+		l.mu.Unlock()
+	})
+}
+
+// pending counts the passes under way and the touches to come.
+func (l *live) pending() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.active + l.later
 }
 
 // runLive makes passes over one table until nobody touched it during the

@@ -28,8 +28,11 @@ func newMetrics(reg prometheus.Registerer, b *Bot) *metrics {
 		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{Name: "cribbage_rest_rate_limited_total",
 			Help: "Announcements Discord answered with 429 (the table was held back for retry_after)."}),
 	}
+	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "cribbage_live_pending",
+		Help: "Tables whose table message or hand views are being brought up to date, or are to be in moments (a retry or a spaced edit)."},
+		func() float64 { return float64(b.live.pending()) })
 	if reg != nil {
-		reg.MustRegister(m.interactions, m.latency, m.rateLimited, storeCollector{b})
+		reg.MustRegister(m.interactions, m.latency, m.rateLimited, live, storeCollector{b})
 	}
 	return m
 }

@@ -443,6 +443,27 @@ func (h *harness) drain() {
 	})
 }
 
+// settleLive waits until the bot has no table message or hand view to
+// bring up to date, now or in moments (cribbage_live_pending is 0): a test
+// that then moves the clock past a token's life knows no edit is on its
+// way with a token checked before the move.
+func (h *harness) settleLive() {
+	h.t.Helper()
+	h.eventually("the live surface to settle", func() bool {
+		families, err := h.metrics.Gather()
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		for _, f := range families {
+			if f.GetName() == "cribbage_live_pending" {
+				return len(f.GetMetric()) == 1 && f.GetMetric()[0].GetGauge().GetValue() == 0
+			}
+		}
+		h.t.Fatal("no cribbage_live_pending metric")
+		return false
+	})
+}
+
 // fromZero is the start of all time for leaderboards.
 func fromZero() time.Time { return time.Time{} }
 

@@ -241,6 +241,7 @@ func TestOldInteractionTokensAreNeverUsed(t *testing.T) {
 	mover, _ := h.turnUser(id)
 	view := h.showHand(mover, msg, id)
 	card := firstPlayable(t, view)
+	h.settleLive()
 	requests := len(h.fake.Requests())
 
 	h.fake.Advance(20 * time.Minute)

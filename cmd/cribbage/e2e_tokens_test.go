@@ -25,6 +25,7 @@ func TestTheTableMessageIsEditedThroughALiveToken(t *testing.T) {
 		t.Errorf("with a live token: %d edits through it and %d with the bot token, want some and none", viaToken, viaBot)
 	}
 
+	h.settleLive()
 	mark := len(h.fake.Requests())
 	h.fake.Advance(14*time.Minute + 30*time.Second)
 	mover, _ := h.turnUser(id)
