@@ -87,11 +87,19 @@ type MessageToken struct {
 	At time.Time
 }
 
+// Discord keeps an interaction's token TokenLife after the interaction;
+// the bot uses one only until TokenUsable, so that a request started then
+// cannot outlive it.
+const (
+	TokenLife   = 15 * time.Minute
+	TokenUsable = TokenLife - time.Minute
+)
+
 // Edits reports whether the token may edit message id at now: it is that
 // message's token and is not within a minute of expiring, so an edit
 // started now cannot outlive it.
 func (m MessageToken) Edits(id string, now time.Time) bool {
-	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < 14*time.Minute
+	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < TokenUsable
 }
 
 // HandView is a seat's open hand view: the private message that shows a

@@ -256,6 +256,21 @@ func (l *live) takeBotEdit(table int64, now time.Time) (time.Time, bool) {
 	return time.Time{}, true
 }
 
+// boardWait is how long a table message must wait at now for a new board
+// (boardGap after its last).
+func (l *live) boardWait(table int64, now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return boardGap - now.Sub(l.boards[table])
+}
+
+// boardShown records that a table message got a new board at now.
+func (l *live) boardShown(table int64, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.boards[table] = now
+}
+
 // recordedFresh reports whether seat's view is recorded here with a token
 // for the same message that has long to live (see handTokenRenew).
 func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
@@ -556,7 +571,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 // with live buttons.
 func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
-		if b.now().Sub(t.CreatedAt) < interactionTokenLife {
+		if b.now().Sub(t.CreatedAt) < cribbage.TokenLife {
 			return nil // the answer that posts it records it
 		}
 		return b.postTableMessage(ctx, t)
@@ -564,10 +579,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	r := renderTable(t)
 	newBoard := boardKey(t) != t.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
-		b.live.mu.Lock()
-		wait := boardGap - b.now().Sub(b.live.boards[t.ID])
-		b.live.mu.Unlock()
-		if wait > 0 {
+		if wait := b.live.boardWait(t.ID, b.now()); wait > 0 {
 			newBoard = false
 			b.touchLater(t.ID, wait)
 		}
@@ -598,9 +610,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		b.edits.sent(t.ID, r)
 		b.live.showed(t.ID, t.Version)
 		if key != t.Board {
-			b.live.mu.Lock()
-			b.live.boards[t.ID] = b.now()
-			b.live.mu.Unlock()
+			b.live.boardShown(t.ID, b.now())
 			return b.store.RecordBoard(ctx, t.ID, key)
 		}
 		return nil

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -31,9 +30,6 @@ const threadArchiveMinutes = 7 * 24 * 60
 // errTableMessageUnknown defers opening a table's thread until the table
 // message is recorded.
 var errTableMessageUnknown = errors.New("bot: the table message is not known yet")
-
-// interactionTokenLife is how long Discord keeps an interaction's token.
-const interactionTokenLife = 15 * time.Minute
 
 // errGiveUp marks an announcement that can never be delivered.
 var errGiveUp = sender.ErrGiveUp

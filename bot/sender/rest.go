@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 )
 
 // Client makes the sender's requests to Discord's REST API: story posts,
@@ -49,10 +50,9 @@ type Request struct {
 	TokenAt     time.Time
 }
 
-// TokenUsable is how long after its interaction a token is used: Discord
-// keeps it 15 minutes, and a request started in the last minute could
-// outlive it.
-const TokenUsable = 14 * time.Minute
+// TokenUsable is how long after its interaction a token is used: the
+// domain's rule (cribbage.TokenUsable), a minute short of Discord's 15.
+const TokenUsable = cribbage.TokenUsable
 
 // Errors of a request.
 var (
