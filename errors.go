@@ -11,6 +11,10 @@ var (
 	ErrStale = errors.New("cribbage: the table has changed")
 	// ErrDuplicate means the interaction was already processed.
 	ErrDuplicate = errors.New("cribbage: interaction already processed")
+	// ErrNotPlaying means the table's game is not on.
+	ErrNotPlaying = errors.New("cribbage: the game is not on")
+	// ErrNotSeated means nobody is seated there, or a computer is.
+	ErrNotSeated = errors.New("cribbage: not seated at this table")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
 )

@@ -10,7 +10,7 @@ type Outbound struct {
 	Payload   string
 	// Waits marks an announcement that is never sent by itself: a later
 	// one of its table carries it (the sender reads it then, with
-	// TablePending). PendingOutbox and ClaimOutbox pass over it.
+	// TablePending). ClaimOutbox passes over it.
 	Waits bool
 }
 

@@ -33,29 +33,11 @@ type TableService interface {
 	// ChannelTables returns a channel's open tables: those posted in it,
 	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
-	// SetMessages records the table message and thread without changing
-	// the version.
-	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	// Actions returns a table's action log in order: with its cut seed
 	// (or first dealer) it replays the game.
 	Actions(ctx context.Context, id int64) ([]LoggedAction, error)
 	// GamesInProgress counts the tables with a game being played.
 	GamesInProgress(ctx context.Context) (int, error)
-	// RecordBoard records the key of the board picture now on the table
-	// message, without changing the version.
-	RecordBoard(ctx context.Context, id int64, key string) error
-	// RecordTableMessage records the table message if none is recorded yet,
-	// without changing the version.
-	RecordTableMessage(ctx context.Context, id int64, messageID string) error
-	// RecordEditToken records an interaction token that can edit the table
-	// message, unless the table already has a newer one. Like RecordBoard
-	// it changes no version.
-	RecordEditToken(ctx context.Context, id int64, token MessageToken) error
-	// RecordHandView records a seat's open hand view, unless a newer one
-	// is recorded. Like RecordBoard it changes no version.
-	RecordHandView(ctx context.Context, id int64, view HandView) error
-	// HandViews returns the open hand views recorded at a table, by seat.
-	HandViews(ctx context.Context, id int64) ([]HandView, error)
 	// MarkAssisted records that a player used the coach, without changing
 	// the version.
 	MarkAssisted(ctx context.Context, id int64) error
@@ -76,9 +58,6 @@ type TimerService interface {
 // OutboxService keeps the announcements queued by changes until they are
 // delivered, in order.
 type OutboxService interface {
-	// PendingOutbox returns up to limit undelivered announcements in
-	// delivery order.
-	PendingOutbox(ctx context.Context, limit int) ([]OutboxItem, error)
 	// TablePending returns one table's undelivered announcements in
 	// delivery order: a post carries the lines queued behind it, however
 	// many other tables' lines are queued before them.

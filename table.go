@@ -1,6 +1,7 @@
 package cribbage
 
 import (
+	"slices"
 	"time"
 
 	"github.com/cribbage-bot/cribbage/engine"
@@ -68,38 +69,23 @@ type Table struct {
 	// clubs green), for players who tell red from black poorly.
 	FourColour bool
 	// Board is the key of the board picture on the table message, or
-	// empty before one is there (see TableService.RecordBoard).
+	// empty before one is there (the bot's MessageBook records it).
 	Board string
 	// EditToken is the newest interaction token whose original response is
-	// the table message, if any (see TableService.RecordEditToken).
+	// the table message, if any (the bot's MessageBook records it).
 	EditToken MessageToken
 }
 
 // MessageToken is an interaction token whose original response is a
 // message: the message the response posted, or the one whose button the
-// response updated. For 15 minutes after the interaction Discord lets the
-// bot edit that message through the token, and such edits are outside the
-// 50 requests a second the bot token is allowed in all.
+// response updated. The bot decides how long one is used (Discord lets it
+// edit that message for a while after the interaction, outside the bot
+// token's rate limit); the store only keeps it.
 type MessageToken struct {
 	MessageID string
 	Token     string
 	// At is when the interaction arrived; the token's life counts from it.
 	At time.Time
-}
-
-// Discord keeps an interaction's token TokenLife after the interaction;
-// the bot uses one only until TokenUsable, so that a request started then
-// cannot outlive it.
-const (
-	TokenLife   = 15 * time.Minute
-	TokenUsable = TokenLife - time.Minute
-)
-
-// Edits reports whether the token may edit message id at now: it is that
-// message's token and is not within a minute of expiring, so an edit
-// started now cannot outlive it.
-func (m MessageToken) Edits(id string, now time.Time) bool {
-	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < TokenUsable
 }
 
 // HandView is a seat's open hand view: the private message that shows a
@@ -160,4 +146,40 @@ type Change struct {
 	Actions []LoggedAction
 	// Outbox is queued for delivery in order.
 	Outbox []Outbound
+}
+
+// Waiting returns the seats the game waits on: those still to throw to
+// the crib, whoever is to play or count, or the dealer to deal.
+func (t *Table) Waiting() []int {
+	g := t.State
+	if t.Status != StatusPlaying || g == nil {
+		return nil
+	}
+	switch g.Phase {
+	case engine.PhaseDiscard:
+		return g.Waiting()
+	case engine.PhasePlay, engine.PhaseShow:
+		return []int{g.Turn}
+	case engine.PhaseDeal:
+		return []int{g.Dealer}
+	}
+	return nil
+}
+
+// SetGame records g as the table's game after a move made at now: the
+// table is finished when the game is over, and the wait restarts for a
+// seat that was not waiting before (both players throw to the crib from
+// the deal on: one's discard does not restart the other's wait).
+func (t *Table) SetGame(g *engine.State, now time.Time) {
+	before := t.Waiting()
+	t.State = g
+	if g.Phase == engine.PhaseOver {
+		t.Status = StatusFinished
+	}
+	for _, s := range t.Waiting() {
+		if !slices.Contains(before, s) {
+			t.WaitingSince = now
+			break
+		}
+	}
 }

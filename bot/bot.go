@@ -385,20 +385,17 @@ func (b *Bot) resume(ctx context.Context) {
 	b.outbox.Wake()
 }
 
-// advanceTable applies whatever the table does by itself now, if anything.
+// advanceTable makes whatever moves the table makes by itself now, if any
+// (cribbage.Continue).
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	defer b.locks.lock(id)()
 	var note []string
 	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.Status != cribbage.StatusPlaying {
-			return nil, nil
+		ch, events, err := cribbage.Continue(t, b.env())
+		if ch != nil {
+			note = moveNote(t, events)
 		}
-		g, actions, events, err := cribbage.Advance(t, t.State, b.seeds, nil, nil)
-		if err != nil || len(actions) == 0 {
-			return nil, err
-		}
-		note = moveNote(t, events)
-		return b.changeFor(t, g, actions, events), nil
+		return ch, err
 	})
 	if err == nil && note != nil {
 		b.moved(t, note)

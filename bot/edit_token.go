@@ -101,7 +101,7 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
 func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
-	if tok := t.EditToken; tok.Edits(t.MessageID, b.now()) {
+	if tok := t.EditToken; sender.TokenEdits(tok, t.MessageID, b.now()) {
 		if next, ok := b.live.spaced(tokenBucket(tok.Token), b.now()); !ok {
 			return t.Board, &sender.Paced{Until: next}
 		}

@@ -7,14 +7,25 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
+// env is what the domain's moves take from the bot: its clock and seeds,
+// the computer players, and the story's words for what happened.
+func (b *Bot) env() cribbage.Env {
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts}
+}
+
 // applyAction is one seat's move in one store update: check the table is
-// where the interaction was made, the seat and its view version, apply the
-// engine action, let the table advance, and queue the story; then show the
-// change on the live surface. build chooses the action from the current
-// table; view is "" where no view version applies. It returns what the
-// move did, in words.
+// where the interaction was made and the seat's view version, let build
+// choose the action from the current table, and make the move
+// (cribbage.Move); then show the change on the live surface. view is ""
+// where no view version applies. It returns what the move did, in words.
+//
+// The table message and hand views are not queued with the change: the
+// process that made it shows it at once (live.go); if it dies first, a
+// restart shows every open table, and any hand view another process
+// answers at the table brings the table message up to date.
 func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, []string, error) {
 	userID, _ := user(ic)
 	defer b.locks.lock(tableID)()
@@ -25,10 +36,10 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 			return nil, err
 		}
 		if t.Status != cribbage.StatusPlaying {
-			return nil, errNotPlaying
+			return nil, cribbage.ErrNotPlaying
 		}
 		if seat = t.SeatOf(userID); seat < 0 {
-			return nil, errNotSeated
+			return nil, cribbage.ErrNotSeated
 		}
 		if view != "" && viewVersion(t.State.ViewFor(seat)) != view {
 			return nil, errStaleView
@@ -37,16 +48,12 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 		if err != nil {
 			return nil, err
 		}
-		g, events, err := t.State.Apply(a)
-		if err != nil {
-			return nil, err
-		}
-		g, actions, events, err := cribbage.Advance(t, g, b.seeds, []cribbage.LoggedAction{{UserID: userID, Action: a}}, events)
+		ch, events, err := cribbage.Move(t, a, b.env())
 		if err != nil {
 			return nil, err
 		}
 		note = moveNote(t, events)
-		return b.changeFor(t, g, actions, events), nil
+		return ch, nil
 	})
 	if err != nil {
 		return nil, seat, nil, err
@@ -55,34 +62,16 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 	return t, seat, note, nil
 }
 
-// changeFor saves g as the table's game and queues its story. The table
-// message and hand views are not queued: the process that made the change
-// shows it at once (live.go); if it dies first, a restart shows every open
-// table, and any hand view another process answers at the table brings
-// the table message up to date.
-func (b *Bot) changeFor(t *cribbage.Table, g *engine.State, actions []cribbage.LoggedAction, events []engine.Event) *cribbage.Change {
-	t.SetGame(g, b.now())
-	return &cribbage.Change{Table: t, Actions: actions, Outbox: storyPosts(t, events)}
-}
-
-// startGame turns a full lobby into a game: the cut for deal from a fresh
-// seed, then the first deal.
+// startGame turns a full lobby into a game (cribbage.Start) and opens its
+// thread. The table message turns from the lobby to the game: the click
+// that filled the last seat updates it in place, but a /cribbage join
+// answers privately, so the change queues a table refresh too (the sender
+// hands it to the live surface at once).
 func (b *Bot) startGame(t *cribbage.Table) (*cribbage.Change, error) {
-	seed := b.seeds()
-	g, events, err := engine.New(t.Options, seed)
+	ch, _, err := cribbage.Start(t, b.env())
 	if err != nil {
 		return nil, err
 	}
-	g, actions, events, err := cribbage.Advance(t, g, b.seeds, nil, events)
-	if err != nil {
-		return nil, err
-	}
-	t.Status, t.CutSeed = cribbage.StatusPlaying, &seed
-	ch := b.changeFor(t, g, actions, events)
-	// The table message turns from the lobby to the game: the click that
-	// filled the last seat updates it in place, but a /cribbage join
-	// answers privately, so the sender shows it (a table refresh is
-	// handed to the live surface at once).
 	ch.Outbox = append(append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...),
 		cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
 	return ch, nil

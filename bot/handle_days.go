@@ -74,17 +74,11 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		t := next
 		t.GuildID, t.ChannelID, t.HostID, t.Options, t.Computer, t.Seats = prev.GuildID, prev.ChannelID, uid, prev.Options, prev.Computer, seats
 		t.FourColour = prev.FourColour
-		t.Status = cribbage.StatusPlaying
-		g, err := engine.Rematch(prev.State)
+		ch, _, err := cribbage.StartRematch(prev, t, b.env())
 		if err != nil {
 			return nil, err
 		}
-		g, actions, events, err := cribbage.Advance(t, g, b.seeds, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		ch := b.changeFor(t, g, actions, events)
-		intro := post(t, fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, seatName(t, g.Dealer)), nil)
+		intro := post(t, fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, seatName(t, t.State.Dealer)), nil)
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}, intro}, ch.Outbox...)
 		return ch, nil
 	})
@@ -107,7 +101,7 @@ func mayRematch(prev *cribbage.Table, ic *discordgo.Interaction, uid string) err
 	case !here(prev, ic):
 		return errNotHere
 	case prev.SeatOf(uid) < 0:
-		return errNotSeated
+		return cribbage.ErrNotSeated
 	case prev.Status != cribbage.StatusFinished:
 		return errNotFinished
 	}

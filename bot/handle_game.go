@@ -38,9 +38,9 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	seat := t.SeatOf(uid)
 	switch {
 	case seat < 0:
-		return nil, -1, errNotSeated
+		return nil, -1, cribbage.ErrNotSeated
 	case t.State == nil:
-		return nil, -1, errNotPlaying
+		return nil, -1, cribbage.ErrNotPlaying
 	}
 	return t, seat, nil
 }
@@ -101,7 +101,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, bui
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID, cause error) (reply, error) {
 	msg, known := userMessage(cause)
-	if !known || errors.Is(cause, errNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
+	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)

@@ -98,7 +98,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 			return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 		}
 		if seat < 0 {
-			return nil, errNotSeated
+			return nil, cribbage.ErrNotSeated
 		}
 		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
 		if len(t.Seats) == 0 {

@@ -140,8 +140,8 @@ func TestRefusals(t *testing.T) {
 		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), errNotInGuild},
 		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), errNotInGuild},
 		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), errUnknownCommand},
-		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), errNotSeated},
-		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), errNotSeated},
+		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
+		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},
 		{"a table that does not exist", discordtest.Click(guild, channel, alice, "m", "/hand/99"), cribbage.ErrNotFound},
 	}
 	for _, tt := range tests {
@@ -238,7 +238,7 @@ func TestRematchHandler(t *testing.T) {
 	if u.table(1).Status != cribbage.StatusFinished {
 		t.Fatalf("status %s after resigning", u.table(1).Status)
 	}
-	if _, err := u.click(mallory, "/rematch/1"); !errors.Is(err, errNotSeated) {
+	if _, err := u.click(mallory, "/rematch/1"); !errors.Is(err, cribbage.ErrNotSeated) {
 		t.Errorf("a stranger's rematch: %v", err)
 	}
 	r, err = u.click(alice, "/rematch/1")

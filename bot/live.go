@@ -571,7 +571,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 // with live buttons.
 func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
-		if b.now().Sub(t.CreatedAt) < cribbage.TokenLife {
+		if b.now().Sub(t.CreatedAt) < sender.TokenLife {
 			return nil // the answer that posts it records it
 		}
 		return b.postTableMessage(ctx, t)
@@ -588,7 +588,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		b.live.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if !t.EditToken.Edits(t.MessageID, b.now()) {
+	if !sender.TokenEdits(t.EditToken, t.MessageID, b.now()) {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
 		// the story keeps the rest of the budget.

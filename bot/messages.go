@@ -11,9 +11,7 @@ import (
 // The bot's own refusals; userMessage words them for players.
 var (
 	errNotInGuild    = errors.New("bot: not in a server")
-	errNotSeated     = errors.New("bot: not seated at this table")
 	errStaleView     = errors.New("bot: the hand view is out of date")
-	errNotPlaying    = errors.New("bot: the game is not on")
 	errNotLobby      = errors.New("bot: the game has started")
 	errTableFull     = errors.New("bot: the table is full")
 	errAlreadySeated = errors.New("bot: already seated")
@@ -64,13 +62,13 @@ var errorTexts = []struct {
 	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
 	{errNoUser, "I can't tell who sent that, so I did nothing."},
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
-	{errNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
+	{cribbage.ErrNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{errStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},
 	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
 	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
 	{errNotHere, "There's no such table in this channel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
-	{errNotPlaying, "This table's game isn't running."},
+	{cribbage.ErrNotPlaying, "This table's game isn't running."},
 	{errNotLobby, "This table's game has already started; seats can't change now."},
 	{errTableFull, "This table is full. Open another with `/cribbage start`."},
 	{errAlreadySeated, "You're already seated at this table."},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // TestReplayHandsPlaysTheLogAgain plays whole computer games, one cut for
@@ -17,30 +18,32 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 		n := uint64(0)
 		return func() engine.Seed { n++; return engine.SeedFromUint64(n) }
 	}
+	env := cribbage.Env{Seeds: seeds(), Computers: ai.Players{}}
+	var prev *cribbage.Table
 	for _, rematch := range []bool{false, true} {
 		opts := engine.Options{Players: 3, Target: 61}
-		tb := &cribbage.Table{ID: 7, Options: opts, Status: cribbage.StatusPlaying,
+		tb := &cribbage.Table{ID: 7, Options: opts, Status: cribbage.StatusLobby,
 			Seats: []cribbage.Seat{{Name: "A", Computer: "easy"}, {Name: "B", Computer: "easy"}, {Name: "C", Computer: "easy"}}}
-		var g *engine.State
+		var ch *cribbage.Change
 		var err error
 		if rematch {
-			g, err = engine.NewWithDealer(opts, 2)
+			ch, _, err = cribbage.StartRematch(prev, tb, env)
 		} else {
-			cut := engine.SeedFromUint64(99)
-			tb.CutSeed = &cut
-			g, _, err = engine.New(opts, cut)
+			ch, _, err = cribbage.Start(tb, env)
+		}
+		var actions []cribbage.LoggedAction
+		for ch != nil && err == nil {
+			actions = append(actions, ch.Actions...)
+			ch, _, err = cribbage.Continue(tb, env)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		next := seeds()
-		var actions []cribbage.LoggedAction
-		for g.Phase != engine.PhaseOver {
-			if g, actions, _, err = cribbage.Advance(tb, g, next, actions, nil); err != nil {
-				t.Fatal(err)
-			}
+		g := tb.State
+		if g.Phase != engine.PhaseOver {
+			t.Fatalf("rematch %v: the game stopped in phase %v", rematch, g.Phase)
 		}
-		tb.State = g
+		prev = tb
 		hands, err := replayHands(tb, actions)
 		if err != nil {
 			t.Fatal(err)

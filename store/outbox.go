@@ -37,8 +37,9 @@ func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
 }
 
 // PendingOutbox returns up to limit undelivered announcements in delivery
-// order, due or not, passing over those that wait for a later one: a sender delivers each channel's first item only, so
-// that a channel's announcements never overtake each other.
+// order, due or not, passing over those that wait for a later one. No
+// process delivers from it (a sender claims with ClaimOutbox): it is for
+// tests and for looking into a store, which is why it is not a service.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
 	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 ORDER BY id LIMIT ?`, limit)
 }

@@ -50,9 +50,20 @@ type Request struct {
 	TokenAt     time.Time
 }
 
-// TokenUsable is how long after its interaction a token is used: the
-// domain's rule (cribbage.TokenUsable), a minute short of Discord's 15.
-const TokenUsable = cribbage.TokenUsable
+// Discord keeps an interaction's token TokenLife after the interaction;
+// the bot uses one only until TokenUsable, a minute short, so that a
+// request started then cannot outlive it.
+const (
+	TokenLife   = 15 * time.Minute
+	TokenUsable = TokenLife - time.Minute
+)
+
+// TokenEdits reports whether token m may edit message id at now: it is
+// that message's token and TokenUsable has not passed since its
+// interaction.
+func TokenEdits(m cribbage.MessageToken, id string, now time.Time) bool {
+	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < TokenUsable
+}
 
 // Errors of a request.
 var (

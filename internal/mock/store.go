@@ -266,7 +266,7 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 // ClaimOutbox implements cribbage.OutboxService: one process, every table
 // is its own.
 func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
-	return s.PendingOutbox(ctx, limit)
+	return s.pending(ctx, limit)
 }
 
 // TablePending implements cribbage.OutboxService: waiting announcements
@@ -301,7 +301,7 @@ func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 
 // OutboxDepth implements cribbage.OutboxService.
 func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
-	items, err := s.PendingOutbox(ctx, 1<<30)
+	items, err := s.pending(ctx, 1<<30)
 	if err != nil || len(items) == 0 {
 		return 0, time.Time{}, err
 	}
@@ -384,9 +384,9 @@ func (s *Store) markTimer(id int64, out []cribbage.Outbound, field func(t *cribb
 	return true, nil
 }
 
-// PendingOutbox implements cribbage.OutboxService: those that wait for a
-// later announcement are passed over.
-func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
+// pending returns up to limit undelivered announcements in order,
+// passing over those that wait for a later one.
+func (s *Store) pending(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []cribbage.OutboxItem

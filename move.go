@@ -1,0 +1,180 @@
+package cribbage
+
+import (
+	"crypto/rand"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// This file is everything a move does to a table's game: a player's action
+// (Move), the start of a game (Start, StartRematch), and what the table
+// then does by itself (Continue) all end in settle, which lets the
+// computer players and the dealing run, records the game on the table and
+// words the announcements. The bot only parses the click before and shows
+// the change after; the store saves the Change in one transaction.
+
+// Seeds draws the seed of each cut for deal and each deal. In play it is
+// RandomSeed; tests give a fixed sequence so deals are the same every run.
+type Seeds func() engine.Seed
+
+// RandomSeed draws a seed from crypto/rand (RULES.md "Cards").
+func RandomSeed() engine.Seed {
+	var s engine.Seed
+	if _, err := rand.Read(s[:]); err != nil {
+		panic(fmt.Sprintf("crypto/rand failed: %v", err))
+	}
+	return s
+}
+
+// Computers decides for the computer players, by the name of their level
+// (Seat.Computer). How a computer thinks is engine/ai's business; the
+// domain only asks, so that it, the store and their tests do not carry
+// the computer's tables.
+type Computers interface {
+	// Decide returns the action a computer player of level takes in view
+	// v's seat, any chance drawn from seed, and false when the game does
+	// not wait on that seat for a decision (or the level is unknown).
+	Decide(level string, v engine.View, seed uint64) (engine.Action, bool)
+	// Muggins returns the muggins a computer player of level in view v's
+	// seat calls, if any.
+	Muggins(level string, v engine.View) (engine.Action, bool)
+}
+
+// Env is what a move takes from outside the game: the time, the seeds of
+// deals, the computer players, and the words of the announcements.
+type Env struct {
+	Now       time.Time
+	Seeds     Seeds
+	Computers Computers
+	// Announce words what happened at t as the announcements to queue with
+	// the change (the bot's story of the game); nil queues none.
+	Announce func(t *Table, events []engine.Event) []Outbound
+}
+
+// Move applies action a, made by the person in seat a.Seat, to the table's
+// game and lets the table run on from there (settle). It returns the
+// change to save and every event of the move, the table's own moves
+// after it included; t is changed in place. A table not playing fails with
+// ErrNotPlaying, a seat no person holds with ErrNotSeated, and a move the
+// rules refuse with the engine's error.
+func Move(t *Table, a engine.Action, env Env) (*Change, []engine.Event, error) {
+	if t.Status != StatusPlaying || t.State == nil {
+		return nil, nil, ErrNotPlaying
+	}
+	if a.Seat < 0 || a.Seat >= len(t.Seats) || t.Seats[a.Seat].Computer != "" {
+		return nil, nil, ErrNotSeated
+	}
+	g, events, err := t.State.Apply(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return settle(t, g, []LoggedAction{{UserID: t.Seats[a.Seat].UserID, Action: a}}, events, env)
+}
+
+// Start starts the game at a lobby whose seats are all taken: the cut for
+// deal from a fresh seed, then the first deal.
+func Start(t *Table, env Env) (*Change, []engine.Event, error) {
+	seed := env.Seeds()
+	g, events, err := engine.New(t.Options, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.Status, t.CutSeed = StatusPlaying, &seed
+	return settle(t, g, nil, events, env)
+}
+
+// StartRematch starts next, a new table seated as prev, with the game that
+// follows prev's: the deal passes on (RULES.md "Starting a game").
+func StartRematch(prev, next *Table, env Env) (*Change, []engine.Event, error) {
+	g, err := engine.Rematch(prev.State)
+	if err != nil {
+		return nil, nil, err
+	}
+	next.Status = StatusPlaying
+	return settle(next, g, nil, nil, env)
+}
+
+// Continue makes the moves the table makes by itself now, if any: after a
+// restart, or when a timer finds a computer's move or a deal waiting. A
+// nil change means there is none.
+func Continue(t *Table, env Env) (*Change, []engine.Event, error) {
+	if t.Status != StatusPlaying || t.State == nil {
+		return nil, nil, nil
+	}
+	ch, events, err := settle(t, t.State, nil, nil, env)
+	if err != nil || len(ch.Actions) == 0 {
+		return nil, nil, err
+	}
+	return ch, events, nil
+}
+
+// maxOwnMoves bounds the moves a table makes by itself in one go: a whole
+// hand of computer players is far fewer, so more means a bug, not a game.
+const maxOwnMoves = 500
+
+// settle finishes a change from game g: it applies the moves the table
+// makes by itself after g (the computer players' moves, and dealing the
+// next hand unless a person deals it, so that muggins can still be called
+// before it: RULES.md "Counting by hand"), records the game on t, and
+// words the announcements of everything that happened.
+func settle(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event, env Env) (*Change, []engine.Event, error) {
+	for steps := 0; g.Phase != engine.PhaseOver && steps < maxOwnMoves; steps++ {
+		a, ok := ownMove(t, g, env)
+		if !ok {
+			break
+		}
+		next, evs, err := g.Apply(a)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cribbage: the table's own move %v: %w", a, err)
+		}
+		g, actions, events = next, append(actions, LoggedAction{Action: a}), append(events, evs...)
+	}
+	t.SetGame(g, env.Now)
+	ch := &Change{Table: t, Actions: actions}
+	if env.Announce != nil {
+		ch.Outbox = env.Announce(t, events)
+	}
+	return ch, events, nil
+}
+
+// ownMove is the next move the table makes without a person, if any. A
+// computer calls muggins first: a person's missed points are taken before
+// anything else happens, as an attentive opponent would.
+func ownMove(t *Table, g *engine.State, env Env) (engine.Action, bool) {
+	for seat, s := range t.Seats {
+		if s.Computer == "" || len(g.Missed) == 0 {
+			continue // only a show with missed points has muggins to call
+		}
+		if a, ok := env.Computers.Muggins(s.Computer, g.ViewFor(seat)); ok {
+			return a, true
+		}
+	}
+	if g.Phase == engine.PhaseDeal {
+		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
+			return engine.Action{}, false
+		}
+		seed := env.Seeds()
+		return engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}, true
+	}
+	for _, seat := range g.Waiting() {
+		level := t.Seats[seat].Computer
+		if level == "" {
+			continue // a person
+		}
+		if a, ok := env.Computers.Decide(level, g.ViewFor(seat), decisionSeed(t.ID, g, seat)); ok {
+			return a, true
+		}
+	}
+	return engine.Action{}, false
+}
+
+// decisionSeed is the seed of a computer's decision: fixed by the table and
+// the point of the game, so a replayed game decides the same way.
+func decisionSeed(table int64, g *engine.State, seat int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d/%d/%d/%d", table, g.HandNo, len(g.Plays), g.Shown, seat)
+	return h.Sum64()
+}

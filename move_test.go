@@ -1,0 +1,165 @@
+package cribbage
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// plainComputers is a computer player the domain's tests can read: it
+// throws its first cards, lays its first legal card, and never calls
+// muggins. engine/ai's players are the bot's business, not the domain's.
+type plainComputers struct{}
+
+func (plainComputers) Decide(level string, v engine.View, seed uint64) (engine.Action, bool) {
+	switch {
+	case level != "plain":
+		return engine.Action{}, false
+	case v.Phase == engine.PhaseDiscard && !v.Discarded[v.Seat]:
+		return engine.Action{Kind: engine.ActDiscard, Seat: v.Seat, Cards: v.Hand.Cards()[:v.Options.DiscardSize()]}, true
+	case v.Phase == engine.PhasePlay && v.Turn == v.Seat && len(v.Legal) > 0:
+		return engine.Action{Kind: engine.ActPlay, Seat: v.Seat, Card: v.Legal[0]}, true
+	}
+	return engine.Action{}, false
+}
+
+func (plainComputers) Muggins(string, engine.View) (engine.Action, bool) {
+	return engine.Action{}, false
+}
+
+// testEnv is an Env on a fixed clock and numbered seeds, counting the
+// events it is asked to announce.
+func testEnv(announced *int) Env {
+	n := uint64(0)
+	return Env{
+		Now:       time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC),
+		Seeds:     func() engine.Seed { n++; return engine.SeedFromUint64(n) },
+		Computers: plainComputers{},
+		Announce: func(t *Table, events []engine.Event) []Outbound {
+			*announced += len(events)
+			return []Outbound{{ChannelID: t.ChannelID, Kind: "post", Payload: "story"}}
+		},
+	}
+}
+
+// personAndComputer is a lobby of two whose seats are taken: a person in
+// seat 0 and the plain computer in seat 1.
+func personAndComputer() *Table {
+	return &Table{ID: 1, ChannelID: "c", Options: engine.Options{Players: 2, Target: 121}, Status: StatusLobby,
+		Seats: []Seat{{UserID: "u", Name: "Ann"}, {Computer: "plain", Name: "Computer"}}}
+}
+
+// TestAGameIsMovesToTheEnd plays a whole game through Start and Move, the
+// person laying their first legal card: the computer's moves and the deals
+// come with each change, logged as the table's own, and every event is
+// announced once.
+func TestAGameIsMovesToTheEnd(t *testing.T) {
+	var announced, events int
+	env := testEnv(&announced)
+	tb := personAndComputer()
+	ch, evs, err := Start(tb, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events += len(evs)
+	if tb.Status != StatusPlaying || tb.CutSeed == nil || !tb.WaitingSince.Equal(env.Now) {
+		t.Fatalf("after Start: status %s, cut seed %v, waiting since %v", tb.Status, tb.CutSeed, tb.WaitingSince)
+	}
+	if len(ch.Actions) == 0 || ch.Actions[0].Action.Kind != engine.ActDeal || len(ch.Outbox) != 1 {
+		t.Fatalf("Start's change: %d actions, %d announcements", len(ch.Actions), len(ch.Outbox))
+	}
+	moves := 0
+	for tb.Status == StatusPlaying {
+		v := tb.State.ViewFor(0)
+		var a engine.Action
+		switch {
+		case v.Phase == engine.PhaseDiscard:
+			a = engine.Action{Kind: engine.ActDiscard, Seat: 0, Cards: v.Hand.Cards()[:2]}
+		case v.Phase == engine.PhasePlay && v.Turn == 0 && len(v.Legal) > 0:
+			a = engine.Action{Kind: engine.ActPlay, Seat: 0, Card: v.Legal[0]}
+		default:
+			t.Fatalf("move %d: the game waits on %v in phase %v, not on the person", moves, tb.Waiting(), v.Phase)
+		}
+		ch, evs, err := Move(tb, a, env)
+		if err != nil {
+			t.Fatalf("move %d, %v: %v", moves, a, err)
+		}
+		events += len(evs)
+		if ch.Table != tb || ch.Actions[0].UserID != "u" || ch.Actions[0].Action.Kind != a.Kind {
+			t.Fatalf("move %d: the change logs %+v first", moves, ch.Actions[0])
+		}
+		for _, la := range ch.Actions[1:] {
+			if la.UserID != "" {
+				t.Fatalf("move %d: the table's own move is logged as %q's", moves, la.UserID)
+			}
+		}
+		moves++
+	}
+	if tb.Status != StatusFinished || tb.State.Result == nil {
+		t.Fatalf("the game ended with status %s", tb.Status)
+	}
+	if events != announced || events == 0 {
+		t.Errorf("%d events happened, %d were announced", events, announced)
+	}
+}
+
+// TestAMoveRefusedChangesNothing: a move at a table not playing, from a
+// seat no person holds, or against the rules fails with its reason and
+// leaves the table as it was.
+func TestAMoveRefusedChangesNothing(t *testing.T) {
+	var announced int
+	env := testEnv(&announced)
+	playing := personAndComputer()
+	if _, _, err := Start(playing, env); err != nil {
+		t.Fatal(err)
+	}
+	hand := playing.State.ViewFor(0).Hand.Cards()
+	notHeld := engine.Card(0)
+	for c := engine.Card(0); c < 52; c++ {
+		if !playing.State.ViewFor(0).Hand.Has(c) {
+			notHeld = c
+			break
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		table *Table
+		a     engine.Action
+		want  error
+	}{
+		{"a lobby", personAndComputer(), engine.Action{Kind: engine.ActDiscard, Seat: 0, Cards: hand[:2]}, ErrNotPlaying},
+		{"the computer's seat", playing, engine.Action{Kind: engine.ActDiscard, Seat: 1, Cards: hand[:2]}, ErrNotSeated},
+		{"no seat", playing, engine.Action{Kind: engine.ActDiscard, Seat: 2, Cards: hand[:2]}, ErrNotSeated},
+		{"a card not held", playing, engine.Action{Kind: engine.ActDiscard, Seat: 0, Cards: []engine.Card{hand[0], notHeld}}, nil},
+		{"a play before the crib", playing, engine.Action{Kind: engine.ActPlay, Seat: 0, Card: hand[0]}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before, status, since := c.table.State, c.table.Status, c.table.WaitingSince
+			seen := announced
+			ch, _, err := Move(c.table, c.a, env)
+			if err == nil || ch != nil || (c.want != nil && !errors.Is(err, c.want)) {
+				t.Fatalf("Move = %v, %v; want the refusal %v", ch, err, c.want)
+			}
+			if c.table.State != before || c.table.Status != status || !c.table.WaitingSince.Equal(since) || announced != seen {
+				t.Errorf("a refused move changed the table")
+			}
+		})
+	}
+}
+
+// TestContinueWithNothingToDo: a table waiting on a person makes no
+// change by itself.
+func TestContinueWithNothingToDo(t *testing.T) {
+	var announced int
+	env := testEnv(&announced)
+	tb := personAndComputer()
+	if _, _, err := Start(tb, env); err != nil {
+		t.Fatal(err)
+	}
+	seen := announced
+	if ch, _, err := Continue(tb, env); ch != nil || err != nil || announced != seen {
+		t.Errorf("Continue = %v, %v, announcing %d events", ch, err, announced-seen)
+	}
+}
