@@ -28,6 +28,7 @@ func soloGame(t *testing.T, h *harness, level string, opts ...discordtest.Opt) (
 }
 
 func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := soloGame(t, h, "expert")
 	scan := h.playScanned(id, msg, usersOf(alice))
@@ -57,6 +58,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 }
 
 func TestCoachHintsAndReview(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := soloGame(t, h, "easy")
 	view := h.showHand(alice, msg, id)
@@ -101,6 +103,7 @@ func TestCoachHintsAndReview(t *testing.T) {
 // (as if the bot stopped between the person's move and the computer's) and
 // checks that the next bot makes the computer's move.
 func TestComputerMovesAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := soloGame(t, h, "expert")
 	people := usersOf(alice)
@@ -132,6 +135,7 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 // TestTeamGameWithAComputerPartner: Alice and a computer partner against two
 // computers, to the end.
 func TestTeamGameWithAComputerPartner(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 4}, discordtest.Opt{Name: "teams", Value: true},
 		discordtest.Opt{Name: "points", Value: 61}, discordtest.Opt{Name: "computer", Value: "expert"})
@@ -152,6 +156,7 @@ func TestTeamGameWithAComputerPartner(t *testing.T) {
 // when she asks; when she claims less than it holds, the computer takes
 // the rest at once, as an attentive opponent would.
 func TestTheCoachCountsAndTheComputerCallsMuggins(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	people := usersOf(alice)
 	var id int64

@@ -30,14 +30,16 @@ import (
 // TestContractWholeGames plays a whole game at every kind of table and
 // reports its requests by route. Each table has exactly one table message.
 func TestContractWholeGames(t *testing.T) {
+	t.Parallel()
 	tests := []tableKind{
 		{"two players", nil, []discordtest.User{alice, bob}},
 		{"three players", []discordtest.Opt{{Name: "players", Value: 3}}, []discordtest.User{alice, bob, carol}},
 		{"four players", []discordtest.Opt{{Name: "players", Value: 4}}, []discordtest.User{alice, bob, carol, dan}},
 		{"two teams of two", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []discordtest.User{alice, bob, carol, dan}},
 	}
-	for _, tc := range tests {
+	for _, tc := range shortKinds(tests) {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t)
 			id, msg := h.seat(tc)
 			h.playToEnd(id, msg, usersOf(tc.people...))
@@ -60,6 +62,7 @@ func TestContractWholeGames(t *testing.T) {
 // subcommand registered was run, and every action of a custom_id the bot
 // rendered was clicked.
 func TestContractEveryCommandAndButton(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, sub := range []string{"help", "rules", "status", "games", "leaderboard", "stats"} {
 		h.command(alice, sub)

@@ -41,6 +41,7 @@ func (h *harness) settle() {
 }
 
 func TestRemindersComeAfterThePeriodAndNotBefore(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, _ := twoPlayerGame(t, h)
 	mover, _ := h.turnUser(id)
@@ -77,6 +78,7 @@ func TestRemindersComeAfterThePeriodAndNotBefore(t *testing.T) {
 }
 
 func TestAReminderDueDuringARestartFiresOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, _ := twoPlayerGame(t, h)
 	h.stopBot()
@@ -92,6 +94,7 @@ func TestAReminderDueDuringARestartFiresOnce(t *testing.T) {
 }
 
 func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, waiter := h.turnUser(id)
@@ -128,6 +131,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 // not thrown for eight days, Bob has: Alice's claim is refused and changes
 // nothing, Bob's wins. At two players with both late, neither can claim.
 func TestALatePlayerCannotClaimTheWin(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		people  []discordtest.User
@@ -177,6 +181,7 @@ func TestALatePlayerCannotClaimTheWin(t *testing.T) {
 }
 
 func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, _ := h.open(alice)
 	h.fake.Advance(23 * time.Hour)
@@ -192,6 +197,7 @@ func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
 }
 
 func TestGamesListAndRematch(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, _ := h.turnUser(id)
@@ -241,6 +247,7 @@ func (h *harness) resignedGame(host, guest, loser discordtest.User) int64 {
 // Carol 2 games, 1–1, 1 won, 50%; Bob 2 games, 0–2, 0 won, 0%. Alice's
 // latest result is a win (streak: won 1), and she is 2–0 against Bob.
 func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.resignedGame(alice, bob, bob)
 	h.resignedGame(bob, alice, bob)
@@ -284,6 +291,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 // crib from the deal on; Alice throwing six hours later does not restart
 // Bob's wait, so he is reminded 12 hours after the deal.
 func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.open(alice)
 	h.click(bob, msg, "/join/"+itoa64(id))
@@ -299,6 +307,7 @@ func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
 // TestSimultaneousRematchClicksMakeOneGame: both players press Rematch at
 // once; one new table is made and the other click is told where it is.
 func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id := h.resignedGame(alice, bob, bob)
 	msg := h.table(id).MessageID

@@ -491,3 +491,12 @@ func (h *harness) seat(k tableKind) (int64, string) {
 	}
 	return id, msg
 }
+
+// shortKinds is kinds, or its first alone under -short: the others run the
+// same code at other tables, and -short is the quick run.
+func shortKinds(kinds []tableKind) []tableKind {
+	if testing.Short() {
+		return kinds[:1]
+	}
+	return kinds
+}

@@ -34,6 +34,7 @@ const (
 // tells nothing about the table and changes nothing. The same requests
 // made in the table's channel work.
 func TestATableAnswersOnlyInItsChannel(t *testing.T) {
+	t.Parallel()
 	for _, overHTTP := range []bool{false, true} {
 		t.Run(map[bool]string{false: "gateway", true: "HTTP"}[overHTTP], func(t *testing.T) {
 			tableAnswersOnlyInItsChannel(t, newHarnessWith(t, func(h *harness) { h.overHTTP = overHTTP }))
@@ -119,6 +120,7 @@ func tableAnswersOnlyInItsChannel(t *testing.T, h *harness) {
 // missing when required, and interactions that name no user. Each gets a
 // clear private answer, nothing panics, and nothing changes.
 func TestOptionsOutsideTheDefinitionsAreRefused(t *testing.T) {
+	t.Parallel()
 	seed := strings.Repeat("ab", 32)
 	noUser := func(i *discordgo.Interaction) *discordgo.Interaction {
 		i.Member, i.User = nil, nil
@@ -134,6 +136,7 @@ func TestOptionsOutsideTheDefinitionsAreRefused(t *testing.T) {
 			name = "HTTP"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarnessWith(t, func(h *harness) { h.overHTTP = overHTTP })
 			lobby, msg := h.open(alice)
 			const badOptions, nobody = "aren't ones the command offers", "can't tell who sent that"
@@ -205,6 +208,7 @@ func outcomes(t *testing.T, reg *prometheus.Registry, outcome string) float64 {
 // have come and gone for ten minutes: it is refused for as long as its
 // timestamp would be accepted, and by its timestamp after that.
 func TestASignedRequestIsRefusedAgainForAsLongAsItsTimestampIsGood(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.overHTTP = true })
 	n := 0
 	ping := func() []byte {
@@ -260,6 +264,7 @@ func mustAtoi(t *testing.T, s string) int64 {
 // gateway, the edit that brings a deferred answer's pictures over HTTP):
 // Go's errors quote the URL, and the bot logs them, without the token.
 func TestNetworkErrorsDoNotLogTokens(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		overHTTP bool

@@ -23,8 +23,10 @@ import (
 // (the replay, /cribbage status) cannot ride in an HTTP response, so they
 // are deferred and edited in through the interaction's token.
 func TestWholeGamesOverHTTP(t *testing.T) {
-	for _, tc := range twoAndFour {
+	t.Parallel()
+	for _, tc := range shortKinds(twoAndFour) {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarnessWith(t, func(h *harness) { h.overHTTP = true })
 			id, msg := h.seat(tc)
 			people := usersOf(tc.people...)
@@ -77,6 +79,7 @@ func TestWholeGamesOverHTTP(t *testing.T) {
 // before anything is done; an oversized body with 413. Discord's PING gets
 // PONG.
 func TestInteractionsEndpointRefusesWhatDiscordDidNotSign(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.overHTTP = true })
 	url := h.endpoint.URL
 	ping := []byte(`{"id":"1","application_id":"` + h.fake.AppID + `","type":1,"token":"t","version":1}`)

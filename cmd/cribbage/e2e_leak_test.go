@@ -321,19 +321,17 @@ func (h *harness) playScanned(id int64, msg string, people map[string]discordtes
 // of table through commands and buttons, scanning every public payload for
 // hidden cards, and checks the records each game leaves.
 func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
-	tests := []struct {
-		name   string
-		opts   []discordtest.Opt
-		people []discordtest.User
-	}{
+	t.Parallel()
+	tests := []tableKind{
 		{"two players", nil, []discordtest.User{alice, bob}},
 		{"three players", []discordtest.Opt{{Name: "players", Value: 3}, {Name: "points", Value: 61}}, []discordtest.User{alice, bob, carol}},
 		{"four players", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "points", Value: 61}}, []discordtest.User{alice, bob, carol, dan}},
 		{"two teams of two", []discordtest.Opt{{Name: "players", Value: 4}, {Name: "teams", Value: true}}, []discordtest.User{alice, bob, carol, dan}},
 		{"manual counting with muggins", []discordtest.Opt{{Name: "points", Value: 61}, {Name: "counting", Value: "manual"}, {Name: "muggins", Value: true}}, []discordtest.User{alice, bob}},
 	}
-	for _, tc := range tests {
+	for _, tc := range shortKinds(tests) {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t)
 			id, msg := h.open(tc.people[0], tc.opts...)
 			for _, u := range tc.people[1:] {
@@ -376,6 +374,7 @@ func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
 
 // TestLeakScanCatchesLeaks makes sure the scan would fail on a leak.
 func TestLeakScanCatchesLeaks(t *testing.T) {
+	t.Parallel()
 	five := engine.SetOf(engine.MustParseCard("5H"))
 	tests := []struct {
 		name string

@@ -24,6 +24,7 @@ import (
 // picture was uploaded only when it would look different, in the table
 // edits the game made anyway.
 func TestTheTableMessageShowsTheBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.playToEnd(id, msg, usersOf(alice, bob))
@@ -116,6 +117,7 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 // its revealed seed deals; once it is over anyone may, from the table's
 // Replay button.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	people := usersOf(alice, bob)

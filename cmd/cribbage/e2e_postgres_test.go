@@ -22,8 +22,10 @@ func postgresSchema(t testing.TB) string {
 // TestWholeGamesOnPostgres plays whole games at 2 and 4 players through the
 // fake Discord with the bot on PostgreSQL, restarting it once mid-game.
 func TestWholeGamesOnPostgres(t *testing.T) {
+	t.Parallel()
 	for _, tc := range twoAndFour {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarnessOn(t, postgresSchema(t), 20*time.Millisecond)
 			id, msg := h.seat(tc)
 			people := usersOf(tc.people...)

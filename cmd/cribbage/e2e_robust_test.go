@@ -40,6 +40,7 @@ func firstPlayable(t *testing.T, a discordtest.Answer) string {
 }
 
 func TestButtonsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, _ := h.turnUser(id)
@@ -67,6 +68,7 @@ func TestButtonsSurviveARestart(t *testing.T) {
 }
 
 func TestBadInputsChangeNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, waiter := h.turnUser(id)
@@ -130,6 +132,7 @@ func TestBadInputsChangeNothing(t *testing.T) {
 }
 
 func TestDuplicateAndSimultaneousClicksApplyOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, _ := h.turnUser(id)
@@ -184,6 +187,7 @@ func TestDuplicateAndSimultaneousClicksApplyOnce(t *testing.T) {
 // besides the fake's own rate limits: the thread must then read exactly the
 // story as queued, every line once and in order.
 func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()
@@ -236,6 +240,7 @@ func TestAnnouncementsSurviveRateLimitsErrorsAndRestarts(t *testing.T) {
 }
 
 func TestOldInteractionTokensAreNeverUsed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	mover, _ := h.turnUser(id)
@@ -260,6 +265,7 @@ func TestOldInteractionTokensAreNeverUsed(t *testing.T) {
 // TestGatewayDropIsResumed: Discord closes the gateway connection; the
 // session resumes and the table plays on.
 func TestGatewayDropIsResumed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.fake.DropConnections()
@@ -278,6 +284,7 @@ func TestGatewayDropIsResumed(t *testing.T) {
 // its answer is lost. The retry is refused (a message has one thread), and
 // the bot finds the thread on the message instead of giving up on it.
 func TestALostThreadAnswerIsRecovered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.fake.LoseNextAnswers("POST", "/threads", 500, 1)
 	id, msg := twoPlayerGame(t, h)
@@ -305,6 +312,7 @@ func TestALostThreadAnswerIsRecovered(t *testing.T) {
 // message mid-game; the next refresh finds it gone and posts it again,
 // once, and records it.
 func TestADeletedTableMessageIsPostedAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()

@@ -10,6 +10,7 @@ import (
 // the bot runs both, each identifying as its shard, and a game is played
 // through the shard Discord routes the server's interactions to.
 func TestShardsDiscordRecommends(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.fake.SetShards(2) })
 	h.eventually("both shards connected", func() bool { return len(h.fake.Shards()) == 2 })
 	id, msg := twoPlayerGame(t, h)

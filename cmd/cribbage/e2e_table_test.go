@@ -24,6 +24,7 @@ func toShow(t *testing.T, h *harness, opts ...discordtest.Opt) (int64, string) {
 }
 
 func TestManualCountingRefusesOverClaims(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := toShow(t, h)
 	g := h.table(id).State
@@ -40,6 +41,7 @@ func TestManualCountingRefusesOverClaims(t *testing.T) {
 }
 
 func TestMugginsThroughTheHandView(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var id int64
 	var msg string
@@ -81,6 +83,7 @@ func TestMugginsThroughTheHandView(t *testing.T) {
 }
 
 func TestResignAfterConfirmation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, _ := twoPlayerGame(t, h)
 	a := h.command(bob, "resign")
@@ -99,6 +102,7 @@ func TestResignAfterConfirmation(t *testing.T) {
 }
 
 func TestSeveralTablesInOneChannel(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	one, msg1 := h.open(alice)
 	two, msg2 := h.open(alice, discordtest.Opt{Name: "points", Value: 61})
@@ -139,6 +143,7 @@ func autocompleteTable(u discordtest.User) *discordgo.Interaction {
 }
 
 func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 3})
 	if a := h.click(alice, msg, "/join/"+itoa64(id)); !strings.Contains(a.Content(), "already seated") {
@@ -164,6 +169,7 @@ func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
 }
 
 func TestCountCommand(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c js"}, discordtest.Opt{Name: "starter", Value: "5♠"})
 	if !strings.Contains(a.Content(), "**29**") || !strings.Contains(a.Content(), "his nobs") {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.open(alice)
 	a := h.click(bob, msg, "/join/"+itoa64(id))

@@ -69,7 +69,7 @@ func checkCountShown(t *testing.T, h *harness, id int64, msg string) {
 	t.Helper()
 	want := fmt.Sprintf("Count: **%d**", h.table(id).State.Count)
 	var m discordtest.Message
-	h.within(2*time.Second, "the table message to show the count", func() bool {
+	h.eventually("the table message to show the count", func() bool {
 		m, _ = h.fake.Message(msg)
 		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, want)
 	})

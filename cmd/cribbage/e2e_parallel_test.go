@@ -1,0 +1,26 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+)
+
+// TestMain lets more whole-game tests run at once than there are cores,
+// unless -parallel says otherwise. Such a test spends most of its time
+// waiting, not computing: on Discord's rate limits (the fake's, as
+// strict as Discord's), on the bot's own pacing, and on discordgo, which
+// sleeps a second when it closes a gateway connection. The tests that
+// measure time or count the process's goroutines do not call
+// t.Parallel, so they run alone, before the others.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+	os.Exit(m.Run())
+}
