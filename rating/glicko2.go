@@ -138,8 +138,10 @@ func Update(player Rating, results []Result, cfg Config) Rating {
 	p := toPoint(player)
 	ts := terms(p, results)
 	v := variance(ts)
-	// A game whose result was certain (ratings thousands of points apart)
-	// carries no information and would make v infinite: rate it as no game.
+	// Ratings so far apart that E is exactly 0 or 1 in floating point
+	// (hundreds of thousands of points; no club gets there) make v
+	// infinite and step 5 arithmetic on infinities. Rate it as no game
+	// rather than return whatever that arithmetic gives.
 	if math.IsInf(v, 0) || math.IsNaN(v) {
 		return Idle(player, cfg)
 	}
@@ -147,7 +149,11 @@ func Update(player Rating, results []Result, cfg Config) Rating {
 	sigma := volatility(p.phi, p.sigma, v, v*sum, cfg.Tau, cfg.Tolerance)
 	phiStar := prePeriodPhi(p.phi, sigma, cfg.Initial.RD/Scale)
 	phi := 1 / math.Sqrt(1/(phiStar*phiStar)+1/v)
-	return point{mu: p.mu + phi*phi*sum, phi: phi, sigma: sigma}.rating()
+	out := point{mu: p.mu + phi*phi*sum, phi: phi, sigma: sigma}.rating()
+	// φ′ is below the capped φ*, but the way back through Scale can round
+	// a hair above the cap, and the cap is promised exactly.
+	out.RD = math.Min(out.RD, cfg.Initial.RD)
+	return out
 }
 
 // Idle rates a period in which the player played no game: the rating and
@@ -158,6 +164,7 @@ func Idle(player Rating, cfg Config) Rating {
 	cfg = cfg.withDefaults()
 	// Only the RD goes through the Glicko-2 scale, so that R and the
 	// volatility come back bit for bit, not rounded by the conversion.
-	player.RD = Scale * prePeriodPhi(player.RD/Scale, player.Volatility, cfg.Initial.RD/Scale)
+	rd := Scale * prePeriodPhi(player.RD/Scale, player.Volatility, cfg.Initial.RD/Scale)
+	player.RD = math.Min(rd, cfg.Initial.RD) // exactly the cap, not a rounding above it
 	return player
 }

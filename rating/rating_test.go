@@ -251,3 +251,17 @@ func TestUpdateLeavesInputs(t *testing.T) {
 		t.Errorf("Update changed its results: %+v, was %+v", res, before)
 	}
 }
+
+// TestCertainResultIsNoGame checks the guard against ratings so far apart
+// that the expected score is exactly 0 or 1 in floating point: step 3's v
+// would be infinite, so the game is rated as none.
+func TestCertainResultIsNoGame(t *testing.T) {
+	p := rating.Rating{R: 1500, RD: 120, Volatility: 0.06}
+	far := rating.Rating{R: 1_000_000, RD: 30, Volatility: 0.06}
+	for _, s := range []rating.Score{rating.Win, rating.Loss} {
+		got := play(p, far, s)
+		if want := rating.Idle(p, rating.Config{}); got != want {
+			t.Errorf("score %v against %v: %+v, want the idle %+v", s, far.R, got, want)
+		}
+	}
+}
