@@ -198,6 +198,28 @@ func TestGamesToSettle(t *testing.T) {
 	}
 }
 
+// TestRegularStaysSettled pins the other numbers the documentation
+// quotes: with one game a period the RD of a regular settles at about 60,
+// and from there it takes 78 periods without a game to turn provisional.
+func TestRegularStaysSettled(t *testing.T) {
+	p := rating.Config{}.Newcomer()
+	opp := rating.Rating{R: 1500, RD: 60, Volatility: 0.06}
+	for i := range 1000 {
+		p = play(p, opp, rating.Score(i%2))
+	}
+	if math.Round(p.RD) != 60 {
+		t.Errorf("a regular's RD settles at %.2f, the documentation says about 60", p.RD)
+	}
+	idle := 0
+	for !p.Provisional(rating.ProvisionalRD) {
+		p = rating.Idle(p, rating.Config{})
+		idle++
+	}
+	if idle != 78 {
+		t.Errorf("provisional again after %d idle periods, the documentation says 78", idle)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name string
