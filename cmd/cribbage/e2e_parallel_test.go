@@ -13,8 +13,9 @@ import (
 // waiting, not computing: on Discord's rate limits (the fake's, as
 // strict as Discord's), on the bot's own pacing, and on discordgo, which
 // sleeps a second when it closes a gateway connection. The tests that
-// measure time or count the process's goroutines do not call
-// t.Parallel, so they run alone, before the others.
+// measure time, count the process's goroutines, set the environment or
+// start processes of their own do not call t.Parallel, so they run alone,
+// before the others.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
