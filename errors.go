@@ -29,4 +29,31 @@ var (
 	ErrNeedPlayers = errors.New("cribbage: seats are still empty")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
+	// ErrNotFinished means the table's game is not over.
+	ErrNotFinished = errors.New("cribbage: the game is not finished")
+	// ErrMatchOn means a game of a match still undecided: its next game
+	// starts by itself, and no rematch is offered.
+	ErrMatchOn = errors.New("cribbage: the match goes on")
+	// ErrNoOffer means the finished table has no open rematch offer.
+	ErrNoOffer = errors.New("cribbage: no rematch is offered")
+	// ErrAlreadyAccepted means the person has accepted the offer already.
+	ErrAlreadyAccepted = errors.New("cribbage: the rematch is accepted already")
+	// ErrMatchLength means a match of another length than 3 or 5 games.
+	ErrMatchLength = errors.New("cribbage: a match is best of 3 or 5")
+	// ErrMatchSides means a match at a table of more than two sides.
+	ErrMatchSides = errors.New("cribbage: a match is between two sides")
+	// ErrNoMatch means the table's game is not part of a match.
+	ErrNoMatch = errors.New("cribbage: the game is not part of a match")
+	// ErrSelfChallenge means a challenge to oneself.
+	ErrSelfChallenge = errors.New("cribbage: nobody can challenge themselves")
+	// ErrNotTwoPlayers means a challenge at a table of more than two.
+	ErrNotTwoPlayers = errors.New("cribbage: a challenge is for two players")
+	// ErrNotChallenge means the table is no challenge.
+	ErrNotChallenge = errors.New("cribbage: the table is not a challenge")
+	// ErrNotChallenged means someone other than the person challenged
+	// answered a challenge.
+	ErrNotChallenged = errors.New("cribbage: the challenge is for someone else")
+	// ErrSeatHeld means the lobby's free seat is held for the person
+	// challenged.
+	ErrSeatHeld = errors.New("cribbage: the seat is held for the person challenged")
 )

@@ -7,13 +7,16 @@ package cribbage
 
 // Join seats person s at lobby t; the seat that fills the table starts
 // the game. It fails with ErrNotLobby once the game is on, ErrAlreadySeated
-// for someone seated, and ErrTableFull when no seat is free.
+// for someone seated, ErrSeatHeld at a challenge for anyone but the person
+// challenged, and ErrTableFull when no seat is free.
 func Join(t *Table, s Seat, env Env) (*Change, error) {
 	switch {
 	case t.Status != StatusLobby:
 		return nil, ErrNotLobby
 	case t.SeatOf(s.UserID) >= 0:
 		return nil, ErrAlreadySeated
+	case t.Challenge != nil && t.Challenge.UserID != s.UserID:
+		return nil, ErrSeatHeld
 	case len(t.Seats) >= t.Options.Players:
 		return nil, ErrTableFull
 	}
@@ -68,11 +71,14 @@ func Begin(t *Table, userID string, env Env) (*Change, error) {
 	return ch, err
 }
 
-// CloseLobby closes a lobby nobody started; a table past its lobby is
-// left alone (a nil change).
+// CloseLobby closes a lobby nobody started (a challenge nobody answered
+// lapses); a table past its lobby is left alone (a nil change).
 func CloseLobby(t *Table) *Change {
 	if t.Status != StatusLobby {
 		return nil
+	}
+	if t.Challenge != nil {
+		t.Challenge.Outcome = ChallengeLapsed
 	}
 	t.Status = StatusClosed
 	return &Change{Table: t}

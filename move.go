@@ -57,6 +57,10 @@ type Env struct {
 	// ComputerName names a computer player of level taking seat; nil
 	// names it by its level.
 	ComputerName func(level string, seat int) string
+	// Introduce words the announcements that open next, the table that
+	// follows prev (a rematch, or a match's next game), queued before its
+	// game's own; nil queues none.
+	Introduce func(prev, next *Table) []Outbound
 }
 
 // Move applies action a, made by the person in seat a.Seat, to the table's
@@ -66,6 +70,21 @@ type Env struct {
 // ErrNotPlaying, a seat no person holds with ErrNotSeated, and a move the
 // rules refuse with the engine's error.
 func Move(t *Table, a engine.Action, env Env) (*Change, []engine.Event, error) {
+	return move(t, a, false, env)
+}
+
+// ResignMatch is seat's resignation of the whole match with its game: the
+// game is resigned as Move resigns it, and the match goes to the other
+// side whatever its score. A game of its own fails with ErrNoMatch.
+func ResignMatch(t *Table, seat int, env Env) (*Change, []engine.Event, error) {
+	if t.Match == nil {
+		return nil, nil, ErrNoMatch
+	}
+	return move(t, engine.Action{Kind: engine.ActResign, Seat: seat}, true, env)
+}
+
+// move is Move; concede gives up the match with the game.
+func move(t *Table, a engine.Action, concede bool, env Env) (*Change, []engine.Event, error) {
 	if t.Status != StatusPlaying || t.State == nil {
 		return nil, nil, ErrNotPlaying
 	}
@@ -75,6 +94,9 @@ func Move(t *Table, a engine.Action, env Env) (*Change, []engine.Event, error) {
 	g, events, err := t.State.Apply(a)
 	if err != nil {
 		return nil, nil, err
+	}
+	if concede {
+		t.Match.Conceded = true
 	}
 	return settle(t, g, []LoggedAction{{UserID: t.Seats[a.Seat].UserID, Action: a}}, events, env)
 }
@@ -88,6 +110,9 @@ func Start(t *Table, env Env) (*Change, []engine.Event, error) {
 		return nil, nil, err
 	}
 	t.Status, t.CutSeed = StatusPlaying, &seed
+	if t.Match != nil && t.Match.ID == 0 {
+		t.Match.ID = t.ID // a match is known by its first game
+	}
 	return settle(t, g, nil, events, env)
 }
 
@@ -123,8 +148,9 @@ const maxOwnMoves = 500
 // settle finishes a change from game g: it applies the moves the table
 // makes by itself after g (the computer players' moves, and dealing the
 // next hand unless a person deals it, so that muggins can still be called
-// before it: RULES.md "Counting by hand"), records the game on t, and
-// words the announcements of everything that happened.
+// before it: RULES.md "Counting by hand"), records the game on t (and on
+// its match, whose next game it makes if the match goes on), and words the
+// announcements of everything that happened.
 func settle(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event, env Env) (*Change, []engine.Event, error) {
 	for steps := 0; g.Phase != engine.PhaseOver && steps < maxOwnMoves; steps++ {
 		a, ok := ownMove(t, g, env)
@@ -139,6 +165,12 @@ func settle(t *Table, g *engine.State, actions []LoggedAction, events []engine.E
 	}
 	t.SetGame(g, env.Now)
 	ch := &Change{Table: t, Actions: actions}
+	if g.Phase == engine.PhaseOver && t.Match != nil {
+		t.Match.record(t.ID, g.Result)
+		if !t.Match.Over() {
+			ch.Next = func(next *Table) (*Change, error) { return startNext(t, next, t.HostID, env) }
+		}
+	}
 	if env.Announce != nil {
 		ch.Outbox = env.Announce(t, events)
 	}

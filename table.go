@@ -74,6 +74,38 @@ type Table struct {
 	// EditToken is the newest interaction token whose original response is
 	// the table message, if any (the bot's MessageBook records it).
 	EditToken MessageToken
+	// Match is the match the table's game is part of, or nil for a game of
+	// its own.
+	Match *Match
+	// Challenge, at a challenge, is the person the second seat is held for.
+	Challenge *Challenge
+	// Offer is a finished table's open rematch offer, if any.
+	Offer *RematchOffer
+}
+
+// Clone returns a copy of the table that shares nothing with it, for a
+// change to be made on.
+func (t *Table) Clone() *Table {
+	c := *t
+	c.Seats = slices.Clone(t.Seats)
+	if t.State != nil {
+		c.State = t.State.Clone()
+	}
+	if t.CutSeed != nil {
+		seed := *t.CutSeed
+		c.CutSeed = &seed
+	}
+	c.Match = t.Match.Clone()
+	if t.Challenge != nil {
+		ch := *t.Challenge
+		c.Challenge = &ch
+	}
+	if t.Offer != nil {
+		o := *t.Offer
+		o.Accepted = slices.Clone(t.Offer.Accepted)
+		c.Offer = &o
+	}
+	return &c
 }
 
 // MessageToken is an interaction token whose original response is a
@@ -146,6 +178,13 @@ type Change struct {
 	Actions []LoggedAction
 	// Outbox is queued for delivery in order.
 	Outbox []Outbound
+	// Next, when set, makes the table that follows Table — its rematch, or
+	// its match's next game — in the same transaction: the store hands it
+	// a new table with its id, version and times set, saves the change it
+	// returns with it, and records the new table as Table's rematch. A
+	// table has one: if Table has one already the whole change fails with
+	// ErrRematched.
+	Next func(next *Table) (*Change, error)
 }
 
 // Waiting returns the seats the game waits on: those still to throw to
