@@ -4,14 +4,30 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// User is a test user.
+// User is a test user; Bot marks a bot's account.
 type User struct {
 	ID   string
 	Name string
+	Bot  bool
 }
 
 func (u User) member() *discordgo.Member {
-	return &discordgo.Member{User: &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name}}
+	return &discordgo.Member{User: u.user()}
+}
+
+// user is the user object Discord sends.
+func (u User) user() *discordgo.User {
+	return &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name, Bot: u.Bot}
+}
+
+// resolve adds u to an interaction's resolved data as Discord does for a
+// user it names: the user, and in a guild their member object, which is
+// partial (it carries no user).
+func (u User) resolve(r *discordgo.ApplicationCommandInteractionDataResolved, guild string) {
+	r.Users[u.ID] = u.user()
+	if guild != "" {
+		r.Members[u.ID] = &discordgo.Member{}
+	}
 }
 
 // Opt is a command option value: string, int, bool, or User.
@@ -39,11 +55,22 @@ func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.
 			opt.Type, opt.Value = discordgo.ApplicationCommandOptionBoolean, v
 		case User:
 			opt.Type, opt.Value = discordgo.ApplicationCommandOptionUser, v.ID
-			data.Resolved.Users[v.ID] = &discordgo.User{ID: v.ID, Username: v.Name, GlobalName: v.Name}
+			v.resolve(data.Resolved, guild)
 		}
 		subOpt.Options = append(subOpt.Options, opt)
 	}
 	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{subOpt}
+	return withUser(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: channel, Data: data}, u)
+}
+
+// UserCommand builds a user context-menu command (type 2) named name,
+// used on target: as Discord sends one, it has no options, names the
+// person in target_id, and resolves them in users (and, in a guild,
+// members).
+func UserCommand(guild, channel string, u User, name string, target User) *discordgo.Interaction {
+	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-" + name, Name: name, CommandType: discordgo.UserApplicationCommand, TargetID: target.ID,
+		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}}
+	target.resolve(data.Resolved, guild)
 	return withUser(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: channel, Data: data}, u)
 }
 

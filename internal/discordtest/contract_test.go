@@ -362,3 +362,63 @@ func TestWithResponseNamesTheMessage(t *testing.T) {
 		t.Errorf("message %s: %+v", id, m)
 	}
 }
+
+// TestCommandRules holds a bulk overwrite of commands to Discord's rules
+// for each type: a chat command's name is lower case without spaces and
+// it has a description; a user (or message) command, a context menu, may
+// have capitals and spaces but no description or options, and an
+// application has at most five of them.
+func TestCommandRules(t *testing.T) {
+	s := withChannel(t)
+	put := func(body string) (int, map[string]any) {
+		status, out, _ := do(t, s, http.MethodPut, "/applications/"+s.AppID+"/guilds/1/commands", botAuth, "application/json", []byte(body))
+		return status, out
+	}
+	menu := func(name string) string { return fmt.Sprintf(`{"type":2,"name":%q}`, name) }
+	good := `[{"name":"cribbage","description":"Play","options":[{"type":1,"name":"start","description":"Open a table"}]},` + menu("Challenge to cribbage") + `]`
+	if status, out := put(good); status != 200 {
+		t.Fatalf("a chat command and a user command refused: %d %v", status, out)
+	}
+	five := []string{}
+	for i := range 6 {
+		five = append(five, menu(fmt.Sprint("Menu ", i)))
+	}
+	for _, tt := range []struct {
+		name, body, field, code string
+	}{
+		{"a chat command in capitals", `[{"name":"Cribbage","description":"Play"}]`, "0.name", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"a chat command with a space", `[{"name":"crib bage","description":"Play"}]`, "0.name", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"a chat command without a description", `[{"name":"cribbage"}]`, "0.description", "BASE_TYPE_BAD_LENGTH"},
+		{"a user command with a description", `[{"type":2,"name":"Challenge","description":"Challenge them"}]`, "0.description", "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION"},
+		{"a user command with options", `[{"type":2,"name":"Challenge","options":[{"type":3,"name":"x","description":"x"}]}]`, "0.options", "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID"},
+		{"a user command of 33 characters", `[` + menu(strings.Repeat("c", 33)) + `]`, "0.name", "BASE_TYPE_BAD_LENGTH"},
+		{"six user commands", `[` + strings.Join(five, ",") + `]`, "5.type", "APPLICATION_COMMAND_TOO_MANY"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			status, out := put(tt.body)
+			if status != 400 || field(out, tt.field) != tt.code {
+				t.Errorf("answered %d, errors.%s = %q; want 400 and %q: %v", status, tt.field, field(out, tt.field), tt.code, out)
+			}
+		})
+	}
+}
+
+// TestUserCommandIsAsDiscordSendsIt: a user command's interaction names
+// its target and resolves them, and carries no options.
+func TestUserCommandIsAsDiscordSendsIt(t *testing.T) {
+	target := User{ID: "7", Name: "Bot", Bot: true}
+	i := UserCommand("1", testChannel, User{ID: "5", Name: "Ann"}, "Challenge to cribbage", target)
+	raw, err := json.Marshal(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back discordgo.Interaction
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	d := back.ApplicationCommandData()
+	if d.CommandType != discordgo.UserApplicationCommand || d.TargetID != "7" || len(d.Options) != 0 ||
+		d.Resolved.Users["7"] == nil || !d.Resolved.Users["7"].Bot || d.Resolved.Members["7"] == nil || back.Member.User.ID != "5" {
+		t.Errorf("the user command as the bot reads it: %+v", d)
+	}
+}

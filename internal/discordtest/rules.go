@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -393,8 +394,39 @@ const (
 	maxCommands          = 100
 )
 
-// checkCommands checks a bulk overwrite: at most 100 commands, with names
-// unique per type.
+// Application command types.
+const (
+	commandChatInput = 1
+	commandUser      = 2
+	commandMessage   = 3
+)
+
+// maxContextMenus is how many user commands, and how many message
+// commands, an application may register in one scope.
+const maxContextMenus = 5
+
+// chatInputName is what a CHAT_INPUT command's name (and an option's) may
+// be: letters, digits, '-', '_' and "'", lower case where the letter has
+// a lower case, 1 to 32 of them.
+func chatInputName(name string) bool {
+	n := utf8.RuneCountInString(name)
+	if n < 1 || n > 32 {
+		return false
+	}
+	for _, r := range name {
+		ok := r == '-' || r == '_' || r == '\'' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.In(r, unicode.Devanagari, unicode.Thai)
+		if !ok || unicode.ToLower(r) != r {
+			return false
+		}
+	}
+	return true
+}
+
+// checkCommands checks a bulk overwrite: at most 100 commands, names unique
+// per type, and each command as its type allows. A USER or MESSAGE command
+// (a context menu) has a name of 1 to 32 characters, mixed case and spaces
+// allowed, an empty description and no options; an application has at
+// most 5 of each.
 func checkCommands(doc []byte) *apiError {
 	var cmds []obj
 	if json.Unmarshal(doc, &cmds) != nil {
@@ -404,14 +436,52 @@ func checkCommands(doc []byte) *apiError {
 		return path{}.fail("BASE_TYPE_BAD_LENGTH", "Must be 100 or fewer in length.")
 	}
 	seen := map[string]bool{}
+	perType := map[int]int{}
 	for i, c := range cmds {
 		name, _ := c["name"].(string)
-		t, _ := c["type"].(float64)
+		t := commandChatInput
+		if f, ok := c["type"].(float64); ok {
+			t = int(f)
+		}
 		key := fmt.Sprint(t, name)
 		if seen[key] {
 			return path{}.with(i, "name").fail("APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
 		}
 		seen[key] = true
+		perType[t]++
+		if err := checkCommand(c, t, path{}.with(i)); err != nil {
+			return err
+		}
+		if (t == commandUser || t == commandMessage) && perType[t] > maxContextMenus {
+			return path{}.with(i, "type").fail("APPLICATION_COMMAND_TOO_MANY", "Maximum number of context menu commands of this type reached (5)")
+		}
+	}
+	return nil
+}
+
+// checkCommand checks one command against its type's rules.
+func checkCommand(c obj, t int, at path) *apiError {
+	name, _ := c["name"].(string)
+	desc, _ := c["description"].(string)
+	opts, _ := c["options"].([]any)
+	switch t {
+	case commandChatInput:
+		if !chatInputName(name) {
+			return at.with("name").fail("APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+		}
+		if n := utf8.RuneCountInString(desc); n < 1 || n > 100 {
+			return at.with("description").fail("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+		}
+	case commandUser, commandMessage:
+		if n := utf8.RuneCountInString(name); n < 1 || n > 32 {
+			return at.with("name").fail("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
+		}
+		if desc != "" {
+			return at.with("description").fail("APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION", "Context menu commands cannot have a description")
+		}
+		if len(opts) > 0 {
+			return at.with("options").fail("APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Only chat input commands can have options")
+		}
 	}
 	return nil
 }
