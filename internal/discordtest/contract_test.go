@@ -422,3 +422,28 @@ func TestUserCommandIsAsDiscordSendsIt(t *testing.T) {
 		t.Errorf("the user command as the bot reads it: %+v", d)
 	}
 }
+
+// TestMentionsNotifyAsAllowed: a new message pings the users its content
+// mentions that allowed_mentions allows; an edit pings nobody.
+func TestMentionsNotifyAsAllowed(t *testing.T) {
+	s := withChannel(t)
+	for _, tt := range []struct {
+		body string
+		want []string
+	}{
+		{`{"content":"<@1> and <@!2>"}`, []string{"1", "2"}},
+		{`{"content":"<@1> and <@2>","allowed_mentions":{"parse":[]}}`, nil},
+		{`{"content":"<@1> and <@2>","allowed_mentions":{"parse":[],"users":["2"]}}`, []string{"2"}},
+		{`{"content":"<@1> and <@1>","allowed_mentions":{"parse":["users"]}}`, []string{"1"}},
+		{`{"content":"no one","allowed_mentions":{"parse":[],"users":["3"]}}`, nil},
+	} {
+		status, out, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", tt.body)
+		if status != 200 {
+			t.Fatalf("%s: %d %v", tt.body, status, out)
+		}
+		m, _ := s.Message(out["id"].(string))
+		if fmt.Sprint(m.Notified) != fmt.Sprint(tt.want) {
+			t.Errorf("%s notified %v, want %v", tt.body, m.Notified, tt.want)
+		}
+	}
+}

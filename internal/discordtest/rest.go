@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -190,6 +192,9 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	}
 	m.Attachments = attachments
 	m.Nonce = nonce.Nonce
+	if !ephemeral {
+		m.Notified = notified(m.Content, body)
+	}
 	m.ID, m.ChannelID, m.Ephemeral, m.Token = s.newID(), channelID, ephemeral, token
 	m.Author = &discordgo.User{ID: s.BotUserID, Username: "Cribbage", Bot: true}
 	m.Timestamp = s.Now()
@@ -206,6 +211,33 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	out := m
 	s.mu.Unlock()
 	return out, nil
+}
+
+// userMention is a user mention in a message's content: <@id> or <@!id>.
+var userMention = regexp.MustCompile(`<@!?(\d+)>`)
+
+// notified returns the users a new message with content and body pings,
+// as Discord decides: each user its content mentions, if allowed_mentions
+// allows them. With no allowed_mentions every mention pings; with it, a
+// user pings if "users" is in its parse list, or if it names them in its
+// users list.
+func notified(content string, body []byte) []string {
+	var am struct {
+		AllowedMentions *struct {
+			Parse []string `json:"parse"`
+			Users []string `json:"users"`
+		} `json:"allowed_mentions"`
+	}
+	json.Unmarshal(body, &am)
+	var out []string
+	for _, m := range userMention.FindAllStringSubmatch(content, -1) {
+		id := m[1]
+		allowed := am.AllowedMentions == nil || slices.Contains(am.AllowedMentions.Parse, "users") || slices.Contains(am.AllowedMentions.Users, id)
+		if allowed && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // editMessage replaces the parts of a message a body sets. With a token,

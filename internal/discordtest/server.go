@@ -70,6 +70,10 @@ type Message struct {
 	Token string
 	// Nonce is the nonce it was created with, if any.
 	Nonce string
+	// Notified are the users the message pinged when it was posted: those
+	// its content mentions that its allowed_mentions lets be pinged (edits
+	// ping nobody, nor does an ephemeral message).
+	Notified []string
 }
 
 // Server is the fake Discord.
