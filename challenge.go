@@ -65,7 +65,6 @@ func AcceptChallenge(t *Table, s Seat, env Env) (*Change, error) {
 	if err := answerable(t, s.UserID); err != nil {
 		return nil, err
 	}
-	t.Challenge.Outcome = ChallengeAccepted
 	t.Challenge.Name = s.Name
 	return Join(t, s, env)
 }

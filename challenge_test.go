@@ -109,6 +109,15 @@ func TestAChallengeEnds(t *testing.T) {
 	if ch := CloseLobby(tb); ch == nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeLapsed {
 		t.Errorf("lapsed: %s, %q", tb.Status, tb.Challenge.Outcome)
 	}
+	tb = challenge(t, 0)
+	if _, err := Leave(tb, "ann"); err != nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeWithdrawn {
+		t.Errorf("the challenger left: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
+	}
+	tb = challenge(t, 0)
+	var announced int
+	if _, err := Join(tb, bob, testEnv(&announced)); err != nil || tb.Status != StatusPlaying || tb.Challenge.Outcome != ChallengeAccepted {
+		t.Errorf("the person challenged joined: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
+	}
 	plain := twoPeople(0)
 	plain.Seats = plain.Seats[:1]
 	if _, err := WithdrawChallenge(plain, "ann"); !errors.Is(err, ErrNotChallenge) {

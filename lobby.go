@@ -21,6 +21,9 @@ func Join(t *Table, s Seat, env Env) (*Change, error) {
 		return nil, ErrTableFull
 	}
 	t.Seats = append(t.Seats, s)
+	if t.Challenge != nil {
+		t.Challenge.Outcome = ChallengeAccepted // the held seat taken
+	}
 	if len(t.Seats) == t.Options.Players {
 		ch, _, err := Start(t, env)
 		return ch, err
@@ -29,10 +32,14 @@ func Join(t *Table, s Seat, env Env) (*Change, error) {
 }
 
 // Leave gives up userID's seat at lobby t. The last person to leave closes
-// the table; a host who leaves passes the table to the first seat.
+// the table; a host who leaves passes the table to the first seat. A
+// challenger who leaves withdraws the challenge.
 func Leave(t *Table, userID string) (*Change, error) {
 	if t.Status != StatusLobby {
 		return nil, ErrNotLobby
+	}
+	if t.Challenge != nil && t.HostID == userID {
+		return WithdrawChallenge(t, userID)
 	}
 	seat := t.SeatOf(userID)
 	if seat < 0 {

@@ -112,10 +112,10 @@ func mayRematch(t *Table, userID string) error {
 		return ErrNotSeated
 	case t.Status != StatusFinished:
 		return ErrNotFinished
-	case t.RematchID != 0:
-		return ErrRematched
 	case t.Match != nil && !t.Match.Over():
 		return ErrMatchOn
+	case t.RematchID != 0:
+		return ErrRematched
 	}
 	return nil
 }
