@@ -35,14 +35,22 @@ type Record struct {
 }
 
 // Stats are a player's records in a server: against people and against
-// the computer apart, and the current streak against people (positive for
-// wins in a row, negative for losses).
+// the computer apart, the current streak against people (positive for
+// wins in a row, negative for losses), and matches against people.
 type Stats struct {
 	Name       string
 	People     Record
 	Computer   Record
 	Streak     int
 	LastPlayed time.Time
+	Matches    MatchRecord
+}
+
+// MatchRecord counts a player's decided matches, won and lost.
+type MatchRecord struct {
+	Matches int
+	Won     int
+	Lost    int
 }
 
 // HeadToHead is the record between two players on opposite sides.

@@ -17,13 +17,9 @@ type TableService interface {
 	// fails with ErrStale if the table changed meanwhile and ErrDuplicate
 	// for an interaction seen before; fn's error aborts everything, and a
 	// nil change saves nothing. A MessageID fn sets on a table that has
-	// none is recorded.
+	// none is recorded. A change with Next makes the next table in the
+	// same transaction and records it as the table's RematchID.
 	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
-	// Rematch makes a finished table's rematch in one transaction: fn turns
-	// prev and a new table (its id and times set) into the change to save.
-	// A table has one rematch: if prev has one, Rematch returns it and
-	// ErrRematched.
-	Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *Table) (*Change, error)) (*Table, error)
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
 	// OpenTables returns the tables in a lobby or playing.
@@ -53,6 +49,9 @@ type TimerService interface {
 	// queue out, together, reporting whether this call did.
 	MarkReminded(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
 	MarkForfeitOffered(ctx context.Context, id int64, prev, at time.Time, out []Outbound) (bool, error)
+	// LapsedOffers returns the finished tables whose rematch offer, made
+	// at or before offeredBefore, is still open.
+	LapsedOffers(ctx context.Context, offeredBefore time.Time) ([]*Table, error)
 }
 
 // OutboxService keeps the announcements queued by changes until they are

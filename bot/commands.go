@@ -10,6 +10,10 @@ import (
 // commandName is the one slash command; everything is a subcommand of it.
 const commandName = "cribbage"
 
+// challengeMenu is the user context-menu command (a person's profile or
+// name → Apps) that challenges them.
+const challengeMenu = "Challenge to cribbage"
+
 // one is the least table number.
 var one = 1.0
 
@@ -32,23 +36,32 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 		}
 		return out
 	}
+	matchOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "match",
+		Description: "Play a match: the first to win a majority of 3 or 5 games (two players, or two teams)",
+		Choices:     []*discordgo.ApplicationCommandOptionChoice{{Name: "best of 3", Value: 3}, {Name: "best of 5", Value: 5}}}
+	pointsOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)}
+	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	return []*discordgo.ApplicationCommand{{
 		Name:         commandName,
 		Description:  "Play cribbage at a table in this channel",
 		DMPermission: &noDM,
-		Contexts:     &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		Contexts:     guildOnly,
 		Options: []*discordgo.ApplicationCommandOption{
 			sub("start", "Open a cribbage table in this channel",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players (default 2)", Choices: intChoices(2, 3, 4)},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "teams", Description: "With 4 players: two teams of two, partners sitting opposite"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)},
+				pointsOpt,
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "counting", Description: "Who counts the hands (default: the table)",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
 					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "easy", Value: "easy"}, {Name: "expert", Value: "expert"}, {Name: "classic", Value: "classic"}}},
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "four-colour", Description: "Draw the cards in four colours: diamonds blue, clubs green (easier for colour-blind players)"},
+				matchOpt,
 			),
+			sub("challenge", "Challenge someone to cribbage: they accept or decline",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whom to challenge", Required: true},
+				pointsOpt, matchOpt),
 			sub("join", "Take a seat at a table in this channel", tableOpt),
 			sub("leave", "Give up your seat before the game starts", tableOpt),
 			sub("hand", "Show your hand, privately", tableOpt),
@@ -74,6 +87,12 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			sub("rules", "How cribbage is played here"),
 			sub("help", "How to use this bot"),
 		},
+	}, {
+		// A user command has a name and no description or options.
+		Type:         discordgo.UserApplicationCommand,
+		Name:         challengeMenu,
+		DMPermission: &noDM,
+		Contexts:     guildOnly,
 	}}
 }
 

@@ -13,7 +13,7 @@ import (
 // env is what the domain's moves take from the bot: its clock and seeds,
 // the computer players, and the story's words for what happened.
 func (b *Bot) env() cribbage.Env {
-	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts, ComputerName: computerName}
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts, ComputerName: computerName, Introduce: introduce}
 }
 
 // applyAction is one seat's move in one store update: check the table is
@@ -27,6 +27,19 @@ func (b *Bot) env() cribbage.Env {
 // restart shows every open table, and any hand view another process
 // answers at the table brings the table message up to date.
 func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, build func(t *cribbage.Table, seat int) (engine.Action, error)) (*cribbage.Table, int, []string, error) {
+	return b.applyMove(ctx, ic, tableID, view, func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+		a, err := build(t, seat)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cribbage.Move(t, a, b.env())
+	})
+}
+
+// applyMove is applyAction with the move made by move: a seat's action
+// (cribbage.Move), or another of the domain's moves, such as resigning a
+// match.
+func (b *Bot) applyMove(ctx context.Context, ic *discordgo.Interaction, tableID int64, view string, move func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, int, []string, error) {
 	userID, _ := user(ic)
 	defer b.locks.lock(tableID)()
 	seat := -1
@@ -44,11 +57,7 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 		if view != "" && viewVersion(t.State.ViewFor(seat)) != view {
 			return nil, errStaleView
 		}
-		a, err := build(t, seat)
-		if err != nil {
-			return nil, err
-		}
-		ch, events, err := cribbage.Move(t, a, b.env())
+		ch, events, err := move(t, seat)
 		if err != nil {
 			return nil, err
 		}

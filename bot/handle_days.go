@@ -52,62 +52,6 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
 }
 
-// clickRematch opens a new table with the same seats and options, started
-// at once; the deal passes on.
-func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	uid, name := user(ic)
-	prev, err := b.store.Table(ctx, c.Table)
-	if err != nil {
-		return reply{}, err
-	}
-	if err := mayRematch(prev, ic, uid); err != nil {
-		return reply{}, err
-	}
-	// One transaction makes the rematch and records it on the finished
-	// table, so two clicks (or two bots) make one rematch between them.
-	t, err := b.store.Rematch(ctx, c.Table, ic.ID, func(prev, next *cribbage.Table) (*cribbage.Change, error) {
-		if err := mayRematch(prev, ic, uid); err != nil {
-			return nil, err
-		}
-		seats := append([]cribbage.Seat(nil), prev.Seats...)
-		seats[prev.SeatOf(uid)].Name = name
-		t := next
-		t.GuildID, t.ChannelID, t.HostID, t.Options, t.Computer, t.Seats = prev.GuildID, prev.ChannelID, uid, prev.Options, prev.Computer, seats
-		t.FourColour = prev.FourColour
-		ch, _, err := cribbage.StartRematch(prev, t, b.env())
-		if err != nil {
-			return nil, err
-		}
-		intro := post(t, fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, seatName(t, t.State.Dealer)), nil)
-		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}, intro}, ch.Outbox...)
-		return ch, nil
-	})
-	if errors.Is(err, cribbage.ErrRematched) && t != nil {
-		return reply{resp: ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", c.Table, t.ID, messageLink(t)))}, nil
-	}
-	if err != nil {
-		return reply{}, err
-	}
-	r := renderTable(t)
-	r.Content = fmt.Sprintf("%s asked for a rematch of table %d.", name, c.Table)
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
-	return reply{resp: resp, tableMessage: t.ID}, nil
-}
-
-// mayRematch refuses a rematch of a table in another channel, by someone
-// who did not play, or of a game still on.
-func mayRematch(prev *cribbage.Table, ic *discordgo.Interaction, uid string) error {
-	switch {
-	case !here(prev, ic):
-		return errNotHere
-	case prev.SeatOf(uid) < 0:
-		return cribbage.ErrNotSeated
-	case prev.Status != cribbage.StatusFinished:
-		return errNotFinished
-	}
-	return nil
-}
-
 // messageLink is " (its message link)" for a table whose message is
 // known, or "".
 func messageLink(t *cribbage.Table) string {
@@ -116,9 +60,6 @@ func messageLink(t *cribbage.Table) string {
 	}
 	return fmt.Sprintf(" (https://discord.com/channels/%s/%s/%s)", t.GuildID, t.ChannelID, t.MessageID)
 }
-
-// errNotFinished refuses a rematch of a game still on.
-var errNotFinished = errors.New("bot: the game is not finished")
 
 // cmdGames lists the user's open tables in this server: a link to each
 // table message, whose turn it is and for how long.

@@ -209,10 +209,20 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if t.Options.Partners {
 		what = "the game for your partnership"
 	}
-	r := ephemeral(fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what))
-	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()},
-	}}}
+	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()}}
+	if t.Match != nil {
+		// A game of a match resigns that game alone, and the match goes on;
+		// or the whole match goes with it.
+		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
+			"**Resign the match** concedes the match as well.", t.ID)
+		buttons = []discordgo.MessageComponent{
+			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()},
+			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: clickID{Action: actResignM, Table: t.ID}.String()},
+		}
+	}
+	r := ephemeral(text)
+	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 	return reply{resp: r}, nil
 }
 

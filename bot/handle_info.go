@@ -116,6 +116,9 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Streak", Value: streak, Inline: true})
 	}
+	if m := st.Matches; m.Matches > 0 {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Matches", Value: fmt.Sprintf("%d won · %d lost", m.Won, m.Lost), Inline: true})
+	}
 	if st.Computer.Games > 0 {
 		e.Fields = append(e.Fields, recordFields("Against the computer", st.Computer)...)
 	}
@@ -209,11 +212,17 @@ const rulesText = `**Cribbage at this table**
 
 // helpText explains the bot.
 const helpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins).\n" +
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer, match).\n" +
 	"2. Others press **Join**. The game starts when every seat is taken.\n" +
 	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The channel gets the count and the show.\n" +
 	"4. Games can last days: come back any time; your buttons keep working. You'll be mentioned when it's your turn.\n" +
-	"Also: `/cribbage status`, `/cribbage resign`, `/cribbage leaderboard`, `/cribbage stats`, `/cribbage count` (count any hand), `/cribbage rules`."
+	"**Challenge someone**: `/cribbage challenge user: @name` (with `points` and `match` if you like), or right-click their name → Apps → **Challenge to cribbage**. " +
+	"Their seat is held: they **Accept** (the game starts) or **Decline**; you can **Withdraw**; it lapses after a day.\n" +
+	"**Matches**: `match: best of 3` (or 5) plays games until one side has won 2 (or 3): two players, or two teams. Each game follows by itself, the deal passing on, " +
+	"and the table shows the match score. Game points as the ACC counts them: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. " +
+	"`/cribbage resign` resigns the game, or the whole match; a claimed forfeit ends the match.\n" +
+	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
+	"Also: `/cribbage status`, `/cribbage games`, `/cribbage leaderboard`, `/cribbage stats`, `/cribbage count` (count any hand), `/cribbage replay`, `/cribbage rules`."
 
 // cmdRules and cmdHelp answer privately with fixed text.
 func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {

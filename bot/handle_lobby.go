@@ -54,13 +54,21 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		computer = string(level)
 	}
+	var match *cribbage.Match
+	if v, ok := opts["match"]; ok {
+		m, err := cribbage.NewMatch(int(v.IntValue()), o)
+		if err != nil {
+			return reply{resp: ephemeral(mustText(err))}, nil
+		}
+		match = m
+	}
 	uid, name := user(ic)
 	fourColour := false
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
 	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}}, ic.ID, nil)
+		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil)
 	if err != nil {
 		return reply{}, err
 	}
@@ -163,7 +171,10 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
 func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 }, true)
+	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+		// A challenge's held seat is its challenged person's alone.
+		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 && (t.Challenge == nil || t.Challenge.UserID == uid)
+	}, true)
 	if err != nil {
 		return reply{}, err
 	}

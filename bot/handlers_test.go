@@ -241,13 +241,41 @@ func TestRematchHandler(t *testing.T) {
 	if _, err := u.click(mallory, "/rematch/1"); !errors.Is(err, cribbage.ErrNotSeated) {
 		t.Errorf("a stranger's rematch: %v", err)
 	}
+	// Alice offers: the table message shows it, and Bob is asked.
 	r, err = u.click(alice, "/rematch/1")
-	if err != nil || r.tableMessage != 2 || r.resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
-		t.Fatalf("rematch: %+v, %v", r, err)
+	if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage || u.table(1).RematchID != 0 {
+		t.Fatalf("the offer: %+v, %v", r, err)
+	}
+	if _, ok := button(r.resp.Data.Components, "/norematch/1"); !ok || !strings.Contains(r.resp.Data.Embeds[0].Description, "Alice** offers a rematch") {
+		t.Errorf("the table message after the offer: %+v", r.resp.Data.Embeds[0])
+	}
+	if _, err := u.click(alice, "/rematch/1"); !errors.Is(err, cribbage.ErrAlreadyAccepted) {
+		t.Errorf("Alice accepting her own offer: %v", err)
+	}
+	// Bob declines; Alice offers again and Bob accepts: the rematch starts.
+	if _, err := u.click(bob, "/norematch/1"); err != nil || u.table(1).Offer != nil {
+		t.Fatalf("declined: %v, %+v", err, u.table(1).Offer)
+	}
+	if _, err := u.click(alice, "/rematch/1"); err != nil {
+		t.Fatal(err)
+	}
+	r, err = u.click(bob, "/rematch/1")
+	if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("accepted: %+v, %v", r, err)
 	}
 	next := u.table(2)
-	if next.Status != cribbage.StatusPlaying || next.State.HandNo != 1 || u.table(1).RematchID != 2 {
-		t.Errorf("rematch table %s hand %d, recorded %d", next.Status, next.State.HandNo, u.table(1).RematchID)
+	if next.Status != cribbage.StatusPlaying || next.State.HandNo != 1 || u.table(1).RematchID != 2 || next.HostID != alice.ID {
+		t.Errorf("rematch table %s hand %d, recorded %d, host %s", next.Status, next.State.HandNo, u.table(1).RematchID, next.HostID)
+	}
+	if _, ok := button(r.resp.Data.Components, "/rematch/1"); ok || !strings.Contains(r.resp.Data.Embeds[0].Description, "Rematch: table 2") {
+		t.Errorf("the table message after the rematch: %+v", r.resp.Data.Embeds[0])
+	}
+	opened := false
+	for _, it := range u.store.Outbox() {
+		opened = opened || it.TableID == 2 && it.Kind == kindOpen
+	}
+	if !opened {
+		t.Error("nothing posts the rematch's table message")
 	}
 	r, err = u.click(bob, "/rematch/1")
 	if err != nil || !strings.Contains(r.resp.Data.Content, "already has its rematch: table 2") {

@@ -574,7 +574,7 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		if b.now().Sub(t.CreatedAt) < sender.TokenLife {
 			return nil // the answer that posts it records it
 		}
-		return b.postTableMessage(ctx, t)
+		return b.postTableMessage(ctx, t, openNonce(t))
 	}
 	r := renderTable(t)
 	newBoard := boardKey(t) != t.Board
@@ -618,17 +618,27 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	if !sender.NotFound(err) {
 		return err
 	}
-	return b.postTableMessage(ctx, t)
+	return b.postTableMessage(ctx, t, "")
+}
+
+// tableMessageCreate is a new table message with Discord's enforced nonce,
+// which discordgo's MessageSend lacks.
+type tableMessageCreate struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 }
 
 // postTableMessage posts a new table message in the channel, in its own
-// bucket, with its own copy of the board.
-func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table) error {
+// bucket, with its own copy of the board. A nonce, if given, makes a
+// resend after a lost answer return the message first posted.
+func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
 	r := renderTable(t)
 	key := uploadBoard(&r, t)
 	send := r.send()
+	body := tableMessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
 	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
-		Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: send, Files: send.Files})
+		Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
 	var m discordgo.Message
 	if err == nil {
 		err = json.Unmarshal(raw, &m)

@@ -43,6 +43,12 @@ func interactionKind(ic *discordgo.Interaction) string {
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
+		if data.CommandType == discordgo.UserApplicationCommand {
+			if _, ok := menusByName[data.Name]; ok {
+				return "menu:challenge"
+			}
+			return "menu:unknown"
+		}
 		if len(data.Options) > 0 {
 			if _, ok := commandsByName[data.Options[0].Name]; ok {
 				return "command:" + data.Options[0].Name

@@ -76,6 +76,11 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		return carried, b.post(ctx, dest, fitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
 	case kindThread:
 		return nil, b.openThread(ctx, t, it.Attempts)
+	case kindOpen:
+		if t.MessageID != "" {
+			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
+		}
+		return nil, b.postTableMessage(ctx, t, openNonce(t))
 	}
 	return nil, errGiveUp
 }

@@ -37,6 +37,9 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 		lines = append(lines, "The hand is over; waiting for "+seatName(t, v.Dealer)+" to deal.")
 	case engine.PhaseOver:
 		lines = append(lines, resultLine(t, v.Result))
+		if line := matchLine(t); line != "" {
+			lines = append(lines, line)
+		}
 	}
 	if row := mugginsRow(t, v, ver); row != nil {
 		rows = append(rows, row)
@@ -51,6 +54,11 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	}
 	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
 		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: actDeal, Table: t.ID}.String()})
+	}
+	if v.Phase == engine.PhaseOver && t.Match != nil && !t.Match.Over() && t.RematchID != 0 {
+		// The match's next game, one click from the last.
+		refresh = append(refresh, discordgo.Button{Label: fmt.Sprintf("Game %d: my hand", len(t.Match.Games)+1), Style: discordgo.PrimaryButton,
+			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: clickID{Action: actHand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
 	return rendered{Content: strings.Join(lines, "\n"), Components: rows}

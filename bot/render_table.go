@@ -118,14 +118,27 @@ func optionsLine(o engine.Options) string {
 // whose turn it is and since when, and the table's buttons. It shows no
 // card that is still hidden in a hand.
 func renderTable(t *cribbage.Table) rendered {
+	footer := optionsLine(t.Options)
+	if t.Match != nil {
+		footer += fmt.Sprintf(" · best of %d", t.Match.BestOf)
+	}
 	e := &discordgo.MessageEmbed{
 		Title:  fmt.Sprintf("Cribbage · table %d", t.ID),
 		Color:  0x2e7d32,
-		Footer: &discordgo.MessageEmbedFooter{Text: optionsLine(t.Options)},
+		Footer: &discordgo.MessageEmbedFooter{Text: footer},
 	}
 	var desc []string
-	switch t.Status {
-	case cribbage.StatusLobby:
+	r := rendered{}
+	switch {
+	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
+		desc = append(desc, challengeLines(t)...)
+		if t.Status == cribbage.StatusLobby {
+			// The challenge's message mentions the person challenged, and
+			// notifies them alone (edits notify nobody).
+			r.Content = fmt.Sprintf("<@%s>, **%s** challenges you to cribbage!", t.Challenge.UserID, nameOf(t, t.HostID))
+			r.Mention = t.Challenge.UserID
+		}
+	case t.Status == cribbage.StatusLobby:
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
 		if t.Computer != "" {
@@ -134,11 +147,22 @@ func renderTable(t *cribbage.Table) rendered {
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
 		}
-	case cribbage.StatusPlaying:
+		if m := t.Match; m != nil {
+			desc = append(desc, fmt.Sprintf("A best-of-%d match: the first side to win %d games wins it.", m.BestOf, m.Needed()))
+		}
+	case t.Status == cribbage.StatusPlaying:
+		if line := matchLine(t); line != "" {
+			desc = append(desc, line)
+		}
 		desc = append(desc, playingLines(t)...)
-	case cribbage.StatusFinished:
+	case t.Status == cribbage.StatusFinished:
 		desc = append(desc, resultLine(t, t.State.Result))
-	case cribbage.StatusClosed:
+		for _, line := range []string{matchLine(t), nextGameLine(t), offerLine(t)} {
+			if line != "" {
+				desc = append(desc, line)
+			}
+		}
+	case t.Status == cribbage.StatusClosed:
 		desc = append(desc, "This table was closed without a game.")
 	}
 	e.Description = strings.Join(desc, "\n")
@@ -148,7 +172,7 @@ func renderTable(t *cribbage.Table) rendered {
 		// so a reader sees the table is current.
 		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 	}
-	r := rendered{Embeds: []*discordgo.MessageEmbed{e}, Components: tableButtons(t)}
+	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(t)
 	showBoard(&r, t)
 	return r
 }
@@ -188,6 +212,9 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
 			name := "*open*"
+			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 {
+				name = "*held for " + t.Challenge.Name + "*"
+			}
 			if seat < len(t.Seats) {
 				name = t.Seats[seat].Name
 				if t.Seats[seat].UserID == t.HostID {
@@ -229,6 +256,13 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	switch t.Status {
 	case cribbage.StatusLobby:
+		if t.Challenge != nil {
+			buttons = append(buttons,
+				discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: clickID{Action: actAccept, Table: t.ID}.String()},
+				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: clickID{Action: actDecline, Table: t.ID}.String()},
+				discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actWithdraw, Table: t.ID}.String()})
+			break
+		}
 		full := len(t.Seats) >= t.Options.Players
 		buttons = append(buttons,
 			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: actJoin, Table: t.ID}.String(), Disabled: full},
@@ -244,13 +278,28 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: actClaimWin, Table: t.ID}.String()})
 		}
 	case cribbage.StatusFinished:
-		buttons = append(buttons,
-			discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()},
-			discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReplay, Table: t.ID, Index: 1}.String()})
+		buttons = append(buttons, rematchButtons(t)...)
+		buttons = append(buttons, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReplay, Table: t.ID, Index: 1}.String()})
 	default:
 		return nil
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+}
+
+// rematchButtons are a finished table's: Rematch, or Accept and Decline
+// while an offer is open; none once the next game is made, or while a
+// match goes on (its next game starts by itself).
+func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
+	switch {
+	case t.RematchID != 0 || t.Match != nil && !t.Match.Over():
+		return nil
+	case t.Offer != nil:
+		return []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: clickID{Action: actNoMatch, Table: t.ID}.String()},
+		}
+	}
+	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()}}
 }
 
 // plural returns "s" unless n is 1.

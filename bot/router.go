@@ -180,6 +180,9 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
+		if data.CommandType == discordgo.UserApplicationCommand {
+			return b.menu(ctx, ic)
+		}
 		if data.Name != commandName || len(data.Options) == 0 {
 			return reply{}, errUnknownCommand
 		}
@@ -202,6 +205,22 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		return b.click(ctx, ic, ic.ModalSubmitData().CustomID)
 	}
 	return reply{}, errors.New("bot: unknown interaction type")
+}
+
+// menu routes a user context-menu command by its name. Discord sends no
+// options with one: the person is data.target_id, resolved.
+func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	data := ic.ApplicationCommandData()
+	r, ok := menusByName[data.Name]
+	switch {
+	case !ok || len(data.Options) != 0:
+		return reply{}, errUnknownCommand
+	case ic.GuildID == "" && !r.anywhere:
+		return reply{}, errNotInGuild
+	case data.TargetID == "":
+		return reply{}, errNoTarget
+	}
+	return r.handle(b, ctx, ic)
 }
 
 // click routes a button or form by its custom_id.

@@ -17,24 +17,29 @@ type action string
 
 // The actions, one per click route.
 const (
-	actJoin     action = "join"     // take a seat in a lobby
-	actLeave    action = "leave"    // give up a seat in a lobby
-	actBegin    action = "begin"    // the host starts, computers filling seats
-	actHand     action = "hand"     // show my hand
-	actRefresh  action = "refresh"  // show my hand again
-	actDeal     action = "deal"     // the dealer deals (muggins tables)
-	actSelect   action = "sel"      // toggle a card for the crib
-	actDiscard  action = "discard"  // confirm the throw
-	actPlay     action = "play"     // lay a card
-	actClaim    action = "claim"    // open the claim form (manual counting)
-	actClaimed  action = "claimed"  // the claim form submitted
-	actMuggins  action = "muggins"  // take points an opponent missed
-	actResign   action = "resign"   // concede, after confirming
-	actHint     action = "hint"     // ask the coach
-	actReview   action = "review"   // the coach reviews the last discard
-	actClaimWin action = "claimwin" // claim the win from a player who did not move in time
-	actRematch  action = "rematch"  // a new game with the same seats
-	actReplay   action = "replay"   // a hand of a game's replay
+	actJoin     action = "join"        // take a seat in a lobby
+	actLeave    action = "leave"       // give up a seat in a lobby
+	actBegin    action = "begin"       // the host starts, computers filling seats
+	actHand     action = "hand"        // show my hand
+	actRefresh  action = "refresh"     // show my hand again
+	actDeal     action = "deal"        // the dealer deals (muggins tables)
+	actSelect   action = "sel"         // toggle a card for the crib
+	actDiscard  action = "discard"     // confirm the throw
+	actPlay     action = "play"        // lay a card
+	actClaim    action = "claim"       // open the claim form (manual counting)
+	actClaimed  action = "claimed"     // the claim form submitted
+	actMuggins  action = "muggins"     // take points an opponent missed
+	actResign   action = "resign"      // concede, after confirming
+	actHint     action = "hint"        // ask the coach
+	actReview   action = "review"      // the coach reviews the last discard
+	actClaimWin action = "claimwin"    // claim the win from a player who did not move in time
+	actRematch  action = "rematch"     // offer a new game with the same seats, or accept the offer
+	actNoMatch  action = "norematch"   // decline the rematch offer
+	actReplay   action = "replay"      // a hand of a game's replay
+	actResignM  action = "resignmatch" // resign the match, after confirming
+	actAccept   action = "accept"      // the person challenged accepts
+	actDecline  action = "decline"     // the person challenged declines
+	actWithdraw action = "withdraw"    // the challenger takes the challenge back
 )
 
 // clickRoute is a button or form: its custom_id pattern and handler.
@@ -65,7 +70,12 @@ var clickRoutes = []clickRoute{
 	{actReview, "/review/{table}", (*Bot).clickReview},
 	{actClaimWin, "/claimwin/{table}", (*Bot).clickClaimWin},
 	{actRematch, "/rematch/{table}", (*Bot).clickRematch},
+	{actNoMatch, "/norematch/{table}", (*Bot).clickNoRematch},
 	{actReplay, "/replay/{table}/{index}", (*Bot).clickReplay},
+	{actResignM, "/resignmatch/{table}", (*Bot).clickResignMatch},
+	{actAccept, "/accept/{table}", (*Bot).clickAccept},
+	{actDecline, "/decline/{table}", (*Bot).clickDecline},
+	{actWithdraw, "/withdraw/{table}", (*Bot).clickWithdraw},
 }
 
 // commandRoute is a /cribbage subcommand and its handler; anywhere allows
@@ -83,6 +93,7 @@ var commandRoutes = []commandRoute{
 	{"hand", (*Bot).cmdHand, false},
 	{"status", (*Bot).cmdStatus, false},
 	{"resign", (*Bot).cmdResign, false},
+	{"challenge", (*Bot).cmdChallenge, false},
 	{"leaderboard", (*Bot).cmdLeaderboard, false},
 	{"stats", (*Bot).cmdStats, false},
 	{"count", (*Bot).cmdCount, true},
@@ -93,10 +104,17 @@ var commandRoutes = []commandRoute{
 	{"help", (*Bot).cmdHelp, true},
 }
 
+// menuRoutes are the user context-menu commands, by name: a person's
+// profile (or their name in the member list or a message) → Apps.
+var menuRoutes = []commandRoute{
+	{challengeMenu, (*Bot).menuChallenge, false},
+}
+
 // The route table indexed, for lookups.
 var (
 	clickByAction  = map[action]*clickRoute{}
 	commandsByName = map[string]*commandRoute{}
+	menusByName    = map[string]*commandRoute{}
 )
 
 func init() {
@@ -105,5 +123,8 @@ func init() {
 	}
 	for i := range commandRoutes {
 		commandsByName[commandRoutes[i].name] = &commandRoutes[i]
+	}
+	for i := range menuRoutes {
+		menusByName[menuRoutes[i].name] = &menuRoutes[i]
 	}
 }

@@ -27,6 +27,7 @@ const (
 	kindLine   = "line"   // a line of a hand in progress: sent only with the post after it
 	kindTable  = "table"  // bring the table message up to date (the live surface; see live.go)
 	kindThread = "thread" // open the table's thread on its message
+	kindOpen   = "open"   // post the table message of a table no interaction answers with (a match's next game, a rematch)
 )
 
 // postPayload is a story item as queued. Pictures are drawn when it is

@@ -51,21 +51,43 @@ func (b *Bot) checkTimers(ctx context.Context) {
 			b.log.Warn("timers: table", "table", t.ID, "err", err)
 		}
 	}
+	b.lapseOffers(ctx, now)
 	b.outbox.Wake()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)
 	}
 }
 
+// lapseOffers withdraws the rematch offers nobody answered in time.
+func (b *Bot) lapseOffers(ctx context.Context, now time.Time) {
+	tables, err := b.store.LapsedOffers(ctx, now.Add(-cribbage.OfferLife))
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("timers: cannot list lapsed rematch offers", "err", err)
+		}
+		return
+	}
+	for _, t := range tables {
+		if err := safely(func() error { return b.lapseOffer(ctx, t.ID) }); err != nil && ctx.Err() == nil {
+			b.log.Warn("timers: rematch offer", "table", t.ID, "err", err)
+		}
+	}
+}
+
 // fireTimersSafely is fireTimers with a panic turned into an error, so one
 // table cannot stop every table's timers (or the bot).
-func (b *Bot) fireTimersSafely(ctx context.Context, t *cribbage.Table, now time.Time) (err error) {
+func (b *Bot) fireTimersSafely(ctx context.Context, t *cribbage.Table, now time.Time) error {
+	return safely(func() error { return b.fireTimers(ctx, t, now) })
+}
+
+// safely calls fn with a panic turned into an error.
+func safely(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return b.fireTimers(ctx, t, now)
+	return fn()
 }
 
 // fireTimers fires what is due at one table.
@@ -145,7 +167,14 @@ func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 		ch := cribbage.CloseLobby(t)
 		if ch != nil {
 			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
-			ch.Outbox = []cribbage.Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}
+			var mentions []string
+			if c := t.Challenge; c != nil {
+				// The challenger is told; the one who did not answer is not
+				// pinged again.
+				text = fmt.Sprintf("<@%s>, **%s** didn't answer your challenge within a day, so table %d is closed.", t.HostID, c.Name, t.ID)
+				mentions = []string{t.HostID}
+			}
+			ch.Outbox = []cribbage.Outbound{post(t, text, mentions), {ChannelID: t.ChannelID, Kind: kindTable}}
 		}
 		return ch, nil
 	})

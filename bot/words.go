@@ -130,7 +130,7 @@ func storyText(t *cribbage.Table, e engine.Event) storyEntry {
 	case engine.EvHandOver:
 		return storyEntry{Text: fmt.Sprintf("**%s.** %s deals next.", scoreLine(t, e.Scores), name) + shortSeedLine(t, e)}
 	case engine.EvGameOver:
-		return storyEntry{Text: resultLine(t, e.Result) + shortSeedLine(t, e)}
+		return storyEntry{Text: resultLine(t, e.Result) + matchStory(t) + shortSeedLine(t, e)}
 	}
 	return storyEntry{Text: storyLine(t, e)}
 }

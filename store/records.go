@@ -144,7 +144,10 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribba
 	if err := rows.Err(); err != nil {
 		return st, err
 	}
-	st.Streak, err = s.streak(ctx, guildID, userID)
+	if st.Streak, err = s.streak(ctx, guildID, userID); err != nil {
+		return st, err
+	}
+	st.Matches, err = s.matchRecord(ctx, guildID, userID)
 	return st, err
 }
 

@@ -17,17 +17,10 @@ import (
 // with its seats.
 
 // cloneTable returns a copy the caller's function may change freely.
-func cloneTable(t *cribbage.Table) *cribbage.Table {
-	c := *t
-	c.Seats = append([]cribbage.Seat(nil), t.Seats...)
-	if t.State != nil {
-		c.State = t.State.Clone()
-	}
-	return &c
-}
+func cloneTable(t *cribbage.Table) *cribbage.Table { return t.Clone() }
 
 // tableRow is a table's encoded columns.
-type tableRow struct{ state, seed string }
+type tableRow struct{ state, seed, match, challenge, offer string }
 
 // encodeTable encodes the columns that need encoding.
 func encodeTable(t *cribbage.Table) (tableRow, error) {
@@ -42,13 +35,44 @@ func encodeTable(t *cribbage.Table) (tableRow, error) {
 	if t.CutSeed != nil {
 		row.seed = hex.EncodeToString(t.CutSeed[:])
 	}
+	var err error
+	if row.match, err = encodeJSON(t.Match); err != nil {
+		return row, fmt.Errorf("store: encode match: %w", err)
+	}
+	if row.challenge, err = encodeJSON(t.Challenge); err != nil {
+		return row, fmt.Errorf("store: encode challenge: %w", err)
+	}
+	if row.offer, err = encodeJSON(t.Offer); err != nil {
+		return row, fmt.Errorf("store: encode rematch offer: %w", err)
+	}
 	return row, nil
+}
+
+// encodeJSON stores a column's value as JSON, and nil as the empty string.
+func encodeJSON[T any](v *T) (string, error) {
+	if v == nil {
+		return "", nil
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// decodeJSON reads a column encodeJSON wrote: nil for the empty string.
+func decodeJSON[T any](s string) (*T, error) {
+	if s == "" {
+		return nil, nil
+	}
+	v := new(T)
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
 	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, board,
-	edit_token, edit_token_message, edit_token_at`
+	edit_token, edit_token_message, edit_token_at, match_state, challenge, rematch_offer`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -58,12 +82,22 @@ type rowScanner interface{ Scan(dest ...any) error }
 func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*cribbage.Table, error) {
 	var t cribbage.Table
 	var partners, manual, muggins, assisted, fourColour int
-	var status, seed, state string
+	var status, seed, state, match, challenge, offer string
 	var created, started, last, finished, reminded, offered, waiting, tokenAt int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
 		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &t.Board,
-		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt); err != nil {
+		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt, &match, &challenge, &offer); err != nil {
 		return nil, err
+	}
+	var err error
+	if t.Match, err = decodeJSON[cribbage.Match](match); err != nil {
+		return nil, fmt.Errorf("store: table %d: match: %w", t.ID, err)
+	}
+	if t.Challenge, err = decodeJSON[cribbage.Challenge](challenge); err != nil {
+		return nil, fmt.Errorf("store: table %d: challenge: %w", t.ID, err)
+	}
+	if t.Offer, err = decodeJSON[cribbage.RematchOffer](offer); err != nil {
+		return nil, fmt.Errorf("store: table %d: rematch offer: %w", t.ID, err)
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted, t.FourColour = assisted != 0, fourColour != 0

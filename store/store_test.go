@@ -520,9 +520,11 @@ func TestAPanickingWriteLeavesTheStoreUsable(t *testing.T) {
 	t.Logf("%d of 8 concurrent moves committed beside the panics", steps.Load())
 }
 
-// TestRematchIsMadeOnce: eight simultaneous rematches of one table make
-// one table; the others get it back with ErrRematched.
-func TestRematchIsMadeOnce(t *testing.T) {
+// TestTheNextTableIsMadeOnce: eight simultaneous changes that each make
+// the table's next table (Change.Next, as a rematch's last yes does) make
+// one table; the others, run again on the table that has it, are refused
+// as the domain refuses them.
+func TestTheNextTableIsMadeOnce(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
 	prev := startGame(t, s, newLobby("g", "a", "b"))
@@ -533,19 +535,24 @@ func TestRematchIsMadeOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			next, err := s.Rematch(ctx, prev.ID, fmt.Sprint("click-", k), func(p, next *cribbage.Table) (*cribbage.Change, error) {
-				next.GuildID, next.ChannelID, next.HostID, next.Options, next.Status = p.GuildID, p.ChannelID, p.HostID, p.Options, cribbage.StatusLobby
-				next.Seats = p.Seats
-				return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: p.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+			saved, err := s.Update(ctx, prev.ID, fmt.Sprint("click-", k), func(p *cribbage.Table) (*cribbage.Change, error) {
+				if p.RematchID != 0 {
+					return nil, cribbage.ErrRematched
+				}
+				p.Offer = &cribbage.RematchOffer{By: fmt.Sprint("clicked-", k), Accepted: []string{"a", "b"}}
+				return &cribbage.Change{Table: p, Next: func(next *cribbage.Table) (*cribbage.Change, error) {
+					next.GuildID, next.ChannelID, next.HostID, next.Options, next.Status = p.GuildID, p.ChannelID, p.Offer.By, p.Options, cribbage.StatusLobby
+					next.Seats = p.Seats
+					return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: p.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+				}}, nil
 			})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
 			case err == nil:
-				made[next.ID]++
-			case errors.Is(err, cribbage.ErrRematched) && next != nil:
+				made[saved.RematchID]++
+			case errors.Is(err, cribbage.ErrRematched):
 				refused++
-				made[next.ID] += 0
 			default:
 				t.Errorf("rematch: %v", err)
 			}
@@ -556,12 +563,43 @@ func TestRematchIsMadeOnce(t *testing.T) {
 		t.Fatalf("tables %v, %d refused; want one table and 7 refusals", made, refused)
 	}
 	for id := range made {
-		if got := mustTable(t, s, prev.ID).RematchID; got != id {
-			t.Errorf("the table records rematch %d, want %d", got, id)
+		p := mustTable(t, s, prev.ID)
+		if p.RematchID != id || p.Version != prev.Version+1 {
+			t.Errorf("the table records rematch %d at version %d, want %d at %d", p.RematchID, p.Version, id, prev.Version+1)
 		}
-		if tb := mustTable(t, s, id); len(tb.Seats) != 2 || tb.Version != 1 {
+		if tb := mustTable(t, s, id); len(tb.Seats) != 2 || tb.Version != 1 || p.Offer == nil || tb.HostID != p.Offer.By {
 			t.Errorf("rematch table %+v", tb)
 		}
+		pending, err := s.TablePending(ctx, id)
+		if err != nil || len(pending) != 1 || pending[0].Payload != "rematch" {
+			t.Errorf("the rematch's announcements: %+v, %v", pending, err)
+		}
+	}
+}
+
+// TestAFailedNextTableSavesNothing: the change and its next table are one
+// transaction.
+func TestAFailedNextTableSavesNothing(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	prev := startGame(t, s, newLobby("g", "a", "b"))
+	boom := errors.New("boom")
+	_, err := s.Update(ctx, prev.ID, "click", func(p *cribbage.Table) (*cribbage.Change, error) {
+		p.Offer = &cribbage.RematchOffer{By: "a"}
+		return &cribbage.Change{Table: p, Outbox: []cribbage.Outbound{{ChannelID: "c1", Kind: "post", Payload: "x"}},
+			Next: func(next *cribbage.Table) (*cribbage.Change, error) { return nil, boom }}, nil
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Update: %v", err)
+	}
+	if got := mustTable(t, s, prev.ID); got.Offer != nil || got.Version != prev.Version || got.RematchID != 0 {
+		t.Errorf("the table after a failed next table: %+v", got)
+	}
+	if pending, _ := s.TablePending(ctx, prev.ID); len(pending) != 0 {
+		t.Errorf("%d announcements queued", len(pending))
+	}
+	if _, err := step(t, s, prev.ID, "click"); err != nil {
+		t.Errorf("the interaction of the failed change was recorded: %v", err)
 	}
 }
 

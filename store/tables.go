@@ -11,8 +11,9 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// The writes of tables: a new table, a move (Update), a rematch, each one
-// transaction with its actions, announcements and interaction.
+// The writes of tables: a new table, and a move (Update) with the next
+// table it may make, each one transaction with its actions, announcements
+// and interaction.
 
 // CreateTable saves a new table, queues its announcements and records the
 // interaction that asked for it, in one transaction. It sets the table's
@@ -58,75 +59,6 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	return err
 }
 
-// Rematch makes prev's rematch in one transaction: fn turns prev and a new
-// table (its id and times set) into the change to save, and prev records
-// it as its rematch. A table has one rematch: if prev has one already,
-// Rematch returns that table and cribbage.ErrRematched, whoever asked.
-func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	var made *cribbage.Table
-	var existing int64
-	err := s.inTx(ctx, func(tx *txn) error {
-		prevs, err := s.loadTables(ctx, tx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, prevID)
-		if err != nil {
-			return err
-		}
-		if len(prevs) == 0 {
-			return cribbage.ErrNotFound
-		}
-		prev := prevs[0]
-		if prev.RematchID != 0 {
-			existing = prev.RematchID
-			return cribbage.ErrRematched
-		}
-		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
-			return err
-		}
-		now := s.now()
-		next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
-		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&next.ID); err != nil {
-			return err
-		}
-		ch, err := fn(cloneTable(prev), next)
-		if err != nil {
-			return err
-		}
-		ch.Table.ID, ch.Table.Version, ch.Table.CreatedAt, ch.Table.LastActionAt = next.ID, 1, now, now
-		if ch.Table.Status == cribbage.StatusPlaying {
-			ch.Table.StartedAt = now
-		}
-		if err := s.insertTable(ctx, tx, ch, interactionID); err != nil {
-			return err
-		}
-		res, err := s.txExec(ctx, tx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
-		if err != nil {
-			return fmt.Errorf("store: record the rematch: %w", err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("store: record the rematch: %w", err)
-		} else if n != 1 {
-			// Another rematch was recorded after prev was read (PostgreSQL
-			// lets two transactions read it at once): that one stands.
-			if err := tx.QueryRowContext(ctx, `SELECT rematch_id FROM tables WHERE id = ?`, prevID).Scan(&existing); err != nil {
-				return err
-			}
-			return cribbage.ErrRematched
-		}
-		made = cloneTable(ch.Table)
-		return nil
-	})
-	if errors.Is(err, cribbage.ErrRematched) && existing != 0 {
-		t, lerr := s.Table(ctx, existing)
-		if lerr != nil {
-			return nil, lerr
-		}
-		return t, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	return made, nil
-}
-
 // Update is one action, one transaction: it reads the table, lets fn
 // decide the change, and saves the new table, appends its actions, queues
 // its announcements and records the interaction — all or nothing. fn gets
@@ -137,7 +69,8 @@ func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string,
 // never overwritten: fn is run again on the new table, and if that keeps
 // happening the caller gets ErrStale. An interaction seen before fails with
 // ErrDuplicate. When the change finishes the game, its result and records
-// are written in the same transaction.
+// are written in the same transaction, and so is the table that follows it
+// when the change makes one (cribbage.Change.Next).
 func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	for attempt := 0; ; attempt++ {
 		// Checked first so a redelivered interaction is told so, rather
@@ -190,7 +123,21 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 			return err
 		}
 		if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
-			return recordResult(ctx, tx, t)
+			if err := recordResult(ctx, tx, t); err != nil {
+				return err
+			}
+			if t.Match != nil {
+				if err := recordMatchGame(ctx, tx, t); err != nil {
+					return err
+				}
+			}
+		}
+		if ch.Next != nil {
+			id, err := s.makeNext(ctx, tx, t.ID, ch.Next)
+			if err != nil {
+				return err
+			}
+			t.RematchID = id
 		}
 		return nil
 	})
@@ -270,11 +217,13 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 	res, err := s.txExec(ctx, tx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
 		players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
-		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?
+		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?,
+		match_state = ?, challenge = ?, rematch_offer = ?, offered_at = ?
 		WHERE id = ? AND version = ?`,
 		t.MessageID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
-		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.ID, expected)
+		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince),
+		row.match, row.challenge, row.offer, millis(offeredAt(t)), t.ID, expected)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}

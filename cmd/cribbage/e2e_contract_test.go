@@ -132,11 +132,27 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 		h.t.Logf("replay page 2: %s\n%s", page.Response.Data.Embeds[0].Title, page.Response.Data.Embeds[0].Description)
 	}
 
-	// A rematch, resigned by button from /cribbage resign.
-	re := h.click(bob, msg, "/rematch/"+itoa64(id))
-	rematch := tableIDFrom(t, re.Response.Data.Components, "/hand/")
+	// A rematch offered and declined, offered again and accepted, then
+	// resigned by button from /cribbage resign.
+	h.clickNamed(alice, h.click(bob, msg, "/rematch/"+itoa64(id)), "/norematch/")
+	h.click(bob, msg, "/rematch/"+itoa64(id))
+	h.click(alice, msg, "/rematch/"+itoa64(id))
+	rematch := h.table(id).RematchID
+	h.postedTableMessage(rematch)
 	a := h.command(bob, "resign", discordtest.Opt{Name: "table", Value: rematch})
 	h.clickNamed(bob, a, "/resign/")
+
+	// Challenges: declined, withdrawn, and accepted from the user menu;
+	// then a match resigned whole.
+	decl := h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob})
+	h.clickNamed(bob, decl, "/decline/")
+	wd := h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob}, discordtest.Opt{Name: "points", Value: 61})
+	h.clickNamed(alice, wd, "/withdraw/")
+	menu := h.send(discordtest.UserCommand(testGuild, testChannel, carol, "Challenge to cribbage", dan))
+	h.clickNamed(dan, menu, "/accept/")
+	mid, mmsg := h.open(alice, discordtest.Opt{Name: "match", Value: 3})
+	h.click(bob, mmsg, "/join/"+itoa64(mid))
+	h.clickNamed(bob, h.command(bob, "resign", discordtest.Opt{Name: "table", Value: mid}), "/resignmatch/")
 
 	// A forfeit: a week without a move, then Claim the win.
 	fid, fmsg := twoPlayerGame(t, h)
@@ -167,6 +183,9 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	// bot rendered was clicked.
 	ran, clicked, offered := h.interactionsSeen()
 	for _, c := range h.fake.Commands(testGuild) {
+		if c.Type == discordgo.UserApplicationCommand && !ran["menu:"+c.Name] {
+			t.Errorf("the user command %q was never run", c.Name)
+		}
 		for _, o := range c.Options {
 			if !ran[o.Name] {
 				t.Errorf("/%s %s was never run", c.Name, o.Name)
@@ -200,7 +219,9 @@ func (h *harness) interactionsSeen() (ran, clicked, offered map[string]bool) {
 	for _, i := range h.fake.Interactions() {
 		switch i.Type {
 		case discordgo.InteractionApplicationCommand:
-			if d := i.ApplicationCommandData(); len(d.Options) > 0 {
+			if d := i.ApplicationCommandData(); d.CommandType == discordgo.UserApplicationCommand {
+				ran["menu:"+d.Name] = true
+			} else if len(d.Options) > 0 {
 				ran[d.Options[0].Name] = true
 			}
 		case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:

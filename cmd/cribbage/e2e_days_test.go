@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,21 +208,66 @@ func TestGamesListAndRematch(t *testing.T) {
 	}
 	h.playToEnd(id, msg, usersOf(alice, bob))
 	prev := h.table(id)
-	re := h.click(bob, msg, "/rematch/"+itoa64(id))
-	if re.Ephemeral() {
-		t.Fatalf("rematch refused: %q", re.Content())
+	// Bob offers a rematch: Alice is asked in the thread, and pinged.
+	offer := h.click(bob, msg, "/rematch/"+itoa64(id))
+	if offer.Ephemeral() || offer.Response.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Fatalf("the offer answered %+v", offer.Response)
 	}
-	next := tableIDFrom(t, re.Response.Data.Components, "/hand/")
-	nt := h.table(next)
-	if nt.Status != cribbage.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID {
-		t.Fatalf("rematch table %s, seats %+v", nt.Status, nt.Seats)
+	if _, ok := button(t, offer.Response.Data.Components, func(b discordgo.Button) bool { return b.CustomID == "/norematch/"+itoa64(id) }); !ok {
+		t.Errorf("no Decline on the table message after the offer: %+v", offer.Response.Data.Components)
 	}
-	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
-		t.Errorf("rematch dealer %d after %d", nt.State.Dealer, prev.State.Dealer)
+	asked := h.postsPinging(id, alice.ID, "offers a rematch")
+	if asked != 1 || h.table(id).RematchID != 0 {
+		t.Fatalf("%d posts ask Alice; rematch %d made before she accepted", asked, h.table(id).RematchID)
 	}
 	if a := h.click(eve, msg, "/rematch/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
 		t.Errorf("stranger's rematch: %q", a.Content())
 	}
+	h.click(alice, msg, "/rematch/"+itoa64(id))
+	next := h.table(id).RematchID
+	if next == 0 {
+		t.Fatal("Alice accepted and no rematch was made")
+	}
+	nmsg := h.postedTableMessage(next)
+	nt := h.table(next)
+	if nt.Status != cribbage.StatusPlaying || nt.Seats[0].UserID != prev.Seats[0].UserID || nt.Seats[1].UserID != prev.Seats[1].UserID || nt.HostID != bob.ID {
+		t.Fatalf("rematch table %s, seats %+v, host %s", nt.Status, nt.Seats, nt.HostID)
+	}
+	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
+		t.Errorf("rematch dealer %d after %d", nt.State.Dealer, prev.State.Dealer)
+	}
+	h.eventually("the rematch's thread", func() bool { return h.table(next).ThreadID != "" })
+	if !h.threadSays(next, "**Rematch** of table "+itoa64(id)) {
+		t.Error("the rematch's thread does not say what it is")
+	}
+	if n := h.tableMessages(next); n != 1 {
+		t.Errorf("%d table messages for the rematch (%s)", n, nmsg)
+	}
+}
+
+// postedTableMessage waits for the bot to post the message of a table no
+// interaction answers with (a rematch, a match's next game) and returns
+// its id.
+func (h *harness) postedTableMessage(id int64) string {
+	h.t.Helper()
+	h.eventually("the table message posted", func() bool { return h.table(id).MessageID != "" })
+	return h.table(id).MessageID
+}
+
+// postsPinging counts the table's story posts containing text that
+// notified the user userID.
+func (h *harness) postsPinging(id int64, userID, text string) int {
+	h.drain()
+	n := 0
+	t := h.table(id)
+	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+		for _, m := range h.fake.ChannelMessages(ch) {
+			if m.ID != t.MessageID && strings.Contains(m.Text(), text) && slices.Contains(m.Notified, userID) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // resignedGame plays a quick game between host and guest that loser
@@ -305,7 +351,8 @@ func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
 }
 
 // TestSimultaneousRematchClicksMakeOneGame: both players press Rematch at
-// once; one new table is made and the other click is told where it is.
+// once; one offers and the other's click accepts it, so one new table is
+// made, with one table message.
 func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -331,20 +378,19 @@ func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	public, told := 0, 0
 	for _, a := range answers {
-		switch {
-		case !a.Ephemeral():
-			public++
-		case strings.Contains(a.Content(), "already has its rematch"):
-			told++
+		if a.Ephemeral() {
+			t.Errorf("a click was refused: %q", a.Content())
 		}
 	}
-	if public != 1 || told != 1 {
-		t.Errorf("%d new table messages and %d told of the rematch; want 1 and 1: %q / %q", public, told, answers[0].Content(), answers[1].Content())
+	next := h.table(id).RematchID
+	if next == 0 {
+		t.Fatal("no rematch after both clicked")
 	}
+	h.postedTableMessage(next)
+	h.drain()
 	tables, _ := h.store.ChannelTables(context.Background(), testChannel)
-	if len(tables) != 1 || h.table(id).RematchID != tables[0].ID {
-		t.Errorf("open tables %d, rematch recorded %d", len(tables), h.table(id).RematchID)
+	if len(tables) != 1 || tables[0].ID != next || h.tableMessages(next) != 1 {
+		t.Errorf("open tables %d, rematch %d with %d table messages", len(tables), next, h.tableMessages(next))
 	}
 }

@@ -3,7 +3,8 @@
 // package). Store keeps tables and the outbox in memory with the same
 // guarantees the SQL store gives a single process: a change applies to
 // the version it was made from, an interaction is applied once, and a
-// rematch is made once. The records are whatever the test sets.
+// table's next table (Change.Next) is made once, with the change or not
+// at all. The records are whatever the test sets.
 package mock
 
 import (
@@ -55,14 +56,7 @@ func (s *Store) now() time.Time {
 }
 
 // clone copies a table so callers never share one.
-func clone(t *cribbage.Table) *cribbage.Table {
-	c := *t
-	c.Seats = slices.Clone(t.Seats)
-	if t.State != nil {
-		c.State = t.State.Clone()
-	}
-	return &c
-}
+func clone(t *cribbage.Table) *cribbage.Table { return t.Clone() }
 
 // claim records an interaction, or fails with ErrDuplicate.
 func (s *Store) claim(interactionID string) error {
@@ -135,8 +129,8 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 	if s.tables[id].Version != cur.Version {
 		return nil, cribbage.ErrStale
 	}
-	if err := s.claim(interactionID); err != nil {
-		return nil, err
+	if interactionID != "" && s.interactions[interactionID] {
+		return nil, cribbage.ErrDuplicate
 	}
 	t := clone(ch.Table)
 	t.Version, t.LastActionAt = cur.Version+1, s.now()
@@ -149,35 +143,32 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
+	// The next table is made before anything is saved: its failure saves
+	// nothing, as the store's transaction does.
+	var next *cribbage.Change
+	if ch.Next != nil {
+		if cur.RematchID != 0 {
+			return nil, cribbage.ErrRematched
+		}
+		now := s.now()
+		nt := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: now, LastActionAt: now}
+		if next, err = ch.Next(nt); err != nil {
+			return nil, err
+		}
+		next.Table.ID = nt.ID
+		if next.Table.Status == cribbage.StatusPlaying {
+			next.Table.StartedAt = now
+		}
+		t.RematchID = nt.ID
+	}
+	s.claim(interactionID)
 	s.tables[id] = t
 	s.actions[id] = append(s.actions[id], ch.Actions...)
 	s.queue(id, ch.Outbox)
+	if next != nil {
+		s.insert(next)
+	}
 	return clone(t), nil
-}
-
-// Rematch implements cribbage.TableService.
-func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	prev, ok := s.tables[prevID]
-	switch {
-	case !ok:
-		return nil, cribbage.ErrNotFound
-	case prev.RematchID != 0:
-		return clone(s.tables[prev.RematchID]), cribbage.ErrRematched
-	}
-	next := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: s.now(), LastActionAt: s.now()}
-	ch, err := fn(clone(prev), next)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.claim(interactionID); err != nil {
-		return nil, err
-	}
-	ch.Table.ID = next.ID
-	made := s.insert(ch)
-	prev.RematchID = made.ID
-	return made, nil
 }
 
 // Table implements cribbage.TableService.
@@ -359,6 +350,13 @@ func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction,
 func (s *Store) IdleTables(ctx context.Context, idleSince, openedBefore time.Time) ([]*cribbage.Table, error) {
 	return s.find(func(t *cribbage.Table) bool {
 		return t.Status.Open() && (!t.Since().After(idleSince) || (t.Status == cribbage.StatusLobby && !t.CreatedAt.After(openedBefore)))
+	}), nil
+}
+
+// LapsedOffers implements cribbage.TimerService.
+func (s *Store) LapsedOffers(ctx context.Context, offeredBefore time.Time) ([]*cribbage.Table, error) {
+	return s.find(func(t *cribbage.Table) bool {
+		return t.Status == cribbage.StatusFinished && t.RematchID == 0 && t.Offer != nil && !t.Offer.At.After(offeredBefore)
 	}), nil
 }
 

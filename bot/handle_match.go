@@ -1,0 +1,275 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// The handlers of rematch offers, challenges and matches. A click on a
+// table message changes the table in one update (tableClick) and answers
+// with the table message as it is after; the thread is told what
+// happened, mentioning whoever has to answer.
+
+// tableClick changes table id from a click on its message in one update:
+// change decides on the table as loaded and queues what to announce. The
+// table message is refreshed too: the click may come from a copy of it
+// (/cribbage status public: True), which its answer updates instead.
+func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
+	defer b.locks.lock(id)()
+	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if err := checkHere(t, ic); err != nil {
+			return nil, err
+		}
+		noteTableMessage(t, ic)
+		ch, err := change(t)
+		if err != nil {
+			return nil, err
+		}
+		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
+		return ch, nil
+	})
+}
+
+// updated answers a click on a table message with the message as it is.
+func updated(t *cribbage.Table) reply {
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}
+}
+
+// clickRematch is Rematch on a finished table's message: an offer to the
+// others at the table, or a yes to the offer open. The last yes makes the
+// rematch (cribbage.OfferRematch), whose table message the bot then posts.
+func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+		offering := t.Offer == nil
+		ch, err := cribbage.OfferRematch(t, uid, b.env())
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ch.Next != nil && len(t.Offer.Accepted) > 1:
+			ch.Outbox = append(ch.Outbox, post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
+		case offering && ch.Next == nil:
+			var waiting []string
+			for _, s := range t.Offer.Waiting(t) {
+				waiting = append(waiting, s.UserID)
+			}
+			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", nameOf(t, uid), mentionList(waiting))
+			ch.Outbox = append(ch.Outbox, post(t, text, waiting))
+		}
+		return ch, nil
+	})
+	if errors.Is(err, cribbage.ErrRematched) {
+		return b.rematchedAlready(ctx, c.Table)
+	}
+	if err != nil {
+		return reply{}, err
+	}
+	return updated(t), nil
+}
+
+// rematchedAlready tells a late click where the table's rematch is.
+func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
+	prev, err := b.store.Table(ctx, id)
+	if err != nil {
+		return reply{}, err
+	}
+	next, err := b.store.Table(ctx, prev.RematchID)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next)))}, nil
+}
+
+// clickNoRematch declines the rematch offer (or, from whoever made it,
+// takes it back).
+func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+		var by string
+		if t.Offer != nil {
+			by = t.Offer.By
+		}
+		ch, err := cribbage.DeclineRematch(t, uid)
+		if err != nil {
+			return nil, err
+		}
+		if by == uid {
+			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("%s took back the rematch offer.", nameOf(t, uid)), nil))
+		} else {
+			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, nameOf(t, uid)), []string{by}))
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return updated(t), nil
+}
+
+// lapseOffer withdraws a rematch offer nobody answered in time, and says
+// so; a table whose offer was answered meanwhile is left alone.
+func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
+	defer b.locks.lock(id)()
+	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		by := ""
+		if t.Offer != nil {
+			by = t.Offer.By
+		}
+		ch := cribbage.LapseOffer(t, b.now())
+		if ch != nil {
+			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
+			ch.Outbox = []cribbage.Outbound{post(t, text, []string{by}), {ChannelID: t.ChannelID, Kind: kindTable}}
+		}
+		return ch, nil
+	})
+	return err
+}
+
+// clickResignMatch resigns the match with its game, after the
+// confirmation.
+func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	t, _, _, err := b.applyMove(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.ResignMatch(t, seat, b.env())
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: rendered{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.response(true)}}, nil
+}
+
+// The bot's refusals of challenges.
+var (
+	errChallengeBot      = errors.New("bot: a bot cannot be challenged")
+	errChallengedAlready = errors.New("bot: an open challenge to that person already")
+	errNotChallenger     = errors.New("bot: only the challenger withdraws a challenge")
+	errNoTarget          = errors.New("bot: the interaction names nobody to challenge")
+)
+
+// cmdChallenge is /cribbage challenge user [points] [match].
+func (b *Bot) cmdChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	opts := options(ic)
+	id := opts["user"].UserValue(nil).ID
+	o := engine.Options{Players: 2, Target: 121}
+	if v, ok := opts["points"]; ok {
+		o.Target = int(v.IntValue())
+	}
+	bestOf := 0
+	if v, ok := opts["match"]; ok {
+		bestOf = int(v.IntValue())
+	}
+	return b.challenge(ctx, ic, id, o, bestOf)
+}
+
+// menuChallenge is the user context menu's "Challenge to cribbage": a
+// challenge to the person clicked, to 121 points, one game.
+func (b *Bot) menuChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	return b.challenge(ctx, ic, ic.ApplicationCommandData().TargetID, engine.Options{Players: 2, Target: 121}, 0)
+}
+
+// challenge opens the user's challenge to the person with id opponent, in
+// this channel, and answers with its message: a new public message that
+// mentions them, so they are notified (and nobody else is).
+func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent string, o engine.Options, bestOf int) (reply, error) {
+	uid, name := user(ic)
+	target, targetName, err := resolvedUser(ic, opponent)
+	if err != nil {
+		return reply{}, err
+	}
+	if target.Bot {
+		return reply{}, errChallengeBot
+	}
+	t, err := cribbage.NewChallenge(ic.GuildID, ic.ChannelID, cribbage.Seat{UserID: uid, Name: name}, cribbage.Seat{UserID: target.ID, Name: targetName}, o, bestOf)
+	if err != nil {
+		return reply{}, err
+	}
+	mine, err := b.store.PlayerTables(ctx, ic.GuildID, uid)
+	if err != nil {
+		return reply{}, err
+	}
+	if slices.ContainsFunc(mine, func(t *cribbage.Table) bool { return t.OpenChallenge(uid, target.ID) }) {
+		return reply{}, errChallengedAlready
+	}
+	t, err = b.store.CreateTable(ctx, t, ic.ID, nil)
+	if err != nil {
+		return reply{}, err
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: renderTable(t).response(false)}
+	return reply{resp: resp, tableMessage: t.ID}, nil
+}
+
+// resolvedUser finds the user an interaction names by id in its resolved
+// data, with the name to show for them: their nickname here, else their
+// display name.
+func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string, error) {
+	data := ic.ApplicationCommandData()
+	if data.Resolved == nil || data.Resolved.Users[id] == nil {
+		return nil, "", errNoTarget
+	}
+	u := data.Resolved.Users[id]
+	if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
+		return u, m.Nick, nil
+	}
+	return u, displayName(u), nil
+}
+
+// clickAccept is the person challenged taking the held seat: the game
+// starts.
+func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, name := user(ic)
+	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
+		if err != nil {
+			return nil, err
+		}
+		// The game started: its thread opens before its story.
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+		return ch, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return updated(t), nil
+}
+
+// clickDecline is the person challenged saying no: the table closes, and
+// the challenger is told.
+func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+		ch, err := cribbage.DeclineChallenge(t, uid)
+		if err != nil {
+			return nil, err
+		}
+		text := fmt.Sprintf("<@%s>, **%s** declined your challenge.", t.HostID, t.Challenge.Name)
+		ch.Outbox = append(ch.Outbox, post(t, text, []string{t.HostID}))
+		return ch, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return updated(t), nil
+}
+
+// clickWithdraw is the challenger taking the challenge back.
+func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+		ch, err := cribbage.WithdrawChallenge(t, uid)
+		if errors.Is(err, cribbage.ErrNotHost) {
+			return nil, errNotChallenger
+		}
+		return ch, err
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return updated(t), nil
+}
