@@ -15,6 +15,8 @@ var (
 	ErrNotPlaying = errors.New("cribbage: the game is not on")
 	// ErrNotSeated means nobody is seated there, or a computer is.
 	ErrNotSeated = errors.New("cribbage: not seated at this table")
+	// ErrNotOpen means the table is over: finished, closed or cancelled.
+	ErrNotOpen = errors.New("cribbage: the table is over")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
 )
