@@ -16,7 +16,7 @@ import (
 )
 
 // Store is an in-memory cribbage.TableService, TimerService,
-// OutboxService and RecordService.
+// OutboxService, RecordService and GuildService.
 type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
@@ -32,6 +32,7 @@ type Store struct {
 	outbox       []cribbage.OutboxItem
 	delivered    map[int64]bool
 	handViews    map[int64]map[int]cribbage.HandView
+	guilds       map[string]cribbage.GuildSettings
 }
 
 var (
