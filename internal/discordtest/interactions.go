@@ -90,8 +90,13 @@ func (s *Server) Interactions() []*discordgo.Interaction {
 	return out
 }
 
-// Send dispatches a prepared interaction and waits for the callback.
+// Send dispatches a prepared interaction and waits for the callback. A
+// command Discord would not let the member use there is not sent: Send
+// fails with ErrNotPermitted.
 func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	if err := s.permitted(i); err != nil {
+		return Answer{}, err
+	}
 	s.mu.Lock()
 	p := s.interactions[i.ID]
 	// A redelivery (Discord may send an interaction again) may be answered
