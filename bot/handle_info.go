@@ -166,7 +166,8 @@ func displayName(u *discordgo.User) string {
 	return u.Username
 }
 
-// cmdCount counts any hand with its breakdown, as players say it aloud.
+// cmdCount counts any hand with its breakdown, as players say it aloud:
+// privately, or to the channel with share.
 func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	opts := options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
@@ -194,8 +195,14 @@ func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	for _, it := range bd.Items {
 		lines = append(lines, fmt.Sprintf("· %s %s — %d", it.Kind, engine.DisplayCards(it.Cards), it.Points))
 	}
+	// Private unless asked to share: a player checking a hand mid-game
+	// shouldn't tell the table what they hold.
+	share := false
+	if o, ok := opts["share"]; ok {
+		share = o.BoolValue()
+	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Content: strings.Join(lines, "\n")}.response(false)}}, nil
+		Data: rendered{Content: strings.Join(lines, "\n")}.response(!share)}}, nil
 }
 
 // rulesText summarises RULES.md for players.
@@ -209,11 +216,15 @@ const rulesText = `**Cribbage at this table**
 
 // helpText explains the bot.
 const helpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins).\n" +
-	"2. Others press **Join**. The game starts when every seat is taken.\n" +
-	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The channel gets the count and the show.\n" +
-	"4. Games can last days: come back any time; your buttons keep working. You'll be mentioned when it's your turn.\n" +
-	"Also: `/cribbage status`, `/cribbage resign`, `/cribbage leaderboard`, `/cribbage stats`, `/cribbage count` (count any hand), `/cribbage rules`."
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong).\n" +
+	"2. Others press **Join**. The game starts when every seat is taken (or the host presses **Start** to let the computer fill them).\n" +
+	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The table's thread gets the count and the show.\n" +
+	"4. Games can last days: come back any time; your buttons keep working. You're pinged when the table has waited on you a while.\n" +
+	"Also: `/cribbage status`, `games`, `resign`, `replay`, `verify`, `rules`, and `/cribbage count` (count any hand, privately; `share: True` posts it).\n" +
+	"**Records**: `/cribbage-club leaderboard` and `/cribbage-club stats` work in any channel of the server.\n" +
+	"**Admins** (Manage Server): `/cribbage-admin cancel table:N [reason]` ends a stuck or abusive table with no result; " +
+	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel tables. " +
+	"Who may use each command, and where, is set in Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.
 func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
@@ -230,7 +241,9 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	data := ic.ApplicationCommandData()
 	var tables []*cribbage.Table
 	var err error
-	if len(data.Options) > 0 && data.Options[0].Name == "join" {
+	// Joining, and an admin's cancel, look for tables in this channel;
+	// everything else for the user's own.
+	if len(data.Options) > 0 && (data.Options[0].Name == "join" || data.Name == adminCommand) {
 		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
 	} else {
 		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
