@@ -311,3 +311,24 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 		t.Errorf("a claim with forfeits off: %v", err)
 	}
 }
+
+// TestHelpNamesEveryCommand: /cribbage help tells of every subcommand of
+// every command, within a message's 2000 characters.
+func TestHelpNamesEveryCommand(t *testing.T) {
+	if n := len([]rune(helpText)); n > 2000 {
+		t.Errorf("help is %d characters", n)
+	}
+	for _, c := range commandDefinitions() {
+		if c.Name != commandName && !strings.Contains(helpText, "/"+c.Name) {
+			t.Errorf("help never names /%s", c.Name)
+		}
+		for _, o := range c.Options {
+			if o.Name == "help" {
+				continue // being read
+			}
+			if !strings.Contains(helpText, "`"+o.Name) && !strings.Contains(helpText, " "+o.Name+"`") {
+				t.Errorf("help never names /%s %s", c.Name, o.Name)
+			}
+		}
+	}
+}

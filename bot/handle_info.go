@@ -214,16 +214,16 @@ const rulesText = `**Cribbage at this table**
 • First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
 • Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
 
-// helpText explains the bot.
+// helpText explains the bot: every command, each in a few words.
 const helpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong).\n" +
-	"2. Others press **Join**. The game starts when every seat is taken (or the host presses **Start** to let the computer fill them).\n" +
-	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The table's thread gets the count and the show.\n" +
-	"4. Games can last days: come back any time; your buttons keep working. You're pinged when the table has waited on you a while.\n" +
-	"Also: `/cribbage status`, `games`, `resign`, `replay`, `verify`, `rules`, and `/cribbage count` (count any hand, privately; `share: True` posts it).\n" +
-	"**Records**: `/cribbage-club leaderboard` and `/cribbage-club stats` work in any channel of the server.\n" +
-	"**Admins** (Manage Server): `/cribbage-admin cancel table:N [reason]` ends a stuck or abusive table with no result; " +
-	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel tables. " +
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour).\n" +
+	"2. Others press **Join** (or `/cribbage join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
+	"3. Press **Show my hand** on the table message (or `/cribbage hand`): only you see your cards. Choose your crib cards and **Confirm**, then play a card when it's your turn. The table's thread tells the play and the show.\n" +
+	"4. Games can last days: come back any time, your buttons keep working. You're pinged when the table has waited on you a while.\n" +
+	"Also: `status` (a table), `games` (your tables), `resign`, `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
+	"**Records**, in any channel: `/cribbage-club leaderboard` and `/cribbage-club stats`.\n" +
+	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
+	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel. " +
 	"Who may use each command, and where, is set in Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -268,5 +269,27 @@ func TestServerSettingsApply(t *testing.T) {
 	h.click(alice, msg, "/claimwin/"+itoa64(id))
 	if tb := h.table(id); tb.Status != cribbage.StatusFinished || tb.State.Result.Winner != tb.Options.SideOf(0) {
 		t.Errorf("the forfeit: %s", tb.Status)
+	}
+}
+
+// TestREADMENamesEveryCommand: README's command tables name every
+// subcommand the bot registers, under its command.
+func TestREADMENamesEveryCommand(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	for _, c := range h.fake.Commands(testGuild) {
+		if !strings.Contains(readme, "`/"+c.Name+"`") {
+			t.Errorf("README never names /%s", c.Name)
+		}
+		for _, o := range c.Options {
+			if !strings.Contains(readme, "`"+o.Name+"`") && !strings.Contains(readme, "`"+o.Name+" ") {
+				t.Errorf("README never names /%s %s", c.Name, o.Name)
+			}
+		}
 	}
 }
