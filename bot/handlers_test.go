@@ -168,6 +168,11 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
+	// The records moved to /cribbage-club; a client that has not seen
+	// the new commands yet is told where.
+	if resp := u.ok(discordtest.Command(guild, channel, alice, "leaderboard")); !strings.Contains(resp.Data.Content, "/cribbage-club leaderboard") {
+		t.Errorf("the old leaderboard: %q", resp.Data.Content)
+	}
 	// Count works anywhere; rules and help too.
 	if resp := u.ok(discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})); !strings.Contains(resp.Data.Content, "29") {
 		t.Errorf("count in a DM: %q", resp.Data.Content)

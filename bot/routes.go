@@ -99,6 +99,13 @@ var commandRoutes = []commandRoute{
 	{adminCommand, "settings", (*Bot).cmdSettings, false},
 }
 
+// movedRoutes are subcommands an older version had, and where they went:
+// a client that has not yet seen the commands replaced is told.
+var movedRoutes = map[routeKey]string{
+	{commandName, "leaderboard"}: "/" + clubCommand + " leaderboard",
+	{commandName, "stats"}:       "/" + clubCommand + " stats",
+}
+
 // The route table indexed, for lookups.
 var (
 	clickByAction  = map[action]*clickRoute{}
