@@ -23,10 +23,14 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	defer unlock()
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY,
-		applied_at BIGINT NOT NULL
-	)`); err != nil {
+	err = s.inTx(ctx, func(tx *txn) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			name TEXT PRIMARY KEY,
+			applied_at BIGINT NOT NULL
+		)`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("not a readable cribbage database: %w", err)
 	}
 	names, err := fs.Glob(migrations.Files, "*.sql")

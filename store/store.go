@@ -323,14 +323,12 @@ func (s *Store) runTx(ctx context.Context, fn func(tx *txn) error) error {
 	return nil
 }
 
-// exec runs one write statement outside a transaction, queued like inTx.
+// exec runs one write statement in a transaction of its own, through
+// inTx like every other write: it is queued and batched with them, and
+// run again on PostgreSQL if the server picks it as a deadlock victim.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
-	if s.db.d.postgres {
-		_, err := s.db.ExecContext(ctx, query, args...)
+	return s.inTx(ctx, func(tx *txn) error {
+		_, err := s.txExec(ctx, tx, query, args...)
 		return err
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	_, err := s.db.ExecContext(ctx, query, args...)
-	return err
+	})
 }
