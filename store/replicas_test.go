@@ -100,7 +100,7 @@ func TestTwoHandlesOnOneDatabase(t *testing.T) {
 		}
 		outbox[it.ID] = true
 	}
-	t.Logf("%s: %d applied, %d duplicates refused, %d stale refused; %d tables created", a.db.d.name, applied.Load(), duplicates.Load(), stale.Load(), len(seen))
+	t.Logf("%s: %d applied, %d duplicates refused, %d stale refused; %d tables created", a.db.d.name(), applied.Load(), duplicates.Load(), stale.Load(), len(seen))
 }
 
 // TestTheSuiteRunsOnItsDatabase makes sure each run of the suite is on the
@@ -115,10 +115,10 @@ func TestTheSuiteRunsOnItsDatabase(t *testing.T) {
 	if err := s.db.QueryRowContext(context.Background(), query).Scan(&version); err != nil {
 		t.Fatal(err)
 	}
-	if s.db.d.postgres != onPostgres() {
-		t.Fatalf("the %s run opened a %s store", map[bool]string{true: "PostgreSQL", false: "SQLite"}[onPostgres()], s.db.d.name)
+	if (s.db.d.name() == "postgres") != onPostgres() {
+		t.Fatalf("the %s run opened a %s store", map[bool]string{true: "PostgreSQL", false: "SQLite"}[onPostgres()], s.db.d.name())
 	}
-	t.Logf("%s %s", s.db.d.name, version)
+	t.Logf("%s %s", s.db.d.name(), version)
 }
 
 // TestOutboxLeasesGiveEachTableOneSender: two processes' senders claim the
