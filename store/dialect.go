@@ -36,10 +36,11 @@ type dialect interface {
 }
 
 // conn is the database, speaking its dialect: every query's placeholders
-// are bound on the way.
+// are bound on the way. It only reads: every write is a transaction's,
+// made through Store.inTx and txn.exec.
 type conn struct {
-	*sql.DB
-	d dialect
+	db *sql.DB
+	d  dialect
 
 	// stmts caches prepared statements for the hot queries: SQLite
 	// otherwise parses each statement every time it runs.
@@ -48,19 +49,15 @@ type conn struct {
 }
 
 func newConn(db *sql.DB, d dialect) *conn {
-	return &conn{DB: db, d: d, stmts: map[string]*sql.Stmt{}}
-}
-
-func (c *conn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return c.DB.ExecContext(ctx, c.d.bind(query), args...)
+	return &conn{db: db, d: d, stmts: map[string]*sql.Stmt{}}
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return c.DB.QueryContext(ctx, c.d.bind(query), args...)
+	return c.db.QueryContext(ctx, c.d.bind(query), args...)
 }
 
 func (c *conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return c.DB.QueryRowContext(ctx, c.d.bind(query), args...)
+	return c.db.QueryRowContext(ctx, c.d.bind(query), args...)
 }
 
 // prepared returns the prepared statement for query, preparing it once;
@@ -71,7 +68,7 @@ func (c *conn) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := c.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := c.DB.PrepareContext(ctx, c.d.bind(query))
+	st, err := c.db.PrepareContext(ctx, c.d.bind(query))
 	if err != nil {
 		return nil, err
 	}
@@ -86,16 +83,16 @@ func (c *conn) Close() error {
 		st.Close()
 	}
 	c.stmtMu.Unlock()
-	return c.DB.Close()
+	return c.db.Close()
 }
 
 // begin starts a transaction in the dialect.
 func (c *conn) begin(ctx context.Context) (*txn, error) {
-	tx, err := c.DB.BeginTx(ctx, nil)
+	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &txn{Tx: tx, c: c}, nil
+	return &txn{tx: tx, c: c}, nil
 }
 
 // runTx runs fn in one transaction, committed if fn returns nil; a
@@ -105,20 +102,23 @@ func (c *conn) runTx(ctx context.Context, fn func(tx *txn) error) error {
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
 	}
-	defer tx.Rollback()
+	defer tx.tx.Rollback()
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.tx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil
 }
 
-// txn is a transaction, speaking its database's dialect.
+// txn is a write transaction, speaking its database's dialect. It does
+// not hand out its *sql.Tx: exec is the one way anything writes, so no
+// statement skips the binding or the statement cache, and only the
+// dialect's write commits or rolls back.
 type txn struct {
-	*sql.Tx
-	c *conn
+	tx *sql.Tx
+	c  *conn
 }
 
 // exec runs a write statement in the transaction, the dialect's way.
@@ -126,14 +126,10 @@ func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 	return t.c.d.exec(ctx, t, query, args...)
 }
 
-func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.Tx.ExecContext(ctx, t.c.d.bind(query), args...)
-}
-
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.Tx.QueryContext(ctx, t.c.d.bind(query), args...)
+	return t.tx.QueryContext(ctx, t.c.d.bind(query), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.Tx.QueryRowContext(ctx, t.c.d.bind(query), args...)
+	return t.tx.QueryRowContext(ctx, t.c.d.bind(query), args...)
 }

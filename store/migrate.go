@@ -22,7 +22,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	defer unlock()
 	err = s.inTx(ctx, func(tx *txn) error {
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		_, err := tx.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			name TEXT PRIMARY KEY,
 			applied_at BIGINT NOT NULL
 		)`)
@@ -64,11 +64,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		err = s.inTx(ctx, func(tx *txn) error {
 			for _, stmt := range splitStatements(string(body)) {
-				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				if _, err := tx.exec(ctx, stmt); err != nil {
 					return fmt.Errorf("migration %s: %w", name, err)
 				}
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
+			_, err := tx.exec(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
 			return err
 		})
 		if err != nil {

@@ -177,17 +177,17 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error 
 func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 	cutoff := millis(s.now().Add(-age))
 	return s.inTx(ctx, func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
 			return err
 		}
 		// A finished table's hand views will never be edited again.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM hand_views WHERE table_id IN (SELECT id FROM tables WHERE status IN ('finished', 'closed'))`); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM hand_views WHERE table_id IN (SELECT id FROM tables WHERE status IN ('finished', 'closed'))`); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)
+		_, err := tx.exec(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)
 		return err
 	})
 }

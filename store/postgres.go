@@ -64,7 +64,7 @@ func redact(dsn string) string {
 }
 
 // Ping checks the database answers: the readiness probe.
-func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return s.db.db.PingContext(ctx) }
 
 // retryable reports a PostgreSQL error that running the transaction again
 // can cure: a deadlock victim (40P01) or a serialization failure (40001).
@@ -130,7 +130,7 @@ const migrationLock = `hashtext('cribbage migrations ' || current_schema())`
 // connection of its own until unlock; the others wait for it, then find
 // the migrations applied.
 func (*postgres) lockMigrations(ctx context.Context, db *conn) (unlock func(), err error) {
-	c, err := db.DB.Conn(ctx)
+	c, err := db.db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (*postgres) lockMigrations(ctx context.Context, db *conn) (unlock func(), e
 // connection while the transaction holds one (with every connection in a
 // transaction, none would be free).
 func (p *postgres) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
-	return tx.Tx.ExecContext(ctx, p.bind(query), args...)
+	return tx.tx.ExecContext(ctx, p.bind(query), args...)
 }
 
 // write runs fn in a transaction of its own: PostgreSQL takes many

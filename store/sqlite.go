@@ -22,6 +22,13 @@ type sqlite struct {
 	// gets it commits them all (see write).
 	pendingMu sync.Mutex
 	pending   []*writeRequest
+	// migrated is set once the schema is final (Open sets it after the
+	// migrations): from then on exec prepares each statement once and
+	// keeps it. A migration's statements are not kept, and could not be:
+	// a statement is prepared on another connection than the
+	// transaction's, which cannot see the tables a migration has not
+	// committed yet ("no such table").
+	migrated bool
 }
 
 func (*sqlite) name() string { return "sqlite" }
@@ -42,14 +49,17 @@ func (*sqlite) migrations() []string { return []string{"*.sql"} }
 // the migrations' transactions.
 func (*sqlite) lockMigrations(context.Context, *conn) (func(), error) { return func() {}, nil }
 
-// exec runs a cached prepared statement: SQLite otherwise parses the
-// statement each time.
-func (*sqlite) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
+// exec runs a cached prepared statement, once the schema is final:
+// SQLite otherwise parses the statement each time.
+func (d *sqlite) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
+	if !d.migrated {
+		return tx.tx.ExecContext(ctx, query, args...)
+	}
 	st, err := tx.c.prepared(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	return tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 }
 
 // write runs fn in a write transaction.
@@ -126,12 +136,12 @@ func commitBatch(c *conn, batch []*writeRequest) {
 		return
 	}
 	// Whatever happens below, the write lock is never left held.
-	defer tx.Rollback()
+	defer tx.tx.Rollback()
 	results := make([]error, len(batch))
 	for i, r := range batch {
 		results[i] = runSavepoint(ctx, tx, r)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := tx.tx.Commit(); err != nil {
 		for _, r := range batch {
 			r.done <- fmt.Errorf("store: commit: %w", err)
 		}
@@ -148,16 +158,16 @@ func runSavepoint(ctx context.Context, tx *txn, r *writeRequest) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+	if _, err := tx.tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
 		return err
 	}
 	err := callRecovering(r.fn, tx)
 	if err != nil {
-		if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT w`); rbErr != nil {
+		if _, rbErr := tx.tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT w`); rbErr != nil {
 			return fmt.Errorf("%w (and undoing it failed: %v)", err, rbErr)
 		}
 	}
-	if _, relErr := tx.ExecContext(ctx, `RELEASE SAVEPOINT w`); relErr != nil && err == nil {
+	if _, relErr := tx.tx.ExecContext(ctx, `RELEASE SAVEPOINT w`); relErr != nil && err == nil {
 		err = relErr
 	}
 	return err

@@ -79,7 +79,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// which under many concurrent reads was most of the work.
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
-	s := &Store{db: newConn(db, &sqlite{}), now: time.Now}
+	d := &sqlite{}
+	s := &Store{db: newConn(db, d), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -91,6 +92,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
+	d.migrated = true
 	return s, nil
 }
 
@@ -114,7 +116,9 @@ func fromMillis(ms int64) time.Time {
 }
 
 // inTx runs fn in a write transaction, the dialect's way: fn's writes
-// are committed if it returns nil and undone if it returns an error.
+// are committed if it returns nil and undone if it returns an error. It
+// is the store's one write path: every write is a statement fn runs with
+// tx.exec.
 func (s *Store) inTx(ctx context.Context, fn func(tx *txn) error) error {
 	return s.db.d.write(ctx, s.db, fn)
 }

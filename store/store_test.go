@@ -68,7 +68,11 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 func TestOpenRefusesANewerSchema(t *testing.T) {
 	ctx := context.Background()
 	s, path := MustOpen(t)
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_future.sql', 0)`); err != nil {
+	err := s.inTx(ctx, func(tx *txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES ('9999_future.sql', 0)`)
+		return err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -495,7 +499,7 @@ func TestAPanickingWriteLeavesTheStoreUsable(t *testing.T) {
 					}
 				}()
 				s.inTx(ctx, func(tx *txn) error {
-					if _, err := tx.ExecContext(ctx, `UPDATE tables SET host_id = 'panicked' WHERE id = ?`, tb.ID); err != nil {
+					if _, err := tx.exec(ctx, `UPDATE tables SET host_id = 'panicked' WHERE id = ?`, tb.ID); err != nil {
 						return err
 					}
 					panic("injected")

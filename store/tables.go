@@ -290,11 +290,11 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 
 // saveSeats replaces the table's seats.
 func (s *Store) saveSeats(ctx context.Context, tx *txn, t *cribbage.Table) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
+	if _, err := tx.exec(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
 		return err
 	}
 	for i, seat := range t.Seats {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)`,
+		if _, err := tx.exec(ctx, `INSERT INTO seats (table_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)`,
 			t.ID, i, seat.UserID, seat.Name, seat.Computer); err != nil {
 			return fmt.Errorf("store: save seat: %w", err)
 		}
