@@ -53,10 +53,10 @@ func (s *Store) AllGuildSettings(ctx context.Context) ([]cribbage.GuildSettings,
 func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, fn func(gs *cribbage.GuildSettings) error) (cribbage.GuildSettings, error) {
 	var saved cribbage.GuildSettings
 	err := s.inTx(ctx, func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING`, guildID); err != nil {
+		if _, err := tx.exec(ctx, `INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING`, guildID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE guild_settings SET version = version + 1 WHERE guild_id = ?`, guildID); err != nil {
+		if _, err := tx.exec(ctx, `UPDATE guild_settings SET version = version + 1 WHERE guild_id = ?`, guildID); err != nil {
 			return err
 		}
 		gs, err := scanGuild(tx.QueryRowContext(ctx, `SELECT `+guildColumns+` FROM guild_settings WHERE guild_id = ?`, guildID))
@@ -67,7 +67,7 @@ func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, fn func
 			return err
 		}
 		gs.GuildID, gs.UpdatedAt = guildID, s.now().UTC()
-		if _, err := tx.ExecContext(ctx, `UPDATE guild_settings SET reminder_after = ?, forfeit_after = ?, default_points = ?,
+		if _, err := tx.exec(ctx, `UPDATE guild_settings SET reminder_after = ?, forfeit_after = ?, default_points = ?,
 			games_channel = ?, max_open_tables = ?, cancel_role = ?, updated_by = ?, updated_at = ? WHERE guild_id = ?`,
 			storedDuration(gs.ReminderAfter), storedDuration(gs.ForfeitAfter), gs.DefaultPoints, gs.GamesChannel,
 			gs.MaxOpenTables, gs.CancelRole, gs.UpdatedBy, millis(gs.UpdatedAt), guildID); err != nil {
