@@ -46,6 +46,10 @@ func (a Answer) Content() string {
 // The fake fills in the id, token, application and, for a click, the
 // message clicked.
 func (s *Server) Interact(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	// One Discord never delivers is not among the interactions at all.
+	if err := s.permitted(i); err != nil {
+		return Answer{}, err
+	}
 	p := s.Prepare(i)
 	return s.Send(ctx, p)
 }
