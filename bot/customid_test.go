@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -66,7 +67,8 @@ func FuzzParseClickID(f *testing.F) {
 }
 
 // TestRouteTable: every action has one route with a pattern starting with
-// its name, and every subcommand registered with Discord has one handler.
+// its name, and every subcommand (and user command) registered with
+// Discord has one handler.
 func TestRouteTable(t *testing.T) {
 	seen := map[action]bool{}
 	for _, r := range clickRoutes {
@@ -75,16 +77,26 @@ func TestRouteTable(t *testing.T) {
 		}
 		seen[r.action] = true
 	}
-	registered := map[string]bool{}
-	for _, o := range commandDefinitions()[0].Options {
-		registered[o.Name] = true
-		if _, ok := commandsByName[o.Name]; !ok {
-			t.Errorf("/cribbage %s is registered but has no route", o.Name)
+	registered := map[routeKey]bool{}
+	for _, c := range commandDefinitions() {
+		if c.Type == discordgo.UserApplicationCommand {
+			k := routeKey{c.Name, ""}
+			registered[k] = true
+			if _, ok := commandsByName[k]; !ok {
+				t.Errorf("the user command %q is registered but has no route", c.Name)
+			}
+		}
+		for _, o := range c.Options {
+			k := routeKey{c.Name, o.Name}
+			registered[k] = true
+			if _, ok := commandsByName[k]; !ok {
+				t.Errorf("/%s %s is registered but has no route", c.Name, o.Name)
+			}
 		}
 	}
 	for _, r := range commandRoutes {
-		if !registered[r.name] {
-			t.Errorf("route %q is not a registered subcommand", r.name)
+		if !registered[routeKey{r.command, r.name}] {
+			t.Errorf("route /%s %s is not a registered subcommand", r.command, r.name)
 		}
 	}
 }

@@ -46,6 +46,15 @@ func updated(t *cribbage.Table) reply {
 // rematch (cribbage.OfferRematch), whose table message the bot then posts.
 func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, _ := user(ic)
+	// A rematch is a new table: whoever asks for it (or says yes) is held
+	// to the server's limit, as a start is.
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+		return reply{}, err
+	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		offering := t.Offer == nil
 		ch, err := cribbage.OfferRematch(t, uid, b.env())
@@ -156,29 +165,47 @@ var (
 // cmdChallenge is /cribbage challenge user [points] [match].
 func (b *Bot) cmdChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	opts := options(ic)
-	id := opts["user"].UserValue(nil).ID
-	o := engine.Options{Players: 2, Target: 121}
+	points, bestOf := 0, 0
 	if v, ok := opts["points"]; ok {
-		o.Target = int(v.IntValue())
+		points = int(v.IntValue())
 	}
-	bestOf := 0
 	if v, ok := opts["match"]; ok {
 		bestOf = int(v.IntValue())
 	}
-	return b.challenge(ctx, ic, id, o, bestOf)
+	return b.challenge(ctx, ic, opts["user"].UserValue(nil).ID, points, bestOf)
 }
 
 // menuChallenge is the user context menu's "Challenge to cribbage": a
-// challenge to the person clicked, to 121 points, one game.
+// challenge to the person clicked, to the server's points, one game.
 func (b *Bot) menuChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	return b.challenge(ctx, ic, ic.ApplicationCommandData().TargetID, engine.Options{Players: 2, Target: 121}, 0)
+	return b.challenge(ctx, ic, ic.ApplicationCommandData().TargetID, 0, 0)
 }
 
 // challenge opens the user's challenge to the person with id opponent, in
-// this channel, and answers with its message: a new public message that
-// mentions them, so they are notified (and nobody else is).
-func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent string, o engine.Options, bestOf int) (reply, error) {
+// this channel, to points (0: the server's default), a best-of-bestOf
+// match unless bestOf is 0; it answers with the challenge's message: a new
+// public message that mentions them, so they are notified (and nobody else
+// is). A challenge opens a table, so the server's games channel and limit
+// of open tables hold for it as for a start.
+func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent string, points, bestOf int) (reply, error) {
 	uid, name := user(ic)
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
+		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
+	}
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+		return reply{}, err
+	}
+	o := engine.Options{Players: 2, Target: 121}
+	if settings.DefaultPoints != 0 {
+		o.Target = settings.DefaultPoints
+	}
+	if points != 0 {
+		o.Target = points
+	}
 	target, targetName, err := resolvedUser(ic, opponent)
 	if err != nil {
 		return reply{}, err
@@ -224,6 +251,13 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 // starts.
 func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, name := user(ic)
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, c.Table); err != nil {
+		return reply{}, err
+	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
 		if err != nil {

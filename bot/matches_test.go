@@ -139,7 +139,7 @@ func buttonNamed(comps []discordgo.MessageComponent, customID string) (discordgo
 // TestHelpExplainsChallengesAndMatches: /cribbage help tells players how
 // to challenge, play a match and agree a rematch, within a message.
 func TestHelpExplainsChallengesAndMatches(t *testing.T) {
-	for _, want := range []string{"/cribbage challenge", "Challenge to cribbage", "match: best of 3", "a skunk 3", "resigned or forfeited game 2", "everyone has accepted"} {
+	for _, want := range []string{"`challenge user: @name`", "**Challenge to cribbage**", "match: best of 3", "a skunk 3", "resigned or forfeited game 2", "everyone has accepted"} {
 		if !strings.Contains(helpText, want) {
 			t.Errorf("help says nothing of %q", want)
 		}

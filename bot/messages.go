@@ -33,6 +33,19 @@ func userMessage(err error) (msg string, known bool) {
 	if errors.As(err, &which) {
 		return fmt.Sprintf("You're at more than one table here (%s). Add the `table` option to say which.", tableList(which.ids)), true
 	}
+	var cancelled *cancelledError
+	if errors.As(err, &cancelled) {
+		why := ""
+		if cancelled.reason != "" {
+			why = ": " + cancelled.reason
+		}
+		return fmt.Sprintf("Table %d was cancelled by <@%s>%s — it's over, and counts for nobody.", cancelled.id, cancelled.by, why), true
+	}
+	var many *tooManyTablesError
+	if errors.As(err, &many) {
+		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",
+			many.max, plural(many.max)), true
+	}
 	var card *engine.CardError
 	if errors.As(err, &card) {
 		if card.Twice {
@@ -62,6 +75,11 @@ var errorTexts = []struct {
 	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
 	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
 	{errNotHere, "There's no such table in this channel."},
+	{errNotInServer, "There's no table with that number in this server."},
+	{errNotAdmin, "Only members with **Manage Server** can change this server's cribbage settings."},
+	{errMayNotCancel, "Only members with **Manage Server**, or the role this server's settings name (`/cribbage-admin settings`), can do that."},
+	{errNoForfeits, "Forfeits are turned off on this server, so there is no win to claim."},
+	{cribbage.ErrNotOpen, "That table is over already: there is nothing to cancel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{cribbage.ErrNotPlaying, "This table's game isn't running."},
 	{cribbage.ErrNotLobby, "This table's game has already started; seats can't change now."},

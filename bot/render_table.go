@@ -142,7 +142,7 @@ func renderTable(t *cribbage.Table) rendered {
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
 		if t.Computer != "" {
-			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", t.Computer))
+			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", levelName(t.Computer)))
 		}
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
@@ -164,6 +164,11 @@ func renderTable(t *cribbage.Table) rendered {
 		}
 	case t.Status == cribbage.StatusClosed:
 		desc = append(desc, "This table was closed without a game.")
+	case t.Status == cribbage.StatusCancelled:
+		desc = append(desc, "🚫 "+cancelledLine(t), countsForNobody)
+		if t.Match != nil {
+			desc = append(desc, "Its match ends with it, undecided: no next game, and no match result.")
+		}
 	}
 	e.Description = strings.Join(desc, "\n")
 	e.Fields = seatFields(t)

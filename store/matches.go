@@ -34,7 +34,7 @@ func (s *Store) makeNext(ctx context.Context, tx *txn, prevID int64, fn func(nex
 	if err := s.insertTable(ctx, tx, ch, ""); err != nil {
 		return 0, err
 	}
-	res, err := s.txExec(ctx, tx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
+	res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
 	if err != nil {
 		return 0, fmt.Errorf("store: record the next table: %w", err)
 	}
@@ -65,7 +65,7 @@ func recordMatchGame(ctx context.Context, tx *txn, t *cribbage.Table) error {
 	g := m.Games[len(m.Games)-1]
 	vsComputer := boolInt(t.HasComputer())
 	finished := millis(t.FinishedAt)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO match_games (match_id, game, table_id, guild_id, best_of, winner_side, reason, points, skunk, vs_computer, finished_at)
+	if _, err := tx.exec(ctx, `INSERT INTO match_games (match_id, game, table_id, guild_id, best_of, winner_side, reason, points, skunk, vs_computer, finished_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, m.ID, m.Game, t.ID, t.GuildID, m.BestOf, g.Winner, string(g.Reason), g.Points, g.Skunk, vsComputer, finished); err != nil {
 		return fmt.Errorf("store: record match game: %w", err)
 	}
@@ -79,7 +79,7 @@ func recordMatchGame(ctx context.Context, tx *txn, t *cribbage.Table) error {
 			continue
 		}
 		side := t.Options.SideOf(i)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO match_results (match_id, guild_id, user_id, name, side, won, best_of, games_won, games_lost,
+		if _, err := tx.exec(ctx, `INSERT INTO match_results (match_id, guild_id, user_id, name, side, won, best_of, games_won, games_lost,
 			points_for, points_against, conceded, vs_computer, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			m.ID, t.GuildID, seat.UserID, seat.Name, side, boolInt(side == winner), m.BestOf, wins[side], wins[1-side],
 			points[side], points[1-side], boolInt(m.Conceded), vsComputer, finished); err != nil {

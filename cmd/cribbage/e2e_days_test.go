@@ -300,7 +300,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	h.resignedGame(carol, alice, alice)
 	h.resignedGame(alice, carol, carol)
 
-	lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
+	lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
 	desc := lb.Response.Data.Embeds[0].Description
 	for _, want := range []string{
 		"**1.** Alice — **3** won · 3–1 (75%) · skunks 0/0",
@@ -311,7 +311,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 			t.Errorf("leaderboard lacks %q:\n%s", want, desc)
 		}
 	}
-	st := h.command(dan, "stats", discordtest.Opt{Name: "user", Value: alice}, discordtest.Opt{Name: "vs", Value: bob})
+	st := h.club(dan, "stats", discordtest.Opt{Name: "user", Value: alice}, discordtest.Opt{Name: "vs", Value: bob})
 	var fields []string
 	for _, f := range st.Response.Data.Embeds[0].Fields {
 		fields = append(fields, f.Name+": "+f.Value)
@@ -328,7 +328,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	// The week's board holds the same games; a year later it is empty.
 	h.fake.Advance(365 * 24 * time.Hour)
-	if lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
+	if lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
 		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
 	}
 }

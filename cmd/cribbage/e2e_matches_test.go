@@ -260,8 +260,12 @@ func TestABestOfThree(t *testing.T) {
 		t.Errorf("the deciding game's thread does not say %s won the match", winner.Name)
 	}
 	h.tableSays(decider, winner.Name+" wins the match")
-	for u, want := range map[discordtest.User]string{winner: "1 won · 0 lost", loser: "0 won · 1 lost"} {
-		st := h.command(u, "stats")
+	for _, w := range []struct {
+		u    discordtest.User
+		want string
+	}{{winner, "1 won · 0 lost"}, {loser, "0 won · 1 lost"}} {
+		u, want := w.u, w.want
+		st := h.club(u, "stats")
 		var fields []string
 		for _, f := range st.Response.Data.Embeds[0].Fields {
 			fields = append(fields, f.Name+": "+f.Value)
@@ -309,7 +313,7 @@ func TestAMatchEndsByForfeitOrResignation(t *testing.T) {
 			t.Errorf("table %d's thread does not say how the match ended", id)
 		}
 	}
-	st := h.command(alice, "stats")
+	st := h.club(alice, "stats")
 	found := false
 	for _, f := range st.Response.Data.Embeds[0].Fields {
 		found = found || f.Name == "Matches" && f.Value == "2 won · 0 lost"

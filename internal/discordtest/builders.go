@@ -1,18 +1,27 @@
 package discordtest
 
 import (
+	"slices"
+
 	"github.com/bwmarrin/discordgo"
 )
 
-// User is a test user; Bot marks a bot's account.
+// User is a test user: a member of the fake's servers with
+// MemberPermissions, and Permissions and Roles besides; Bot marks a bot's
+// account.
 type User struct {
 	ID   string
 	Name string
 	Bot  bool
+	// Permissions are granted in every channel on top of
+	// MemberPermissions (discordgo.PermissionManageGuild, say).
+	Permissions int64
+	// Roles are the ids of the member's roles.
+	Roles []string
 }
 
 func (u User) member() *discordgo.Member {
-	return &discordgo.Member{User: u.user()}
+	return &discordgo.Member{User: u.user(), Permissions: MemberPermissions | u.Permissions, Roles: slices.Clone(u.Roles)}
 }
 
 // user is the user object Discord sends.
@@ -26,11 +35,28 @@ func (u User) user() *discordgo.User {
 func (u User) resolve(r *discordgo.ApplicationCommandInteractionDataResolved, guild string) {
 	r.Users[u.ID] = u.user()
 	if guild != "" {
-		r.Members[u.ID] = &discordgo.Member{}
+		m := u.member()
+		m.User = nil
+		r.Members[u.ID] = m
 	}
 }
 
-// Opt is a command option value: string, int, bool, or User.
+// Role is a role, as a command option's value.
+type Role struct {
+	ID   string
+	Name string
+}
+
+// Channel is a server's text channel, as a command option's value.
+type Channel struct {
+	ID   string
+	Name string
+	// Type is the channel's kind: a text channel unless set.
+	Type discordgo.ChannelType
+}
+
+// Opt is a command option value: string, int, bool, User, Role or
+// Channel.
 type Opt struct {
 	Name  string
 	Value any
@@ -39,8 +65,15 @@ type Opt struct {
 // Command builds a /cribbage subcommand interaction in a guild channel
 // (guild "" makes it a DM).
 func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
-	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-cribbage", Name: "cribbage", CommandType: discordgo.ChatApplicationCommand,
-		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}}
+	return CommandOf("cribbage", guild, channel, u, sub, opts...)
+}
+
+// CommandOf builds a subcommand interaction of the bot's command named
+// command, as Command does /cribbage's.
+func CommandOf(command, guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
+	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-" + command, Name: command, CommandType: discordgo.ChatApplicationCommand,
+		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{},
+			Roles: map[string]*discordgo.Role{}, Channels: map[string]*discordgo.Channel{}}}
 	subOpt := &discordgo.ApplicationCommandInteractionDataOption{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}
 	for _, o := range opts {
 		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: o.Name}
@@ -56,6 +89,12 @@ func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.
 		case User:
 			opt.Type, opt.Value = discordgo.ApplicationCommandOptionUser, v.ID
 			v.resolve(data.Resolved, guild)
+		case Role:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionRole, v.ID
+			data.Resolved.Roles[v.ID] = &discordgo.Role{ID: v.ID, Name: v.Name}
+		case Channel:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionChannel, v.ID
+			data.Resolved.Channels[v.ID] = &discordgo.Channel{ID: v.ID, Name: v.Name, Type: v.Type, GuildID: guild}
 		}
 		subOpt.Options = append(subOpt.Options, opt)
 	}
