@@ -375,3 +375,34 @@ func TestARematchOfferLapses(t *testing.T) {
 		t.Errorf("a new offer after the lapse: %q", a.Content())
 	}
 }
+
+// TestACancelledGameEndsItsMatch: an admin cancels game 2 of a match; the
+// match stops there, undecided: no next game, no match result, and the
+// table message says so. A cancelled challenge closes with no game either.
+func TestACancelledGameEndsItsMatch(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	g1, msg := h.open(alice, discordtest.Opt{Name: "match", Value: 3})
+	h.click(bob, msg, "/join/"+itoa64(g1))
+	h.resignAt(bob, g1, false)
+	g2, _ := h.matchGameOf(g1)
+	if a := h.admin(ada, "cancel", discordtest.Opt{Name: "table", Value: g2}); !strings.Contains(a.Content(), "is cancelled") {
+		t.Fatalf("cancel answered %q", a.Content())
+	}
+	tb := h.table(g2)
+	if tb.Status != cribbage.StatusCancelled || tb.RematchID != 0 || tb.Match.Over() {
+		t.Errorf("after the cancel: %s, next %d, %+v", tb.Status, tb.RematchID, tb.Match)
+	}
+	h.tableSays(g2, "Its match ends with it, undecided")
+	if st := h.club(alice, "stats"); strings.Contains(fmt.Sprint(st.Response.Data.Embeds[0].Fields), "Matches") {
+		t.Error("a cancelled match counts in the stats")
+	}
+	cid, _ := h.challengeOf(h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob}))
+	h.admin(ada, "cancel", discordtest.Opt{Name: "table", Value: cid})
+	if tb := h.table(cid); tb.Status != cribbage.StatusCancelled {
+		t.Errorf("the cancelled challenge: %s", tb.Status)
+	}
+	if a := h.click(bob, h.table(cid).MessageID, "/accept/"+itoa64(cid)); !a.Ephemeral() || !strings.Contains(a.Content(), "cancelled") || h.table(cid).Status != cribbage.StatusCancelled {
+		t.Errorf("accepting a cancelled challenge: %q", a.Content())
+	}
+}
