@@ -21,6 +21,8 @@ func testCreateTable(t *testing.T, h *harness) {
 	tb.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
 	tb.Computer, tb.FourColour = "expert", true
 	tb.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
+	tb.Match = &cribbage.Match{BestOf: 5, Game: 1}
+	tb.Challenge = &cribbage.Challenge{UserID: "eve", Name: "Eve", Outcome: cribbage.ChallengeDeclined}
 	out := []cribbage.Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}, {ChannelID: "c1", Kind: "post", Payload: "hello", Waits: true}}
 	made := h.create(t, tb, "i-1", out...)
 	if made.ID == 0 || made.Version != 1 || !made.CreatedAt.Equal(h.now()) || !made.LastActionAt.Equal(h.now()) {
