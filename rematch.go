@@ -114,6 +114,8 @@ func mayRematch(t *Table, userID string) error {
 		return ErrNotFinished
 	case t.Match != nil && !t.Match.Over():
 		return ErrMatchOn
+	case t.Tournament != nil:
+		return ErrTournamentGame
 	case t.RematchID != 0:
 		return ErrRematched
 	}
@@ -134,6 +136,12 @@ func startNext(prev, next *Table, host string, env Env) (*Change, error) {
 		next.Match = prev.Match.next()
 	case prev.Match != nil:
 		next.Match = &Match{ID: next.ID, BestOf: prev.Match.BestOf, Game: 1}
+	}
+	if prev.Tournament != nil && prev.Match != nil && !prev.Match.Over() {
+		// A playoff match's next game is the tournament's too.
+		l := *prev.Tournament
+		l.Game++
+		next.Tournament = &l
 	}
 	ch, _, err := StartRematch(prev, next, env)
 	if err != nil {

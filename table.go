@@ -88,6 +88,8 @@ type Table struct {
 	Challenge *Challenge
 	// Offer is a finished table's open rematch offer, if any.
 	Offer *RematchOffer
+	// Tournament ties a tournament's game to its tournament, or is nil.
+	Tournament *TournamentLink
 }
 
 // Clone returns a copy of the table that shares nothing with it, for a
@@ -106,6 +108,10 @@ func (t *Table) Clone() *Table {
 	if t.Challenge != nil {
 		ch := *t.Challenge
 		c.Challenge = &ch
+	}
+	if t.Tournament != nil {
+		l := *t.Tournament
+		c.Tournament = &l
 	}
 	if t.Offer != nil {
 		o := *t.Offer

@@ -1,0 +1,177 @@
+package cribbage
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// field signs up n entrants, "p1" … "pn", to a tournament of rounds.
+func field(t *testing.T, n, gamesPerRound, rounds int) *Tournament {
+	t.Helper()
+	tr, err := NewTournament("Club open", gamesPerRound, rounds, 121)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.ID = 7
+	for i := 1; i <= n; i++ {
+		if err := tr.SignUp(Entrant{UserID: fmt.Sprintf("p%d", i), Name: fmt.Sprintf("P%d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tr
+}
+
+// finish plays the table a spec opens to its end: the entrant signed up
+// first wins, 121 to loserScore (a skunk below 91), a playoff match 2–0.
+func finish(tr *Tournament, s TableSpec, id int64, loserScore int) *Table {
+	rank := func(u string) int { return slices.IndexFunc(tr.Entrants, func(e Entrant) bool { return e.UserID == u }) }
+	w := 0
+	if rank(s.Seats[1].UserID) < rank(s.Seats[0].UserID) {
+		w = 1
+	}
+	scores := []int{loserScore, loserScore}
+	scores[w] = 121
+	skunks := []int{0, 0}
+	if loserScore < 91 {
+		skunks[1-w] = 1
+	}
+	link := s.Link
+	tb := &Table{ID: id, Status: StatusFinished, Seats: s.Seats, Tournament: &link,
+		State: &engine.State{Phase: engine.PhaseOver, Result: &engine.Result{Winner: w, Loser: -1, Scores: scores, Skunks: skunks}}}
+	if s.Match {
+		tb.Match = &Match{BestOf: 3, Game: 2, Games: []MatchGame{{Winner: w, Points: 2}, {Winner: w, Points: 2}}}
+	}
+	return tb
+}
+
+func TestTournamentToChampion(t *testing.T) {
+	for _, tc := range []struct {
+		n, games, rounds, playoffRounds int
+		champion                        string
+	}{
+		{5, 1, 3, 1, "p1"},
+		{8, 2, 3, 1, "p1"},
+		{13, 1, 4, 2, "p1"},
+		{4, 1, 5, 1, "p1"}, // more rounds than opponents: the playoff begins after 3
+	} {
+		t.Run(fmt.Sprint(tc.n), func(t *testing.T) {
+			tr := field(t, tc.n, tc.games, tc.rounds)
+			if err := tr.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var tables []*Table
+			met := map[[2]string]bool{}
+			for step := 0; tr.Status.Open(); step++ {
+				if step > 200 {
+					t.Fatal("no champion after 200 steps")
+				}
+				open, err := tr.Advance(tables)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again, _ := tr.Clone().Advance(tables); len(open) == 0 && len(again) != 0 {
+					t.Fatal("a second Advance opened tables the first did not")
+				}
+				for _, s := range open {
+					pair := [2]string{s.Seats[0].UserID, s.Seats[1].UserID}
+					if !s.Link.Playoff && s.Link.Game == 1 && met[pair] {
+						t.Errorf("round %d pairs %v again", s.Link.Round, pair)
+					}
+					met[pair], met[[2]string{pair[1], pair[0]}] = true, true
+					tables = append(tables, finish(tr, s, int64(len(tables)+1), 80+len(tables)%20))
+				}
+				if len(open) == 0 && tr.Status.Open() {
+					t.Fatalf("stuck at %s round %d", tr.Status, tr.Round)
+				}
+			}
+			if tr.Status != TournamentFinished || tr.Champion != tc.champion {
+				t.Fatalf("status %s champion %q, want finished %q", tr.Status, tr.Champion, tc.champion)
+			}
+			if len(tr.Playoff) != tc.playoffRounds {
+				t.Errorf("%d playoff rounds, want %d", len(tr.Playoff), tc.playoffRounds)
+			}
+			st := tr.Standings(tables)
+			played := 0
+			for _, s := range st {
+				played += s.Played + s.Byes
+			}
+			if want := tr.Round * tc.n; tc.games == 1 && played != want {
+				t.Errorf("%d games and byes, want %d", played, want)
+			}
+			if open, _ := tr.Advance(tables); len(open) != 0 {
+				t.Errorf("a finished tournament opens %d tables", len(open))
+			}
+		})
+	}
+}
+
+func TestTournamentSignUp(t *testing.T) {
+	tr := field(t, 3, 1, 3)
+	for _, tc := range []struct {
+		name string
+		do   func() error
+		want error
+	}{
+		{"twice", func() error { return tr.SignUp(Entrant{UserID: "p1"}) }, ErrAlreadyEntered},
+		{"withdraw stranger", func() error { return tr.Withdraw("x") }, ErrNotEntered},
+		{"start short", tr.Start, ErrFewEntrants},
+		{"fourth", func() error { return tr.SignUp(Entrant{UserID: "p4"}) }, nil},
+		{"withdraw", func() error { return tr.Withdraw("p2") }, nil},
+		{"start short again", tr.Start, ErrFewEntrants},
+		{"back", func() error { return tr.SignUp(Entrant{UserID: "p2"}) }, nil},
+		{"start", tr.Start, nil},
+		{"late", func() error { return tr.SignUp(Entrant{UserID: "p5"}) }, ErrSignupClosed},
+		{"late withdraw", func() error { return tr.Withdraw("p1") }, ErrSignupClosed},
+		{"cancel", func() error { return tr.Cancel("admin") }, nil},
+		{"cancel again", func() error { return tr.Cancel("admin") }, ErrTournamentOver},
+	} {
+		if err := tc.do(); !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	for _, bad := range [][3]int{{0, 3, 121}, {1, 0, 121}, {1, 10, 121}, {1, 3, 100}, {3, 3, 121}} {
+		if _, err := NewTournament("x", bad[0], bad[1], bad[2]); !errors.Is(err, ErrTournamentSetup) {
+			t.Errorf("NewTournament%v: %v", bad, err)
+		}
+	}
+}
+
+// A pairing of two games opens its second after the first, the deal
+// passed on; a cancelled game counts for nobody, and a cancelled playoff
+// match goes to the higher seed.
+func TestTournamentGamesAndCancels(t *testing.T) {
+	tr := field(t, 4, 2, 1)
+	if err := tr.Start(); err != nil {
+		t.Fatal(err)
+	}
+	open, _ := tr.Advance(nil)
+	if len(open) != 2 {
+		t.Fatalf("round 1 opens %d tables", len(open))
+	}
+	first := finish(tr, open[0], 1, 100)
+	cancelled := &Table{ID: 2, Status: StatusCancelled, Seats: open[1].Seats, Tournament: &open[1].Link}
+	tables := []*Table{first, cancelled}
+	open, _ = tr.Advance(tables)
+	if len(open) != 2 || open[0].After != first || open[1].After != nil || open[0].Link.Game != 2 || open[1].Link.Game != 2 {
+		t.Fatalf("second games: %+v", open)
+	}
+	for i, s := range open {
+		tables = append(tables, finish(tr, s, int64(3+i), 100))
+	}
+	open, _ = tr.Advance(tables)
+	if tr.Status != TournamentPlayoff || len(open) != 1 || !open[0].Match {
+		t.Fatalf("status %s, open %+v", tr.Status, open)
+	}
+	st := tr.Standings(tables)
+	if st[0].UserID != "p1" || st[0].GamePoints != 4 || st[0].Spread != 42 {
+		t.Errorf("leader %+v", st[0])
+	}
+	tables = append(tables, &Table{ID: 9, Status: StatusCancelled, Seats: open[0].Seats, Tournament: &open[0].Link})
+	if _, err := tr.Advance(tables); err != nil || tr.Champion != open[0].Seats[0].UserID {
+		t.Errorf("champion %q, err %v", tr.Champion, err)
+	}
+}
