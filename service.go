@@ -95,3 +95,47 @@ type RecordService interface {
 	// HeadToHead returns a's and b's record on opposite sides.
 	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
 }
+
+// TournamentService keeps tournaments. Their games are tables, linked to
+// them (Table.Tournament) and kept by the TableService like any other.
+type TournamentService interface {
+	// CreateTournament saves a new tournament, recording the interaction;
+	// it sets the id, version and time.
+	CreateTournament(ctx context.Context, t *Tournament, interactionID string) (*Tournament, error)
+	// Tournament returns a tournament, or ErrTournamentNotFound.
+	Tournament(ctx context.Context, id int64) (*Tournament, error)
+	// TournamentTables returns a tournament's tables, in the order they
+	// were made.
+	TournamentTables(ctx context.Context, id int64) ([]*Table, error)
+	// UpdateTournament loads a tournament and its tables, lets fn decide
+	// the change and saves it in one transaction, with the tables it
+	// opens. As Update does for a table, it runs fn again on a newer
+	// tournament if it changed meanwhile (ErrStale if that keeps
+	// happening), refuses an interaction seen before (ErrDuplicate), and
+	// saves nothing for fn's error or a nil change.
+	UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *Tournament, tables []*Table) (*TournamentChange, error)) (*Tournament, error)
+	// ChannelTournaments returns a channel's tournaments, newest first.
+	ChannelTournaments(ctx context.Context, channelID string) ([]*Tournament, error)
+	// TournamentsToShow returns the tournaments whose standings message
+	// does not show their newest version: open ones changed since, and
+	// any whose last change was not shown.
+	TournamentsToShow(ctx context.Context) ([]*Tournament, error)
+	// MarkTournamentShown records the standings message, if none is
+	// recorded yet, and that it shows version (or newer), without a new
+	// version.
+	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
+	// OpenTournaments returns the tournaments still going on.
+	OpenTournaments(ctx context.Context) ([]*Tournament, error)
+}
+
+// TournamentChange is what UpdateTournament writes, in one transaction.
+type TournamentChange struct {
+	// Tournament is the tournament as it should be saved; its Version is
+	// set by the store.
+	Tournament *Tournament
+	// Open makes the tables the change opens: each function is handed a
+	// new table with its id, version and times set, and returns the
+	// change that saves it (and, as Change.Next says, the table after it
+	// when its game ends at once, as between computer players).
+	Open []func(next *Table) (*Change, error)
+}

@@ -20,7 +20,7 @@ import (
 func cloneTable(t *cribbage.Table) *cribbage.Table { return t.Clone() }
 
 // tableRow is a table's encoded columns.
-type tableRow struct{ state, seed, match, challenge, offer string }
+type tableRow struct{ state, seed, match, challenge, offer, tournament string }
 
 // encodeTable encodes the columns that need encoding.
 func encodeTable(t *cribbage.Table) (tableRow, error) {
@@ -44,6 +44,9 @@ func encodeTable(t *cribbage.Table) (tableRow, error) {
 	}
 	if row.offer, err = encodeJSON(t.Offer); err != nil {
 		return row, fmt.Errorf("store: encode rematch offer: %w", err)
+	}
+	if row.tournament, err = encodeJSON(t.Tournament); err != nil {
+		return row, fmt.Errorf("store: encode tournament: %w", err)
 	}
 	return row, nil
 }
@@ -72,7 +75,7 @@ func decodeJSON[T any](s string) (*T, error) {
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
 	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, board,
-	edit_token, edit_token_message, edit_token_at, cancelled_by, cancel_reason, match_state, challenge, rematch_offer`
+	edit_token, edit_token_message, edit_token_at, cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -82,11 +85,11 @@ type rowScanner interface{ Scan(dest ...any) error }
 func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*cribbage.Table, error) {
 	var t cribbage.Table
 	var partners, manual, muggins, assisted, fourColour int
-	var status, seed, state, match, challenge, offer string
+	var status, seed, state, match, challenge, offer, tournament string
 	var created, started, last, finished, reminded, offered, waiting, tokenAt int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
 		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &t.Board,
-		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt, &t.CancelledBy, &t.CancelReason, &match, &challenge, &offer); err != nil {
+		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt, &t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament); err != nil {
 		return nil, err
 	}
 	var err error
@@ -98,6 +101,9 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	}
 	if t.Offer, err = decodeJSON[cribbage.RematchOffer](offer); err != nil {
 		return nil, fmt.Errorf("store: table %d: rematch offer: %w", t.ID, err)
+	}
+	if t.Tournament, err = decodeJSON[cribbage.TournamentLink](tournament); err != nil {
+		return nil, fmt.Errorf("store: table %d: tournament: %w", t.ID, err)
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted, t.FourColour = assisted != 0, fourColour != 0

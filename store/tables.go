@@ -41,13 +41,19 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 // announcements, and ties the interaction to it.
 func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, interactionID string) error {
 	t := ch.Table
-	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour)); err != nil {
-		return fmt.Errorf("store: create table: %w", err)
-	}
 	row, err := encodeTable(t)
 	if err != nil {
 		return err
+	}
+	// A table's tournament is written once, here: a game never changes
+	// tournament.
+	var tournamentID int64
+	if t.Tournament != nil {
+		tournamentID = t.Tournament.ID
+	}
+	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour, tournament_id, tournament)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), tournamentID, row.tournament); err != nil {
+		return fmt.Errorf("store: create table: %w", err)
 	}
 	if err := s.writeChange(ctx, tx, t, row, t.Version, true, ch); err != nil {
 		return err

@@ -38,6 +38,7 @@ type Store struct {
 	handViews    map[int64]map[int]cribbage.HandView
 	leases       map[int64]lease
 	guilds       map[string]cribbage.GuildSettings
+	tournaments  map[int64]*tournament
 }
 
 // lease is who sends a table's announcements, until when.
@@ -118,6 +119,7 @@ func (s *Store) insert(ch *cribbage.Change) {
 	t := ch.Table
 	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, CreatedAt: ms(t.CreatedAt)}
 	saveGame(stored, t)
+	stored.Tournament = t.Clone().Tournament // written once, as the store's
 	s.tables[t.ID] = stored
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)

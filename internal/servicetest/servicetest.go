@@ -30,6 +30,7 @@ type Services interface {
 	cribbage.TimerService
 	cribbage.OutboxService
 	cribbage.GuildService
+	cribbage.TournamentService
 	MessageBook
 }
 
@@ -85,6 +86,9 @@ func Run(t *testing.T, open Open) {
 		{"CancelledTablesAreOver", testCancelledTablesAreOver},
 		{"GuildSettings", testGuildSettings},
 		{"GuildSettingsChangesAtOnceAreKept", testGuildSettingsChangesAtOnceAreKept},
+		{"Tournaments", testTournaments},
+		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
+		{"TournamentShown", testTournamentShown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,196 @@
+package mock
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+var _ cribbage.TournamentService = (*Store)(nil)
+
+// tournament is a stored tournament and the version its message shows.
+type tournament struct {
+	t     *cribbage.Tournament
+	shown int64
+}
+
+// CreateTournament implements cribbage.TournamentService.
+func (s *Store) CreateTournament(ctx context.Context, t *cribbage.Tournament, interactionID string) (*cribbage.Tournament, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if interactionID != "" && s.interactions[interactionID] {
+		return nil, cribbage.ErrDuplicate
+	}
+	if s.tournaments == nil {
+		s.tournaments = map[int64]*tournament{}
+	}
+	t = t.Clone()
+	t.ID, t.Version, t.CreatedAt, t.MessageID = int64(len(s.tournaments)+1), 1, s.now(), ""
+	s.tournaments[t.ID] = &tournament{t: t.Clone()}
+	s.claim(interactionID)
+	return t, nil
+}
+
+// Tournament implements cribbage.TournamentService.
+func (s *Store) Tournament(ctx context.Context, id int64) (*cribbage.Tournament, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.tournaments[id]
+	if !ok {
+		return nil, cribbage.ErrTournamentNotFound
+	}
+	return st.t.Clone(), nil
+}
+
+// TournamentTables implements cribbage.TournamentService.
+func (s *Store) TournamentTables(ctx context.Context, id int64) ([]*cribbage.Table, error) {
+	return s.find(func(t *cribbage.Table) bool { return t.Tournament != nil && t.Tournament.ID == id }), nil
+}
+
+// findTournaments returns copies of the tournaments that match, in id
+// order (newest first if newest).
+func (s *Store) findTournaments(match func(st *tournament) bool, newest bool) []*cribbage.Tournament {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*cribbage.Tournament
+	for _, st := range s.tournaments {
+		if match(st) {
+			out = append(out, st.t.Clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b *cribbage.Tournament) int {
+		if newest {
+			return int(b.ID - a.ID)
+		}
+		return int(a.ID - b.ID)
+	})
+	return out
+}
+
+// ChannelTournaments implements cribbage.TournamentService.
+func (s *Store) ChannelTournaments(ctx context.Context, channelID string) ([]*cribbage.Tournament, error) {
+	return s.findTournaments(func(st *tournament) bool { return st.t.ChannelID == channelID }, true), nil
+}
+
+// OpenTournaments implements cribbage.TournamentService.
+func (s *Store) OpenTournaments(ctx context.Context) ([]*cribbage.Tournament, error) {
+	return s.findTournaments(func(st *tournament) bool { return st.t.Status.Open() }, false), nil
+}
+
+// TournamentsToShow implements cribbage.TournamentService.
+func (s *Store) TournamentsToShow(ctx context.Context) ([]*cribbage.Tournament, error) {
+	return s.findTournaments(func(st *tournament) bool { return st.shown < st.t.Version }, false), nil
+}
+
+// MarkTournamentShown implements cribbage.TournamentService.
+func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.tournaments[id]; ok {
+		if st.t.MessageID == "" {
+			st.t.MessageID = messageID
+		}
+		st.shown = max(st.shown, version)
+	}
+	return nil
+}
+
+// UpdateTournament implements cribbage.TournamentService: fn runs on
+// copies outside the lock, and its change is saved with the tables it
+// opens only if the tournament is still at the version fn saw.
+func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
+	for attempt := 1; ; attempt++ {
+		if interactionID != "" && s.seen(interactionID) {
+			return nil, cribbage.ErrDuplicate
+		}
+		cur, err := s.Tournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		tables, _ := s.TournamentTables(ctx, id)
+		ch, err := fn(cur.Clone(), tables)
+		if err != nil {
+			return nil, err
+		}
+		if ch == nil || ch.Tournament == nil {
+			return nil, nil
+		}
+		saved, err := s.saveTournament(cur, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
+			continue
+		}
+		return saved, err
+	}
+}
+
+// seen reports whether an interaction was applied.
+func (s *Store) seen(interactionID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.interactions[interactionID]
+}
+
+// saveTournament saves a change made from cur and opens its tables, all
+// or nothing, as the SQL store's transaction does.
+func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.tournaments[cur.ID]
+	if st.t.Version != cur.Version {
+		return nil, cribbage.ErrStale
+	}
+	if interactionID != "" && s.interactions[interactionID] {
+		return nil, cribbage.ErrDuplicate
+	}
+	var made []*cribbage.Change
+	for _, open := range ch.Open {
+		more, err := s.opened(open, int64(len(s.tables)+len(made)+1))
+		if err != nil {
+			return nil, err
+		}
+		made = append(made, more...)
+	}
+	t := ch.Tournament.Clone()
+	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, st.t.MessageID, cur.CreatedAt, cur.Version+1
+	if !t.Status.Open() && cur.Status.Open() {
+		t.FinishedAt = s.now()
+	}
+	st.t = t.Clone()
+	for i, c := range made {
+		s.insert(c)
+		if i > 0 && made[i-1].Next != nil {
+			s.tables[made[i-1].Table.ID].RematchID = c.Table.ID
+		}
+	}
+	s.claim(interactionID)
+	return t, nil
+}
+
+// opened makes the table fn opens as id, and the tables after it that a
+// game ended at once makes (Change.Next), in order.
+func (s *Store) opened(fn func(next *cribbage.Table) (*cribbage.Change, error), id int64) ([]*cribbage.Change, error) {
+	now := s.now()
+	ch, err := fn(&cribbage.Table{ID: id, Version: 1, CreatedAt: now, LastActionAt: now})
+	if err != nil {
+		return nil, err
+	}
+	t := ch.Table
+	t.ID, t.Version, t.CreatedAt, t.LastActionAt = id, 1, now, now
+	if t.Status != cribbage.StatusLobby {
+		t.StartedAt = now
+	}
+	if t.Status == cribbage.StatusFinished {
+		t.FinishedAt = now
+	}
+	out := []*cribbage.Change{ch}
+	if ch.Next != nil {
+		more, err := s.opened(ch.Next, id+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}

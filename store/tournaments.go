@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+// Tournaments (cribbage.TournamentService): one row each, and the tables
+// a change opens written in the change's transaction, so a round is never
+// paired, nor a game opened, twice.
+
+// tournamentColumns are read by scanTournament, in its order.
+const tournamentColumns = `id, guild_id, channel_id, message_id, status, version, state, created_at, finished_at`
+
+// scanTournament reads one row of tournamentColumns.
+func scanTournament(r rowScanner) (*cribbage.Tournament, error) {
+	var id, version, created, finished int64
+	var guild, channel, message, status, state string
+	if err := r.Scan(&id, &guild, &channel, &message, &status, &version, &state, &created, &finished); err != nil {
+		return nil, err
+	}
+	var t cribbage.Tournament
+	if err := json.Unmarshal([]byte(state), &t); err != nil {
+		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
+	}
+	t.ID, t.GuildID, t.ChannelID, t.MessageID = id, guild, channel, message
+	t.Status, t.Version = cribbage.TournamentStatus(status), version
+	t.CreatedAt, t.FinishedAt = fromMillis(created), fromMillis(finished)
+	return &t, nil
+}
+
+// loadTournaments reads the tournaments a query selects.
+func (s *Store) loadTournaments(ctx context.Context, query string, args ...any) ([]*cribbage.Tournament, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments `+query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*cribbage.Tournament
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// CreateTournament saves a new tournament and records the interaction.
+func (s *Store) CreateTournament(ctx context.Context, t *cribbage.Tournament, interactionID string) (*cribbage.Tournament, error) {
+	t = t.Clone()
+	t.Version, t.CreatedAt = 1, s.now()
+	state, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx *txn) error {
+		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tournaments")).Scan(&t.ID); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO tournaments (id, guild_id, channel_id, status, version, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, t.GuildID, t.ChannelID, string(t.Status), t.Version, string(state), millis(t.CreatedAt))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Tournament returns a tournament, or cribbage.ErrTournamentNotFound.
+func (s *Store) Tournament(ctx context.Context, id int64) (*cribbage.Tournament, error) {
+	t, err := scanTournament(s.db.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, cribbage.ErrTournamentNotFound
+	}
+	return t, err
+}
+
+// TournamentTables returns a tournament's tables in the order they were
+// made.
+func (s *Store) TournamentTables(ctx context.Context, id int64) ([]*cribbage.Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE tournament_id = ? ORDER BY id`, id)
+}
+
+// ChannelTournaments returns a channel's tournaments, newest first.
+func (s *Store) ChannelTournaments(ctx context.Context, channelID string) ([]*cribbage.Tournament, error) {
+	return s.loadTournaments(ctx, `WHERE channel_id = ? ORDER BY id DESC`, channelID)
+}
+
+// OpenTournaments returns the tournaments still going on.
+func (s *Store) OpenTournaments(ctx context.Context) ([]*cribbage.Tournament, error) {
+	return s.loadTournaments(ctx, `WHERE status IN ('signup', 'qualifying', 'playoff') ORDER BY id`)
+}
+
+// TournamentsToShow returns the tournaments whose message is behind.
+func (s *Store) TournamentsToShow(ctx context.Context) ([]*cribbage.Tournament, error) {
+	return s.loadTournaments(ctx, `WHERE shown_version < version ORDER BY id`)
+}
+
+// MarkTournamentShown records the standings message if none is, and the
+// version it shows, never going back.
+func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error {
+	return s.exec(ctx, `UPDATE tournaments SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
+		shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END WHERE id = ?`, messageID, version, version, id)
+}
+
+// UpdateTournament loads a tournament and its tables, lets fn decide, and
+// saves the change with the tables it opens in one transaction; a change
+// made meanwhile runs fn again on the newer tournament.
+func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
+	for attempt := 0; ; attempt++ {
+		if err := s.checkInteraction(ctx, interactionID); err != nil {
+			return nil, err
+		}
+		cur, err := s.Tournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		tables, err := s.TournamentTables(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := fn(cur.Clone(), tables)
+		if err != nil {
+			return nil, err
+		}
+		if ch == nil || ch.Tournament == nil {
+			return nil, nil
+		}
+		saved, err := s.saveTournament(ctx, cur, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < maxAttempts {
+			continue
+		}
+		return saved, err
+	}
+}
+
+// saveTournament writes a change made from cur.
+func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
+	t := ch.Tournament.Clone()
+	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, cur.MessageID, cur.CreatedAt, cur.Version+1
+	if !t.Status.Open() && cur.Status.Open() {
+		t.FinishedAt = s.now()
+	}
+	state, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	err = s.inTx(ctx, func(tx *txn) error {
+		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
+			return err
+		}
+		res, err := tx.exec(ctx, `UPDATE tournaments SET status = ?, version = ?, state = ?, finished_at = ? WHERE id = ? AND version = ?`,
+			string(t.Status), t.Version, string(state), millis(t.FinishedAt), t.ID, cur.Version)
+		if err != nil {
+			return fmt.Errorf("store: save tournament: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n != 1 {
+			return cribbage.ErrStale
+		}
+		for _, open := range ch.Open {
+			if _, err := s.openTable(ctx, tx, 0, open); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// openTable makes a new table in tx from fn, and records it as prevID's
+// next table if prevID is set. A game that ends as it is made (computer
+// players on both sides) has its result recorded, and the table after it
+// made, as a finished move's would.
+func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, fn func(next *cribbage.Table) (*cribbage.Change, error)) (int64, error) {
+	now := s.now()
+	next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
+	if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&next.ID); err != nil {
+		return 0, err
+	}
+	ch, err := fn(next)
+	if err != nil {
+		return 0, err
+	}
+	t := ch.Table
+	t.ID, t.Version, t.CreatedAt, t.LastActionAt = next.ID, 1, now, now
+	if t.Status != cribbage.StatusLobby {
+		t.StartedAt = now
+	}
+	if t.Status == cribbage.StatusFinished {
+		t.FinishedAt = now
+	}
+	if err := s.insertTable(ctx, tx, ch, ""); err != nil {
+		return 0, err
+	}
+	if t.Status == cribbage.StatusFinished {
+		if err := recordResult(ctx, tx, t); err != nil {
+			return 0, err
+		}
+		if t.Match != nil {
+			if err := recordMatchGame(ctx, tx, t); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if prevID != 0 {
+		if _, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, t.ID, prevID); err != nil {
+			return 0, err
+		}
+	}
+	if ch.Next != nil {
+		if _, err := s.openTable(ctx, tx, t.ID, ch.Next); err != nil {
+			return 0, err
+		}
+	}
+	return t.ID, nil
+}
