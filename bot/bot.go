@@ -111,6 +111,9 @@ type Bot struct {
 	workers chan struct{}
 	// live brings table messages and hand views up to date (live.go).
 	live *live
+	// tourMu lets one pass at a time bring tournament messages up to
+	// date, so this process never posts one twice.
+	tourMu sync.Mutex
 }
 
 // New prepares a bot; it does not connect until Run.
@@ -400,6 +403,9 @@ func (b *Bot) resume(ctx context.Context) {
 			b.log.Warn("could not resume table", "table", t.ID, "err", err)
 		}
 	}
+	// A tournament whose last game ended just before the stop has its
+	// next round paired now, and its message shown.
+	b.advanceTournaments(ctx)
 	b.outbox.Wake()
 }
 

@@ -71,7 +71,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	return []*discordgo.ApplicationCommand{
 		{Name: commandName, Description: "Play cribbage at a table in this channel", DMPermission: &noDM, Contexts: guildOnly, Options: playOptions()},
 		{Name: clubCommand, Description: "This server's cribbage records: the leaderboard and players' stats", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
-		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings", DMPermission: &noDM, Contexts: guildOnly,
+		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, tournaments", DMPermission: &noDM, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
 		{Type: discordgo.UserApplicationCommand, Name: challengeMenu, DMPermission: &noDM, Contexts: guildOnly},
@@ -133,13 +133,14 @@ func clubOptions() []*discordgo.ApplicationCommandOption {
 		sub("stats", "A player's record in this server",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "vs", Description: "Also show the record against this player"}),
+		sub("tournament", "This channel's tournament: the standings, the round's games and the bracket"),
 	}
 }
 
 // adminOptions are /cribbage-admin's subcommands.
 func adminOptions() []*discordgo.ApplicationCommandOption {
 	zero := 0.0
-	return []*discordgo.ApplicationCommandOption{
+	return append([]*discordgo.ApplicationCommandOption{
 		sub("cancel", "End a stuck or abusive table: no result, no winner, nothing in the records",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (on its message: Cribbage · table N)",
 				Required: true, Autocomplete: true, MinValue: &one},
@@ -155,7 +156,7 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
 				Choices: stringChoices(settingNames...)}),
-	}
+	}, tournamentOptions()...)
 }
 
 // options returns a subcommand's options by name.

@@ -86,6 +86,10 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		return reply{}, err
 	}
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
+	if t.Tournament != nil {
+		// A cancelled game counts for nobody, and its round goes on.
+		b.tournamentMoved(t.Tournament.ID)
+	}
 	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
 		t.ID, messageLink(t), strings.ToLower(countsForNobody[:1])+countsForNobody[1:]))}, nil
 }

@@ -220,17 +220,19 @@ const rulesText = `**Cribbage at this table**
 // helpText explains the bot: every command, each in a few words.
 const helpText = "**How to play**\n" +
 	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
-	"2. Others press **Join** (or `/cribbage join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
-	"3. Press **Show my hand** on the table message (or `/cribbage hand`): only you see your cards. Choose your crib cards and **Confirm**, then play a card when it's your turn. The table's thread tells the play and the show.\n" +
-	"4. Games can last days: come back any time, your buttons keep working. You're pinged when the table has waited on you a while.\n" +
+	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
+	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn. The table's thread tells the play and the show.\n" +
+	"4. Games can last days: your buttons keep working, and you're pinged when the table has waited on you a while.\n" +
 	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
 	"**Matches**: `match: best of 3` (or 5), two players or two teams. Each game follows by itself, the deal passing on. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
 	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
 	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
+	"**Tournaments**: **Sign up** on one's message; Swiss rounds, then a playoff. `/cribbage-club tournament`: standings.\n" +
 	"**Records**, in any channel: `/cribbage-club leaderboard` and `/cribbage-club stats`.\n" +
 	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel. " +
-	"Who may use each command, and where, is set in Server Settings → Integrations."
+	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
+	"`tournament-open`, `tournament-computers`, `tournament-start`, `tournament-cancel` run one. " +
+	"Who may use each command, and where: Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.
 func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {

@@ -341,6 +341,10 @@ func (l *live) forget(table int64) {
 func (b *Bot) moved(t *cribbage.Table, note []string) {
 	b.live.noteChange(t.ID, t.Version, note)
 	b.touchTable(t.ID)
+	if t.Tournament != nil && !t.Status.Open() {
+		// A tournament game's end may finish its round or match.
+		b.tournamentMoved(t.Tournament.ID)
+	}
 }
 
 // moveNote is what a change did, as a hand view shows it above the cards:

@@ -17,29 +17,32 @@ type action string
 
 // The actions, one per click route.
 const (
-	actJoin     action = "join"        // take a seat in a lobby
-	actLeave    action = "leave"       // give up a seat in a lobby
-	actBegin    action = "begin"       // the host starts, computers filling seats
-	actHand     action = "hand"        // show my hand
-	actRefresh  action = "refresh"     // show my hand again
-	actDeal     action = "deal"        // the dealer deals (muggins tables)
-	actSelect   action = "sel"         // toggle a card for the crib
-	actDiscard  action = "discard"     // confirm the throw
-	actPlay     action = "play"        // lay a card
-	actClaim    action = "claim"       // open the claim form (manual counting)
-	actClaimed  action = "claimed"     // the claim form submitted
-	actMuggins  action = "muggins"     // take points an opponent missed
-	actResign   action = "resign"      // concede, after confirming
-	actHint     action = "hint"        // ask the coach
-	actReview   action = "review"      // the coach reviews the last discard
-	actClaimWin action = "claimwin"    // claim the win from a player who did not move in time
-	actRematch  action = "rematch"     // offer a new game with the same seats, or accept the offer
-	actNoMatch  action = "norematch"   // decline the rematch offer
-	actReplay   action = "replay"      // a hand of a game's replay
-	actResignM  action = "resignmatch" // resign the match, after confirming
-	actAccept   action = "accept"      // the person challenged accepts
-	actDecline  action = "decline"     // the person challenged declines
-	actWithdraw action = "withdraw"    // the challenger takes the challenge back
+	actJoin      action = "join"        // take a seat in a lobby
+	actLeave     action = "leave"       // give up a seat in a lobby
+	actBegin     action = "begin"       // the host starts, computers filling seats
+	actHand      action = "hand"        // show my hand
+	actRefresh   action = "refresh"     // show my hand again
+	actDeal      action = "deal"        // the dealer deals (muggins tables)
+	actSelect    action = "sel"         // toggle a card for the crib
+	actDiscard   action = "discard"     // confirm the throw
+	actPlay      action = "play"        // lay a card
+	actClaim     action = "claim"       // open the claim form (manual counting)
+	actClaimed   action = "claimed"     // the claim form submitted
+	actMuggins   action = "muggins"     // take points an opponent missed
+	actResign    action = "resign"      // concede, after confirming
+	actHint      action = "hint"        // ask the coach
+	actReview    action = "review"      // the coach reviews the last discard
+	actClaimWin  action = "claimwin"    // claim the win from a player who did not move in time
+	actRematch   action = "rematch"     // offer a new game with the same seats, or accept the offer
+	actNoMatch   action = "norematch"   // decline the rematch offer
+	actReplay    action = "replay"      // a hand of a game's replay
+	actResignM   action = "resignmatch" // resign the match, after confirming
+	actAccept    action = "accept"      // the person challenged accepts
+	actDecline   action = "decline"     // the person challenged declines
+	actWithdraw  action = "withdraw"    // the challenger takes the challenge back
+	actTSignUp   action = "tsignup"     // sign up for a tournament
+	actTWithdraw action = "twithdraw"   // withdraw from a tournament before it starts
+	actTStart    action = "tstart"      // start a tournament (an admin, or whoever opened it)
 )
 
 // clickRoute is a button or form: its custom_id pattern and handler.
@@ -76,6 +79,10 @@ var clickRoutes = []clickRoute{
 	{actAccept, "/accept/{table}", (*Bot).clickAccept},
 	{actDecline, "/decline/{table}", (*Bot).clickDecline},
 	{actWithdraw, "/withdraw/{table}", (*Bot).clickWithdraw},
+	// A tournament's buttons: {table} is the tournament's id.
+	{actTSignUp, "/tsignup/{table}", (*Bot).clickTournamentSignUp},
+	{actTWithdraw, "/twithdraw/{table}", (*Bot).clickTournamentWithdraw},
+	{actTStart, "/tstart/{table}", (*Bot).clickTournamentStart},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
@@ -107,8 +114,13 @@ var commandRoutes = []commandRoute{
 	{commandName, "help", (*Bot).cmdHelp, true},
 	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard, false},
 	{clubCommand, "stats", (*Bot).cmdStats, false},
+	{clubCommand, "tournament", (*Bot).cmdTournamentStandings, false},
 	{adminCommand, "cancel", (*Bot).cmdCancel, false},
 	{adminCommand, "settings", (*Bot).cmdSettings, false},
+	{adminCommand, "tournament-open", (*Bot).cmdTournamentOpen, false},
+	{adminCommand, "tournament-start", (*Bot).cmdTournamentStart, false},
+	{adminCommand, "tournament-cancel", (*Bot).cmdTournamentCancel, false},
+	{adminCommand, "tournament-computers", (*Bot).cmdTournamentComputers, false},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
 	{challengeMenu, "", (*Bot).menuChallenge, false},

@@ -16,6 +16,7 @@ type Store interface {
 	cribbage.OutboxService
 	cribbage.RecordService
 	cribbage.GuildService
+	cribbage.TournamentService
 	MessageBook
 }
 

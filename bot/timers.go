@@ -66,6 +66,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		}
 	}
 	b.lapseOffers(ctx, now)
+	b.advanceTournaments(ctx)
 	b.outbox.Wake()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)

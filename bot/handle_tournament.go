@@ -1,0 +1,425 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+)
+
+// Tournaments: an admin opens one in a channel, people sign up on its
+// message, the admin starts it, and from then on the bot runs it — each
+// round's tables opened as the last one's games end, the playoff seeded,
+// the champion crowned — from whatever moves it on: a game's end, a
+// restart, or the timers' pass on any replica (advanceTournament is
+// idempotent; the store opens each table once). The tournament message
+// is edited to the standings as they change (showTournaments).
+
+// The tournaments' own refusals; userMessage words them.
+var (
+	errTournamentHere   = errors.New("bot: a tournament is open in this channel already")
+	errNoTournamentHere = errors.New("bot: no open tournament in this channel")
+	errNotTournamentAdm = errors.New("bot: needs Manage Server or to have opened the tournament")
+)
+
+// maxComputerEntrants bounds how many computer players one command adds.
+const maxComputerEntrants = 16.0
+
+// tournamentOptions are /cribbage-admin's tournament subcommands.
+func tournamentOptions() []*discordgo.ApplicationCommandOption {
+	one, maxRounds, maxName := 1.0, float64(cribbage.MaxRounds), 60
+	return []*discordgo.ApplicationCommandOption{
+		sub("tournament-open", "Open a tournament in this channel: Swiss rounds, then a best-of-3 playoff for the top quarter",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", Required: true, MaxLength: maxName},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "games-per-round", Description: "Games each pairing plays a round (default 2, the deal alternating)", Choices: intChoices(1, 2)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Qualifying rounds (default 3)", MinValue: &one, MaxValue: maxRounds},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)}),
+		sub("tournament-start", "Close sign-up for this channel's tournament and pair the first round"),
+		sub("tournament-cancel", "End this channel's tournament: its open games are cancelled"),
+		sub("tournament-computers", "Enter computer players in this channel's tournament, to fill a small field",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: maxComputerEntrants},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(levelEasy, levelStrong)}),
+	}
+}
+
+// openTournamentHere returns the channel's open tournament, or
+// errNoTournamentHere.
+func (b *Bot) openTournamentHere(ctx context.Context, ic *discordgo.Interaction) (*cribbage.Tournament, error) {
+	list, err := b.store.ChannelTournaments(ctx, ic.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range list {
+		if t.Status.Open() && t.GuildID == ic.GuildID {
+			return t, nil
+		}
+	}
+	return nil, errNoTournamentHere
+}
+
+// cmdTournamentOpen opens a tournament for sign-up and posts its message.
+func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	if !isAdmin(ic) {
+		return reply{}, errNotAdmin
+	}
+	if _, err := b.openTournamentHere(ctx, ic); err == nil {
+		return reply{}, errTournamentHere
+	} else if !errors.Is(err, errNoTournamentHere) {
+		return reply{}, err
+	}
+	opts := options(ic)
+	games, rounds, points := 2, 3, 121
+	if o, ok := opts["games-per-round"]; ok {
+		games = int(o.IntValue())
+	}
+	if o, ok := opts["rounds"]; ok {
+		rounds = int(o.IntValue())
+	}
+	if o, ok := opts["points"]; ok {
+		points = int(o.IntValue())
+	}
+	name := strings.Join(strings.Fields(opts["name"].StringValue()), " ")
+	t, err := cribbage.NewTournament(name, games, rounds, points)
+	if err != nil {
+		return reply{}, err
+	}
+	uid, _ := user(ic)
+	t.GuildID, t.ChannelID, t.HostID = ic.GuildID, ic.ChannelID, uid
+	t, err = b.store.CreateTournament(ctx, t, ic.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	b.logger(ic).Info("tournament opened", "tournament", t.ID, "by", uid)
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament-start` when the field is in (at least %d).",
+		t.Name, adminCommand, cribbage.MinEntrants)), after: b.showTournamentsLater}, nil
+}
+
+// cmdTournamentStart starts the channel's tournament.
+func (b *Bot) cmdTournamentStart(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	t, err := b.openTournamentHere(ctx, ic)
+	if err != nil {
+		return reply{}, err
+	}
+	return b.startTournament(ctx, ic, t.ID)
+}
+
+// startTournament closes sign-up and opens the first round's tables, for
+// an admin or whoever opened the tournament.
+func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.store.UpdateTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		if t.GuildID != ic.GuildID {
+			return nil, errNoTournamentHere
+		}
+		if !isAdmin(ic) && uid != t.HostID {
+			return nil, errNotTournamentAdm
+		}
+		if err := t.Start(); err != nil {
+			return nil, err
+		}
+		return b.tournamentStep(t, tables)
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	b.logger(ic).Info("tournament started", "tournament", t.ID, "entrants", len(t.Entrants))
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** has begun: round 1 is paired and its tables are open.", t.Name)),
+		after: func(context.Context) { b.tournamentMoved(t.ID) }}, nil
+}
+
+// cmdTournamentCancel ends the channel's tournament and cancels its open
+// tables.
+func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	if !isAdmin(ic) {
+		return reply{}, errNotAdmin
+	}
+	cur, err := b.openTournamentHere(ctx, ic)
+	if err != nil {
+		return reply{}, err
+	}
+	uid, _ := user(ic)
+	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		if err := t.Cancel(uid); err != nil {
+			return nil, err
+		}
+		return &cribbage.TournamentChange{Tournament: t}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	tables, err := b.store.TournamentTables(ctx, t.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	for _, tb := range tables {
+		if tb.Status.Open() {
+			b.cancelTournamentTable(ctx, tb.ID, uid, t.Name)
+		}
+	}
+	b.logger(ic).Info("tournament cancelled", "tournament", t.ID, "by", uid)
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, countsForNobody)),
+		after: b.showTournamentsLater}, nil
+}
+
+// cancelTournamentTable cancels one open table of a cancelled tournament.
+func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name string) {
+	defer b.locks.lock(id)()
+	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
+			return nil, nil // over already
+		}
+		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+	})
+	if err != nil {
+		b.log.Warn("could not cancel a tournament table", "table", id, "err", err)
+		return
+	}
+	if t != nil {
+		b.touchTable(t.ID)
+	}
+}
+
+// cmdTournamentComputers enters computer players, while sign-up is open.
+func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	if !isAdmin(ic) {
+		return reply{}, errNotAdmin
+	}
+	cur, err := b.openTournamentHere(ctx, ic)
+	if err != nil {
+		return reply{}, err
+	}
+	opts := options(ic)
+	choice := levelEasy
+	if o, ok := opts["level"]; ok {
+		choice = o.StringValue()
+	}
+	level, ok := computerLevel(choice)
+	if !ok {
+		return reply{}, errBadOptions
+	}
+	n := int(opts["count"].IntValue())
+	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		computers := 0
+		for _, e := range t.Entrants {
+			if e.Computer != "" {
+				computers++
+			}
+		}
+		for i := range n {
+			k := computers + i + 1
+			e := cribbage.Entrant{UserID: fmt.Sprintf("computer:%d", k), Name: fmt.Sprintf("Computer %d (%s)", k, choice), Computer: string(level)}
+			if err := t.SignUp(e); err != nil {
+				return nil, err
+			}
+		}
+		return &cribbage.TournamentChange{Tournament: t}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, plural(n), len(t.Entrants))), after: b.showTournamentsLater}, nil
+}
+
+// clickTournamentSignUp enters the person who clicked.
+func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, name := user(ic)
+	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		if t.GuildID != ic.GuildID {
+			return nil, errNoTournamentHere
+		}
+		if err := t.SignUp(cribbage.Entrant{UserID: uid, Name: name}); err != nil {
+			return nil, err
+		}
+		return &cribbage.TournamentChange{Tournament: t}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
+		t.Name, len(t.Entrants), plural(len(t.Entrants)))), after: b.showTournamentsLater}, nil
+}
+
+// clickTournamentWithdraw takes the clicker's entry back.
+func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	uid, _ := user(ic)
+	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		if t.GuildID != ic.GuildID {
+			return nil, errNoTournamentHere
+		}
+		if err := t.Withdraw(uid); err != nil {
+			return nil, err
+		}
+		return &cribbage.TournamentChange{Tournament: t}, nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), after: b.showTournamentsLater}, nil
+}
+
+// clickTournamentStart is the Start button.
+func (b *Bot) clickTournamentStart(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	return b.startTournament(ctx, ic, c.Table)
+}
+
+// cmdTournamentStandings shows the channel's newest tournament, privately.
+func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	list, err := b.store.ChannelTournaments(ctx, ic.ChannelID)
+	if err != nil {
+		return reply{}, err
+	}
+	if len(list) == 0 || list[0].GuildID != ic.GuildID {
+		return reply{}, errNoTournamentHere
+	}
+	t := list[0]
+	tables, err := b.store.TournamentTables(ctx, t.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: ephemeral(tournamentText(t, tables))}, nil
+}
+
+// tournamentStep is the change that moves t on from its tables (Advance),
+// or nil when nothing moves: the tables it opens start at once, their
+// table messages posted and their players pinged by the outbox. A table
+// of two computer players is played out as it opens, quietly: its result
+// is on the standings.
+func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	before := t.Clone()
+	specs, err := t.Advance(tables)
+	if err != nil {
+		return nil, err
+	}
+	if len(specs) == 0 && reflect.DeepEqual(before, t) && before.Status == t.Status {
+		return nil, nil
+	}
+	ch := &cribbage.TournamentChange{Tournament: t}
+	for _, s := range specs {
+		env := b.env()
+		env.Introduce = func(prev, next *cribbage.Table) []cribbage.Outbound { return introduceTournamentGame(t, prev, next) }
+		if !anyPerson(s.Seats) {
+			env.Announce, env.Introduce = nil, nil
+		}
+		ch.Open = append(ch.Open, func(next *cribbage.Table) (*cribbage.Change, error) { return t.OpenTable(s, next, env) })
+	}
+	return ch, nil
+}
+
+// anyPerson reports whether a person sits in seats.
+func anyPerson(seats []cribbage.Seat) bool {
+	for _, s := range seats {
+		if s.Computer == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// introduceTournamentGame words what opens a tournament's table: its
+// message, its thread, and a line that pings its players.
+func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
+	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
+		return introduce(prev, next) // a playoff match's next game
+	}
+	l := next.Tournament
+	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
+	if l.Playoff {
+		where = fmt.Sprintf("%s, best of %d", playoffRoundName(len(t.Playoff), l.Round), cribbage.PlayoffBestOf)
+	}
+	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), seatName(next, next.State.Dealer))
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: kindOpen}, {ChannelID: next.ChannelID, Kind: kindThread}, post(next, line, seatedPeople(next))}
+}
+
+// seatLabel is a seat as a line names it: a person's mention, a
+// computer's name.
+func seatLabel(t *cribbage.Table, seat int) string {
+	if s := t.Seats[seat]; s.Computer == "" {
+		return "<@" + s.UserID + ">"
+	}
+	return t.Seats[seat].Name
+}
+
+// playoffRoundName names playoff round r of rounds: the final, the
+// semi-finals, or round r.
+func playoffRoundName(rounds, r int) string {
+	switch rounds - r {
+	case 0:
+		return "the final"
+	case 1:
+		return "a semi-final"
+	}
+	return fmt.Sprintf("playoff round %d", r)
+}
+
+// maxTournamentSteps bounds one advance: each step opens a round's tables
+// or decides a playoff round, so a tournament has far fewer.
+const maxTournamentSteps = 64
+
+// advanceTournament moves a tournament on as far as its tables allow:
+// games between computer players end as they open, so one step can make
+// the next possible at once.
+func (b *Bot) advanceTournament(ctx context.Context, id int64) error {
+	for range maxTournamentSteps {
+		t, err := b.store.UpdateTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+			return b.tournamentStep(t, tables)
+		})
+		if err != nil || t == nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tournamentMoved advances a tournament after one of its games changed,
+// and shows it, in the background: the answer to the move does not wait.
+func (b *Bot) tournamentMoved(id int64) {
+	ctx, ok := b.liveContext()
+	if !ok {
+		return // the next start's resume advances it
+	}
+	b.live.mu.Lock()
+	b.live.later++
+	b.live.mu.Unlock()
+	go func() {
+		defer func() {
+			b.live.mu.Lock()
+			b.live.later--
+			b.live.mu.Unlock()
+		}()
+		if err := safely(func() error { return b.advanceTournament(ctx, id) }); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not advance a tournament", "tournament", id, "err", err)
+		}
+		b.outbox.Wake()
+		b.showTournaments(ctx)
+	}()
+}
+
+// advanceTournaments advances every open tournament: after a restart, and
+// on the timers' pass, so a game's end that no process saw through is
+// acted on.
+func (b *Bot) advanceTournaments(ctx context.Context) {
+	list, err := b.store.OpenTournaments(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("cannot list open tournaments", "err", err)
+		}
+		return
+	}
+	for _, t := range list {
+		if t.Status == cribbage.TournamentSignup {
+			continue
+		}
+		if err := safely(func() error { return b.advanceTournament(ctx, t.ID) }); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not advance a tournament", "tournament", t.ID, "err", err)
+		}
+	}
+	b.showTournaments(ctx)
+}
+
+// showTournamentsLater is showTournaments as a reply's after.
+func (b *Bot) showTournamentsLater(ctx context.Context) { b.showTournaments(ctx) }

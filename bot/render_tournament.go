@@ -1,0 +1,219 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/sender"
+)
+
+// The tournament message: the standings (rank, name, game points, spread,
+// won–lost), the round's pairings, and the bracket once the playoff
+// begins, with Sign up, Withdraw and Start while sign-up is open. It is
+// one message a tournament, edited as the tournament changes; the store
+// keeps which version it shows, so an edit a restart cut off is made by
+// the next pass (showTournaments).
+
+// tournamentText is the tournament as the message words it.
+func tournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "🏆 **%s** — %s\n", t.Name, tournamentStage(t))
+	fmt.Fprintf(&b, "-# %d game%s a pairing each round · %d qualifying round%s · %d points · the top quarter plays off, best of %d\n",
+		t.GamesPerRound, plural(t.GamesPerRound), t.Rounds, plural(t.Rounds), t.Points, cribbage.PlayoffBestOf)
+	if t.Status == cribbage.TournamentSignup {
+		fmt.Fprintf(&b, "Signed up (%d): %s\n", len(t.Entrants), entrantList(t))
+		fmt.Fprintf(&b, "Press **Sign up** to enter. It starts when an admin presses **Start** (at least %d entrants).", cribbage.MinEntrants)
+		return b.String()
+	}
+	b.WriteString(standingsBlock(t, tables))
+	if len(t.Playoff) > 0 {
+		b.WriteString("**Playoff**\n")
+		for r, round := range t.Playoff {
+			for _, m := range round {
+				b.WriteString(playoffLine(t, len(t.Playoff), r+1, m, tables) + "\n")
+			}
+		}
+	} else if t.Status == cribbage.TournamentQualifying {
+		fmt.Fprintf(&b, "**Round %d**\n", t.Round)
+		for i, p := range t.Pairings {
+			if p.Round == t.Round {
+				b.WriteString(pairingLine(t, i, p, tables) + "\n")
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// tournamentStage says where a tournament stands.
+func tournamentStage(t *cribbage.Tournament) string {
+	switch t.Status {
+	case cribbage.TournamentSignup:
+		return "sign-up is open"
+	case cribbage.TournamentQualifying:
+		return fmt.Sprintf("qualifying round %d of %d", t.Round, t.Rounds)
+	case cribbage.TournamentPlayoff:
+		return "the playoff"
+	case cribbage.TournamentFinished:
+		return "🥇 champion: " + entrantName(t, t.Champion)
+	}
+	return fmt.Sprintf("cancelled by <@%s>", t.CancelledBy)
+}
+
+// entrantName is an entrant as the message names them.
+func entrantName(t *cribbage.Tournament, id string) string {
+	if e := t.Entrant(id); e != nil {
+		return e.Name
+	}
+	return "?"
+}
+
+// entrantList names the entrants in sign-up order.
+func entrantList(t *cribbage.Tournament) string {
+	if len(t.Entrants) == 0 {
+		return "nobody yet"
+	}
+	names := make([]string, len(t.Entrants))
+	for i, e := range t.Entrants {
+		names[i] = e.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// standingsBlock is the standings as a fixed-width table.
+func standingsBlock(t *cribbage.Tournament, tables []*cribbage.Table) string {
+	var b strings.Builder
+	b.WriteString("```\n #  Player               GP  Spread  W-L  Bye\n")
+	for i, s := range t.Standings(tables) {
+		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
+	}
+	b.WriteString("```\n")
+	return b.String()
+}
+
+// clip shortens a name to n characters.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// pairingLine is one pairing of the current round and how its games
+// stand.
+func pairingLine(t *cribbage.Tournament, i int, p cribbage.Pairing, tables []*cribbage.Table) string {
+	if p.B == "" {
+		return fmt.Sprintf("• %s has the bye (%d game points)", entrantName(t, p.A), cribbage.ByeGamePoints)
+	}
+	var games []string
+	for _, tb := range tables {
+		if l := tb.Tournament; l != nil && !l.Playoff && l.Round == p.Round && l.Pairing == i {
+			games = append(games, gameState(tb))
+		}
+	}
+	return fmt.Sprintf("• %s v %s — %s", entrantName(t, p.A), entrantName(t, p.B), strings.Join(games, ", "))
+}
+
+// gameState is one game's table and result, or that it is on.
+func gameState(tb *cribbage.Table) string {
+	switch {
+	case tb.Status == cribbage.StatusFinished && tb.State != nil && tb.State.Result != nil:
+		r := tb.State.Result
+		return fmt.Sprintf("table %d: %s won %d–%d (%d GP)", tb.ID, tb.Seats[r.Winner].Name, r.Scores[r.Winner], r.Scores[1-r.Winner], cribbage.GamePoints(r))
+	case tb.Status == cribbage.StatusCancelled:
+		return fmt.Sprintf("table %d: cancelled", tb.ID)
+	}
+	return fmt.Sprintf("table %d: playing", tb.ID)
+}
+
+// playoffLine is one playoff match.
+func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch, tables []*cribbage.Table) string {
+	name := playoffRoundName(rounds, r)
+	if t.Status == cribbage.TournamentPlayoff && r == rounds && rounds == 1 {
+		name = "the final"
+	}
+	if m.B == "" {
+		return fmt.Sprintf("• %s: %s has a bye", name, entrantName(t, m.A))
+	}
+	score := ""
+	for _, tb := range tables {
+		if l := tb.Tournament; l != nil && l.Playoff && l.Round == r && tb.Match != nil && tb.Seats[0].UserID == m.A && tb.Seats[1].UserID == m.B {
+			w := tb.Match.Wins()
+			score = fmt.Sprintf(" (%d–%d)", w[0], w[1])
+		}
+	}
+	line := fmt.Sprintf("• %s: %s v %s%s", name, entrantName(t, m.A), entrantName(t, m.B), score)
+	if m.Winner != "" {
+		line += " — **" + entrantName(t, m.Winner) + "** goes through"
+	}
+	return line
+}
+
+// renderTournament is the tournament message.
+func renderTournament(t *cribbage.Tournament, tables []*cribbage.Table) rendered {
+	r := rendered{Content: clip(tournamentText(t, tables), maxContent)}
+	if t.Status == cribbage.TournamentSignup {
+		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Sign up", Style: discordgo.SuccessButton, CustomID: clickID{Action: actTSignUp, Table: t.ID}.String()},
+			discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actTWithdraw, Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actTStart, Table: t.ID}.String()},
+		}}}
+	}
+	return r
+}
+
+// showTournaments brings every tournament message that is behind up to
+// date, posting it the first time (under a nonce, so a retry after a lost
+// answer does not post it twice).
+func (b *Bot) showTournaments(ctx context.Context) {
+	b.tourMu.Lock()
+	defer b.tourMu.Unlock()
+	list, err := b.store.TournamentsToShow(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Warn("cannot list tournaments to show", "err", err)
+		}
+		return
+	}
+	for _, t := range list {
+		if err := b.showTournament(ctx, t); err != nil && ctx.Err() == nil {
+			b.log.Info("tournament message not updated; the next pass retries", "tournament", t.ID, "err", err)
+		}
+	}
+}
+
+// showTournament posts or edits one tournament's message.
+func (b *Bot) showTournament(ctx context.Context, t *cribbage.Tournament) error {
+	tables, err := b.store.TournamentTables(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	r := renderTournament(t, tables)
+	id := t.MessageID
+	if id == "" {
+		send := r.send()
+		body := tableMessageCreate{MessageSend: send, Nonce: fmt.Sprintf("tour%d", t.ID), EnforceNonce: true}
+		raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
+			Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
+		if err != nil {
+			return err
+		}
+		var m discordgo.Message
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return err
+		}
+		id = m.ID
+	} else {
+		e := r.edit(t.ChannelID, id)
+		if _, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, id),
+			Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files}); err != nil {
+			return err
+		}
+	}
+	return b.store.MarkTournamentShown(ctx, t.ID, id, t.Version)
+}
