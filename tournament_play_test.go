@@ -28,7 +28,9 @@ func field(t *testing.T, n, gamesPerRound, rounds int) *Tournament {
 // finish plays the table a spec opens to its end: the entrant signed up
 // first wins, 121 to loserScore (a skunk below 91), a playoff match 2–0.
 func finish(tr *Tournament, s TableSpec, id int64, loserScore int) *Table {
-	rank := func(u string) int { return slices.IndexFunc(tr.Entrants, func(e Entrant) bool { return e.UserID == u }) }
+	rank := func(u string) int {
+		return slices.IndexFunc(tr.Entrants, func(e Entrant) bool { return e.UserID == u })
+	}
 	w := 0
 	if rank(s.Seats[1].UserID) < rank(s.Seats[0].UserID) {
 		w = 1
