@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+)
+
+// Tournaments through the fake Discord: an admin opens one, people sign up
+// on its message, computer players fill the field, and the bot runs it to
+// a champion while the people resign, forfeit or play their games.
+
+// openTournament has ada open a tournament here and returns it once its
+// message is posted.
+func (h *harness) openTournament(opts ...discordtest.Opt) *cribbage.Tournament {
+	h.t.Helper()
+	a := h.admin(ada, "tournament-open", append([]discordtest.Opt{{Name: "name", Value: "Club open"}}, opts...)...)
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "open for sign-up") {
+		h.t.Fatalf("tournament-open answered %q", a.Content())
+	}
+	var tr *cribbage.Tournament
+	h.eventually("the tournament message", func() bool {
+		list, err := h.store.ChannelTournaments(context.Background(), testChannel)
+		if err != nil || len(list) == 0 {
+			return false
+		}
+		tr = list[0]
+		return tr.MessageID != ""
+	})
+	return tr
+}
+
+// tournament reads a tournament from the database.
+func (h *harness) tournament(id int64) *cribbage.Tournament {
+	h.t.Helper()
+	tr, err := h.store.Tournament(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return tr
+}
+
+// tournamentTables reads a tournament's tables.
+func (h *harness) tournamentTables(id int64) []*cribbage.Table {
+	h.t.Helper()
+	tables, err := h.store.TournamentTables(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return tables
+}
+
+// tournamentMessage is the tournament message as the channel shows it.
+func (h *harness) tournamentMessage(id int64) string {
+	h.t.Helper()
+	m, ok := h.fake.Message(h.tournament(id).MessageID)
+	if !ok {
+		h.t.Fatalf("tournament %d has no message", id)
+	}
+	return m.Content
+}
+
+// personTable is an open table of the tournament where a person sits,
+// and the first person there; ok is false when there is none.
+func (h *harness) personTable(id int64, people map[string]discordtest.User) (*cribbage.Table, discordtest.User, bool) {
+	for _, tb := range h.tournamentTables(id) {
+		if tb.Status != cribbage.StatusPlaying {
+			continue
+		}
+		for _, s := range tb.Seats {
+			if u, ok := people[s.UserID]; ok && s.Computer == "" {
+				return tb, u, true
+			}
+		}
+	}
+	return nil, discordtest.User{}, false
+}
+
+// playTournament has the people resign every game they are given until
+// the tournament is over, calling each with every table before its
+// resignation (it may act itself and report true). It returns how many
+// games the people were given.
+func (h *harness) playTournament(id int64, people map[string]discordtest.User, each func(tb *cribbage.Table, u discordtest.User) bool) int {
+	h.t.Helper()
+	games := 0
+	for {
+		var tb *cribbage.Table
+		var u discordtest.User
+		h.within(20*time.Second, "a game for a person, or the champion", func() bool {
+			var ok bool
+			tb, u, ok = h.personTable(id, people)
+			return ok || !h.tournament(id).Status.Open()
+		})
+		if tb == nil {
+			return games
+		}
+		games++
+		if games > 60 {
+			h.t.Fatal("the tournament never ends")
+		}
+		if each != nil && each(tb, u) {
+			continue
+		}
+		h.resignAt(u, tb.ID, tb.Match != nil)
+	}
+}
+
+// checkStandings holds the tournament message to the standings worked out
+// from its tables: every entrant's game points and spread.
+func (h *harness) checkStandings(id int64) []cribbage.TournamentStanding {
+	h.t.Helper()
+	tr := h.tournament(id)
+	st := tr.Standings(h.tournamentTables(id))
+	h.within(10*time.Second, "the tournament message to show the standings", func() bool {
+		msg := h.tournamentMessage(id)
+		for i, s := range st {
+			e := tr.Entrant(s.UserID)
+			if !strings.Contains(msg, fmt.Sprintf("%2d  %-19s %3d  %+6d", i+1, e.Name, s.GamePoints, s.Spread)) {
+				return false
+			}
+		}
+		return true
+	})
+	return st
+}
+
+// signUp has each person press Sign up on the tournament message.
+func (h *harness) signUp(tr *cribbage.Tournament, us ...discordtest.User) {
+	h.t.Helper()
+	for _, u := range us {
+		a := h.click(u, tr.MessageID, "/tsignup/"+itoa64(tr.ID))
+		if !strings.Contains(a.Content(), "signed up") {
+			h.t.Fatalf("%s's sign-up: %q", u.Name, a.Content())
+		}
+	}
+}
+
+// TestTournamentOfFive: Alice, Bob and three computers; a bye each round
+// to someone new, a restart mid-round, and a final. Bad input changes
+// nothing, and sign-up closes when the tournament starts.
+func TestTournamentOfFive(t *testing.T) {
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
+	if a := h.admin(ada, "tournament-open", discordtest.Opt{Name: "name", Value: "Another"}); !strings.Contains(a.Content(), "open in this channel already") {
+		t.Errorf("a second tournament here: %q", a.Content())
+	}
+	h.signUp(tr, alice, bob)
+	if a := h.click(alice, tr.MessageID, "/tsignup/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "signed up already") {
+		t.Errorf("a second sign-up: %q", a.Content())
+	}
+	if a := h.click(ada, tr.MessageID, "/tstart/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "Too few entrants") {
+		t.Errorf("a start with two entrants: %q", a.Content())
+	}
+	if a := h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 3}); !strings.Contains(a.Content(), "the field is 5") {
+		t.Errorf("computers entered: %q", a.Content())
+	}
+	h.eventually("the message to list the field", func() bool { return strings.Contains(h.tournamentMessage(tr.ID), "Signed up (5)") })
+	if a := h.click(bob, tr.MessageID, "/tstart/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "Only members with **Manage Server**") {
+		t.Errorf("Bob's start: %q", a.Content())
+	}
+	if tr := h.tournament(tr.ID); tr.Status != cribbage.TournamentSignup || len(h.tournamentTables(tr.ID)) != 0 {
+		t.Fatalf("refusals changed the tournament: %s, %d tables", tr.Status, len(h.tournamentTables(tr.ID)))
+	}
+	if a := h.click(ada, tr.MessageID, "/tstart/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "has begun") {
+		t.Fatalf("the start: %q", a.Content())
+	}
+	if a := h.click(carol, tr.MessageID, "/tsignup/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "Sign-up is closed") {
+		t.Errorf("a late sign-up: %q", a.Content())
+	}
+	// Round 1 is seeded in sign-up order: Alice meets Bob, and the last
+	// computer has the bye.
+	first := h.tournament(tr.ID)
+	if first.Round != 1 || first.Pairings[0].A != alice.ID || first.Pairings[0].B != bob.ID || first.Pairings[2].B != "" {
+		t.Fatalf("round 1: %+v", first.Pairings)
+	}
+	restarted := false
+	h.playTournament(tr.ID, usersOf(alice, bob), func(tb *cribbage.Table, u discordtest.User) bool {
+		if restarted || tb.Tournament.Round != 2 {
+			return false
+		}
+		// Mid-round 2: the bot stops and starts again, and the round
+		// goes on where it was.
+		restarted = true
+		h.stopBot()
+		h.startBot()
+		return false
+	})
+	if !restarted {
+		t.Error("no round 2 game to restart in")
+	}
+	done := h.tournament(tr.ID)
+	if done.Status != cribbage.TournamentFinished || done.Champion == "" || done.Round != 3 || len(done.Playoff) != 1 {
+		t.Fatalf("the tournament ended %s, round %d, champion %q, playoff %v", done.Status, done.Round, done.Champion, done.Playoff)
+	}
+	h.checkPairedOnce(done)
+	st := h.checkStandings(tr.ID)
+	if top := [2]string{st[0].UserID, st[1].UserID}; done.Playoff[0][0].A != top[0] || done.Playoff[0][0].B != top[1] {
+		t.Errorf("the final %+v is not the top two %v", done.Playoff[0][0], top)
+	}
+	h.eventually("the champion on the message", func() bool {
+		return strings.Contains(h.tournamentMessage(tr.ID), "champion: "+done.Entrant(done.Champion).Name)
+	})
+	if a := h.club(carol, "tournament"); !strings.Contains(a.Content(), "champion") {
+		t.Errorf("/cribbage-club tournament: %q", a.Content())
+	}
+}
+
+// checkPairedOnce holds a finished tournament to its rules: every round
+// pairs everyone once (a bye at most once each), nobody meets twice, and
+// each pairing has its games and no more.
+func (h *harness) checkPairedOnce(tr *cribbage.Tournament) {
+	h.t.Helper()
+	met := map[[2]string]bool{}
+	byes := map[string]int{}
+	for r := 1; r <= tr.Round; r++ {
+		seen := map[string]bool{}
+		for _, p := range tr.Pairings {
+			if p.Round != r {
+				continue
+			}
+			for _, id := range []string{p.A, p.B} {
+				if id != "" && seen[id] {
+					h.t.Errorf("round %d pairs %s twice", r, id)
+				}
+				seen[id] = true
+			}
+			if p.B == "" {
+				byes[p.A]++
+				continue
+			}
+			if met[[2]string{p.A, p.B}] {
+				h.t.Errorf("%s and %s meet again in round %d", p.A, p.B, r)
+			}
+			met[[2]string{p.A, p.B}], met[[2]string{p.B, p.A}] = true, true
+		}
+		if len(seen) != len(tr.Entrants)+boolInt(len(tr.Entrants)%2 == 1) {
+			h.t.Errorf("round %d pairs %d of %d entrants", r, len(seen), len(tr.Entrants))
+		}
+	}
+	for id, n := range byes {
+		if n > 1 {
+			h.t.Errorf("%s had %d byes", id, n)
+		}
+	}
+	games := map[[3]int]int{}
+	for _, tb := range h.tournamentTables(tr.ID) {
+		if l := tb.Tournament; !l.Playoff {
+			games[[3]int{l.Round, l.Pairing, l.Game}]++
+		}
+	}
+	for k, n := range games {
+		if n != 1 || k[2] > tr.GamesPerRound {
+			h.t.Errorf("game %v opened %d times", k, n)
+		}
+	}
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
