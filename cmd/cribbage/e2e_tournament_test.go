@@ -267,3 +267,120 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// TestTournamentOfEight: two games a pairing each round, the deal passing
+// on; Bob forfeits the first game to Alice (she claims the win after the
+// forfeit time) and resigns the second; the standings count each a plain
+// win of 2 game points, with the spread as the scores stood.
+func TestTournamentOfEight(t *testing.T) {
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 3}, discordtest.Opt{Name: "points", Value: 61})
+	h.signUp(tr, alice, bob)
+	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 6}, discordtest.Opt{Name: "level", Value: "strong"})
+	if a := h.admin(ada, "tournament-start"); !strings.Contains(a.Content(), "has begun") {
+		t.Fatalf("the start: %q", a.Content())
+	}
+	people := usersOf(alice, bob)
+	tb, _, ok := h.personTable(tr.ID, people)
+	if !ok || tb.Seats[0].UserID != alice.ID || tb.Seats[1].UserID != bob.ID {
+		t.Fatalf("round 1 game 1: %+v", tb)
+	}
+	h.eventually("the game's table message", func() bool { return h.table(tb.ID).MessageID != "" })
+	msg := h.table(tb.ID).MessageID
+	// Alice throws to the crib; Bob never does.
+	h.discard(alice, msg, tb.ID, 2)
+	h.fake.Advance(7*24*time.Hour + time.Minute)
+	h.eventually("the forfeit offer", func() bool { return h.countIn(tb.ID, "Claim the win") == 1 })
+	h.click(alice, msg, "/claimwin/"+itoa64(tb.ID))
+	forfeited := h.table(tb.ID)
+	if r := forfeited.State.Result; forfeited.Status != cribbage.StatusFinished || r == nil || r.Winner != 0 {
+		t.Fatalf("after the claim: %s %+v", forfeited.Status, forfeited.State.Result)
+	}
+	var second *cribbage.Table
+	h.eventually("the pairing's second game", func() bool {
+		for _, x := range h.tournamentTables(tr.ID) {
+			if l := x.Tournament; l.Round == 1 && l.Pairing == 0 && l.Game == 2 {
+				second = x
+				return true
+			}
+		}
+		return false
+	})
+	if second.State.Dealer == forfeited.State.Dealer && forfeited.State.Dealer >= 0 {
+		// RULES.md "Starting a game": the next game's deal passes on.
+		t.Errorf("game 2 is dealt by seat %d, as game 1 was", second.State.Dealer)
+	}
+	h.resignAt(bob, second.ID, false)
+	h.playTournament(tr.ID, people, nil)
+	done := h.tournament(tr.ID)
+	if done.Status != cribbage.TournamentFinished || done.Champion == "" {
+		t.Fatalf("the tournament ended %s, champion %q", done.Status, done.Champion)
+	}
+	h.checkPairedOnce(done)
+	st := h.checkStandings(tr.ID)
+	games := done.Games(h.tournamentTables(tr.ID))
+	theirs := 0
+	for _, g := range games {
+		if g.Round != 1 || (g.Winner != bob.ID && g.Loser != bob.ID) {
+			continue
+		}
+		theirs++
+		if g.Winner != alice.ID || g.GamePoints != 2 {
+			t.Errorf("Bob's forfeit and resignation: %+v", g)
+		}
+	}
+	if theirs != 2 {
+		t.Errorf("Alice and Bob played %d games in round 1", theirs)
+	}
+	if a := standingOf(st, alice.ID); a.Won < 2 || a.GamePoints < 4 {
+		t.Errorf("Alice's two wins over Bob are not in her standing: %+v", a)
+	}
+	for _, s := range st {
+		if s.Played+s.Byes != 2*done.Round {
+			t.Errorf("%s played %d games in %d rounds of two", s.UserID, s.Played, done.Round)
+		}
+	}
+}
+
+// TestTournamentOfThirteen: a bye each round, four rounds, and a playoff
+// of three — the top seed sits out the semi-final. Every game but the
+// people's is between computer players; the standings count each skunk
+// as 3 game points.
+func TestTournamentOfThirteen(t *testing.T) {
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 4})
+	h.signUp(tr, alice, bob, carol)
+	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 5}, discordtest.Opt{Name: "level", Value: "strong"})
+	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 5})
+	h.admin(ada, "tournament-start")
+	h.playTournament(tr.ID, usersOf(alice, bob, carol), nil)
+	done := h.tournament(tr.ID)
+	if done.Status != cribbage.TournamentFinished || done.Round != 4 || len(done.Playoff) != 2 {
+		t.Fatalf("the tournament ended %s, round %d, playoff %+v", done.Status, done.Round, done.Playoff)
+	}
+	if semi := done.Playoff[0]; len(semi) != 2 || semi[0].B != "" || semi[1].B == "" {
+		t.Errorf("the semi-finals of three: %+v", semi)
+	}
+	h.checkPairedOnce(done)
+	st := h.checkStandings(tr.ID)
+	skunks := 0
+	for _, g := range done.Games(h.tournamentTables(tr.ID)) {
+		if g.GamePoints > 2 {
+			skunks++
+		}
+	}
+	if skunks == 0 {
+		t.Error("no skunk in the tournament: the test no longer shows one counted")
+	}
+	t.Logf("%d skunks; leader %+v", skunks, st[0])
+}
+
+// standingOf finds an entrant's standing.
+func standingOf(st []cribbage.TournamentStanding, id string) cribbage.TournamentStanding {
+	for _, s := range st {
+		if s.UserID == id {
+			return s
+		}
+	}
+	return cribbage.TournamentStanding{}
+}
