@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
 // The tournament message: the standings (rank, name, game points, spread,
@@ -163,8 +165,49 @@ func renderTournament(t *cribbage.Tournament, tables []*cribbage.Table) rendered
 			discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actTWithdraw, Table: t.ID}.String()},
 			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actTStart, Table: t.ID}.String()},
 		}}}
+		return r
 	}
+	// The picture of the standings rides on every edit: an edit that
+	// names its attachments keeps exactly those.
+	png := picture.PNG(standingsPicture(t, tables).Render())
+	r.Files = []*discordgo.File{{Name: standingsFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
+	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: standingsFile}}
 	return r
+}
+
+// standingsFile is the standings picture's file name on the message.
+const standingsFile = "standings.png"
+
+// standingsPicture is the tournament's standings and playoff as the
+// picture draws them, the same figures as the message's table.
+func standingsPicture(t *cribbage.Tournament, tables []*cribbage.Table) picture.Standings {
+	p := picture.Standings{Title: t.Name, Subtitle: fmt.Sprintf("%s · %d game%s a pairing · %d points",
+		stripMarkdown(tournamentStage(t)), t.GamesPerRound, plural(t.GamesPerRound), t.Points)}
+	qualified := map[string]bool{}
+	for _, round := range t.Playoff {
+		for _, m := range round {
+			qualified[m.A], qualified[m.B] = true, m.B != ""
+		}
+	}
+	for _, s := range t.Standings(tables) {
+		p.Rows = append(p.Rows, picture.StandingRow{Name: entrantName(t, s.UserID), GamePoints: s.GamePoints, Spread: s.Spread,
+			Won: s.Won, Lost: s.Played - s.Won, Byes: s.Byes, Qualified: qualified[s.UserID]})
+	}
+	for r, round := range t.Playoff {
+		for _, m := range round {
+			p.Playoff = append(p.Playoff, stripMarkdown(strings.TrimPrefix(playoffLine(t, len(t.Playoff), r+1, m, tables), "• ")))
+		}
+	}
+	if t.Status == cribbage.TournamentFinished {
+		p.Champion = entrantName(t, t.Champion)
+	}
+	return p
+}
+
+// stripMarkdown drops the bold marks a message line carries and the
+// emoji a picture's font lacks.
+func stripMarkdown(s string) string {
+	return strings.TrimSpace(strings.NewReplacer("**", "", "🥇 ", "", "<@", "", ">", "").Replace(s))
 }
 
 // showTournaments brings every tournament message that is behind up to

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -205,6 +206,11 @@ func TestTournamentOfFive(t *testing.T) {
 	h.eventually("the champion on the message", func() bool {
 		return strings.Contains(h.tournamentMessage(tr.ID), "champion: "+done.Entrant(done.Champion).Name)
 	})
+	// The message carries the standings as a picture too.
+	m, _ := h.fake.Message(done.MessageID)
+	if data, ok := h.fake.File(m, "standings.png"); !ok || len(data) < 1000 || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Errorf("the tournament message's picture: %d bytes, %v", len(data), ok)
+	}
 	if a := h.club(carol, "tournament"); !strings.Contains(a.Content(), "champion") {
 		t.Errorf("/cribbage-club tournament: %q", a.Content())
 	}

@@ -179,3 +179,19 @@ func BenchmarkRenderHand(b *testing.B) {
 		b.SetBytes(int64(len(PNG(hand.Render()))))
 	}
 }
+
+// TestStandingsGrowWithTheField: a row an entrant, and the playoff below.
+func TestStandingsGrowWithTheField(t *testing.T) {
+	small := Standings{Title: "Club open", Rows: make([]StandingRow, 4)}.Render()
+	big := Standings{Title: "Club open", Rows: make([]StandingRow, 13)}.Render()
+	final := Standings{Title: "Club open", Rows: make([]StandingRow, 13), Playoff: []string{"Final: A v B"}, Champion: "A"}.Render()
+	if w := small.Bounds().Dx(); w != standingsWidth || big.Bounds().Dx() != w {
+		t.Errorf("widths %d and %d", w, big.Bounds().Dx())
+	}
+	if d := big.Bounds().Dy() - small.Bounds().Dy(); d != 9*rowHeight {
+		t.Errorf("nine more entrants add %d pixels", d)
+	}
+	if final.Bounds().Dy() <= big.Bounds().Dy() {
+		t.Error("the playoff adds nothing")
+	}
+}

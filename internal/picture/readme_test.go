@@ -20,7 +20,19 @@ func TestREADMEPictures(t *testing.T) {
 		{Label: "Alice", Cards: engine.MustParseCards("5C 6S 8H JS"), Note: "4 points"},
 		{Label: "Alice's crib", Cards: engine.MustParseCards("AS AH 2S 3S"), Note: "16 points"},
 	}}
-	for name, png := range map[string][]byte{"../../docs/board.png": PNG(board.Render()), "../../docs/show.png": PNG(show.Render())} {
+	standings := Standings{Title: "Club open", Subtitle: "Champion after 3 rounds · 2 games a pairing · 121 points",
+		Rows: []StandingRow{
+			{Name: "Alice", GamePoints: 11, Spread: 74, Won: 5, Lost: 1, Qualified: true},
+			{Name: "Computer 2 (strong)", GamePoints: 10, Spread: 51, Won: 4, Lost: 1, Byes: 1, Qualified: true},
+			{Name: "Bob", GamePoints: 8, Spread: 12, Won: 4, Lost: 2},
+			{Name: "Carol", GamePoints: 6, Spread: -9, Won: 3, Lost: 3},
+			{Name: "Computer 1 (easy)", GamePoints: 4, Spread: -40, Won: 1, Lost: 4, Byes: 1},
+			{Name: "Dan", GamePoints: 2, Spread: -88, Won: 1, Lost: 5},
+		},
+		Playoff:  []string{"Final: Alice v Computer 2 (strong) — 2–1"},
+		Champion: "Alice"}
+	for name, png := range map[string][]byte{"../../docs/board.png": PNG(board.Render()), "../../docs/show.png": PNG(show.Render()),
+		"../../docs/standings.png": PNG(standings.Render())} {
 		if err := os.WriteFile(name, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
