@@ -429,7 +429,7 @@ func (t *Tournament) advancePlayoff(tables []*Table) (open []TableSpec, moved bo
 			open = append(open, TableSpec{Link: TournamentLink{ID: t.ID, Round: round, Pairing: i, Playoff: true, Game: 1}, Seats: []Seat{t.seat(m.A), t.seat(m.B)}, Match: true})
 			continue
 		}
-		if w := matchWinner(games); w != "" {
+		if w := matchWinner(games, t.placed(tables)); w != "" {
 			m.Winner, moved = w, true
 		}
 	}
@@ -450,17 +450,29 @@ func (t *Tournament) advancePlayoff(tables []*Table) (open []TableSpec, moved bo
 
 // matchWinner is the winner of a playoff match played at games (its
 // tables by game), or empty while it is on. A match an admin cancelled
-// goes to the higher seed (the match's first seat), as a tournament
-// director would rule a match that cannot be finished.
-func matchWinner(games []*Table) string {
+// goes to the player placed higher in the standings (place), as a
+// tournament director would rule a match that cannot be finished.
+func matchWinner(games []*Table, place func(id string) int) string {
 	last := games[len(games)-1]
 	switch {
 	case last.Status == StatusCancelled || last.Status == StatusClosed:
-		return last.Seats[0].UserID
+		a, b := last.Seats[0].UserID, last.Seats[1].UserID
+		if place(b) < place(a) {
+			return b
+		}
+		return a
 	case last.Status != StatusFinished || last.Match == nil || !last.Match.Over():
 		return ""
 	}
 	return last.Seats[last.Match.Winner()].UserID
+}
+
+// placed returns each entrant's place in the qualifying standings, from 0.
+func (t *Tournament) placed(tables []*Table) func(id string) int {
+	st := t.Standings(tables)
+	return func(id string) int {
+		return slices.IndexFunc(st, func(s TournamentStanding) bool { return s.UserID == id })
+	}
 }
 
 // OpenTable makes the table spec s describes at next, a new table whose

@@ -293,10 +293,11 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 
 // rematchButtons are a finished table's: Rematch, or Accept and Decline
 // while an offer is open; none once the next game is made, or while a
-// match goes on (its next game starts by itself).
+// match goes on (its next game starts by itself), or at a tournament's
+// game (the tournament pairs the next).
 func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	switch {
-	case t.RematchID != 0 || t.Match != nil && !t.Match.Over():
+	case t.RematchID != 0 || t.Match != nil && !t.Match.Over() || t.Tournament != nil:
 		return nil
 	case t.Offer != nil:
 		return []discordgo.MessageComponent{
