@@ -11,7 +11,8 @@ import (
 )
 
 // recordResult writes a finished game's result and one record row a
-// seated person. Partners are credited alike; with three or four
+// seated person, in the server's current season, and rates a game between
+// people (rateResult). Partners are credited alike; with three or four
 // individual players the winner is credited with every skunk given and
 // each loser with their own skunk line.
 func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
@@ -39,6 +40,10 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
+	season, err := currentSeason(ctx, tx, t.GuildID)
+	if err != nil {
+		return err
+	}
 	var given, doubleGiven int
 	for side, level := range r.Skunks {
 		if side != r.Winner {
@@ -46,12 +51,14 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 			doubleGiven += boolInt(level == 2)
 		}
 	}
+	var rated []seatResult
 	for i, seat := range t.Seats {
 		if seat.Computer != "" {
 			continue
 		}
 		side := t.Options.SideOf(i)
 		won := side == r.Winner
+		rated = append(rated, seatResult{userID: seat.UserID, side: side, won: won})
 		row := struct{ gamesWon, given, doubleGiven, taken, doubleTaken int }{}
 		if won {
 			row.gamesWon, row.given, row.doubleGiven = r.Games, given, doubleGiven
@@ -61,15 +68,18 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		tl := g.Tally[i]
 		if _, err := tx.ExecContext(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
 			skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
-			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at, season)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			t.ID, t.GuildID, seat.UserID, seat.Name, i, side, boolInt(won), row.gamesWon,
 			row.given, row.doubleGiven, row.taken, row.doubleTaken, r.Scores[side], tl.Pegging, tl.HandPoints, tl.Hands,
-			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished); err != nil {
+			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished, season); err != nil {
 			return fmt.Errorf("store: record player result: %w", err)
 		}
 	}
-	return nil
+	if t.HasComputer() {
+		return nil // ratings are between people
+	}
+	return rateResult(ctx, tx, t.GuildID, season, rated, t.FinishedAt)
 }
 
 // Assisted reports whether a finished game's result is marked assisted.

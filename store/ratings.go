@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cribbage-bot/cribbage/rating"
+)
+
+// Ratings: each finished game between people rates its players, in the
+// transaction that records its result (recordResult), in the server's
+// current season. Games with a computer at the table rate nobody.
+
+// ratingSystem is the Glicko-2 system the bot rates with: the paper's
+// (τ 0.5; a newcomer is 1500 with RD 350 and volatility 0.06).
+var ratingSystem = rating.Config{}
+
+// idlePeriod is how long without a rated game counts as one rating period
+// of inactivity (rating.Idle): a rating's RD widens by one such step for
+// every whole week since the player's last rated game. It is applied when
+// the player next plays, and to what the leaderboard and stats show, so
+// nothing has to run while nobody plays.
+//
+// A week suits a club's rhythm: a regular who plays once a week gets one
+// idle step a game and stays settled (an RD of about 73, against 60 for
+// one who plays more often; TestIdleWeeks), while a settled player who
+// stops playing drifts back to provisional after about a year and a half
+// (79 weeks). With a day instead, a once-a-week player would sit at an RD
+// of about 104, a fortnight's break from provisional, and every rating
+// would move more on each game.
+const idlePeriod = 7 * 24 * time.Hour
+
+// storedRating is a player's row in ratings.
+type storedRating struct {
+	rating.Rating
+	games   int
+	ratedAt time.Time
+}
+
+// at returns the rating as it stands at now: one idle period for each
+// whole idlePeriod since the last rated game, up to a newcomer's RD.
+func (r storedRating) at(now time.Time) rating.Rating {
+	cur := r.Rating
+	widest := ratingSystem.Newcomer().RD
+	for n := now.Sub(r.ratedAt) / idlePeriod; n > 0 && cur.RD < widest; n-- {
+		cur = rating.Idle(cur, ratingSystem)
+	}
+	return cur
+}
+
+// seatResult is one person's part in a finished game: their side and
+// whether that side won.
+type seatResult struct {
+	userID string
+	side   int
+	won    bool
+}
+
+// rateGame returns the ratings after a game between people of everyone
+// in players, from their ratings before it (before has one for each).
+//
+//   - Two sides (two players, or two partnerships) are one game:
+//     rating.TeamGame, which for one person a side is rating.Game.
+//   - Three or four players each for themselves: the winner has beaten
+//     each of the others, and each of the others has lost to the winner,
+//     all in one rating period from the ratings before the game. The
+//     losers are not compared with each other: cribbage has one winner,
+//     and the others' scores are wherever they stood when the game ended
+//     (or when someone resigned), not a finishing order they played for.
+//
+// A resignation or a forfeit is a loss for the side that resigned or was
+// forfeited, as the records count it. A skunk is one game like any other:
+// the rating weighs whom you beat, not by how much.
+func rateGame(before map[string]rating.Rating, players []seatResult) map[string]rating.Rating {
+	var sides []int
+	bySide := map[int][]seatResult{}
+	for _, p := range players {
+		if _, ok := bySide[p.side]; !ok {
+			sides = append(sides, p.side)
+		}
+		bySide[p.side] = append(bySide[p.side], p)
+	}
+	after := map[string]rating.Rating{}
+	if len(sides) == 2 {
+		a, b := bySide[sides[0]], bySide[sides[1]]
+		if a[0].won == b[0].won {
+			return after // no winner, or two: not a game to rate
+		}
+		s := rating.Loss
+		if a[0].won {
+			s = rating.Win
+		}
+		newA, newB := rating.TeamGame(ratingsOf(before, a), ratingsOf(before, b), s, ratingSystem)
+		for i, p := range a {
+			after[p.userID] = newA[i]
+		}
+		for i, p := range b {
+			after[p.userID] = newB[i]
+		}
+		return after
+	}
+	winner := slices.IndexFunc(players, func(p seatResult) bool { return p.won })
+	if len(sides) < 2 || winner < 0 {
+		return after
+	}
+	w := players[winner].userID
+	var wins []rating.Result
+	for _, p := range players {
+		if p.userID == w {
+			continue
+		}
+		wins = append(wins, rating.Result{Opponent: before[p.userID], Score: rating.Win})
+		after[p.userID] = rating.Update(before[p.userID], []rating.Result{{Opponent: before[w], Score: rating.Loss}}, ratingSystem)
+	}
+	after[w] = rating.Update(before[w], wins, ratingSystem)
+	return after
+}
+
+// ratingsOf returns the players' ratings, in order.
+func ratingsOf(ratings map[string]rating.Rating, players []seatResult) []rating.Rating {
+	out := make([]rating.Rating, len(players))
+	for i, p := range players {
+		out[i] = ratings[p.userID]
+	}
+	return out
+}
+
+// currentSeason returns the number of a server's current season: the last
+// one an admin started, or 1.
+func currentSeason(ctx context.Context, q querier, guildID string) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 1) FROM seasons WHERE guild_id = ?`, guildID).Scan(&n)
+	return n, err
+}
+
+// rateResult rates a finished game between people in tx: it reads each
+// player's rating in the season (a newcomer's if none), as it stands at
+// the game's end, and writes each rating after the game with one more
+// game counted.
+func rateResult(ctx context.Context, tx *txn, guildID string, season int, players []seatResult, at time.Time) error {
+	users := make([]string, len(players))
+	for i, p := range players {
+		users[i] = p.userID
+	}
+	// In one order, so that two games finishing at once with the same
+	// players (PostgreSQL lets them) lock the rows without deadlocking.
+	slices.Sort(users)
+	before := map[string]rating.Rating{}
+	for _, u := range users {
+		r, err := lockRating(ctx, tx, guildID, season, u, at)
+		if err != nil {
+			return err
+		}
+		before[u] = r.at(at)
+	}
+	after := rateGame(before, players)
+	for _, u := range users {
+		r, ok := after[u]
+		if !ok {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ratings SET r = ?, rd = ?, volatility = ?, games = games + 1, rated_at = ?
+			WHERE guild_id = ? AND season = ? AND user_id = ?`, r.R, r.RD, r.Volatility, millis(at), guildID, season, u); err != nil {
+			return fmt.Errorf("store: save rating: %w", err)
+		}
+	}
+	return nil
+}
+
+// lockRating reads a player's rating in a season for the transaction to
+// change, first writing a newcomer's if there is none. On PostgreSQL the
+// row stays locked until tx ends, so a game finishing at the same moment
+// at another table rates the player from this game's result, not from
+// the rating before it.
+func lockRating(ctx context.Context, tx *txn, guildID string, season int, userID string, at time.Time) (storedRating, error) {
+	n := ratingSystem.Newcomer()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, season, user_id) DO NOTHING`,
+		guildID, season, userID, n.R, n.RD, n.Volatility, millis(at)); err != nil {
+		return storedRating{}, fmt.Errorf("store: new rating: %w", err)
+	}
+	forUpdate := ""
+	if tx.d.postgres {
+		forUpdate = " FOR UPDATE"
+	}
+	r, err := scanRating(tx.QueryRowContext(ctx, `SELECT r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ? AND user_id = ?`+forUpdate, guildID, season, userID))
+	if err != nil {
+		return storedRating{}, fmt.Errorf("store: rating of %s: %w", userID, err)
+	}
+	return r, nil
+}
+
+// scanRating reads r, rd, volatility, games and rated_at, refusing a
+// rating the algorithm cannot work with.
+func scanRating(row interface{ Scan(...any) error }) (storedRating, error) {
+	var r storedRating
+	var at int64
+	if err := row.Scan(&r.R, &r.RD, &r.Volatility, &r.games, &at); err != nil {
+		return r, err
+	}
+	r.ratedAt = fromMillis(at)
+	return r, r.Validate()
+}
