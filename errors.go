@@ -17,4 +17,9 @@ var (
 	ErrNotSeated = errors.New("cribbage: not seated at this table")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
+	// ErrNoSeason means the server has no season of that number.
+	ErrNoSeason = errors.New("cribbage: no such season")
+	// ErrSeasonUnplayed means the current season has no game between
+	// people yet, so starting another would change nothing.
+	ErrSeasonUnplayed = errors.New("cribbage: the season has no games yet")
 )

@@ -42,7 +42,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 			period, since = "the last 30 days", b.now().Add(-30*24*time.Hour)
 		}
 	}
-	board, err := b.store.Leaderboard(ctx, ic.GuildID, since)
+	board, err := b.store.Leaderboard(ctx, ic.GuildID, 0, since)
 	if err != nil {
 		return reply{}, err
 	}

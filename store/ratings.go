@@ -2,10 +2,14 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/rating"
 )
 
@@ -42,12 +46,18 @@ type storedRating struct {
 // at returns the rating as it stands at now: one idle period for each
 // whole idlePeriod since the last rated game, up to a newcomer's RD.
 func (r storedRating) at(now time.Time) rating.Rating {
-	cur := r.Rating
-	widest := ratingSystem.Newcomer().RD
-	for n := now.Sub(r.ratedAt) / idlePeriod; n > 0 && cur.RD < widest; n-- {
-		cur = rating.Idle(cur, ratingSystem)
+	n := now.Sub(r.ratedAt) / idlePeriod
+	if n <= 0 {
+		return r.Rating
 	}
-	return cur
+	// An idle period adds σ² to φ² (the paper's step 6), so n of them add
+	// nσ²: one period at volatility σ√n, at the cost of one however long
+	// the player was away.
+	wide := r.Rating
+	wide.Volatility *= math.Sqrt(float64(n))
+	wide = rating.Idle(wide, ratingSystem)
+	wide.Volatility = r.Volatility
+	return wide
 }
 
 // seatResult is one person's part in a finished game: their side and
@@ -203,4 +213,57 @@ func scanRating(row interface{ Scan(...any) error }) (storedRating, error) {
 	}
 	r.ratedAt = fromMillis(at)
 	return r, r.Validate()
+}
+
+// errNoRating is a rating row that is not there.
+var errNoRating = errors.New("store: no rating")
+
+// loadRating returns a player's rating row in a season, or errNoRating.
+func loadRating(ctx context.Context, q querier, guildID string, season int, userID string) (storedRating, error) {
+	r, err := scanRating(q.QueryRowContext(ctx, `SELECT r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ? AND user_id = ?`, guildID, season, userID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, errNoRating
+	}
+	return r, err
+}
+
+// seasonRatings returns every rating row of a server's season, by user.
+func seasonRatings(ctx context.Context, q querier, guildID string, season int) (map[string]storedRating, error) {
+	rows, err := q.QueryContext(ctx, `SELECT user_id, r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ?`, guildID, season)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]storedRating{}
+	for rows.Next() {
+		var user string
+		var r storedRating
+		var at int64
+		if err := rows.Scan(&user, &r.R, &r.RD, &r.Volatility, &r.games, &at); err != nil {
+			return nil, err
+		}
+		if err := r.Validate(); err != nil {
+			return nil, fmt.Errorf("store: rating of %s: %w", user, err)
+		}
+		r.ratedAt = fromMillis(at)
+		out[user] = r
+	}
+	return out, rows.Err()
+}
+
+// shownRating is a stored rating as players see it: in the current season
+// as it stands at now (widened by the weeks since the last game), in a
+// past one as the season left it. A player with no row (ok false) is a
+// newcomer.
+func shownRating(r storedRating, ok, current bool, now time.Time) cribbage.Rating {
+	if !ok {
+		r = storedRating{Rating: ratingSystem.Newcomer()}
+	}
+	shown := r.Rating
+	if current {
+		shown = r.at(now)
+	}
+	return cribbage.Rating{R: shown.R, RD: shown.RD, Games: r.games, Provisional: shown.Provisional(rating.ProvisionalRD)}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -230,12 +231,12 @@ func TestIdleWeeks(t *testing.T) {
 	for _, tc := range []struct {
 		after time.Duration
 		steps int
-	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}} {
+	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}, {60 * idlePeriod, 60}} {
 		want := settled.Rating
 		for range tc.steps {
 			want = rating.Idle(want, ratingSystem)
 		}
-		if got := settled.at(start.Add(tc.after)); got != want {
+		if got := settled.at(start.Add(tc.after)); got.R != want.R || got.Volatility != want.Volatility || math.Abs(got.RD-want.RD) > 1e-9 {
 			t.Errorf("%v on: %+v, want %d idle steps, %+v", tc.after, got, tc.steps, want)
 		}
 	}

@@ -1,13 +1,16 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cribbage-bot/cribbage"
+	"slices"
 	"time"
+
+	"github.com/cribbage-bot/cribbage"
 )
 
 // recordResult writes a finished game's result and one record row a
@@ -92,20 +95,35 @@ func (s *Store) Assisted(ctx context.Context, tableID int64) (bool, error) {
 	return a != 0, err
 }
 
-// Leaderboard ranks the players of a server by games won (then wins, then
-// fewer losses) over games between people finished since since (the zero
-// time for all time). Every ranked player is returned; the caller shows
-// the top and where a player stands.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]cribbage.Standing, error) {
+// Leaderboard ranks the players of a server's season (0: the current one)
+// who finished a game between people in it since since (the zero time for
+// the whole season): settled ratings first, then provisional ones, each by
+// rating. Each line's record counts those games. Every ranked player is
+// returned; the caller shows the top and where a player stands.
+func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]cribbage.Standing, error) {
+	current, err := currentSeason(ctx, s.db, guildID)
+	if err != nil {
+		return nil, err
+	}
+	if season == 0 {
+		season = current
+	}
+	if season < 1 || season > current {
+		return nil, cribbage.ErrNoSeason
+	}
+	ratings, err := seasonRatings(ctx, s.db, guildID, season)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT user_id, MAX(name), COUNT(*), SUM(won), SUM(games_won),
 		SUM(skunks_given + double_skunks_given), SUM(skunks_taken + double_skunks_taken)
-		FROM player_results WHERE guild_id = ? AND vs_computer = 0 AND finished_at >= ?
-		GROUP BY user_id
-		ORDER BY SUM(games_won) DESC, SUM(won) DESC, COUNT(*) - SUM(won) ASC, user_id`, guildID, millis(since))
+		FROM player_results WHERE guild_id = ? AND season = ? AND vs_computer = 0 AND finished_at >= ?
+		GROUP BY user_id`, guildID, season, millis(since))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	now := s.now()
 	var out []cribbage.Standing
 	for rows.Next() {
 		var st cribbage.Standing
@@ -113,13 +131,27 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time
 			return nil, err
 		}
 		st.Losses = st.Games - st.Wins
-		st.Rank = len(out) + 1
+		r, ok := ratings[st.UserID]
+		st.Rating = shownRating(r, ok, season == current, now)
 		out = append(out, st)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b cribbage.Standing) int {
+		if a.Rating.Provisional != b.Rating.Provisional {
+			return cmp.Compare(boolInt(a.Rating.Provisional), boolInt(b.Rating.Provisional))
+		}
+		return cmp.Or(cmp.Compare(b.Rating.R, a.Rating.R), cmp.Compare(b.Games, a.Games), cmp.Compare(a.UserID, b.UserID))
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out, nil
 }
 
-// PlayerStats returns one player's stats in a server.
+// PlayerStats returns one player's stats in a server, and their rating in
+// the current season as it stands now.
 func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribbage.Stats, error) {
 	var st cribbage.Stats
 	rows, err := s.db.QueryContext(ctx, `SELECT vs_computer, MAX(name), COUNT(*), SUM(won), SUM(games_won),
@@ -154,8 +186,18 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribba
 	if err := rows.Err(); err != nil {
 		return st, err
 	}
-	st.Streak, err = s.streak(ctx, guildID, userID)
-	return st, err
+	if st.Streak, err = s.streak(ctx, guildID, userID); err != nil {
+		return st, err
+	}
+	if st.Season, err = currentSeason(ctx, s.db, guildID); err != nil {
+		return st, err
+	}
+	r, err := loadRating(ctx, s.db, guildID, st.Season, userID)
+	if err != nil && !errors.Is(err, errNoRating) {
+		return st, err
+	}
+	st.Rating = shownRating(r, err == nil, true, s.now())
+	return st, nil
 }
 
 // streak counts the latest run of wins (positive) or losses (negative) in

@@ -120,7 +120,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	if final.Status != cribbage.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != waiter.ID || r.Games != 1 {
 		t.Fatalf("after the claim: %s %+v", final.Status, r)
 	}
-	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, 0, fromZero())
 	if len(board) != 2 || board[0].UserID != waiter.ID || board[0].GamesWon != 1 || board[1].SkunksTaken != 0 {
 		t.Errorf("leaderboard %+v", board)
 	}
