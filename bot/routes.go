@@ -85,6 +85,7 @@ var commandRoutes = []commandRoute{
 	{"resign", (*Bot).cmdResign, false},
 	{"leaderboard", (*Bot).cmdLeaderboard, false},
 	{"stats", (*Bot).cmdStats, false},
+	{"seasons", (*Bot).cmdSeasons, false},
 	{"count", (*Bot).cmdCount, true},
 	{"games", (*Bot).cmdGames, false},
 	{"verify", (*Bot).cmdVerify, true},

@@ -158,7 +158,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	cid, cmsg := h.open(carol, discordtest.Opt{Name: "computer", Value: "easy"})
 	h.click(carol, cmsg, "/begin/"+itoa64(cid))
 
-	for _, sub := range []string{"leaderboard", "stats", "games"} {
+	for _, sub := range []string{"leaderboard", "stats", "games", "seasons"} {
 		h.command(alice, sub)
 	}
 	h.drain()
