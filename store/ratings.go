@@ -267,3 +267,80 @@ func shownRating(r storedRating, ok, current bool, now time.Time) cribbage.Ratin
 	}
 	return cribbage.Rating{R: shown.R, RD: shown.RD, Games: r.games, Provisional: shown.Provisional(rating.ProvisionalRD)}
 }
+
+// finishMigration holds the migrations that SQL alone cannot finish: each
+// runs in its migration's transaction, after its statements.
+var finishMigration = map[string]func(ctx context.Context, tx *txn) error{
+	ratingsMigration: rateHistory,
+}
+
+// ratingsMigration is the migration that brought ratings in.
+const ratingsMigration = "0014_ratings.sql"
+
+// rateHistory rates the games between people finished before there were
+// ratings, in the order they finished, exactly as they would have been
+// rated then: a server's history counts in its season 1, and the
+// leaderboard it had keeps its players.
+func rateHistory(ctx context.Context, tx *txn) error {
+	games, err := pastGames(ctx, tx)
+	if err != nil {
+		return err
+	}
+	type key struct{ guild, user string }
+	rated := map[key]storedRating{}
+	for _, g := range games {
+		before := map[string]rating.Rating{}
+		for _, p := range g.players {
+			r, ok := rated[key{g.guild, p.userID}]
+			if !ok {
+				r = storedRating{Rating: ratingSystem.Newcomer()}
+			}
+			before[p.userID] = r.at(g.at)
+		}
+		for u, r := range rateGame(before, g.players) {
+			k := key{g.guild, u}
+			rated[k] = storedRating{Rating: r, games: rated[k].games + 1, ratedAt: g.at}
+		}
+	}
+	for k, r := range rated {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+			VALUES (?, 1, ?, ?, ?, ?, ?, ?)`, k.guild, k.user, r.R, r.RD, r.Volatility, r.games, millis(r.ratedAt)); err != nil {
+			return fmt.Errorf("store: rate the games before ratings: %w", err)
+		}
+	}
+	return nil
+}
+
+// pastGame is a finished game between people, as its records tell it.
+type pastGame struct {
+	guild   string
+	at      time.Time
+	players []seatResult
+}
+
+// pastGames reads every finished game between people, in the order they
+// finished.
+func pastGames(ctx context.Context, tx *txn) ([]pastGame, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT table_id, guild_id, finished_at, user_id, side, won FROM player_results
+		WHERE vs_computer = 0 ORDER BY finished_at, table_id, seat`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pastGame
+	last := int64(-1)
+	for rows.Next() {
+		var table, at int64
+		var g pastGame
+		var p seatResult
+		if err := rows.Scan(&table, &g.guild, &at, &p.userID, &p.side, &p.won); err != nil {
+			return nil, err
+		}
+		if table != last {
+			g.at, last = fromMillis(at), table
+			out = append(out, g)
+		}
+		out[len(out)-1].players = append(out[len(out)-1].players, p)
+	}
+	return out, rows.Err()
+}

@@ -273,3 +273,77 @@ func TestIdleWeeks(t *testing.T) {
 	}
 	t.Logf("a settled player (RD 60) turns provisional after %d weeks away", weeks)
 }
+
+// allRatings reads every stored rating, by guild, season and user.
+func allRatings(t *testing.T, s *Store) map[string]storedRating {
+	t.Helper()
+	rows, err := s.db.QueryContext(context.Background(), `SELECT guild_id, season, user_id, r, rd, volatility, games, rated_at FROM ratings`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]storedRating{}
+	for rows.Next() {
+		var guild, user string
+		var season int
+		var at int64
+		var r storedRating
+		if err := rows.Scan(&guild, &season, &user, &r.R, &r.RD, &r.Volatility, &r.games, &at); err != nil {
+			t.Fatal(err)
+		}
+		r.ratedAt = fromMillis(at)
+		out[fmt.Sprint(guild, "/", season, "/", user)] = r
+	}
+	return out
+}
+
+// TestHistoryIsRatedWhenRatingsArrive: a database with games finished
+// before ratings existed gets, from the migration that brings them, the
+// ratings those games would have given as they were played.
+func TestHistoryIsRatedWhenRatingsArrive(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	s, path := MustOpen(t, WithClock(c.now))
+	ctx := context.Background()
+	c.t = c.t.Add(-60 * 24 * time.Hour)
+	partners := engine.Options{Players: 4, Partners: true, Target: 121}
+	for _, f := range []finished{
+		{opts: two, seats: people("alice", "bob"), scores: []int{121, 85}, winner: 0, skunks: []int{0, 1}, games: 2},
+		{opts: two, seats: people("carol", "bob"), scores: []int{100, 121}, winner: 1, skunks: []int{0, 0}, games: 1},
+		{opts: partners, seats: people("alice", "bob", "carol", "dan"), scores: []int{95, 121}, winner: 1, skunks: []int{0, 0}, games: 1},
+		{opts: two, seats: people("alice", "cpu"), scores: []int{121, 70}, winner: 0, skunks: []int{0, 1}, games: 2},
+		{opts: engine.Options{Players: 3, Target: 121}, seats: people("alice", "bob", "carol"), scores: []int{88, 55, 121}, winner: 2, skunks: []int{1, 2, 0}, games: 4},
+		{opts: two, seats: people("dan", "alice"), scores: []int{121, 100}, winner: 0, skunks: []int{0, 0}, games: 1},
+	} {
+		finishGame(t, s, c, f)
+		c.t = c.t.Add(10 * 24 * time.Hour) // some weeks idle between games
+	}
+	live := allRatings(t, s)
+	if len(live) != 4 {
+		t.Fatalf("rated as played: %v", live)
+	}
+	// Back to the schema before ratings, the games' records kept.
+	for _, stmt := range []string{`DROP INDEX player_results_season_board`, `ALTER TABLE player_results DROP COLUMN season`,
+		`DROP TABLE ratings`, `DROP TABLE seasons`} {
+		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM schema_migrations WHERE name = ?`, ratingsMigration); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	again, err := reopen(ctx, path, WithClock(c.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	history := allRatings(t, again)
+	if len(history) != len(live) {
+		t.Errorf("rated from history: %v\nas played: %v", history, live)
+	}
+	for k, want := range live {
+		if got := history[k]; got != want {
+			t.Errorf("%s rated from history %+v, as played %+v", k, got, want)
+		}
+	}
+}
