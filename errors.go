@@ -15,6 +15,18 @@ var (
 	ErrNotPlaying = errors.New("cribbage: the game is not on")
 	// ErrNotSeated means nobody is seated there, or a computer is.
 	ErrNotSeated = errors.New("cribbage: not seated at this table")
+	// ErrNotLobby means the table's seats can no longer change: its game
+	// has started, or it is closed.
+	ErrNotLobby = errors.New("cribbage: the game has started")
+	// ErrAlreadySeated means the person has a seat at the table already.
+	ErrAlreadySeated = errors.New("cribbage: already seated")
+	// ErrTableFull means the lobby has no free seat.
+	ErrTableFull = errors.New("cribbage: the table is full")
+	// ErrNotHost means only the table's host may do that.
+	ErrNotHost = errors.New("cribbage: only the host may do that")
+	// ErrNeedPlayers means seats are still empty and no computer fills
+	// them.
+	ErrNeedPlayers = errors.New("cribbage: seats are still empty")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
 	// ErrNoSeason means the server has no season of that number.

@@ -14,7 +14,9 @@ import (
 // then does by itself (Continue) all end in settle, which lets the
 // computer players and the dealing run, records the game on the table and
 // words the announcements. The bot only parses the click before and shows
-// the change after; the store saves the Change in one transaction.
+// the change after; the store saves the Change in one transaction (and,
+// for a game that ended, derives its records for the leaderboard). A
+// lobby's changes, which end in Start when the seats fill, are lobby.go's.
 
 // Seeds draws the seed of each cut for deal and each deal. In play it is
 // RandomSeed; tests give a fixed sequence so deals are the same every run.
@@ -52,6 +54,9 @@ type Env struct {
 	// Announce words what happened at t as the announcements to queue with
 	// the change (the bot's story of the game); nil queues none.
 	Announce func(t *Table, events []engine.Event) []Outbound
+	// ComputerName names a computer player of level taking seat; nil
+	// names it by its level.
+	ComputerName func(level string, seat int) string
 }
 
 // Move applies action a, made by the person in seat a.Seat, to the table's

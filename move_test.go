@@ -163,3 +163,70 @@ func TestContinueWithNothingToDo(t *testing.T) {
 		t.Errorf("Continue = %v, %v, announcing %d events", ch, err, announced-seen)
 	}
 }
+
+// TestALobbyFillsAndStarts: people join until the table is full, which
+// starts the game in the same change; a host may begin early with
+// computers; and each refusal leaves the lobby as it was.
+func TestALobbyFillsAndStarts(t *testing.T) {
+	var announced int
+	env := testEnv(&announced)
+	env.ComputerName = func(level string, seat int) string { return level + " computer" }
+	lobby := func() *Table {
+		return &Table{ID: 2, ChannelID: "c", HostID: "a", Options: engine.Options{Players: 3, Target: 61}, Status: StatusLobby,
+			Seats: []Seat{{UserID: "a", Name: "Ann"}}}
+	}
+
+	tb := lobby()
+	for _, c := range []struct {
+		name string
+		do   func() (*Change, error)
+		want error
+	}{
+		{"the host again", func() (*Change, error) { return Join(tb, Seat{UserID: "a"}, env) }, ErrAlreadySeated},
+		{"a stranger leaving", func() (*Change, error) { return Leave(tb, "z") }, ErrNotSeated},
+		{"a guest beginning", func() (*Change, error) { return Begin(tb, "z", env) }, ErrNotHost},
+		{"the host beginning without computers", func() (*Change, error) { return Begin(tb, "a", env) }, ErrNeedPlayers},
+	} {
+		if ch, err := c.do(); ch != nil || !errors.Is(err, c.want) || len(tb.Seats) != 1 || tb.Status != StatusLobby {
+			t.Errorf("%s: %v, %v, %d seats, %s; want %v and the lobby as it was", c.name, ch, err, len(tb.Seats), tb.Status, c.want)
+		}
+	}
+	if ch, err := Join(tb, Seat{UserID: "b", Name: "Bob"}, env); err != nil || ch.Table.Status != StatusLobby || len(ch.Actions) != 0 {
+		t.Fatalf("the second seat: %v, %v", ch, err)
+	}
+	ch, err := Join(tb, Seat{UserID: "c", Name: "Cy"}, env)
+	if err != nil || tb.Status != StatusPlaying || tb.State == nil || len(ch.Actions) == 0 || len(ch.Outbox) == 0 {
+		t.Fatalf("the last seat did not start the game: %v, %v, %s", ch, err, tb.Status)
+	}
+	if _, err := Join(tb, Seat{UserID: "d"}, env); !errors.Is(err, ErrNotLobby) {
+		t.Errorf("a join once the game is on: %v", err)
+	}
+	if _, err := Leave(tb, "b"); !errors.Is(err, ErrNotLobby) {
+		t.Errorf("a leave once the game is on: %v", err)
+	}
+
+	full := lobby()
+	full.Options.Players = 2
+	full.Seats = append(full.Seats, Seat{UserID: "b"})
+	if _, err := Join(full, Seat{UserID: "c"}, env); !errors.Is(err, ErrTableFull) {
+		t.Errorf("a join at a full lobby: %v", err)
+	}
+
+	early := lobby()
+	early.Computer = "plain"
+	if _, err := Begin(early, "a", env); err != nil || early.Status != StatusPlaying || len(early.Seats) != 3 || early.Seats[2].Name != "plain computer" || early.Seats[1].Computer != "plain" {
+		t.Errorf("the host beginning with computers: %v, %s, seats %+v", err, early.Status, early.Seats)
+	}
+
+	left := lobby()
+	left.Seats = append(left.Seats, Seat{UserID: "b", Name: "Bob"})
+	if _, err := Leave(left, "a"); err != nil || left.HostID != "b" || len(left.Seats) != 1 {
+		t.Errorf("the host leaving: %v, host %q", err, left.HostID)
+	}
+	if _, err := Leave(left, "b"); err != nil || left.Status != StatusClosed {
+		t.Errorf("the last person leaving: %v, %s", err, left.Status)
+	}
+	if CloseLobby(tb) != nil || CloseLobby(lobby()).Table.Status != StatusClosed {
+		t.Errorf("CloseLobby closes lobbies only")
+	}
+}

@@ -13,11 +13,13 @@ type TableService interface {
 	// interaction; it sets the id, version and times.
 	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound) (*Table, error)
 	// Update loads a table, lets fn decide the change and saves it, its
-	// actions, announcements and the interaction in one transaction. It
-	// fails with ErrStale if the table changed meanwhile and ErrDuplicate
-	// for an interaction seen before; fn's error aborts everything, and a
-	// nil change saves nothing. A MessageID fn sets on a table that has
-	// none is recorded.
+	// actions, announcements and the interaction in one transaction. If
+	// the table changed while fn decided, fn runs again on the newer
+	// table (so fn must only decide), and Update fails with ErrStale if
+	// that keeps happening. It fails with ErrDuplicate for an interaction
+	// seen before; fn's error aborts everything, and a nil change saves
+	// nothing. The change saves the game (see Change); a MessageID fn
+	// sets on a table that has none is recorded.
 	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
 	// Rematch makes a finished table's rematch in one transaction: fn turns
 	// prev and a new table (its id and times set) into the change to save.

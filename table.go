@@ -139,8 +139,12 @@ type LoggedAction struct {
 
 // Change is what an Update writes, all in one transaction.
 type Change struct {
-	// Table is the table as it should be saved; its Version is set by the
-	// store.
+	// Table is the table as it should be saved: its host, options,
+	// computer, status, seats, cut seed, game and times; its Version is
+	// set by the store. What has a method of its own — the thread and
+	// what the bot's MessageBook keeps, Assisted, the timers, the
+	// rematch — is kept as stored: a change decided on an older read
+	// must not undo it.
 	Table *Table
 	// Actions are appended to the table's log.
 	Actions []LoggedAction

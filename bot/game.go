@@ -13,7 +13,7 @@ import (
 // env is what the domain's moves take from the bot: its clock and seeds,
 // the computer players, and the story's words for what happened.
 func (b *Bot) env() cribbage.Env {
-	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts}
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts, ComputerName: computerName}
 }
 
 // applyAction is one seat's move in one store update: check the table is
@@ -60,19 +60,4 @@ func (b *Bot) applyAction(ctx context.Context, ic *discordgo.Interaction, tableI
 	}
 	b.moved(t, note)
 	return t, seat, note, nil
-}
-
-// startGame turns a full lobby into a game (cribbage.Start) and opens its
-// thread. The table message turns from the lobby to the game: the click
-// that filled the last seat updates it in place, but a /cribbage join
-// answers privately, so the change queues a table refresh too (the sender
-// hands it to the live surface at once).
-func (b *Bot) startGame(t *cribbage.Table) (*cribbage.Change, error) {
-	ch, _, err := cribbage.Start(t, b.env())
-	if err != nil {
-		return nil, err
-	}
-	ch.Outbox = append(append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...),
-		cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
-	return ch, nil
 }

@@ -70,8 +70,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
-// seatChange changes a lobby's seats in one update; a lobby that fills up
-// starts its game in the same transaction.
+// seatChange changes a lobby's seats in one update (cribbage.Join or
+// Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
 	defer b.locks.lock(id)()
@@ -79,35 +79,33 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		if err := checkHere(t, ic); err != nil {
 			return nil, err
 		}
-		if t.Status != cribbage.StatusLobby {
-			return nil, errNotLobby
-		}
 		noteTableMessage(t, ic)
-		seat := t.SeatOf(uid)
+		var ch *cribbage.Change
+		var err error
 		if join {
-			switch {
-			case seat >= 0:
-				return nil, errAlreadySeated
-			case len(t.Seats) >= t.Options.Players:
-				return nil, errTableFull
-			}
-			t.Seats = append(t.Seats, cribbage.Seat{UserID: uid, Name: name})
-			if len(t.Seats) == t.Options.Players {
-				return b.startGame(t)
-			}
-			return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+			ch, err = cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
+		} else {
+			ch, err = cribbage.Leave(t, uid)
 		}
-		if seat < 0 {
-			return nil, cribbage.ErrNotSeated
+		if err != nil {
+			return nil, err
 		}
-		t.Seats = append(t.Seats[:seat], t.Seats[seat+1:]...)
-		if len(t.Seats) == 0 {
-			t.Status = cribbage.StatusClosed
-		} else if t.HostID == uid {
-			t.HostID = t.Seats[0].UserID
-		}
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return b.shown(ch), nil
 	})
+}
+
+// shown adds to a lobby's change what Discord is to show of it, besides
+// the story the domain worded: a game that just started opens its thread,
+// and the table message is refreshed. The click that made the change updates the
+// table message in place, but a command answers privately, so the sender
+// shows it (a table refresh is handed to the live surface at once).
+func (b *Bot) shown(ch *cribbage.Change) *cribbage.Change {
+	t := ch.Table
+	if t.Status == cribbage.StatusPlaying {
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+	}
+	ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
+	return ch
 }
 
 // noteTableMessage records the table message from a click on one of its
@@ -146,21 +144,15 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 	uid, _ := user(ic)
 	unlock := b.locks.lock(c.Table)
 	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		switch {
-		case !here(t, ic):
+		if !here(t, ic) {
 			return nil, errNotHere
-		case t.Status != cribbage.StatusLobby:
-			return nil, errNotLobby
-		case t.HostID != uid:
-			return nil, errNotHost
-		case len(t.Seats) < t.Options.Players && t.Computer == "":
-			return nil, errNeedPlayers
 		}
 		noteTableMessage(t, ic)
-		for len(t.Seats) < t.Options.Players {
-			t.Seats = append(t.Seats, cribbage.Seat{Computer: t.Computer, Name: computerName(t.Computer, len(t.Seats))})
+		ch, err := cribbage.Begin(t, uid, b.env())
+		if err != nil {
+			return nil, err
 		}
-		return b.startGame(t)
+		return b.shown(ch), nil
 	})
 	unlock()
 	if err != nil {

@@ -108,7 +108,7 @@ func TestLobbyHandlers(t *testing.T) {
 	if _, ok := button(resp.Data.Components, "/join/1"); !ok {
 		t.Fatalf("no Join button: %+v", resp.Data.Components)
 	}
-	if _, err := u.click(alice, "/join/1"); !errors.Is(err, errAlreadySeated) {
+	if _, err := u.click(alice, "/join/1"); !errors.Is(err, cribbage.ErrAlreadySeated) {
 		t.Errorf("the host joined again: %v", err)
 	}
 	r, err := u.click(bob, "/join/1")
@@ -122,7 +122,7 @@ func TestLobbyHandlers(t *testing.T) {
 	if tb.MessageID != "table-message" {
 		t.Errorf("the click did not record the table message: %q", tb.MessageID)
 	}
-	if _, err := u.click(bob, "/leave/1"); !errors.Is(err, errNotLobby) {
+	if _, err := u.click(bob, "/leave/1"); !errors.Is(err, cribbage.ErrNotLobby) {
 		t.Errorf("left a game: %v", err)
 	}
 }

@@ -10,17 +10,12 @@ import (
 
 // The bot's own refusals; userMessage words them for players.
 var (
-	errNotInGuild    = errors.New("bot: not in a server")
-	errStaleView     = errors.New("bot: the hand view is out of date")
-	errNotLobby      = errors.New("bot: the game has started")
-	errTableFull     = errors.New("bot: the table is full")
-	errAlreadySeated = errors.New("bot: already seated")
-	errNotHost       = errors.New("bot: only the host may do that")
-	errNeedPlayers   = errors.New("bot: seats are still empty")
-	errNoTable       = errors.New("bot: no table found")
-	errNotDealer     = errors.New("bot: only the dealer deals")
-	errBadClaim      = errors.New("bot: a claim is a number")
-	errShuttingDown  = errors.New("bot: shutting down")
+	errNotInGuild   = errors.New("bot: not in a server")
+	errStaleView    = errors.New("bot: the hand view is out of date")
+	errNoTable      = errors.New("bot: no table found")
+	errNotDealer    = errors.New("bot: only the dealer deals")
+	errBadClaim     = errors.New("bot: a claim is a number")
+	errShuttingDown = errors.New("bot: shutting down")
 )
 
 // whichTableError lists the tables a command could mean.
@@ -73,11 +68,11 @@ var errorTexts = []struct {
 	{errNotHere, "There's no such table in this channel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{cribbage.ErrNotPlaying, "This table's game isn't running."},
-	{errNotLobby, "This table's game has already started; seats can't change now."},
-	{errTableFull, "This table is full. Open another with `/cribbage start`."},
-	{errAlreadySeated, "You're already seated at this table."},
-	{errNotHost, "Only the host can start the game."},
-	{errNeedPlayers, "Not every seat is taken yet — the game starts as soon as the last player joins."},
+	{cribbage.ErrNotLobby, "This table's game has already started; seats can't change now."},
+	{cribbage.ErrTableFull, "This table is full. Open another with `/cribbage start`."},
+	{cribbage.ErrAlreadySeated, "You're already seated at this table."},
+	{cribbage.ErrNotHost, "Only the host can start the game."},
+	{cribbage.ErrNeedPlayers, "Not every seat is taken yet — the game starts as soon as the last player joins."},
 	{errNoTable, "You have no open table here. Open one with `/cribbage start`, or join one with its **Join** button."},
 	{errNotDealer, "Only the dealer deals."},
 	{errBadClaim, "A claim is a whole number of points, from 0 to 29."},

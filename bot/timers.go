@@ -142,12 +142,12 @@ func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 	defer b.locks.lock(id)()
 	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.Status != cribbage.StatusLobby {
-			return nil, nil
+		ch := cribbage.CloseLobby(t)
+		if ch != nil {
+			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
+			ch.Outbox = []cribbage.Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}
 		}
-		t.Status = cribbage.StatusClosed
-		text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, nil), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return ch, nil
 	})
 	return err
 }

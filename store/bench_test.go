@@ -35,14 +35,14 @@ func seedFinishedGames(b *testing.B, s *Store, n, players int, state string) {
 	ctx := context.Background()
 	err := s.inTx(ctx, func(tx *txn) error {
 		for i := 1; i <= n; i++ {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, state, created_at, last_action_at, finished_at)
+			if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, state, created_at, last_action_at, finished_at)
 				VALUES (?, 'g', 'c', 'h', 2, 121, 'finished', 100, ?, ?, ?, ?)`, i, state, i, i, i); err != nil {
 				return err
 			}
 			for seat := 0; seat < 2; seat++ {
 				user := fmt.Sprintf("user-%d", (i*7+seat*13)%players)
 				won := boolInt((i+seat)%2 == 0)
-				if _, err := tx.ExecContext(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
+				if _, err := tx.exec(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
 					skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
 					crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at)
 					VALUES (?, 'g', ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 121, 30, 60, 9, 20, 4, 20, 0, 0, ?)`,
@@ -65,11 +65,9 @@ func BenchmarkLeaderboard(b *testing.B) {
 	seedFinishedGames(b, s, 10000, 200, "")
 	ctx := context.Background()
 	// Each player rated, some settled and some provisional.
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+	mustWrite(b, s, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
 		SELECT guild_id, 1, user_id, 1400 + COUNT(*) % 200, 60 + COUNT(*) % 100, 0.06, COUNT(*), MAX(finished_at)
-		FROM player_results GROUP BY guild_id, user_id`); err != nil {
-		b.Fatal(err)
-	}
+		FROM player_results GROUP BY guild_id, user_id`)
 	for b.Loop() {
 		board, err := s.Leaderboard(ctx, "g", 0, fromMillis(0))
 		if err != nil || len(board) != 200 {
@@ -89,10 +87,14 @@ func BenchmarkOpenAndFindUnfinished(b *testing.B) {
 	g, _, _ := engine.New(engine.Options{Players: 2, Target: 121}, engine.SeedFromUint64(1))
 	state, _ := json.Marshal(g)
 	seedFinishedGames(b, s, 10000, 200, string(state))
-	if _, err := s.db.Exec(`UPDATE tables SET status = 'playing' WHERE id % 100 = 0`); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.db.Exec(`INSERT INTO seats (table_id, seat, user_id, name) SELECT id, 0, 'a', 'a' FROM tables`); err != nil {
+	err = s.inTx(context.Background(), func(tx *txn) error {
+		if _, err := tx.exec(context.Background(), `UPDATE tables SET status = 'playing' WHERE id % 100 = 0`); err != nil {
+			return err
+		}
+		_, err := tx.exec(context.Background(), `INSERT INTO seats (table_id, seat, user_id, name) SELECT id, 0, 'a', 'a' FROM tables`)
+		return err
+	})
+	if err != nil {
 		b.Fatal(err)
 	}
 	s.Close()

@@ -3,107 +3,133 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strconv"
-	"strings"
+	"fmt"
 	"sync"
 )
 
-// dialect is what differs between the databases the store speaks: SQLite
-// (one file, one machine) and PostgreSQL (shared by many replicas). The
-// queries are otherwise the same text.
-type dialect struct {
-	name string
-	// postgres writes placeholders $1, $2, … where the queries say ?.
-	postgres bool
-	// rebound caches each query's rewritten text.
-	rebound sync.Map // string → string
-}
-
-var (
-	sqliteDialect   = &dialect{name: "sqlite"}
-	postgresDialect = &dialect{name: "postgres", postgres: true}
-)
-
-// rebind writes query's placeholders for the database. The store's queries
-// hold no question mark but placeholders.
-func (d *dialect) rebind(query string) string {
-	if !d.postgres || !strings.Contains(query, "?") {
-		return query
-	}
-	if q, ok := d.rebound.Load(query); ok {
-		return q.(string)
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	d.rebound.Store(query, b.String())
-	return b.String()
-}
-
-// newID is an SQL expression for the next id of a table of the store
-// (tables or outbox). PostgreSQL draws it from the table's sequence, so
-// replicas inserting at once never collide; SQLite has one writer at a
-// time, so the next number after the largest is free.
-func (d *dialect) newID(table string) string {
-	if d.postgres {
-		return "nextval('" + table + "_id_seq')"
-	}
-	return "(SELECT COALESCE(MAX(id), 0) + 1 FROM " + table + ")"
+// dialect is everything that differs between the databases the store
+// speaks: SQLite (one file, one machine; see sqlite.go) and PostgreSQL
+// (shared by many replicas; see postgres.go). The queries are otherwise
+// the same text, written with ? placeholders, and no code outside the two
+// dialects asks which database it is.
+type dialect interface {
+	// name names the database, for messages.
+	name() string
+	// bind writes a query's ? placeholders the database's way. The
+	// store's queries hold no question mark but placeholders.
+	bind(query string) string
+	// newID is an SQL expression for the next id of a table of the store
+	// (tables or outbox).
+	newID(table string) string
+	// migrations are the patterns, in migrations.Files, of the migrations
+	// the database runs.
+	migrations() []string
+	// lockMigrations keeps other processes from migrating the database
+	// until unlock is called.
+	lockMigrations(ctx context.Context, c *conn) (unlock func(), err error)
+	// write runs fn in a write transaction: fn's writes are committed if
+	// it returns nil, and undone if it returns an error or panics (the
+	// panic then reaches write's caller).
+	write(ctx context.Context, c *conn, fn func(tx *txn) error) error
+	// exec runs one statement of a write transaction.
+	exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error)
 }
 
 // conn is the database, speaking its dialect: every query's placeholders
-// are rewritten on the way.
+// are bound on the way. It only reads: every write is a transaction's,
+// made through Store.inTx and txn.exec.
 type conn struct {
-	*sql.DB
-	d *dialect
+	db *sql.DB
+	d  dialect
+
+	// stmts caches prepared statements for the hot queries: SQLite
+	// otherwise parses each statement every time it runs.
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
-func (c *conn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return c.DB.ExecContext(ctx, c.d.rebind(query), args...)
+func newConn(db *sql.DB, d dialect) *conn {
+	return &conn{db: db, d: d, stmts: map[string]*sql.Stmt{}}
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return c.DB.QueryContext(ctx, c.d.rebind(query), args...)
+	return c.db.QueryContext(ctx, c.d.bind(query), args...)
 }
 
 func (c *conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return c.DB.QueryRowContext(ctx, c.d.rebind(query), args...)
+	return c.db.QueryRowContext(ctx, c.d.bind(query), args...)
 }
 
-func (c *conn) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
-	return c.DB.PrepareContext(ctx, c.d.rebind(query))
+// prepared returns the prepared statement for query, preparing it once;
+// database/sql then keeps it prepared on each connection it runs on.
+func (c *conn) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	c.stmtMu.Lock()
+	defer c.stmtMu.Unlock()
+	if st, ok := c.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := c.db.PrepareContext(ctx, c.d.bind(query))
+	if err != nil {
+		return nil, err
+	}
+	c.stmts[query] = st
+	return st, nil
+}
+
+// Close closes the prepared statements and the database.
+func (c *conn) Close() error {
+	c.stmtMu.Lock()
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmtMu.Unlock()
+	return c.db.Close()
 }
 
 // begin starts a transaction in the dialect.
 func (c *conn) begin(ctx context.Context) (*txn, error) {
-	tx, err := c.DB.BeginTx(ctx, nil)
+	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &txn{Tx: tx, d: c.d}, nil
+	return &txn{tx: tx, c: c}, nil
 }
 
-// txn is a transaction, speaking its database's dialect.
+// runTx runs fn in one transaction, committed if fn returns nil; a
+// panicking fn leaves nothing behind.
+func (c *conn) runTx(ctx context.Context, fn func(tx *txn) error) error {
+	tx, err := c.begin(ctx)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// txn is a write transaction, speaking its database's dialect. It does
+// not hand out its *sql.Tx: exec is the one way anything writes, so no
+// statement skips the binding or the statement cache, and only the
+// dialect's write commits or rolls back.
 type txn struct {
-	*sql.Tx
-	d *dialect
+	tx *sql.Tx
+	c  *conn
 }
 
-func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.Tx.ExecContext(ctx, t.d.rebind(query), args...)
+// exec runs a write statement in the transaction, the dialect's way.
+func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.c.d.exec(ctx, t, query, args...)
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.Tx.QueryContext(ctx, t.d.rebind(query), args...)
+	return t.tx.QueryContext(ctx, t.c.d.bind(query), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.Tx.QueryRowContext(ctx, t.d.rebind(query), args...)
+	return t.tx.QueryRowContext(ctx, t.c.d.bind(query), args...)
 }

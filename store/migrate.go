@@ -2,13 +2,11 @@ package store
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/cribbage-bot/cribbage/migrations"
 )
@@ -18,23 +16,24 @@ import (
 // records a migration this binary does not have comes from a newer version
 // and is refused rather than guessed at.
 func (s *Store) migrate(ctx context.Context) error {
-	unlock, err := s.lockMigrations(ctx)
+	unlock, err := s.db.d.lockMigrations(ctx, s.db)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		name TEXT PRIMARY KEY,
-		applied_at BIGINT NOT NULL
-	)`); err != nil {
+	err = s.inTx(ctx, func(tx *txn) error {
+		_, err := tx.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			name TEXT PRIMARY KEY,
+			applied_at BIGINT NOT NULL
+		)`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("not a readable cribbage database: %w", err)
 	}
-	names, err := fs.Glob(migrations.Files, "*.sql")
-	if err != nil {
-		return err
-	}
-	if s.db.d.postgres {
-		more, err := fs.Glob(migrations.Files, "postgres/*.sql")
+	var names []string
+	for _, pattern := range s.db.d.migrations() {
+		more, err := fs.Glob(migrations.Files, pattern)
 		if err != nil {
 			return err
 		}
@@ -65,7 +64,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		err = s.inTx(ctx, func(tx *txn) error {
 			for _, stmt := range splitStatements(string(body)) {
-				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				if _, err := tx.exec(ctx, stmt); err != nil {
 					return fmt.Errorf("migration %s: %w", name, err)
 				}
 			}
@@ -74,7 +73,7 @@ func (s *Store) migrate(ctx context.Context) error {
 					return fmt.Errorf("migration %s: %w", name, err)
 				}
 			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
+			_, err := tx.exec(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
 			return err
 		})
 		if err != nil {
@@ -82,42 +81,6 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// migrationLock names the PostgreSQL advisory lock that migrations hold:
-// one per schema, so databases and schemas on one server do not wait on
-// each other.
-const migrationLock = `hashtext('cribbage migrations ' || current_schema())`
-
-// lockMigrations lets one process at a time migrate a PostgreSQL schema.
-// Replicas started together on an empty database would otherwise all run
-// 0001 at once, and all but one fail on PostgreSQL's catalog ("duplicate
-// key value violates unique constraint pg_type_typname_nsp_index"), even
-// with IF NOT EXISTS. The lock is a session advisory lock, held on a
-// connection of its own until unlock; the others wait for it, then find
-// the migrations applied. SQLite's own write lock serializes its writers.
-func (s *Store) lockMigrations(ctx context.Context) (unlock func(), err error) {
-	if !s.db.d.postgres {
-		return func() {}, nil
-	}
-	c, err := s.db.DB.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := c.ExecContext(ctx, `SELECT pg_advisory_lock(`+migrationLock+`)`); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("wait for other processes' migrations: %w", err)
-	}
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if _, err := c.ExecContext(ctx, `SELECT pg_advisory_unlock(`+migrationLock+`)`); err != nil {
-			// A connection still holding the lock must not go back to the
-			// pool: discarded, its session ends and the lock with it.
-			c.Raw(func(any) error { return driver.ErrBadConn })
-		}
-		c.Close()
-	}, nil
 }
 
 // appliedMigrations returns the names recorded as applied.

@@ -16,7 +16,7 @@ func (s *Store) queue(ctx context.Context, tx *txn, tableID int64, items []cribb
 	}
 	now := millis(s.now())
 	for _, it := range items {
-		if _, err := s.txExec(ctx, tx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, waits, created_at)
+		if _, err := tx.exec(ctx, `INSERT INTO outbox (id, table_id, channel_id, kind, payload, waits, created_at)
 			VALUES (`+s.db.d.newID("outbox")+`, ?, ?, ?, ?, ?, ?)`,
 			tableID, it.ChannelID, it.Kind, it.Payload, boolInt(it.Waits), now); err != nil {
 			return fmt.Errorf("store: queue announcement: %w", err)
@@ -61,7 +61,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease 
 			if _, seen := held[it.TableID]; seen {
 				continue
 			}
-			res, err := s.txExec(ctx, tx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
+			res, err := tx.exec(ctx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
 				ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
 				WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until < ?`,
 				it.TableID, owner, millis(now.Add(lease)), millis(now))
@@ -137,7 +137,7 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 	now := millis(s.now())
 	return s.inTx(ctx, func(tx *txn) error {
 		for _, id := range ids {
-			if _, err := s.txExec(ctx, tx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, now, id); err != nil {
+			if _, err := tx.exec(ctx, `UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?`, now, id); err != nil {
 				return err
 			}
 		}
@@ -151,7 +151,7 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 // the same nonce.
 func (s *Store) Seal(ctx context.Context, id, through int64) error {
 	return s.inTx(ctx, func(tx *txn) error {
-		res, err := s.txExec(ctx, tx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
+		res, err := tx.exec(ctx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
 		if err != nil {
 			return fmt.Errorf("store: seal announcement: %w", err)
 		}
@@ -177,17 +177,17 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error 
 func (s *Store) Prune(ctx context.Context, age time.Duration) error {
 	cutoff := millis(s.now().Add(-age))
 	return s.inTx(ctx, func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM outbox WHERE delivered_at > 0 AND delivered_at < ?`, cutoff); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM outbox_leases WHERE until < ?`, cutoff); err != nil {
 			return err
 		}
 		// A finished table's hand views will never be edited again.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM hand_views WHERE table_id IN (SELECT id FROM tables WHERE status IN ('finished', 'closed'))`); err != nil {
+		if _, err := tx.exec(ctx, `DELETE FROM hand_views WHERE table_id IN (SELECT id FROM tables WHERE status IN ('finished', 'closed'))`); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)
+		_, err := tx.exec(ctx, `DELETE FROM interactions WHERE created_at < ?`, cutoff)
 		return err
 	})
 }

@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -35,7 +39,7 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Store, erro
 	db.SetMaxOpenConns(maxPostgresConns)
 	db.SetMaxIdleConns(maxPostgresConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: &conn{DB: db, d: postgresDialect}, now: time.Now, stmts: map[string]*sql.Stmt{}}
+	s := &Store{db: newConn(db, &postgres{}), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -60,7 +64,7 @@ func redact(dsn string) string {
 }
 
 // Ping checks the database answers: the readiness probe.
-func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return s.db.db.PingContext(ctx) }
 
 // retryable reports a PostgreSQL error that running the transaction again
 // can cure: a deadlock victim (40P01) or a serialization failure (40001).
@@ -70,4 +74,101 @@ func retryable(err error) bool {
 		return false
 	}
 	return pgErr.Code == "40P01" || pgErr.Code == "40001"
+}
+
+// postgres is the dialect of a PostgreSQL database, which many processes
+// share and write at once.
+type postgres struct {
+	// rebound caches each query's bound text: binding is on every query's
+	// way.
+	rebound sync.Map // string → string
+}
+
+func (*postgres) name() string { return "postgres" }
+
+// bind writes the placeholders $1, $2, … where the query says ?.
+func (p *postgres) bind(query string) string {
+	if !strings.Contains(query, "?") {
+		return query
+	}
+	if q, ok := p.rebound.Load(query); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	p.rebound.Store(query, b.String())
+	return b.String()
+}
+
+// newID draws the id from the table's sequence, so replicas inserting at
+// once never collide.
+func (*postgres) newID(table string) string {
+	return "nextval('" + table + "_id_seq')"
+}
+
+// migrations are the plain SQL files, and those for PostgreSQL only.
+func (*postgres) migrations() []string { return []string{"*.sql", "postgres/*.sql"} }
+
+// migrationLock names the PostgreSQL advisory lock that migrations hold:
+// one per schema, so databases and schemas on one server do not wait on
+// each other.
+const migrationLock = `hashtext('cribbage migrations ' || current_schema())`
+
+// lockMigrations lets one process at a time migrate a PostgreSQL schema.
+// Replicas started together on an empty database would otherwise all run
+// 0001 at once, and all but one fail on PostgreSQL's catalog ("duplicate
+// key value violates unique constraint pg_type_typname_nsp_index"), even
+// with IF NOT EXISTS. The lock is a session advisory lock, held on a
+// connection of its own until unlock; the others wait for it, then find
+// the migrations applied.
+func (*postgres) lockMigrations(ctx context.Context, db *conn) (unlock func(), err error) {
+	c, err := db.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.ExecContext(ctx, `SELECT pg_advisory_lock(`+migrationLock+`)`); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("wait for other processes' migrations: %w", err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := c.ExecContext(ctx, `SELECT pg_advisory_unlock(`+migrationLock+`)`); err != nil {
+			// A connection still holding the lock must not go back to the
+			// pool: discarded, its session ends and the lock with it.
+			c.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		c.Close()
+	}, nil
+}
+
+// exec runs the statement as it is: pgx caches statements on each
+// connection by itself, and preparing one on the pool would need a second
+// connection while the transaction holds one (with every connection in a
+// transaction, none would be free).
+func (p *postgres) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
+	return tx.tx.ExecContext(ctx, p.bind(query), args...)
+}
+
+// write runs fn in a transaction of its own: PostgreSQL takes many
+// writers at once, and batching writes of different tables into one
+// transaction would let two replicas' batches deadlock on each other's
+// rows. A write the server still chose as a deadlock victim, or could not
+// serialize, is run again.
+func (*postgres) write(ctx context.Context, c *conn, fn func(tx *txn) error) error {
+	for attempt := 0; ; attempt++ {
+		err := c.runTx(ctx, fn)
+		if attempt < maxAttempts && retryable(err) {
+			continue
+		}
+		return err
+	}
 }

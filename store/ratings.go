@@ -171,7 +171,7 @@ func rateResult(ctx context.Context, tx *txn, guildID string, season int, player
 		if !ok {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE ratings SET r = ?, rd = ?, volatility = ?, games = games + 1, rated_at = ?
+		if _, err := tx.exec(ctx, `UPDATE ratings SET r = ?, rd = ?, volatility = ?, games = games + 1, rated_at = ?
 			WHERE guild_id = ? AND season = ? AND user_id = ?`, r.R, r.RD, r.Volatility, millis(at), guildID, season, u); err != nil {
 			return fmt.Errorf("store: save rating: %w", err)
 		}
@@ -180,23 +180,20 @@ func rateResult(ctx context.Context, tx *txn, guildID string, season int, player
 }
 
 // lockRating reads a player's rating in a season for the transaction to
-// change, first writing a newcomer's if there is none. On PostgreSQL the
-// row stays locked until tx ends, so a game finishing at the same moment
-// at another table rates the player from this game's result, not from
-// the rating before it.
+// change, first writing a newcomer's if there is none. The write comes
+// first, and touches the row if it is there, so that on PostgreSQL the row
+// is locked before it is read: a game finishing at the same moment at
+// another table waits, and rates the player from this game's result
+// rather than from the rating before it.
 func lockRating(ctx context.Context, tx *txn, guildID string, season int, userID string, at time.Time) (storedRating, error) {
 	n := ratingSystem.Newcomer()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
-		VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, season, user_id) DO NOTHING`,
+	if _, err := tx.exec(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET games = ratings.games`,
 		guildID, season, userID, n.R, n.RD, n.Volatility, millis(at)); err != nil {
 		return storedRating{}, fmt.Errorf("store: new rating: %w", err)
 	}
-	forUpdate := ""
-	if tx.d.postgres {
-		forUpdate = " FOR UPDATE"
-	}
 	r, err := scanRating(tx.QueryRowContext(ctx, `SELECT r, rd, volatility, games, rated_at FROM ratings
-		WHERE guild_id = ? AND season = ? AND user_id = ?`+forUpdate, guildID, season, userID))
+		WHERE guild_id = ? AND season = ? AND user_id = ?`, guildID, season, userID))
 	if err != nil {
 		return storedRating{}, fmt.Errorf("store: rating of %s: %w", userID, err)
 	}
@@ -303,7 +300,7 @@ func rateHistory(ctx context.Context, tx *txn) error {
 		}
 	}
 	for k, r := range rated {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+		if _, err := tx.exec(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
 			VALUES (?, 1, ?, ?, ?, ?, ?, ?)`, k.guild, k.user, r.R, r.RD, r.Volatility, r.games, millis(r.ratedAt)); err != nil {
 			return fmt.Errorf("store: rate the games before ratings: %w", err)
 		}

@@ -15,6 +15,22 @@ import (
 	"github.com/cribbage-bot/cribbage/rating"
 )
 
+// mustWrite runs write statements in one transaction.
+func mustWrite(t testing.TB, s *Store, stmts ...string) {
+	t.Helper()
+	err := s.inTx(context.Background(), func(tx *txn) error {
+		for _, stmt := range stmts {
+			if _, err := tx.exec(context.Background(), stmt); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // ratingOf reads a player's stored rating in guild g's season, and
 // whether there is one.
 func ratingOf(t *testing.T, s *Store, season int, user string) (storedRating, bool) {
@@ -141,10 +157,8 @@ func TestAResignationIsALossInTheRatings(t *testing.T) {
 func TestRatingsAndResultAreOneTransaction(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
-		VALUES ('g', 1, 'bob', 1500, 0, 0.06, 3, 1)`); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, s, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+		VALUES ('g', 1, 'bob', 1500, 0, 0.06, 3, 1)`)
 	tb := startGame(t, s, newLobby("g", "alice", "bob"))
 	_, err := s.Update(ctx, tb.ID, "i-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
@@ -322,15 +336,8 @@ func TestHistoryIsRatedWhenRatingsArrive(t *testing.T) {
 		t.Fatalf("rated as played: %v", live)
 	}
 	// Back to the schema before ratings, the games' records kept.
-	for _, stmt := range []string{`DROP INDEX player_results_season_board`, `ALTER TABLE player_results DROP COLUMN season`,
-		`DROP TABLE ratings`, `DROP TABLE seasons`} {
-		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM schema_migrations WHERE name = ?`, ratingsMigration); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, s, `DROP INDEX player_results_season_board`, `ALTER TABLE player_results DROP COLUMN season`,
+		`DROP TABLE ratings`, `DROP TABLE seasons`, `DELETE FROM schema_migrations WHERE name = '`+ratingsMigration+`'`)
 	s.Close()
 	again, err := reopen(ctx, path, WithClock(c.now))
 	if err != nil {

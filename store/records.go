@@ -39,7 +39,7 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 	if err := tx.QueryRowContext(ctx, `SELECT assisted FROM tables WHERE id = ?`, t.ID).Scan(&assisted); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO results (table_id, guild_id, reason, winner_side, scores, skunks, games, vs_computer, finished_at, assisted)
+	if _, err := tx.exec(ctx, `INSERT INTO results (table_id, guild_id, reason, winner_side, scores, skunks, games, vs_computer, finished_at, assisted)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
@@ -69,7 +69,7 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 			row.taken, row.doubleTaken = boolInt(r.Skunks[side] == 1), boolInt(r.Skunks[side] == 2)
 		}
 		tl := g.Tally[i]
-		if _, err := tx.ExecContext(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
+		if _, err := tx.exec(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
 			skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
 			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at, season)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

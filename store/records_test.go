@@ -146,3 +146,34 @@ func TestRecords(t *testing.T) {
 		t.Errorf("alice v bob %+v, want 4 games, 1–2", h)
 	}
 }
+
+// TestAssistedResults: a game in which a player used the coach has its
+// result marked assisted, read from the table when the game ends (the
+// flag is set outside of updates); a game without is not.
+func TestAssistedResults(t *testing.T) {
+	s, _ := MustOpen(t)
+	ctx := context.Background()
+	resign := func(cur *cribbage.Table) (*cribbage.Change, error) {
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, err
+	}
+	tests := []struct {
+		name     string
+		assisted bool
+	}{{"coached", true}, {"unaided", false}}
+	for _, tt := range tests {
+		tb := startGame(t, s, newLobby("g", "a", "b"))
+		if tt.assisted {
+			if err := s.MarkAssisted(ctx, tb.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Update(ctx, tb.ID, "", resign); err != nil {
+			t.Fatal(err)
+		}
+		if a, err := s.Assisted(ctx, tb.ID); err != nil || a != tt.assisted {
+			t.Errorf("%s game: result assisted %v (%v), want %v", tt.name, a, err, tt.assisted)
+		}
+	}
+}

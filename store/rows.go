@@ -100,7 +100,7 @@ const selectTable = `SELECT ` + tableColumns + ` FROM tables WHERE id = ?`
 
 // loadTable reads one table with its seats.
 func (s *Store) loadTable(ctx context.Context, id int64) (*cribbage.Table, error) {
-	st, err := s.prepared(ctx, selectTable)
+	st, err := s.db.prepared(ctx, selectTable)
 	if err != nil {
 		return nil, err
 	}

@@ -152,9 +152,7 @@ func TestSettledRanksAboveProvisional(t *testing.T) {
 	finishGame(t, s, c, finished{opts: two, seats: people("alice", "carol"), scores: []int{121, 100}, winner: 0, skunks: []int{0, 0}, games: 1})
 	finishGame(t, s, c, finished{opts: two, seats: people("bob", "carol"), scores: []int{121, 100}, winner: 0, skunks: []int{0, 0}, games: 1})
 	// As if alice had played many games and settled at 1550.
-	if _, err := s.db.ExecContext(ctx, `UPDATE ratings SET r = 1550, rd = 60 WHERE user_id = 'alice'`); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, s, `UPDATE ratings SET r = 1550, rd = 60 WHERE user_id = 'alice'`)
 	board, err := s.Leaderboard(ctx, "g", 0, time.Time{})
 	if err != nil || len(board) != 3 {
 		t.Fatalf("board %+v, %v", board, err)

@@ -1,7 +1,8 @@
-// Package store keeps everything the bot must remember in one SQLite file:
-// tables and their games, the action log, results and records, the
-// announcement outbox and the interactions already processed. It is the
-// only package that speaks SQL.
+// Package store keeps everything the bot must remember in one SQLite file
+// or one PostgreSQL database: tables and their games, the action log,
+// results and records, the announcement outbox and the interactions
+// already processed. It is the only package that speaks SQL; what differs
+// between the two databases is their dialect (dialect.go).
 package store
 
 import (
@@ -11,8 +12,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"runtime/debug"
-	"sync"
 	"time"
 
 	// The pure-Go SQLite driver, registered as "sqlite". The blank import
@@ -27,25 +26,11 @@ var (
 	ErrNewerSchema = errors.New("store: the database comes from a newer version of the bot")
 )
 
-// Store is the SQLite repository. It is safe for concurrent use.
+// Store is the repository, on SQLite or PostgreSQL. It is safe for
+// concurrent use.
 type Store struct {
 	db  *conn
 	now func() time.Time
-	// writeMu queues this process's write transactions. SQLite allows one
-	// writer at a time and makes the others retry with growing sleeps (up
-	// to 100 ms each); waiting on a mutex instead hands the lock on at
-	// once. Other processes are still kept out by SQLite's own lock and
-	// the version compare-and-swap.
-	writeMu sync.Mutex
-	// pending are write transactions waiting for writeMu; the writer that
-	// gets it commits them all (see inTx).
-	pendingMu sync.Mutex
-	pending   []*writeRequest
-
-	// stmts caches prepared statements for the hot queries: SQLite
-	// otherwise parses each statement every time it runs.
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
 
 	states stateCache
 }
@@ -94,7 +79,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// which under many concurrent reads was most of the work.
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
-	s := &Store{db: &conn{DB: db, d: sqliteDialect}, now: time.Now, stmts: map[string]*sql.Stmt{}}
+	d := &sqlite{}
+	s := &Store{db: newConn(db, d), now: time.Now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -106,49 +92,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
+	d.migrated = true
 	return s, nil
 }
 
 // Close closes the database.
-func (s *Store) Close() error {
-	s.stmtMu.Lock()
-	for _, st := range s.stmts {
-		st.Close()
-	}
-	s.stmtMu.Unlock()
-	return s.db.Close()
-}
-
-// prepared returns the prepared statement for query, preparing it once;
-// database/sql then keeps it prepared on each connection it runs on.
-func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	s.stmtMu.Lock()
-	defer s.stmtMu.Unlock()
-	if st, ok := s.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := s.db.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	s.stmts[query] = st
-	return st, nil
-}
-
-// txExec runs a cached statement inside a transaction. PostgreSQL's driver
-// caches statements on each connection by itself; preparing one on the pool
-// would need a second connection while the transaction holds one, and with
-// every connection in a transaction none would be free.
-func (s *Store) txExec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
-	if s.db.d.postgres {
-		return tx.ExecContext(ctx, query, args...)
-	}
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
-}
+func (s *Store) Close() error { return s.db.Close() }
 
 // millis converts a time to the stored Unix milliseconds (0 for the zero time).
 func millis(t time.Time) int64 {
@@ -166,171 +115,20 @@ func fromMillis(ms int64) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// inTx runs fn in a write transaction: fn's writes are committed if it
-// returns nil and undone if it returns an error.
-//
-// Writes are group-committed: a writer that finds others queued commits
-// all of them in one transaction, each inside its own savepoint, so one
-// change's failure undoes only that change. Under a burst of moves at
-// many tables this turns a queue of commits into a few, while each fn
-// still sees a transaction of its own.
+// inTx runs fn in a write transaction, the dialect's way: fn's writes
+// are committed if it returns nil and undone if it returns an error. It
+// is the store's one write path: every write is a statement fn runs with
+// tx.exec.
 func (s *Store) inTx(ctx context.Context, fn func(tx *txn) error) error {
-	if s.db.d.postgres {
-		return s.inOwnTx(ctx, fn)
-	}
-	req := &writeRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
-	s.pendingMu.Lock()
-	s.pending = append(s.pending, req)
-	s.pendingMu.Unlock()
-
-	err := s.lead(req)
-	var p *panicError
-	if errors.As(err, &p) {
-		// The write's own caller panics, as it would have without group
-		// commit; the others in the batch carried on.
-		panic(p.value)
-	}
-	return err
+	return s.db.d.write(ctx, s.db, fn)
 }
 
-// lead waits for the write lock; unless an earlier leader has committed
-// req meanwhile, it commits every write queued, req among them.
-func (s *Store) lead(req *writeRequest) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	select {
-	case err := <-req.done:
-		return err // an earlier leader committed it
-	default:
-	}
-	s.pendingMu.Lock()
-	batch := s.pending
-	s.pending = nil
-	s.pendingMu.Unlock()
-	s.commitBatch(batch)
-	return <-req.done
-}
-
-// panicError carries a panic out of a batched write to its caller.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (p *panicError) Error() string {
-	return fmt.Sprintf("store: panic in a write: %v\n%s", p.value, p.stack)
-}
-
-// writeRequest is one queued write transaction.
-type writeRequest struct {
-	ctx  context.Context
-	fn   func(tx *txn) error
-	done chan error
-}
-
-// commitBatch runs queued writes in one transaction, each in a savepoint,
-// and tells each its outcome.
-func (s *Store) commitBatch(batch []*writeRequest) {
-	if len(batch) == 0 {
-		return
-	}
-	// The batch outlives any one caller's cancellation: others depend on it.
-	ctx := context.WithoutCancel(batch[0].ctx)
-	tx, err := s.db.begin(ctx)
-	if err != nil {
-		for _, r := range batch {
-			r.done <- fmt.Errorf("store: begin: %w", err)
-		}
-		return
-	}
-	// Whatever happens below, the write lock is never left held.
-	defer tx.Rollback()
-	results := make([]error, len(batch))
-	for i, r := range batch {
-		results[i] = runSavepoint(ctx, tx, r)
-	}
-	if err := tx.Commit(); err != nil {
-		for _, r := range batch {
-			r.done <- fmt.Errorf("store: commit: %w", err)
-		}
-		return
-	}
-	for i, r := range batch {
-		r.done <- results[i]
-	}
-}
-
-// runSavepoint runs one queued write inside a savepoint, undoing its
-// writes if it fails or panics; a panic comes back as a *panicError.
-func runSavepoint(ctx context.Context, tx *txn, r *writeRequest) error {
-	if err := r.ctx.Err(); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
-		return err
-	}
-	err := callRecovering(r.fn, tx)
-	if err != nil {
-		if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT w`); rbErr != nil {
-			return fmt.Errorf("%w (and undoing it failed: %v)", err, rbErr)
-		}
-	}
-	if _, relErr := tx.ExecContext(ctx, `RELEASE SAVEPOINT w`); relErr != nil && err == nil {
-		err = relErr
-	}
-	return err
-}
-
-// callRecovering calls fn, turning a panic into a *panicError.
-func callRecovering(fn func(tx *txn) error, tx *txn) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &panicError{value: v, stack: debug.Stack()}
-		}
-	}()
-	return fn(tx)
-}
-
-// inOwnTx runs fn in a transaction of its own: PostgreSQL takes many
-// writers at once, and batching writes of different tables into one
-// transaction would let two replicas' batches deadlock on each other's
-// rows. A write the server still chose as a deadlock victim, or could not
-// serialize, is run again.
-func (s *Store) inOwnTx(ctx context.Context, fn func(tx *txn) error) error {
-	for attempt := 0; ; attempt++ {
-		err := s.runTx(ctx, fn)
-		if attempt < maxAttempts && retryable(err) {
-			continue
-		}
-		return err
-	}
-}
-
-// runTx runs fn in one transaction, committed if fn returns nil; a
-// panicking fn leaves nothing behind.
-func (s *Store) runTx(ctx context.Context, fn func(tx *txn) error) error {
-	tx, err := s.db.begin(ctx)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
-}
-
-// exec runs one write statement outside a transaction, queued like inTx.
+// exec runs one write statement in a transaction of its own, through
+// inTx like every other write: it is queued and batched with them, and
+// run again on PostgreSQL if the server picks it as a deadlock victim.
 func (s *Store) exec(ctx context.Context, query string, args ...any) error {
-	if s.db.d.postgres {
-		_, err := s.db.ExecContext(ctx, query, args...)
+	return s.inTx(ctx, func(tx *txn) error {
+		_, err := tx.exec(ctx, query, args...)
 		return err
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	_, err := s.db.ExecContext(ctx, query, args...)
-	return err
+	})
 }

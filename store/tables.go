@@ -40,7 +40,7 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 // announcements, and ties the interaction to it.
 func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, interactionID string) error {
 	t := ch.Table
-	if _, err := s.txExec(ctx, tx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour)
+	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour)); err != nil {
 		return fmt.Errorf("store: create table: %w", err)
 	}
@@ -54,7 +54,7 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	if interactionID == "" {
 		return nil
 	}
-	_, err = s.txExec(ctx, tx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
+	_, err = tx.exec(ctx, `UPDATE interactions SET table_id = ? WHERE id = ?`, t.ID, interactionID)
 	return err
 }
 
@@ -97,7 +97,7 @@ func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string,
 		if err := s.insertTable(ctx, tx, ch, interactionID); err != nil {
 			return err
 		}
-		res, err := s.txExec(ctx, tx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
+		res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
 		if err != nil {
 			return fmt.Errorf("store: record the rematch: %w", err)
 		}
@@ -227,7 +227,7 @@ func (s *Store) claimInteraction(ctx context.Context, tx *txn, interactionID str
 	}
 	// The insert fails on the primary key if the id was claimed since
 	// checkInteraction looked; DO NOTHING turns that into no row written.
-	res, err := s.txExec(ctx, tx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, interactionID, tableID, millis(s.now()))
+	res, err := tx.exec(ctx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, interactionID, tableID, millis(s.now()))
 	if err != nil {
 		return err
 	}
@@ -267,12 +267,12 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 	// changed: SetMessages and RecordTableMessage change them without a new
 	// version, so writing back the values read before could undo them. A
 	// change may record the table message it learnt (a click on it).
-	res, err := s.txExec(ctx, tx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
-		players = ?, partners = ?, target = ?,
+	res, err := tx.exec(ctx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
+		host_id = ?, players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
 		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?
 		WHERE id = ? AND version = ?`,
-		t.MessageID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.MessageID, t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.ID, expected)
 	if err != nil {
@@ -290,11 +290,11 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 
 // saveSeats replaces the table's seats.
 func (s *Store) saveSeats(ctx context.Context, tx *txn, t *cribbage.Table) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
+	if _, err := tx.exec(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
 		return err
 	}
 	for i, seat := range t.Seats {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats (table_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)`,
+		if _, err := tx.exec(ctx, `INSERT INTO seats (table_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)`,
 			t.ID, i, seat.UserID, seat.Name, seat.Computer); err != nil {
 			return fmt.Errorf("store: save seat: %w", err)
 		}
@@ -309,7 +309,7 @@ func (s *Store) appendActions(ctx context.Context, tx *txn, t *cribbage.Table, a
 		if err != nil {
 			return err
 		}
-		if _, err := s.txExec(ctx, tx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.exec(ctx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			t.ID, t.Version, i, a.UserID, string(b), millis(t.LastActionAt)); err != nil {
 			return fmt.Errorf("store: append action: %w", err)
 		}

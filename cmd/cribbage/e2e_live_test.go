@@ -167,11 +167,13 @@ var quickKinds = []tableKind{
 // end and the winner included. How far behind it ever is,
 // BenchmarkQuickGame measures.
 func TestQuickGamesKeepTheTableMessageLive(t *testing.T) {
+	t.Parallel()
 	for i, k := range quickKinds {
 		if i > 0 && testing.Short() {
 			break // -short plays two players only
 		}
 		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
 			worst, moves := playQuickGame(newHarness(t), k)
 			t.Logf("%d moves; the table message at most %v behind", moves, worst)
 		})
@@ -239,6 +241,7 @@ func playQuickGame(h *harness, k tableKind) (time.Duration, int) {
 // open view offers the card to play, without Refresh, and says what the
 // opponent did.
 func TestAPlayIsOneClick(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	l := &liveTable{h: h, id: id, msg: msg, people: usersOf(alice, bob), views: map[string]string{}}
@@ -271,6 +274,7 @@ func TestAPlayIsOneClick(t *testing.T) {
 // instead of waiting for the lease to lapse: well within the lease's 30 s,
 // whatever the machine's load.
 func TestTheStoryResumesAtOnceAfterAKill(t *testing.T) {
+	t.Parallel()
 	path := t.TempDir() + "/cribbage.db"
 	fake := discordtest.New()
 	t.Cleanup(func() {
@@ -322,6 +326,7 @@ func TestTheStoryResumesAtOnceAfterAKill(t *testing.T) {
 // notifying only them, and not again while the wait goes on; and a command
 // used in the table's thread finds the table.
 func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.nudgeAfter = 2 * time.Minute })
 	id, msg := twoPlayerGame(t, h)
 	people := usersOf(alice, bob)
@@ -383,6 +388,7 @@ func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
 // would drop the card they chose); once the play starts, the view comes
 // up to date by itself.
 func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.seat(twoAndFour[0])
 	view := h.showHand(alice, msg, id)

@@ -16,6 +16,7 @@ import (
 // token's global limit; within a minute of its expiry the bot token edits
 // the message again. Either way the message shows the table as it is.
 func TestTheTableMessageIsEditedThroughALiveToken(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()
@@ -81,6 +82,7 @@ func checkCountShown(t *testing.T, h *harness, id int64, msg string) {
 // request consumed the first one (the fake refuses a .png that is not a
 // PNG, and the harness fails any test that sends one).
 func TestARefusedTokenFallsBackWithItsBoard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()

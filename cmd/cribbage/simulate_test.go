@@ -10,6 +10,7 @@ import (
 )
 
 func TestSimulateCommand(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := runCLI(t, context.Background(), nil, "simulate", "--games", "40", "--seats", "expert,random", "--seed", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -1,13 +1,16 @@
 // Package mock holds test doubles of the domain's services, so the bot's
 // handlers are tested without SQL or a Discord (the benbjohnson/wtf mock
-// package). Store keeps tables and the outbox in memory with the same
-// guarantees the SQL store gives a single process: a change applies to
-// the version it was made from, an interaction is applied once, and a
-// rematch is made once. The records are whatever the test sets.
+// package). Store keeps tables and the outbox in memory and is held to
+// the SQL store by one conformance suite (internal/servicetest): a change
+// applies to the version it was made from, an interaction is applied
+// once, a rematch is made once, a table's announcements go to the holder
+// of its lease, and times are kept to the millisecond. The records are
+// whatever the test sets.
 package mock
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -16,7 +19,7 @@ import (
 )
 
 // Store is an in-memory cribbage.TableService, TimerService,
-// OutboxService and RecordService.
+// OutboxService and RecordService, and the bot's MessageBook.
 type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
@@ -36,6 +39,13 @@ type Store struct {
 	outbox       []cribbage.OutboxItem
 	delivered    map[int64]bool
 	handViews    map[int64]map[int]cribbage.HandView
+	leases       map[int64]lease
+}
+
+// lease is who sends a table's announcements, until when.
+type lease struct {
+	owner string
+	until time.Time
 }
 
 var (
@@ -48,14 +58,24 @@ var (
 // NewStore returns an empty store.
 func NewStore() *Store {
 	return &Store{tables: map[int64]*cribbage.Table{}, actions: map[int64][]cribbage.LoggedAction{},
-		interactions: map[string]bool{}, delivered: map[int64]bool{}}
+		interactions: map[string]bool{}, delivered: map[int64]bool{},
+		handViews: map[int64]map[int]cribbage.HandView{}, leases: map[int64]lease{}}
 }
 
+// now reads the clock as the SQL store keeps it.
 func (s *Store) now() time.Time {
 	if s.Now != nil {
-		return s.Now()
+		return ms(s.Now())
 	}
-	return time.Now()
+	return ms(time.Now())
+}
+
+// ms is a time as the SQL store keeps it: to the millisecond, in UTC.
+func ms(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.Truncate(time.Millisecond).UTC()
 }
 
 // clone copies a table so callers never share one.
@@ -68,16 +88,22 @@ func clone(t *cribbage.Table) *cribbage.Table {
 	return &c
 }
 
-// claim records an interaction, or fails with ErrDuplicate.
-func (s *Store) claim(interactionID string) error {
-	if interactionID == "" {
-		return nil
+// saveGame copies onto dst what a change saves of src: the game, its
+// version and times, and the table message if dst has none. The rest —
+// the channel, the thread, the board and token, the coach's use, the
+// timers and the rematch — is recorded by methods of its own, and a
+// change decided on an older read must not undo it, so the SQL store
+// leaves those columns alone.
+func saveGame(dst, src *cribbage.Table) {
+	if dst.MessageID == "" {
+		dst.MessageID = src.MessageID
 	}
-	if s.interactions[interactionID] {
-		return cribbage.ErrDuplicate
+	dst.HostID, dst.Options, dst.Computer, dst.Status, dst.Version = src.HostID, src.Options, src.Computer, src.Status, src.Version
+	dst.Seats, dst.CutSeed, dst.State = slices.Clone(src.Seats), src.CutSeed, nil
+	if src.State != nil {
+		dst.State = src.State.Clone()
 	}
-	s.interactions[interactionID] = true
-	return nil
+	dst.StartedAt, dst.LastActionAt, dst.FinishedAt, dst.WaitingSince = ms(src.StartedAt), ms(src.LastActionAt), ms(src.FinishedAt), ms(src.WaitingSince)
 }
 
 // queue appends announcements.
@@ -88,78 +114,109 @@ func (s *Store) queue(tableID int64, out []cribbage.Outbound) {
 	}
 }
 
-// insert saves a new table under the next id.
-func (s *Store) insert(ch *cribbage.Change) *cribbage.Table {
-	t := clone(ch.Table)
-	t.Version = 1
-	if t.CreatedAt.IsZero() {
-		t.CreatedAt = s.now()
-	}
-	t.LastActionAt = s.now()
-	s.tables[t.ID] = t
+// insert saves a new table (its id, version and times set) with its
+// actions and announcements.
+func (s *Store) insert(ch *cribbage.Change) {
+	t := ch.Table
+	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, CreatedAt: ms(t.CreatedAt)}
+	saveGame(stored, t)
+	s.tables[t.ID] = stored
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
-	return clone(t)
 }
 
 // CreateTable implements cribbage.TableService.
 func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound) (*cribbage.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.claim(interactionID); err != nil {
-		return nil, err
-	}
-	t = clone(t)
-	t.ID = int64(len(s.tables) + 1)
-	return s.insert(&cribbage.Change{Table: t, Outbox: out}), nil
-}
-
-// Update implements cribbage.TableService: fn runs on a copy, and its
-// change is saved only if the table is still at the version fn saw.
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	s.mu.Lock()
-	cur, ok := s.tables[id]
-	if ok {
-		cur = clone(cur)
-	}
-	seen := interactionID != "" && s.interactions[interactionID]
-	s.mu.Unlock()
-	switch {
-	case !ok:
-		return nil, cribbage.ErrNotFound
-	case seen:
+	if interactionID != "" && s.interactions[interactionID] {
 		return nil, cribbage.ErrDuplicate
 	}
-	ch, err := fn(clone(cur))
-	if err != nil || ch == nil {
-		return cur, err
+	t = clone(t)
+	t.ID, t.Version, t.CreatedAt, t.LastActionAt = int64(len(s.tables)+1), 1, s.now(), s.now()
+	s.insert(&cribbage.Change{Table: t, Outbox: out})
+	s.claim(interactionID)
+	return t, nil
+}
+
+// claim records an interaction as applied.
+func (s *Store) claim(interactionID string) {
+	if interactionID != "" {
+		s.interactions[interactionID] = true
 	}
+}
+
+// attempts is how often Update runs fn before it gives up with ErrStale,
+// as many times as the SQL store's.
+const attempts = 5
+
+// Update implements cribbage.TableService: fn runs on a copy, outside the
+// lock, and its change is saved only if the table is still at the version
+// fn saw; if it is not, fn runs again on the newer table.
+func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
+	for attempt := 1; ; attempt++ {
+		cur, err := s.read(id, interactionID)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := fn(clone(cur))
+		if err != nil {
+			return nil, err
+		}
+		if ch == nil || ch.Table == nil {
+			return nil, nil
+		}
+		saved, err := s.save(cur, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
+			continue
+		}
+		return saved, err
+	}
+}
+
+// read returns a copy of the table an Update starts from, or why there is
+// none: the interaction was applied already, or the table is missing.
+func (s *Store) read(id int64, interactionID string) (*cribbage.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.tables[id].Version != cur.Version {
+	if interactionID != "" && s.interactions[interactionID] {
+		return nil, cribbage.ErrDuplicate
+	}
+	t, ok := s.tables[id]
+	if !ok {
+		return nil, cribbage.ErrNotFound
+	}
+	return clone(t), nil
+}
+
+// save saves a change made from cur, unless the table moved on.
+func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stored := s.tables[cur.ID]
+	if stored.Version != cur.Version {
 		return nil, cribbage.ErrStale
 	}
-	if err := s.claim(interactionID); err != nil {
-		return nil, err
+	if interactionID != "" && s.interactions[interactionID] {
+		return nil, cribbage.ErrDuplicate
 	}
 	t := clone(ch.Table)
-	t.Version, t.LastActionAt = cur.Version+1, s.now()
-	if cur.MessageID != "" {
-		t.MessageID = cur.MessageID // recorded once, never replaced
-	}
+	t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
 	if t.Status == cribbage.StatusPlaying && cur.Status == cribbage.StatusLobby {
 		t.StartedAt = t.LastActionAt
 	}
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
-	s.tables[id] = t
-	s.actions[id] = append(s.actions[id], ch.Actions...)
-	s.queue(id, ch.Outbox)
-	return clone(t), nil
+	saveGame(stored, t)
+	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
+	s.queue(t.ID, ch.Outbox)
+	s.claim(interactionID)
+	return t, nil
 }
 
-// Rematch implements cribbage.TableService.
+// Rematch implements cribbage.TableService. fn runs under the lock, as
+// the SQL store runs it inside its transaction.
 func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string, fn func(prev, next *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -169,19 +226,23 @@ func (s *Store) Rematch(ctx context.Context, prevID int64, interactionID string,
 		return nil, cribbage.ErrNotFound
 	case prev.RematchID != 0:
 		return clone(s.tables[prev.RematchID]), cribbage.ErrRematched
+	case interactionID != "" && s.interactions[interactionID]:
+		return nil, cribbage.ErrDuplicate
 	}
-	next := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: s.now(), LastActionAt: s.now()}
+	now := s.now()
+	next := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: now, LastActionAt: now}
 	ch, err := fn(clone(prev), next)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.claim(interactionID); err != nil {
-		return nil, err
+	ch.Table.ID, ch.Table.Version, ch.Table.CreatedAt, ch.Table.LastActionAt = next.ID, 1, now, now
+	if ch.Table.Status == cribbage.StatusPlaying {
+		ch.Table.StartedAt = now
 	}
-	ch.Table.ID = next.ID
-	made := s.insert(ch)
-	prev.RematchID = made.ID
-	return made, nil
+	s.insert(ch)
+	prev.RematchID = next.ID
+	s.claim(interactionID)
+	return clone(ch.Table), nil
 }
 
 // Table implements cribbage.TableService.
@@ -214,10 +275,11 @@ func (s *Store) OpenTables(ctx context.Context) ([]*cribbage.Table, error) {
 	return s.find(func(t *cribbage.Table) bool { return t.Status.Open() }), nil
 }
 
-// PlayerTables implements cribbage.TableService.
+// PlayerTables implements cribbage.TableService: a computer's seat is
+// nobody's.
 func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
 	return s.find(func(t *cribbage.Table) bool {
-		return t.Status.Open() && t.GuildID == guildID && slices.ContainsFunc(t.Seats, func(st cribbage.Seat) bool { return st.UserID == userID })
+		return t.Status.Open() && t.GuildID == guildID && t.SeatOf(userID) >= 0
 	}), nil
 }
 
@@ -228,14 +290,70 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	}), nil
 }
 
-// RecordHandView implements cribbage.TableService: the newest view a seat
-// opened is kept.
+// GamesInProgress implements cribbage.TableService.
+func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
+	return len(s.find(func(t *cribbage.Table) bool { return t.Status == cribbage.StatusPlaying })), nil
+}
+
+// Actions implements cribbage.TableService.
+func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.actions[id]), nil
+}
+
+// record changes a stored table without a new version, as the bot's
+// MessageBook and MarkAssisted do; a missing table is left alone.
+func (s *Store) record(id int64, change func(t *cribbage.Table)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.tables[id]; ok {
+		change(t)
+	}
+	return nil
+}
+
+// MarkAssisted implements cribbage.TableService.
+func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
+	return s.record(id, func(t *cribbage.Table) { t.Assisted = true })
+}
+
+// SetMessages implements the bot's MessageBook.
+func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
+	return s.record(id, func(t *cribbage.Table) { t.MessageID, t.ThreadID = messageID, threadID })
+}
+
+// RecordTableMessage implements the bot's MessageBook.
+func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
+	return s.record(id, func(t *cribbage.Table) {
+		if t.MessageID == "" {
+			t.MessageID = messageID
+		}
+	})
+}
+
+// RecordBoard implements the bot's MessageBook.
+func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
+	return s.record(id, func(t *cribbage.Table) { t.Board = key })
+}
+
+// RecordEditToken implements the bot's MessageBook: the newest token is
+// kept, of two at one instant the later recorded.
+func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
+	token.At = ms(token.At)
+	return s.record(id, func(t *cribbage.Table) {
+		if !token.At.Before(t.EditToken.At) {
+			t.EditToken = token
+		}
+	})
+}
+
+// RecordHandView implements the bot's MessageBook: the newest view a
+// seat opened is kept.
 func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.handViews == nil {
-		s.handViews = map[int64]map[int]cribbage.HandView{}
-	}
+	v.Token.At = ms(v.Token.At)
 	if s.handViews[id] == nil {
 		s.handViews[id] = map[int]cribbage.HandView{}
 	}
@@ -245,7 +363,7 @@ func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandVie
 	return nil
 }
 
-// HandViews implements cribbage.TableService.
+// HandViews implements the bot's MessageBook.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -255,108 +373,6 @@ func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, e
 	}
 	slices.SortFunc(out, func(a, b cribbage.HandView) int { return a.Seat - b.Seat })
 	return out, nil
-}
-
-// SetMessages implements cribbage.TableService.
-func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.tables[id]; ok {
-		t.MessageID, t.ThreadID = messageID, threadID
-	}
-	return nil
-}
-
-// ClaimOutbox implements cribbage.OutboxService: one process, every table
-// is its own.
-func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
-	return s.pending(ctx, limit)
-}
-
-// TablePending implements cribbage.OutboxService: waiting announcements
-// included, as a post carries them.
-func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []cribbage.OutboxItem
-	for _, it := range s.outbox {
-		if it.TableID == tableID && !s.delivered[it.ID] {
-			out = append(out, it)
-		}
-	}
-	return out, nil
-}
-
-// ReleaseOutbox implements cribbage.OutboxService.
-func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error { return nil }
-
-// GamesInProgress implements cribbage.TableService.
-func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, t := range s.tables {
-		if t.Status == cribbage.StatusPlaying {
-			n++
-		}
-	}
-	return n, nil
-}
-
-// OutboxDepth implements cribbage.OutboxService.
-func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
-	items, err := s.pending(ctx, 1<<30)
-	if err != nil || len(items) == 0 {
-		return 0, time.Time{}, err
-	}
-	return len(items), items[0].CreatedAt, nil
-}
-
-// RecordBoard implements cribbage.TableService.
-func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.tables[id]; ok {
-		t.Board = key
-	}
-	return nil
-}
-
-// RecordEditToken implements cribbage.TableService.
-func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.tables[id]; ok && !token.At.Before(t.EditToken.At) {
-		t.EditToken = token
-	}
-	return nil
-}
-
-// RecordTableMessage implements cribbage.TableService.
-func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.tables[id]; ok && t.MessageID == "" {
-		t.MessageID = messageID
-	}
-	return nil
-}
-
-// MarkAssisted implements cribbage.TableService.
-func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t, ok := s.tables[id]; ok {
-		t.Assisted = true
-	}
-	return nil
-}
-
-// Actions returns a table's logged actions.
-func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.actions[id]), nil
 }
 
 // IdleTables implements cribbage.TimerService.
@@ -376,30 +392,95 @@ func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.
 	return s.markTimer(id, out, func(t *cribbage.Table) *time.Time { return &t.ForfeitOfferedAt }, prev, at)
 }
 
+// markTimer moves a timer from prev to at and queues out, if the timer is
+// at prev (to the millisecond, as stored).
 func (s *Store) markTimer(id int64, out []cribbage.Outbound, field func(t *cribbage.Table) *time.Time, prev, at time.Time) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.tables[id]
-	if !ok || !field(t).Equal(prev) {
+	if !ok || !field(t).Equal(ms(prev)) {
 		return false, nil
 	}
-	*field(t) = at
+	*field(t) = ms(at)
 	s.queue(id, out)
 	return true, nil
 }
 
 // pending returns up to limit undelivered announcements in order,
-// passing over those that wait for a later one.
-func (s *Store) pending(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// passing over those that wait for a later one. The caller holds s.mu.
+func (s *Store) pending(limit int) []cribbage.OutboxItem {
 	var out []cribbage.OutboxItem
 	for _, it := range s.outbox {
 		if !s.delivered[it.ID] && !it.Waits && len(out) < limit {
 			out = append(out, it)
 		}
 	}
+	return out
+}
+
+// ClaimOutbox implements cribbage.OutboxService: of the first limit
+// announcements, those of the tables owner holds a lease on or takes one
+// on now (a table nobody holds, or whose holder let the lease lapse).
+// Announcements not yet due are claimed too: the sender holds a table's
+// later ones back behind them.
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, d time.Duration) ([]cribbage.OutboxItem, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	held := map[int64]bool{}
+	var out []cribbage.OutboxItem
+	for _, it := range s.pending(limit) {
+		mine, seen := held[it.TableID]
+		if !seen {
+			l, leased := s.leases[it.TableID]
+			mine = !leased || l.owner == owner || l.until.Before(now)
+			if mine {
+				s.leases[it.TableID] = lease{owner: owner, until: ms(now.Add(d))}
+			}
+			held[it.TableID] = mine
+		}
+		if mine {
+			out = append(out, it)
+		}
+	}
 	return out, nil
+}
+
+// ReleaseOutbox implements cribbage.OutboxService.
+func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, l := range s.leases {
+		if l.owner == owner {
+			delete(s.leases, id)
+		}
+	}
+	return nil
+}
+
+// TablePending implements cribbage.OutboxService: waiting announcements
+// included, as a post carries them.
+func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []cribbage.OutboxItem
+	for _, it := range s.outbox {
+		if it.TableID == tableID && !s.delivered[it.ID] {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// OutboxDepth implements cribbage.OutboxService.
+func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items := s.pending(len(s.outbox))
+	if len(items) == 0 {
+		return 0, time.Time{}, nil
+	}
+	return len(items), items[0].CreatedAt, nil
 }
 
 // Outbox returns every announcement queued, delivered or not.
@@ -409,12 +490,24 @@ func (s *Store) Outbox() []cribbage.OutboxItem {
 	return slices.Clone(s.outbox)
 }
 
-// MarkDelivered implements cribbage.OutboxService.
+// item returns the announcement with an id, or nil.
+func (s *Store) item(id int64) *cribbage.OutboxItem {
+	if id < 1 || int(id) > len(s.outbox) {
+		return nil
+	}
+	return &s.outbox[id-1]
+}
+
+// MarkDelivered implements cribbage.OutboxService; like a failure, a
+// delivery counts as an attempt.
 func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, id := range ids {
-		s.delivered[id] = true
+		if it := s.item(id); it != nil {
+			it.Attempts++
+			s.delivered[id] = true
+		}
 	}
 	return nil
 }
@@ -423,9 +516,9 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id >= 1 && int(id) <= len(s.outbox) {
-		s.outbox[id-1].Attempts++
-		s.outbox[id-1].NextAttemptAt = next
+	if it := s.item(id); it != nil {
+		it.Attempts++
+		it.NextAttemptAt = ms(next)
 	}
 	return nil
 }
@@ -434,10 +527,11 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, next time.Time) error 
 func (s *Store) Seal(ctx context.Context, id, through int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if id < 1 || int(id) > len(s.outbox) || s.outbox[id-1].SealedThrough != 0 || s.delivered[id] {
+	it := s.item(id)
+	if it == nil || it.SealedThrough != 0 || s.delivered[id] {
 		return cribbage.ErrStale
 	}
-	s.outbox[id-1].SealedThrough = through
+	it.SealedThrough = through
 	return nil
 }
 

@@ -1,0 +1,162 @@
+package servicetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+// testRecordingChangesNoVersion: what the MessageBook records, and the
+// coach's use, is recorded without a new version or a move's time, so no
+// button goes stale.
+func testRecordingChangesNoVersion(t *testing.T, h *harness) {
+	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: start.Add(-time.Minute)}
+	view := cribbage.HandView{Seat: 1, Token: token, Version: 3}
+	tests := []struct {
+		name   string
+		record func(id int64) error
+		check  func(tb *cribbage.Table) bool
+	}{
+		{"SetMessages", func(id int64) error { return h.s.SetMessages(ctx, id, "m1", "th1") },
+			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" && tb.ThreadID == "th1" }},
+		{"RecordTableMessage", func(id int64) error { return h.s.RecordTableMessage(ctx, id, "m1") },
+			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" }},
+		{"RecordBoard", func(id int64) error { return h.s.RecordBoard(ctx, id, "board-1") },
+			func(tb *cribbage.Table) bool { return tb.Board == "board-1" }},
+		{"RecordEditToken", func(id int64) error { return h.s.RecordEditToken(ctx, id, token) },
+			func(tb *cribbage.Table) bool { return sameToken(tb.EditToken, token) }},
+		{"RecordHandView", func(id int64) error { return h.s.RecordHandView(ctx, id, view) },
+			func(tb *cribbage.Table) bool {
+				views, err := h.s.HandViews(ctx, tb.ID)
+				return err == nil && len(views) == 1 && sameView(views[0], view)
+			}},
+		{"MarkAssisted", func(id int64) error { return h.s.MarkAssisted(ctx, id) },
+			func(tb *cribbage.Table) bool { return tb.Assisted }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := h.startGame(t, lobby("g", "a", "b"))
+			h.advance(time.Minute)
+			if err := tt.record(tb.ID); err != nil {
+				t.Fatal(err)
+			}
+			got := h.table(t, tb.ID)
+			if !tt.check(got) {
+				t.Errorf("not recorded: %+v", got)
+			}
+			if got.Version != tb.Version || !got.LastActionAt.Equal(tb.LastActionAt) {
+				t.Errorf("version %d and last action %v, want %d and %v", got.Version, got.LastActionAt, tb.Version, tb.LastActionAt)
+			}
+		})
+	}
+}
+
+// testNewerTokensWin: of two tokens that can edit the table message,
+// recorded in either order (two replicas answering two clicks), the table
+// keeps the newer, which lives longer; of two at one instant, the later
+// recorded.
+func testNewerTokensWin(t *testing.T, h *harness) {
+	older := cribbage.MessageToken{MessageID: "m1", Token: "older", At: start}
+	newer := cribbage.MessageToken{MessageID: "m1", Token: "newer", At: start.Add(time.Minute)}
+	twin := cribbage.MessageToken{MessageID: "m1", Token: "twin", At: start.Add(time.Minute)}
+	tests := []struct {
+		name  string
+		order []cribbage.MessageToken
+		want  cribbage.MessageToken
+	}{
+		{"older, newer", []cribbage.MessageToken{older, newer}, newer},
+		{"newer, older", []cribbage.MessageToken{newer, older}, newer},
+		{"one instant", []cribbage.MessageToken{newer, twin}, twin},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := h.startGame(t, lobby("g", "a", "b"))
+			for _, tok := range tt.order {
+				if err := h.s.RecordEditToken(ctx, tb.ID, tok); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := h.table(t, tb.ID).EditToken; !sameToken(got, tt.want) {
+				t.Errorf("token %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// testHandViews: each seat keeps its newest hand view, whatever order the
+// views are recorded in, and they are read by seat.
+func testHandViews(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	if views, err := h.s.HandViews(ctx, tb.ID); err != nil || len(views) != 0 {
+		t.Fatalf("views before any: %v, %v", views, err)
+	}
+	view := func(seat int, token string, at time.Duration, version int64) cribbage.HandView {
+		return cribbage.HandView{Seat: seat, Version: version, Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
+	}
+	seat1Newer, seat1Older := view(1, "b-newer", time.Minute, 4), view(1, "b-older", 0, 3)
+	seat0Older, seat0Newer := view(0, "a-older", 0, 2), view(0, "a-newer", 2*time.Minute, 5)
+	for _, v := range []cribbage.HandView{seat1Newer, seat1Older, seat0Older, seat0Newer} {
+		if err := h.s.RecordHandView(ctx, tb.ID, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	views, err := h.s.HandViews(ctx, tb.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(views) != 2 || !sameView(views[0], seat0Newer) || !sameView(views[1], seat1Newer) {
+		t.Errorf("views %+v, want %+v and %+v", views, seat0Newer, seat1Newer)
+	}
+	other := h.startGame(t, lobby("g", "c", "d"))
+	if views, err := h.s.HandViews(ctx, other.ID); err != nil || len(views) != 0 {
+		t.Errorf("another table's views: %v, %v", views, err)
+	}
+}
+
+// testTimesToTheMillisecond: times are kept to the millisecond, so a time
+// read back equals the one written cut to the millisecond, and a timer
+// read back is the one a compare-and-swap names.
+func testTimesToTheMillisecond(t *testing.T, h *harness) {
+	h.advance(1234567 * time.Nanosecond)
+	now := h.now()
+	ms := now.Truncate(time.Millisecond)
+	tb := h.create(t, lobby("g", "a", "b"), "", cribbage.Outbound{ChannelID: "c1", Kind: "table"})
+	if err := h.s.RecordEditToken(ctx, tb.ID, cribbage.MessageToken{Token: "t", At: now}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := h.s.MarkReminded(ctx, tb.ID, time.Time{}, now, nil); !ok || err != nil {
+		t.Fatalf("reminded: %v, %v", ok, err)
+	}
+	got := h.table(t, tb.ID)
+	for _, c := range []struct {
+		name string
+		at   time.Time
+	}{{"created", got.CreatedAt}, {"last action", got.LastActionAt}, {"token", got.EditToken.At}, {"reminded", got.RemindedAt}} {
+		if !c.at.Equal(ms) {
+			t.Errorf("%s at %v, want %v", c.name, c.at, ms)
+		}
+	}
+	if ok, err := h.s.MarkReminded(ctx, tb.ID, got.RemindedAt, now.Add(time.Hour), nil); !ok || err != nil {
+		t.Errorf("reminded again from the time read back: %v, %v", ok, err)
+	}
+	items := h.pending(t, tb.ID)
+	if err := h.s.MarkFailed(ctx, items[0].ID, now.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	it := h.pending(t, tb.ID)[0]
+	if !it.CreatedAt.Equal(ms) || !it.NextAttemptAt.Equal(ms.Add(time.Second)) {
+		t.Errorf("announcement created %v, next attempt %v; want %v and a second later", it.CreatedAt, it.NextAttemptAt, ms)
+	}
+}
+
+// sameToken reports whether two tokens are the same, their times by
+// instant.
+func sameToken(a, b cribbage.MessageToken) bool {
+	return a.MessageID == b.MessageID && a.Token == b.Token && a.At.Equal(b.At)
+}
+
+// sameView reports whether two hand views are the same.
+func sameView(a, b cribbage.HandView) bool {
+	return a.Seat == b.Seat && a.Version == b.Version && sameToken(a.Token, b.Token)
+}

@@ -1,0 +1,311 @@
+// Package servicetest is one conformance suite for the implementations of
+// the domain's services: the SQL store, on SQLite and on PostgreSQL, and
+// the in-memory double the bot's handler tests run on (internal/mock).
+// Each runs it from a test of its own, so what a handler test learns from
+// the double holds of the store. It is for tests only.
+//
+// The records (cribbage.RecordService) are left out: the double answers
+// them from functions each test sets, not from the games played, and the
+// store's records are checked against figures worked out by hand in its
+// own tests (store/records_test.go).
+package servicetest
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Services is what the suite holds an implementation to: every service
+// the bot uses but the records.
+type Services interface {
+	cribbage.TableService
+	cribbage.TimerService
+	cribbage.OutboxService
+	MessageBook
+}
+
+// MessageBook is the bot's MessageBook (bot/store.go), declared again
+// because the suite sits below the bot and must not import it. The bot
+// compiles only while the store and the double both have the bot's, so
+// the two cannot drift apart unnoticed.
+type MessageBook interface {
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	RecordTableMessage(ctx context.Context, id int64, messageID string) error
+	RecordBoard(ctx context.Context, id int64, key string) error
+	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
+	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
+	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
+}
+
+// Open returns a new, empty implementation that reads the time from now;
+// the implementation is closed when the test ends.
+type Open func(t *testing.T, now func() time.Time) Services
+
+// Run runs the suite on the implementations open makes, each test on one
+// of its own.
+func Run(t *testing.T, open Open) {
+	tests := []struct {
+		name string
+		run  func(t *testing.T, h *harness)
+	}{
+		{"CreateTable", testCreateTable},
+		{"NotFound", testNotFound},
+		{"UpdateSavesAChange", testUpdateSavesAChange},
+		{"UpdateRefusesADuplicate", testUpdateRefusesADuplicate},
+		{"UpdateErrorSavesNothing", testUpdateErrorSavesNothing},
+		{"UpdateNilChangeSavesNothing", testUpdateNilChangeSavesNothing},
+		{"UpdateNeverSavesOverANewerVersion", testUpdateNeverSavesOverANewerVersion},
+		{"UpdateConcurrentClicksApplyOnce", testUpdateConcurrentClicksApplyOnce},
+		{"UpdateKeepsWhatIsRecordedMeanwhile", testUpdateKeepsWhatIsRecordedMeanwhile},
+		{"UpdateRecordsTheTableMessageOnce", testUpdateRecordsTheTableMessageOnce},
+		{"Rematch", testRematch},
+		{"RematchRacesMakeOne", testRematchRacesMakeOne},
+		{"FindTables", testFindTables},
+		{"Actions", testActions},
+		{"RecordingChangesNoVersion", testRecordingChangesNoVersion},
+		{"NewerTokensWin", testNewerTokensWin},
+		{"HandViews", testHandViews},
+		{"TimesToTheMillisecond", testTimesToTheMillisecond},
+		{"IdleTables", testIdleTables},
+		{"TimersFireOnce", testTimersFireOnce},
+		{"OutboxOrder", testOutboxOrder},
+		{"OutboxDelivery", testOutboxDelivery},
+		{"Seal", testSeal},
+		{"OutboxLeases", testOutboxLeases},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &clock{t: start}
+			tt.run(t, &harness{s: open(t, c.now), clock: c})
+		})
+	}
+}
+
+// start is when every test's clock starts: a whole millisecond, as the
+// store keeps times to the millisecond (see testTimesToTheMillisecond).
+var start = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+// clock is a test's clock, moved only by the test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// harness is one test's implementation and clock.
+type harness struct {
+	s Services
+	*clock
+}
+
+var ctx = context.Background()
+
+// lobby returns an unsaved table in guild g, channel c1, with the users
+// seated and the first of them hosting.
+func lobby(guild string, users ...string) *cribbage.Table {
+	t := &cribbage.Table{GuildID: guild, ChannelID: "c1", HostID: users[0], Options: engine.Options{Players: len(users), Target: 121}, Status: cribbage.StatusLobby}
+	for _, u := range users {
+		t.Seats = append(t.Seats, cribbage.Seat{UserID: u, Name: "name-" + u})
+	}
+	return t
+}
+
+// create saves a table.
+func (h *harness) create(t *testing.T, tb *cribbage.Table, interactionID string, out ...cribbage.Outbound) *cribbage.Table {
+	t.Helper()
+	made, err := h.s.CreateTable(ctx, tb, interactionID, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return made
+}
+
+// startGame saves a lobby and starts its game.
+func (h *harness) startGame(t *testing.T, tb *cribbage.Table) *cribbage.Table {
+	t.Helper()
+	tb = h.create(t, tb, "")
+	seed := engine.SeedFromUint64(uint64(tb.ID))
+	tb, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		g, _, err := engine.New(cur.Options, seed)
+		if err != nil {
+			return nil, err
+		}
+		cur.State, cur.CutSeed, cur.Status = g, &seed, cribbage.StatusPlaying
+		return &cribbage.Change{Table: cur}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// nextAction is a scripted player: the first legal move for whoever the
+// game waits on.
+func nextAction(g *engine.State) engine.Action {
+	switch g.Phase {
+	case engine.PhaseDeal:
+		seed := engine.SeedFromUint64(uint64(len(g.Plays) + 1))
+		return engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+	case engine.PhaseDiscard:
+		seat := g.Waiting()[0]
+		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: g.Hands[seat].Cards()[:g.Options.DiscardSize()]}
+	case engine.PhasePlay:
+		return engine.Action{Kind: engine.ActPlay, Seat: g.Turn, Card: g.LegalPlays(g.Turn)[0]}
+	}
+	return engine.Action{Kind: engine.ActResign, Seat: g.Turn}
+}
+
+// move makes the scripted next move on cur, logged with one announcement
+// of it.
+func move(cur *cribbage.Table) (*cribbage.Change, error) {
+	a := nextAction(cur.State)
+	g, _, err := cur.State.Apply(a)
+	if err != nil {
+		return nil, err
+	}
+	cur.State = g
+	if g.Phase == engine.PhaseOver {
+		cur.Status = cribbage.StatusFinished
+	}
+	return &cribbage.Change{Table: cur, Actions: []cribbage.LoggedAction{{UserID: "u", Action: a}},
+		Outbox: []cribbage.Outbound{{ChannelID: cur.ChannelID, Kind: "post", Payload: a.Kind.String()}}}, nil
+}
+
+// step makes the scripted next move in one Update.
+func (h *harness) step(id int64, interactionID string) (*cribbage.Table, error) {
+	return h.s.Update(ctx, id, interactionID, move)
+}
+
+// finish ends a table's game with seat 0 resigning.
+func (h *harness) finish(t *testing.T, id int64) *cribbage.Table {
+	t.Helper()
+	tb, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
+		cur.State, cur.Status = g, cribbage.StatusFinished
+		return &cribbage.Change{Table: cur}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// table reads a table.
+func (h *harness) table(t *testing.T, id int64) *cribbage.Table {
+	t.Helper()
+	tb, err := h.s.Table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// pending reads a table's undelivered announcements.
+func (h *harness) pending(t *testing.T, id int64) []cribbage.OutboxItem {
+	t.Helper()
+	items, err := h.s.TablePending(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+// claim claims the outbox for owner with a 30-second lease.
+func (h *harness) claim(t *testing.T, owner string) []cribbage.OutboxItem {
+	t.Helper()
+	items, err := h.s.ClaimOutbox(ctx, owner, 100, lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+// lease is the suite's outbox lease.
+const lease = 30 * time.Second
+
+// sameTable reports the fields in which two tables differ, compared as
+// data: times by instant, the game by its JSON.
+func sameTable(t *testing.T, what string, got, want *cribbage.Table) {
+	t.Helper()
+	g, w := tableFields(got), tableFields(want)
+	for _, k := range slices.Sorted(maps.Keys(w)) {
+		if g[k] != w[k] {
+			t.Errorf("%s: %s is %s, want %s", what, k, g[k], w[k])
+		}
+	}
+}
+
+// tableFields writes each field of a table as JSON, its times in UTC.
+func tableFields(tb *cribbage.Table) map[string]string {
+	c := *tb
+	for _, at := range []*time.Time{&c.RemindedAt, &c.ForfeitOfferedAt, &c.WaitingSince, &c.CreatedAt, &c.StartedAt, &c.LastActionAt, &c.FinishedAt, &c.EditToken.At} {
+		*at = at.UTC()
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return map[string]string{"the table": err.Error()}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return map[string]string{"the table": err.Error()}
+	}
+	out := map[string]string{}
+	for k, v := range fields {
+		out[k] = string(v)
+	}
+	return out
+}
+
+// ids lists the tables' ids.
+func ids(tables []*cribbage.Table) []int64 {
+	out := []int64{}
+	for _, tb := range tables {
+		out = append(out, tb.ID)
+	}
+	return out
+}
+
+// itemIDs lists the announcements' ids.
+func itemIDs(items []cribbage.OutboxItem) []int64 {
+	out := []int64{}
+	for _, it := range items {
+		out = append(out, it.ID)
+	}
+	return out
+}
+
+// payloads lists the announcements' payloads.
+func payloads(items []cribbage.OutboxItem) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it.Payload)
+	}
+	return out
+}
+
+// sameIDs reports a difference between two lists of ids.
+func sameIDs(t *testing.T, what string, got, want []int64) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: %v, want %v", what, got, want)
+	}
+}

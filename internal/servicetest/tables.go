@@ -1,0 +1,574 @@
+package servicetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// testCreateTable: a new table gets an id of its own, version 1 and the
+// time; it reads back as made, its announcements are queued in order, and
+// its interaction is recorded.
+func testCreateTable(t *testing.T, h *harness) {
+	tb := lobby("g", "alice", "bob", "carol", "dan")
+	tb.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
+	tb.Computer, tb.FourColour = "expert", true
+	tb.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
+	out := []cribbage.Outbound{{ChannelID: "c1", Kind: "table", Payload: "{}"}, {ChannelID: "c1", Kind: "post", Payload: "hello", Waits: true}}
+	made := h.create(t, tb, "i-1", out...)
+	if made.ID == 0 || made.Version != 1 || !made.CreatedAt.Equal(h.now()) || !made.LastActionAt.Equal(h.now()) {
+		t.Errorf("made id %d, version %d, created %v, last action %v; want an id, 1 and %v", made.ID, made.Version, made.CreatedAt, made.LastActionAt, h.now())
+	}
+	want := *tb
+	want.ID, want.Version, want.CreatedAt, want.LastActionAt = made.ID, 1, h.now(), h.now()
+	sameTable(t, "returned", made, &want)
+	sameTable(t, "read back", h.table(t, made.ID), &want)
+
+	items := h.pending(t, made.ID)
+	if len(items) != 2 {
+		t.Fatalf("%d announcements queued, want 2", len(items))
+	}
+	for i, it := range items {
+		o := out[i]
+		if it.TableID != made.ID || it.ChannelID != o.ChannelID || it.Kind != o.Kind || it.Payload != o.Payload || it.Waits != o.Waits ||
+			it.Attempts != 0 || it.SealedThrough != 0 || !it.NextAttemptAt.IsZero() || !it.CreatedAt.Equal(h.now()) {
+			t.Errorf("announcement %d: %+v, from %+v", i, it, o)
+		}
+	}
+	if items[1].ID <= items[0].ID {
+		t.Errorf("announcement ids %d then %d", items[0].ID, items[1].ID)
+	}
+
+	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil); !errors.Is(err, cribbage.ErrDuplicate) {
+		t.Errorf("a second table for one interaction: %v, want ErrDuplicate", err)
+	}
+	other := h.create(t, lobby("g", "x"), "i-2")
+	if other.ID == made.ID {
+		t.Errorf("two tables have id %d", made.ID)
+	}
+	open, err := h.s.OpenTables(ctx)
+	if err != nil || len(open) != 2 {
+		t.Errorf("%d tables after a refused and a made one, want 2 (%v)", len(open), err)
+	}
+}
+
+// testNotFound: a table that does not exist is ErrNotFound.
+func testNotFound(t *testing.T, h *harness) {
+	h.create(t, lobby("g", "a"), "")
+	const missing = 999
+	never := func(*cribbage.Table) (*cribbage.Change, error) {
+		t.Error("fn ran for a missing table")
+		return nil, nil
+	}
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{"Table", func() error { _, err := h.s.Table(ctx, missing); return err }},
+		{"Update", func() error { _, err := h.s.Update(ctx, missing, "i-1", never); return err }},
+		{"Rematch", func() error {
+			_, err := h.s.Rematch(ctx, missing, "i-2", func(prev, next *cribbage.Table) (*cribbage.Change, error) { return never(next) })
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		if err := tt.call(); !errors.Is(err, cribbage.ErrNotFound) {
+			t.Errorf("%s: %v, want ErrNotFound", tt.name, err)
+		}
+	}
+}
+
+// testUpdateSavesAChange: a change is the game's whole state — the host,
+// seats, status, cut seed, game and wait — saved at the next version with
+// its actions and announcements, and the times of the start and the end.
+func testUpdateSavesAChange(t *testing.T, h *harness) {
+	tb := lobby("g", "alice", "bob")
+	tb.Seats = tb.Seats[:1]
+	tb = h.create(t, tb, "")
+	h.advance(time.Minute)
+	seed := engine.SeedFromUint64(7)
+	g, _, err := engine.New(tb.Options, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deal := engine.Action{Kind: engine.ActDeal, Seat: g.Dealer, Seed: &seed}
+	dealt, _, err := g.Apply(deal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := h.now().Add(-time.Second)
+	var want *cribbage.Table
+	saved, err := h.s.Update(ctx, tb.ID, "join", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		// Bob joins and takes over as host; the game starts and is dealt.
+		cur.Seats = append(cur.Seats, cribbage.Seat{UserID: "bob", Name: "Bob"})
+		cur.HostID, cur.Status, cur.CutSeed, cur.State, cur.WaitingSince = "bob", cribbage.StatusPlaying, &seed, dealt, waiting
+		want = cloneTable(cur)
+		return &cribbage.Change{Table: cur, Actions: []cribbage.LoggedAction{{Action: deal}},
+			Outbox: []cribbage.Outbound{{ChannelID: "c1", Kind: "post", Payload: "joined"}, {ChannelID: "c1", Kind: "table"}}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Version, want.LastActionAt, want.StartedAt = 2, h.now(), h.now()
+	sameTable(t, "returned", saved, want)
+	sameTable(t, "read back", h.table(t, tb.ID), want)
+	if got := payloads(h.pending(t, tb.ID)); fmt.Sprint(got) != "[joined ]" {
+		t.Errorf("announcements %q, want joined and the table", got)
+	}
+	if got, err := h.s.Actions(ctx, tb.ID); err != nil || actionsText(got) != actionsText([]cribbage.LoggedAction{{Action: deal}}) {
+		t.Errorf("log %v (%v), want the deal", got, err)
+	}
+
+	h.advance(time.Minute)
+	over := h.finish(t, tb.ID)
+	want.Version, want.LastActionAt, want.FinishedAt, want.Status, want.State = 3, h.now(), h.now(), cribbage.StatusFinished, over.State
+	sameTable(t, "finished", h.table(t, tb.ID), want)
+}
+
+// testUpdateRefusesADuplicate: an interaction already applied, by Update
+// or CreateTable, is refused with ErrDuplicate before fn runs.
+func testUpdateRefusesADuplicate(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	h.create(t, lobby("g", "c"), "made-a-table")
+	if _, err := h.step(tb.ID, "moved"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"moved", "made-a-table"} {
+		_, err := h.s.Update(ctx, tb.ID, id, func(cur *cribbage.Table) (*cribbage.Change, error) {
+			t.Errorf("fn ran for interaction %s, seen before", id)
+			return move(cur)
+		})
+		if !errors.Is(err, cribbage.ErrDuplicate) {
+			t.Errorf("interaction %s again: %v, want ErrDuplicate", id, err)
+		}
+	}
+	if got := h.table(t, tb.ID).Version; got != tb.Version+1 {
+		t.Errorf("version %d, want %d", got, tb.Version+1)
+	}
+}
+
+// testUpdateErrorSavesNothing: fn's error reaches the caller and nothing
+// is saved, the interaction included, so it may be tried again.
+func testUpdateErrorSavesNothing(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	_, err := h.s.Update(ctx, tb.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.HostID = "changed, then given up"
+		return nil, engine.ErrNotYourTurn
+	})
+	if !errors.Is(err, engine.ErrNotYourTurn) {
+		t.Fatalf("error %v, want fn's", err)
+	}
+	unchanged(t, h, tb)
+	if got := h.table(t, tb.ID).HostID; got != tb.HostID {
+		t.Errorf("host %q", got)
+	}
+	if _, err := h.step(tb.ID, "refused"); err != nil {
+		t.Errorf("the refused interaction tried again: %v", err)
+	}
+}
+
+// testUpdateNilChangeSavesNothing: fn deciding on no change (or a change
+// without a table) saves nothing and records no interaction.
+func testUpdateNilChangeSavesNothing(t *testing.T, h *harness) {
+	tests := []struct {
+		name   string
+		change *cribbage.Change
+	}{
+		{"no change", nil},
+		{"a change without a table", &cribbage.Change{Outbox: []cribbage.Outbound{{ChannelID: "c1", Kind: "post"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := h.startGame(t, lobby("g", "a", "b"))
+			if _, err := h.s.Update(ctx, tb.ID, "nothing-"+tt.name, func(*cribbage.Table) (*cribbage.Change, error) { return tt.change, nil }); err != nil {
+				t.Fatal(err)
+			}
+			unchanged(t, h, tb)
+			if _, err := h.step(tb.ID, "nothing-"+tt.name); err != nil {
+				t.Errorf("the interaction that changed nothing, again: %v", err)
+			}
+		})
+	}
+}
+
+// unchanged reports a change to tb since it was read: a version, an
+// action or an announcement.
+func unchanged(t *testing.T, h *harness, tb *cribbage.Table) {
+	t.Helper()
+	if got := h.table(t, tb.ID); got.Version != tb.Version {
+		t.Errorf("version %d, want %d", got.Version, tb.Version)
+	}
+	if got := h.pending(t, tb.ID); len(got) != 0 {
+		t.Errorf("%d announcements queued", len(got))
+	}
+	if got, err := h.s.Actions(ctx, tb.ID); err != nil || len(got) != 0 {
+		t.Errorf("%d actions logged (%v)", len(got), err)
+	}
+}
+
+// testUpdateNeverSavesOverANewerVersion: a change saved while fn decided
+// is never overwritten. fn is run again on the newer table; if the table
+// keeps changing, Update gives up with ErrStale.
+func testUpdateNeverSavesOverANewerVersion(t *testing.T, h *harness) {
+	t.Run("changed once", func(t *testing.T) {
+		tb := h.startGame(t, lobby("g", "a", "b"))
+		var saw []int64
+		saved, err := h.s.Update(ctx, tb.ID, "mine", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			saw = append(saw, cur.Version)
+			if len(saw) == 1 {
+				// Another move lands after this one read the table.
+				if _, err := h.step(tb.ID, "theirs"); err != nil {
+					return nil, err
+				}
+			}
+			return move(cur)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(saw) != fmt.Sprint([]int64{tb.Version, tb.Version + 1}) || saved.Version != tb.Version+2 {
+			t.Errorf("fn saw versions %v and the change saved %d; want %d, %d and %d", saw, saved.Version, tb.Version, tb.Version+1, tb.Version+2)
+		}
+		if got, _ := h.s.Actions(ctx, tb.ID); len(got) != 2 {
+			t.Errorf("%d actions, want the other move's and this one's", len(got))
+		}
+	})
+	t.Run("changing", func(t *testing.T) {
+		tb := h.startGame(t, lobby("g", "a", "b"))
+		runs := 0
+		_, err := h.s.Update(ctx, tb.ID, "mine-too", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			runs++
+			if _, err := h.step(tb.ID, fmt.Sprint("theirs-", runs)); err != nil {
+				return nil, err
+			}
+			cur.HostID = "mine"
+			return &cribbage.Change{Table: cur}, nil
+		})
+		if !errors.Is(err, cribbage.ErrStale) || runs < 2 {
+			t.Fatalf("after %d runs: %v, want ErrStale after more than one", runs, err)
+		}
+		if got := h.table(t, tb.ID); got.Version != tb.Version+int64(runs) || got.HostID == "mine" {
+			t.Errorf("version %d and host %q, want the %d other moves only", got.Version, got.HostID, runs)
+		}
+	})
+}
+
+// testUpdateConcurrentClicksApplyOnce: many clicks made on one version
+// arrive at once; one applies, and every other is told the table moved on.
+func testUpdateConcurrentClicksApplyOnce(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	const clicks = 16
+	errs := make([]error, clicks)
+	var wg sync.WaitGroup
+	for i := range clicks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = h.s.Update(ctx, tb.ID, fmt.Sprint("click-", i), func(cur *cribbage.Table) (*cribbage.Change, error) {
+				if cur.Version != tb.Version {
+					return nil, cribbage.ErrStale // the click was on the version the player saw
+				}
+				return move(cur)
+			})
+		}()
+	}
+	wg.Wait()
+	applied := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			applied++
+		case !errors.Is(err, cribbage.ErrStale):
+			t.Errorf("a click: %v", err)
+		}
+	}
+	if got := h.table(t, tb.ID).Version; applied != 1 || got != tb.Version+1 {
+		t.Errorf("%d clicks applied, version %d → %d", applied, tb.Version, got)
+	}
+}
+
+// testUpdateKeepsWhatIsRecordedMeanwhile: what is recorded without a new
+// version — the messages, the board, the edit token, the coach's use, the
+// timers and the rematch — while a change is decided on survives it: none
+// of it is the change's to undo.
+func testUpdateKeepsWhatIsRecordedMeanwhile(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	at := h.now()
+	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: at}
+	var rematch *cribbage.Table
+	_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		errs := []error{
+			h.s.SetMessages(ctx, tb.ID, "m1", "th1"),
+			h.s.RecordBoard(ctx, tb.ID, "board-1"),
+			h.s.RecordEditToken(ctx, tb.ID, token),
+			h.s.MarkAssisted(ctx, tb.ID),
+		}
+		for _, mark := range []func(context.Context, int64, time.Time, time.Time, []cribbage.Outbound) (bool, error){h.s.MarkReminded, h.s.MarkForfeitOffered} {
+			_, err := mark(ctx, tb.ID, time.Time{}, at, nil)
+			errs = append(errs, err)
+		}
+		var err error
+		rematch, err = h.s.Rematch(ctx, tb.ID, "", func(prev, next *cribbage.Table) (*cribbage.Change, error) {
+			next.GuildID, next.ChannelID, next.HostID, next.Options, next.Status, next.Seats = prev.GuildID, prev.ChannelID, prev.HostID, prev.Options, cribbage.StatusLobby, prev.Seats
+			return &cribbage.Change{Table: next}, nil
+		})
+		if err := errors.Join(append(errs, err)...); err != nil {
+			return nil, err
+		}
+		return move(cur)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := h.table(t, tb.ID)
+	if got.MessageID != "m1" || got.ThreadID != "th1" || got.Board != "board-1" || !sameToken(got.EditToken, token) || !got.Assisted ||
+		!got.RemindedAt.Equal(at) || !got.ForfeitOfferedAt.Equal(at) || got.RematchID != rematch.ID {
+		t.Errorf("after the change: %+v", got)
+	}
+}
+
+// testUpdateRecordsTheTableMessageOnce: a change may record the table
+// message when none is known, and never replaces one that is.
+func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	save := func(id string) {
+		t.Helper()
+		if _, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			cur.MessageID = id
+			return &cribbage.Change{Table: cur}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("from-a-click")
+	if got := h.table(t, tb.ID).MessageID; got != "from-a-click" {
+		t.Fatalf("message %q after a change recorded it", got)
+	}
+	save("another")
+	if err := h.s.RecordTableMessage(ctx, tb.ID, "from-the-answer"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.table(t, tb.ID).MessageID; got != "from-a-click" {
+		t.Errorf("message %q, want the first one recorded", got)
+	}
+}
+
+// rematchOf is a rematch fn: the next table seats prev's players and
+// starts playing, with an announcement.
+func rematchOf(prev, next *cribbage.Table) (*cribbage.Change, error) {
+	next.GuildID, next.ChannelID, next.HostID, next.Options, next.Seats = prev.GuildID, prev.ChannelID, prev.HostID, prev.Options, prev.Seats
+	g, err := engine.Rematch(prev.State)
+	if err != nil {
+		return nil, err
+	}
+	next.State, next.Status = g, cribbage.StatusPlaying
+	return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: prev.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+}
+
+// testRematch: a finished table's rematch is made once, in one
+// transaction with its interaction; asking again returns it with
+// ErrRematched, and fn's error makes nothing.
+func testRematch(t *testing.T, h *harness) {
+	prev := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
+	h.advance(time.Minute)
+	runs := 0
+	var next *cribbage.Table
+	made, err := h.s.Rematch(ctx, prev.ID, "rematch-1", func(p, n *cribbage.Table) (*cribbage.Change, error) {
+		runs++
+		if p.ID != prev.ID || n.ID == 0 || n.ID == prev.ID || n.Version != 1 || !n.CreatedAt.Equal(h.now()) {
+			t.Errorf("fn got prev %d and next %+v", p.ID, n)
+		}
+		ch, err := rematchOf(p, n)
+		next = cloneTable(ch.Table)
+		return ch, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.LastActionAt, next.StartedAt = h.now(), h.now()
+	sameTable(t, "returned", made, next)
+	sameTable(t, "read back", h.table(t, made.ID), next)
+	if got := payloads(h.pending(t, made.ID)); fmt.Sprint(got) != "[rematch]" {
+		t.Errorf("the rematch's announcements: %q", got)
+	}
+	if got := h.table(t, prev.ID); got.RematchID != made.ID || got.Version != prev.Version {
+		t.Errorf("the finished table records rematch %d at version %d, want %d at %d", got.RematchID, got.Version, made.ID, prev.Version)
+	}
+
+	again, err := h.s.Rematch(ctx, prev.ID, "rematch-2", func(p, n *cribbage.Table) (*cribbage.Change, error) {
+		runs++
+		return rematchOf(p, n)
+	})
+	if !errors.Is(err, cribbage.ErrRematched) || again == nil || again.ID != made.ID || runs != 1 {
+		t.Errorf("a second rematch: %v, %v after %d runs of fn; want ErrRematched and table %d, fn run once", again, err, runs, made.ID)
+	}
+
+	other := h.finish(t, h.startGame(t, lobby("g", "c", "d")).ID)
+	if _, err := h.s.Rematch(ctx, other.ID, "rematch-1", rematchOf); !errors.Is(err, cribbage.ErrDuplicate) {
+		t.Errorf("a rematch for a used interaction: %v, want ErrDuplicate", err)
+	}
+	if _, err := h.s.Rematch(ctx, other.ID, "refused", func(*cribbage.Table, *cribbage.Table) (*cribbage.Change, error) {
+		return nil, cribbage.ErrNotSeated
+	}); !errors.Is(err, cribbage.ErrNotSeated) {
+		t.Errorf("a refused rematch: %v, want fn's error", err)
+	}
+	if got := h.table(t, other.ID).RematchID; got != 0 {
+		t.Errorf("refused rematches made table %d", got)
+	}
+	if open, _ := h.s.OpenTables(ctx); len(open) != 1 {
+		t.Errorf("%d open tables, want the one rematch", len(open))
+	}
+}
+
+// testRematchRacesMakeOne: eight rematches of one table asked at once
+// make one table; the others get it back with ErrRematched.
+func testRematchRacesMakeOne(t *testing.T, h *harness) {
+	prev := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	made, refused := map[int64]int{}, 0
+	for k := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			next, err := h.s.Rematch(ctx, prev.ID, fmt.Sprint("click-", k), rematchOf)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				made[next.ID]++
+			case errors.Is(err, cribbage.ErrRematched) && next != nil:
+				refused++
+				made[next.ID] += 0
+			default:
+				t.Errorf("a rematch: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if len(made) != 1 || refused != 7 {
+		t.Fatalf("tables %v, %d refused; want one table and 7 refusals", made, refused)
+	}
+	for id := range made {
+		if got := h.table(t, prev.ID).RematchID; got != id {
+			t.Errorf("the table records rematch %d, want %d", got, id)
+		}
+	}
+}
+
+// testFindTables: the open tables, a player's in a server (a computer's
+// seat is nobody's) and a channel's (its thread's included), by id.
+func testFindTables(t *testing.T, h *harness) {
+	waiting := h.create(t, lobby("g1", "alice", "carol"), "")
+	playing := h.startGame(t, lobby("g1", "alice", "bob"))
+	elsewhere := lobby("g2", "alice", "bob")
+	elsewhere.ChannelID = "c2"
+	elsewhere = h.startGame(t, elsewhere)
+	if err := h.s.SetMessages(ctx, elsewhere.ID, "m", "thread-2"); err != nil {
+		t.Fatal(err)
+	}
+	h.finish(t, h.startGame(t, lobby("g1", "alice", "bob")).ID)
+	closed := h.create(t, lobby("g1", "alice", "bob"), "")
+	if _, err := h.s.Update(ctx, closed.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.Status = cribbage.StatusClosed
+		return &cribbage.Change{Table: cur}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	computer := lobby("g1", "alice", "")
+	computer.ChannelID, computer.Seats[1] = "c3", cribbage.Seat{Computer: "expert", Name: "Computer"}
+	computer = h.startGame(t, computer)
+
+	tests := []struct {
+		name string
+		find func() ([]*cribbage.Table, error)
+		want []*cribbage.Table
+	}{
+		{"open", func() ([]*cribbage.Table, error) { return h.s.OpenTables(ctx) }, []*cribbage.Table{waiting, playing, elsewhere, computer}},
+		{"alice in g1", func() ([]*cribbage.Table, error) { return h.s.PlayerTables(ctx, "g1", "alice") }, []*cribbage.Table{waiting, playing, computer}},
+		{"bob in g1", func() ([]*cribbage.Table, error) { return h.s.PlayerTables(ctx, "g1", "bob") }, []*cribbage.Table{playing}},
+		{"alice in g2", func() ([]*cribbage.Table, error) { return h.s.PlayerTables(ctx, "g2", "alice") }, []*cribbage.Table{elsewhere}},
+		{"nobody in g1", func() ([]*cribbage.Table, error) { return h.s.PlayerTables(ctx, "g1", "") }, nil},
+		{"a stranger in g1", func() ([]*cribbage.Table, error) { return h.s.PlayerTables(ctx, "g1", "zed") }, nil},
+		{"channel c1", func() ([]*cribbage.Table, error) { return h.s.ChannelTables(ctx, "c1") }, []*cribbage.Table{waiting, playing}},
+		{"channel c2", func() ([]*cribbage.Table, error) { return h.s.ChannelTables(ctx, "c2") }, []*cribbage.Table{elsewhere}},
+		{"a table's thread", func() ([]*cribbage.Table, error) { return h.s.ChannelTables(ctx, "thread-2") }, []*cribbage.Table{elsewhere}},
+		{"channel c3", func() ([]*cribbage.Table, error) { return h.s.ChannelTables(ctx, "c3") }, []*cribbage.Table{computer}},
+		{"another channel", func() ([]*cribbage.Table, error) { return h.s.ChannelTables(ctx, "c9") }, nil},
+	}
+	for _, tt := range tests {
+		got, err := tt.find()
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		sameIDs(t, tt.name, ids(got), ids(tt.want))
+		for _, tb := range got {
+			if len(tb.Seats) != 2 {
+				t.Errorf("%s: table %d read with seats %v", tt.name, tb.ID, tb.Seats)
+			}
+		}
+	}
+	if n, err := h.s.GamesInProgress(ctx); err != nil || n != 3 {
+		t.Errorf("%d games in progress, want 3 (%v)", n, err)
+	}
+}
+
+// testActions: a table's log is its actions in the order of the changes
+// and, within one, the order given; a table with none has an empty log.
+func testActions(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	var want []cribbage.LoggedAction
+	for i := range 3 {
+		_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			var logged []cribbage.LoggedAction
+			for j := range i + 1 {
+				ch, err := move(cur)
+				if err != nil {
+					return nil, err
+				}
+				la := ch.Actions[0]
+				la.UserID = fmt.Sprint(i, "-", j)
+				logged = append(logged, la)
+			}
+			want = append(want, logged...)
+			return &cribbage.Change{Table: cur, Actions: logged}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := h.s.Actions(ctx, tb.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := actionsText(got), actionsText(want); g != w {
+		t.Errorf("log\n got %s\nwant %s", g, w)
+	}
+	other := h.create(t, lobby("g", "c"), "")
+	if got, err := h.s.Actions(ctx, other.ID); err != nil || len(got) != 0 {
+		t.Errorf("a new table's log: %v, %v", got, err)
+	}
+}
+
+func actionsText(log []cribbage.LoggedAction) string {
+	b, _ := json.Marshal(log)
+	return string(b)
+}
+
+// cloneTable copies a table, its seats and game included.
+func cloneTable(tb *cribbage.Table) *cribbage.Table {
+	c := *tb
+	c.Seats = append([]cribbage.Seat(nil), tb.Seats...)
+	if tb.State != nil {
+		c.State = tb.State.Clone()
+	}
+	return &c
+}

@@ -1,0 +1,184 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+)
+
+// sqlite is the dialect of a SQLite file: one writer at a time, whose
+// writes this process queues and commits in groups.
+type sqlite struct {
+	// writeMu queues this process's write transactions. SQLite allows one
+	// writer at a time and makes the others retry with growing sleeps (up
+	// to 100 ms each); waiting on a mutex instead hands the lock on at
+	// once. Other processes are still kept out by SQLite's own lock and
+	// the version compare-and-swap.
+	writeMu sync.Mutex
+	// pending are write transactions waiting for writeMu; the writer that
+	// gets it commits them all (see write).
+	pendingMu sync.Mutex
+	pending   []*writeRequest
+	// migrated is set once the schema is final (Open sets it after the
+	// migrations): from then on exec prepares each statement once and
+	// keeps it. A migration's statements are not kept, and could not be:
+	// a statement is prepared on another connection than the
+	// transaction's, which cannot see the tables a migration has not
+	// committed yet ("no such table").
+	migrated bool
+}
+
+func (*sqlite) name() string { return "sqlite" }
+
+// bind leaves the placeholders: SQLite reads ?.
+func (*sqlite) bind(query string) string { return query }
+
+// newID is the next number after the largest: SQLite has one writer at a
+// time, so it is free.
+func (*sqlite) newID(table string) string {
+	return "(SELECT COALESCE(MAX(id), 0) + 1 FROM " + table + ")"
+}
+
+// migrations are the plain SQL files both databases read.
+func (*sqlite) migrations() []string { return []string{"*.sql"} }
+
+// lockMigrations has nothing to do: SQLite's own write lock serializes
+// the migrations' transactions.
+func (*sqlite) lockMigrations(context.Context, *conn) (func(), error) { return func() {}, nil }
+
+// exec runs a cached prepared statement, once the schema is final:
+// SQLite otherwise parses the statement each time.
+func (d *sqlite) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {
+	if !d.migrated {
+		return tx.tx.ExecContext(ctx, query, args...)
+	}
+	st, err := tx.c.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+}
+
+// write runs fn in a write transaction.
+//
+// Writes are group-committed: a writer that finds others queued commits
+// all of them in one transaction, each inside its own savepoint, so one
+// change's failure undoes only that change. Under a burst of moves at
+// many tables this turns a queue of commits into a few, while each fn
+// still sees a transaction of its own.
+func (d *sqlite) write(ctx context.Context, c *conn, fn func(tx *txn) error) error {
+	req := &writeRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	d.pendingMu.Lock()
+	d.pending = append(d.pending, req)
+	d.pendingMu.Unlock()
+
+	err := d.lead(c, req)
+	var p *panicError
+	if errors.As(err, &p) {
+		// The write's own caller panics, as it would have without group
+		// commit; the others in the batch carried on.
+		panic(p.value)
+	}
+	return err
+}
+
+// lead waits for the write lock; unless an earlier leader has committed
+// req meanwhile, it commits every write queued, req among them.
+func (d *sqlite) lead(c *conn, req *writeRequest) error {
+	d.writeMu.Lock()
+	defer d.writeMu.Unlock()
+	select {
+	case err := <-req.done:
+		return err // an earlier leader committed it
+	default:
+	}
+	d.pendingMu.Lock()
+	batch := d.pending
+	d.pending = nil
+	d.pendingMu.Unlock()
+	commitBatch(c, batch)
+	return <-req.done
+}
+
+// panicError carries a panic out of a batched write to its caller.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p *panicError) Error() string {
+	return fmt.Sprintf("store: panic in a write: %v\n%s", p.value, p.stack)
+}
+
+// writeRequest is one queued write transaction.
+type writeRequest struct {
+	ctx  context.Context
+	fn   func(tx *txn) error
+	done chan error
+}
+
+// commitBatch runs queued writes in one transaction, each in a savepoint,
+// and tells each its outcome.
+func commitBatch(c *conn, batch []*writeRequest) {
+	if len(batch) == 0 {
+		return
+	}
+	// The batch outlives any one caller's cancellation: others depend on it.
+	ctx := context.WithoutCancel(batch[0].ctx)
+	tx, err := c.begin(ctx)
+	if err != nil {
+		for _, r := range batch {
+			r.done <- fmt.Errorf("store: begin: %w", err)
+		}
+		return
+	}
+	// Whatever happens below, the write lock is never left held.
+	defer tx.tx.Rollback()
+	results := make([]error, len(batch))
+	for i, r := range batch {
+		results[i] = runSavepoint(ctx, tx, r)
+	}
+	if err := tx.tx.Commit(); err != nil {
+		for _, r := range batch {
+			r.done <- fmt.Errorf("store: commit: %w", err)
+		}
+		return
+	}
+	for i, r := range batch {
+		r.done <- results[i]
+	}
+}
+
+// runSavepoint runs one queued write inside a savepoint, undoing its
+// writes if it fails or panics; a panic comes back as a *panicError.
+func runSavepoint(ctx context.Context, tx *txn, r *writeRequest) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := tx.tx.ExecContext(ctx, `SAVEPOINT w`); err != nil {
+		return err
+	}
+	err := callRecovering(r.fn, tx)
+	if err != nil {
+		if _, rbErr := tx.tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT w`); rbErr != nil {
+			return fmt.Errorf("%w (and undoing it failed: %v)", err, rbErr)
+		}
+	}
+	if _, relErr := tx.tx.ExecContext(ctx, `RELEASE SAVEPOINT w`); relErr != nil && err == nil {
+		err = relErr
+	}
+	return err
+}
+
+// callRecovering calls fn, turning a panic into a *panicError.
+func callRecovering(fn func(tx *txn) error, tx *txn) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return fn(tx)
+}
