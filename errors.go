@@ -27,6 +27,8 @@ var (
 	// ErrNeedPlayers means seats are still empty and no computer fills
 	// them.
 	ErrNeedPlayers = errors.New("cribbage: seats are still empty")
+	// ErrNotOpen means the table is over: finished, closed or cancelled.
+	ErrNotOpen = errors.New("cribbage: the table is over")
 	// ErrRematched means the finished table has its rematch already.
 	ErrRematched = errors.New("cribbage: the table has its rematch already")
 	// ErrNoSeason means the server has no season of that number.

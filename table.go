@@ -16,6 +16,9 @@ const (
 	StatusPlaying  Status = "playing"  // the game is on
 	StatusFinished Status = "finished" // the game has a result
 	StatusClosed   Status = "closed"   // closed without a game (an abandoned lobby)
+	// StatusCancelled is a lobby or game an admin ended: no result, no
+	// winner, nothing in the records.
+	StatusCancelled Status = "cancelled"
 )
 
 // Open reports whether the table is still in use.
@@ -74,6 +77,22 @@ type Table struct {
 	// EditToken is the newest interaction token whose original response is
 	// the table message, if any (the bot's MessageBook records it).
 	EditToken MessageToken
+	// CancelledBy is the user who cancelled the table, and CancelReason
+	// the reason they gave (maybe none), once it is StatusCancelled.
+	CancelledBy  string
+	CancelReason string
+}
+
+// Cancel ends an open table (a lobby or a game) for an admin: it is
+// recorded as cancelled, by whom and why, and is not a result: no winner,
+// and nothing in the records or the leaderboard. A table already over
+// fails with ErrNotOpen.
+func (t *Table) Cancel(by, reason string) error {
+	if !t.Status.Open() {
+		return ErrNotOpen
+	}
+	t.Status, t.CancelledBy, t.CancelReason = StatusCancelled, by, reason
+	return nil
 }
 
 // MessageToken is an interaction token whose original response is a

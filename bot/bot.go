@@ -354,11 +354,29 @@ func (b *Bot) liveContext() (context.Context, bool) {
 
 // registerCommands overwrites the application's commands in one call: to
 // the configured server when set (they appear at once), else globally.
+// The call replaces whatever an older version registered.
 func (b *Bot) registerCommands() error {
-	if _, err := b.session.ApplicationCommandBulkOverwrite(b.appID, b.opts.GuildID, commandDefinitions()); err != nil {
+	endpoint := discordgo.EndpointApplicationGlobalCommands(b.appID)
+	if b.opts.GuildID != "" {
+		endpoint = discordgo.EndpointApplicationGuildCommands(b.appID, b.opts.GuildID)
+	}
+	var body []commandBody
+	for _, c := range commandDefinitions() {
+		body = append(body, commandBody{ApplicationCommand: c, DefaultMemberPermissions: c.DefaultMemberPermissions})
+	}
+	if _, err := b.session.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint); err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
 	return nil
+}
+
+// commandBody is a command as the bulk overwrite sends it. discordgo
+// writes default_member_permissions as a string; Discord's published
+// schema for the request has an integer, which this field (shallower
+// than discordgo's, so it is the one encoded) writes.
+type commandBody struct {
+	*discordgo.ApplicationCommand
+	DefaultMemberPermissions *int64 `json:"default_member_permissions,omitempty"`
 }
 
 // resume finishes what a previous run left: tables waiting for a deal the

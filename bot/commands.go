@@ -7,8 +7,22 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// commandName is the one slash command; everything is a subcommand of it.
-const commandName = "cribbage"
+// The slash commands. /cribbage is playing; /cribbage-club is the
+// server's records, which need no games channel; /cribbage-admin is for
+// the server's admins. Three commands, so that a server's own permission
+// settings (Server Settings → Integrations) can allow each where it wants
+// it: the records everywhere, games in one channel, the admin's tools to
+// whom it chooses.
+const (
+	commandName  = "cribbage"
+	clubCommand  = "cribbage-club"
+	adminCommand = "cribbage-admin"
+)
+
+// adminPermissions are the permissions /cribbage-admin needs by default:
+// Manage Server. A server may allow others in its Integrations settings;
+// the bot checks again itself (mayAdminister).
+const adminPermissions int64 = discordgo.PermissionManageGuild
 
 // one is the least table number.
 var one = 1.0
@@ -16,67 +30,120 @@ var one = 1.0
 // seedDigits is a revealed seed's length in hex.
 var seedDigits = 2 * len(engine.Seed{})
 
-// commandDefinitions is the /cribbage command with its subcommands and
-// options, registered with a bulk overwrite at start.
+// reasonLength is the longest reason a cancel may give.
+const reasonLength = 200
+
+// maxOpenTablesLimit is the largest per-person limit a server may set.
+const maxOpenTablesLimit = 25.0
+
+// The option builders the definitions share.
+func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+}
+
+func intChoices(values ...int) []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, v := range values {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
+	}
+	return out
+}
+
+func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, v := range values {
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
+	}
+	return out
+}
+
+// commandDefinitions are the bot's commands with their subcommands and
+// options, registered with a bulk overwrite at start (which replaces
+// whatever an older version registered). None is offered in DMs.
 func commandDefinitions() []*discordgo.ApplicationCommand {
 	noDM := false
+	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	adminOnly := adminPermissions
+	return []*discordgo.ApplicationCommand{
+		{Name: commandName, Description: "Play cribbage at a table in this channel", DMPermission: &noDM, Contexts: guildOnly, Options: playOptions()},
+		{Name: clubCommand, Description: "This server's cribbage records: the leaderboard, players' stats and ratings, the seasons", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
+		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings", DMPermission: &noDM, Contexts: guildOnly,
+			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
+	}
+}
+
+// playOptions are /cribbage's subcommands.
+func playOptions() []*discordgo.ApplicationCommandOption {
 	tableOpt := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table",
 		Description: "The table number (only needed if you sit at more than one here)", Autocomplete: true, MinValue: &one}
-	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+	return []*discordgo.ApplicationCommandOption{
+		sub("start", "Open a cribbage table in this channel",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players (default 2)", Choices: intChoices(2, 3, 4)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "teams", Description: "With 4 players: two teams of two, partners sitting opposite"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121, or the server's own)", Choices: intChoices(121, 61)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "counting", Description: "Who counts the hands (default: the table)",
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
+				Choices: stringChoices(levelEasy, levelStrong)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "four-colour", Description: "Draw the cards in four colours: diamonds blue, clubs green (easier for colour-blind players)"},
+		),
+		sub("join", "Take a seat at a table in this channel", tableOpt),
+		sub("leave", "Give up your seat before the game starts", tableOpt),
+		sub("hand", "Show your hand, privately", tableOpt),
+		sub("status", "Show a table", tableOpt,
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "public", Description: "Show it to the channel (default: only you)"}),
+		sub("resign", "Concede your game (asks first)", tableOpt),
+		sub("games", "Your open tables in this server, and whose turn it is"),
+		sub("count", "Count a hand: fifteens, pairs, runs, flush and nobs",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "cards", Description: "Four cards, e.g. 5H 5D 5C JS", Required: true, MaxLength: 40},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starter", Description: "The starter card, e.g. 5S", Required: true, MaxLength: 4},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "crib", Description: "Count it as a crib (a flush needs all five cards)"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "share", Description: "Post the count to the channel (default: only you see it)"}),
+		sub("replay", "Go through a game hand by hand: the deal, the throws, the play, the show",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (default: your game in progress here)", MinValue: &one}),
+		sub("verify", "Deal a hand again from its seed, revealed once the hand is over",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "seed", Description: "The 64 hex digits the thread shows after the hand", Required: true, MinLength: &seedDigits, MaxLength: seedDigits},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players the table had (default 2)", Choices: intChoices(2, 3, 4)}),
+		sub("rules", "How cribbage is played here"),
+		sub("help", "How to use this bot"),
 	}
-	intChoices := func(values ...int) []*discordgo.ApplicationCommandOptionChoice {
-		var out []*discordgo.ApplicationCommandOptionChoice
-		for _, v := range values {
-			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
-		}
-		return out
+}
+
+// clubOptions are /cribbage-club's subcommands.
+func clubOptions() []*discordgo.ApplicationCommandOption {
+	return []*discordgo.ApplicationCommandOption{
+		sub("leaderboard", "The server's leaderboard: ratings this season",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "Which games of the season (default: all of them)",
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "last 7 days", Value: "week"}, {Name: "last 30 days", Value: "month"}, {Name: "the whole season", Value: "all"}}},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "season", Description: "A past season's number (default: this season)", MinValue: &one}),
+		sub("seasons", "The server's seasons: when each ran, and its games"),
+		sub("stats", "A player's record in this server",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "vs", Description: "Also show the record against this player"}),
 	}
-	return []*discordgo.ApplicationCommand{{
-		Name:         commandName,
-		Description:  "Play cribbage at a table in this channel",
-		DMPermission: &noDM,
-		Contexts:     &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
-		Options: []*discordgo.ApplicationCommandOption{
-			sub("start", "Open a cribbage table in this channel",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players (default 2)", Choices: intChoices(2, 3, 4)},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "teams", Description: "With 4 players: two teams of two, partners sitting opposite"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "counting", Description: "Who counts the hands (default: the table)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "easy", Value: "easy"}, {Name: "expert", Value: "expert"}, {Name: "classic", Value: "classic"}}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "four-colour", Description: "Draw the cards in four colours: diamonds blue, clubs green (easier for colour-blind players)"},
-			),
-			sub("join", "Take a seat at a table in this channel", tableOpt),
-			sub("leave", "Give up your seat before the game starts", tableOpt),
-			sub("hand", "Show your hand, privately", tableOpt),
-			sub("status", "Show a table", tableOpt,
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "public", Description: "Show it to the channel (default: only you)"}),
-			sub("resign", "Concede your game (asks first)", tableOpt),
-			sub("games", "Your open tables in this server, and whose turn it is"),
-			sub("leaderboard", "The server's leaderboard: ratings this season",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "Which games of the season (default: all of them)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "last 7 days", Value: "week"}, {Name: "last 30 days", Value: "month"}, {Name: "the whole season", Value: "all"}}},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "season", Description: "A past season's number (default: this season)", MinValue: &one}),
-			sub("seasons", "The server's seasons: when each ran, and its games"),
-			sub("stats", "A player's record in this server",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "vs", Description: "Also show the record against this player"}),
-			sub("count", "Count a hand: fifteens, pairs, runs, flush and nobs",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "cards", Description: "Four cards, e.g. 5H 5D 5C JS", Required: true, MaxLength: 40},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "starter", Description: "The starter card, e.g. 5S", Required: true, MaxLength: 4},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "crib", Description: "Count it as a crib (a flush needs all five cards)"}),
-			sub("replay", "Go through a game hand by hand: the deal, the throws, the play, the show",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (default: your game in progress here)", MinValue: &one}),
-			sub("verify", "Deal a hand again from its seed, revealed once the hand is over",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "seed", Description: "The 64 hex digits the thread shows after the hand", Required: true, MinLength: &seedDigits, MaxLength: seedDigits},
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players the table had (default 2)", Choices: intChoices(2, 3, 4)}),
-			sub("rules", "How cribbage is played here"),
-			sub("help", "How to use this bot"),
-		},
-	}}
+}
+
+// adminOptions are /cribbage-admin's subcommands.
+func adminOptions() []*discordgo.ApplicationCommandOption {
+	zero := 0.0
+	return []*discordgo.ApplicationCommandOption{
+		sub("cancel", "End a stuck or abusive table: no result, no winner, nothing in the records",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (on its message: Cribbage · table N)",
+				Required: true, Autocomplete: true, MinValue: &one},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why, for the players (shown on the table and in its thread)", MaxLength: reasonLength}),
+		sub("settings", "Show this server's cribbage settings; with options, change them",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reminder-after", Description: "Remind a player keeping a table waiting this long: 90m, 12h, 2d, or off", MaxLength: 12},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "forfeit-after", Description: "Opponents may claim the win after this long without a move: 3d, 7d, or off", MaxLength: 12},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "default-points", Description: "Game length when /cribbage start doesn't say", Choices: intChoices(121, 61)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: "games-channel", Description: "The one channel where /cribbage start opens tables",
+				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "max-open-tables", Description: "The most open tables one person may sit at here (0: no limit)",
+				MinValue: &zero, MaxValue: maxOpenTablesLimit},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
+				Choices: stringChoices(settingNames...)}),
+	}
 }
 
 // options returns a subcommand's options by name.

@@ -75,16 +75,19 @@ func TestRouteTable(t *testing.T) {
 		}
 		seen[r.action] = true
 	}
-	registered := map[string]bool{}
-	for _, o := range commandDefinitions()[0].Options {
-		registered[o.Name] = true
-		if _, ok := commandsByName[o.Name]; !ok {
-			t.Errorf("/cribbage %s is registered but has no route", o.Name)
+	registered := map[routeKey]bool{}
+	for _, c := range commandDefinitions() {
+		for _, o := range c.Options {
+			k := routeKey{c.Name, o.Name}
+			registered[k] = true
+			if _, ok := commandsByName[k]; !ok {
+				t.Errorf("/%s %s is registered but has no route", c.Name, o.Name)
+			}
 		}
 	}
 	for _, r := range commandRoutes {
-		if !registered[r.name] {
-			t.Errorf("route %q is not a registered subcommand", r.name)
+		if !registered[routeKey{r.command, r.name}] {
+			t.Errorf("route /%s %s is not a registered subcommand", r.command, r.name)
 		}
 	}
 }

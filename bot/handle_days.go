@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -17,17 +18,29 @@ var errTooSoon = errors.New("bot: too soon to claim a forfeit")
 // errNobodyLate means a forfeit was claimed when no opponent has to move.
 var errNobodyLate = errors.New("bot: no opponent is keeping the table waiting")
 
+// errNoForfeits means the server turned forfeits off.
+var errNoForfeits = errors.New("bot: forfeits are off on this server")
+
 // forfeitDue reports whether the table has waited long enough for a
-// forfeit to be claimed.
-func (b *Bot) forfeitDue(t *cribbage.Table) bool {
-	return b.opts.ForfeitAfter > 0 && t.Status == cribbage.StatusPlaying && b.now().Sub(t.Since()) >= b.opts.ForfeitAfter
+// forfeit to be claimed, with forfeits after after (0: never).
+func (b *Bot) forfeitDue(t *cribbage.Table, after time.Duration) bool {
+	return after > 0 && t.Status == cribbage.StatusPlaying && b.now().Sub(t.Since()) >= after
 }
 
 // clickClaimWin ends the game for the claimer's side when an opponent has
-// not moved for the forfeit time. A forfeit is a win, never a skunk.
+// not moved for the forfeit time (the server's, or the bot's). A forfeit
+// is a win, never a skunk.
 func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	after := settings.Forfeit(b.opts.ForfeitAfter)
 	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
-		if !b.forfeitDue(t) {
+		if after == 0 {
+			return engine.Action{}, errNoForfeits
+		}
+		if !b.forfeitDue(t, after) {
 			return engine.Action{}, errTooSoon
 		}
 		late := -1
@@ -61,6 +74,15 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		return reply{}, err
 	}
 	if err := mayRematch(prev, ic, uid); err != nil {
+		return reply{}, err
+	}
+	// A rematch is a new table: whoever asks for it is held to the
+	// server's limit, as a start is.
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
 		return reply{}, err
 	}
 	// One transaction makes the rematch and records it on the finished

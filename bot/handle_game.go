@@ -37,6 +37,9 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	uid, _ := user(ic)
 	seat := t.SeatOf(uid)
 	switch {
+	case t.Status == cribbage.StatusCancelled:
+		// Its cards and buttons are no use now.
+		return nil, -1, &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
 	case seat < 0:
 		return nil, -1, cribbage.ErrNotSeated
 	case t.State == nil:

@@ -108,7 +108,7 @@ func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bo
 		}
 	}
 	e.Description = strings.Join(lines, "\n")
-	e.Footer = &discordgo.MessageEmbedFooter{Text: "rating · wins–losses · games between people · /cribbage seasons lists the seasons"}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: "rating · wins–losses · games between people · /cribbage-club seasons lists the seasons"}
 	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
@@ -221,7 +221,8 @@ func displayName(u *discordgo.User) string {
 	return u.Username
 }
 
-// cmdCount counts any hand with its breakdown, as players say it aloud.
+// cmdCount counts any hand with its breakdown, as players say it aloud:
+// privately, or to the channel with share.
 func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	opts := options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
@@ -249,8 +250,14 @@ func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	for _, it := range bd.Items {
 		lines = append(lines, fmt.Sprintf("· %s %s — %d", it.Kind, engine.DisplayCards(it.Cards), it.Points))
 	}
+	// Private unless asked to share: a player checking a hand mid-game
+	// shouldn't tell the table what they hold.
+	share := false
+	if o, ok := opts["share"]; ok {
+		share = o.BoolValue()
+	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Content: strings.Join(lines, "\n")}.response(false)}}, nil
+		Data: rendered{Content: strings.Join(lines, "\n")}.response(!share)}}, nil
 }
 
 // rulesText summarises RULES.md for players.
@@ -262,13 +269,17 @@ const rulesText = `**Cribbage at this table**
 • First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
 • Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
 
-// helpText explains the bot.
+// helpText explains the bot: every command, each in a few words.
 const helpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins).\n" +
-	"2. Others press **Join**. The game starts when every seat is taken.\n" +
-	"3. Press **Show my hand** on the table message (or `/cribbage hand`) — only you see your cards. Choose your crib cards and **Confirm**; then play cards when it's your turn. The channel gets the count and the show.\n" +
-	"4. Games can last days: come back any time; your buttons keep working. You'll be mentioned when it's your turn.\n" +
-	"Also: `/cribbage status`, `/cribbage resign`, `/cribbage leaderboard`, `/cribbage stats`, `/cribbage count` (count any hand), `/cribbage rules`."
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour).\n" +
+	"2. Others press **Join** (or `/cribbage join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
+	"3. Press **Show my hand** on the table message (or `/cribbage hand`): only you see your cards. Choose your crib cards and **Confirm**, then play a card when it's your turn. The table's thread tells the play and the show.\n" +
+	"4. Games can last days: come back any time, your buttons keep working. You're pinged when the table has waited on you a while.\n" +
+	"Also: `status` (a table), `games` (your tables), `resign`, `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
+	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `/cribbage-club stats` and `/cribbage-club seasons`.\n" +
+	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
+	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel. " +
+	"Who may use each command, and where, is set in Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.
 func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
@@ -285,7 +296,9 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	data := ic.ApplicationCommandData()
 	var tables []*cribbage.Table
 	var err error
-	if len(data.Options) > 0 && data.Options[0].Name == "join" {
+	// Joining, and an admin's cancel, look for tables in this channel;
+	// everything else for the user's own.
+	if len(data.Options) > 0 && (data.Options[0].Name == "join" || data.Name == adminCommand) {
 		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
 	} else {
 		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)

@@ -10,17 +10,57 @@ import (
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
-// computerName names a computer seat: "Computer (expert)", numbered when
-// there are several.
+// The computer levels players choose from: easy, and strong, which is
+// engine/ai's expert. The classic baseline is cribbage simulate's alone;
+// tables stored with it still play.
+const (
+	levelEasy   = "easy"
+	levelStrong = "strong"
+)
+
+// computerLevel is the level a player's choice of computer plays at.
+func computerLevel(choice string) (ai.Level, bool) {
+	switch choice {
+	case levelEasy:
+		return ai.Easy, true
+	case levelStrong:
+		return ai.Expert, true
+	}
+	return "", false
+}
+
+// levelName is what players call a stored level: the expert is strong.
+func levelName(level string) string {
+	if level == string(ai.Expert) {
+		return levelStrong
+	}
+	return level
+}
+
+// computerName names a computer seat: "Computer 2 (strong)".
 func computerName(level string, seat int) string {
-	return fmt.Sprintf("Computer %d (%s)", seat+1, level)
+	return fmt.Sprintf("Computer %d (%s)", seat+1, levelName(level))
 }
 
 // cmdStart opens a table with the host in the first seat and answers with
 // the public table message.
 func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
+		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
+	}
+	uid, name := user(ic)
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+		return reply{}, err
+	}
 	opts := options(ic)
 	o := engine.Options{Players: 2, Target: 121}
+	if settings.DefaultPoints != 0 {
+		o.Target = settings.DefaultPoints
+	}
 	if v, ok := opts["players"]; ok {
 		o.Players = int(v.IntValue())
 	}
@@ -48,13 +88,12 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
-		level, err := ai.ParseLevel(v.StringValue())
-		if err != nil || (level != ai.Easy && level != ai.Expert && level != ai.Classic) {
-			return reply{resp: ephemeral("The computer plays `easy`, `expert` or `classic`.")}, nil
+		level, ok := computerLevel(v.StringValue())
+		if !ok {
+			return reply{resp: ephemeral("The computer plays `easy` or `strong`.")}, nil
 		}
 		computer = string(level)
 	}
-	uid, name := user(ic)
 	fourColour := false
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
@@ -74,6 +113,15 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 // Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
+	if join {
+		settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, id); err != nil {
+			return nil, err
+		}
+	}
 	defer b.locks.lock(id)()
 	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
 		if err := checkHere(t, ic); err != nil {

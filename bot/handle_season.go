@@ -59,6 +59,6 @@ func renderSeasons(seasons []cribbage.Season) rendered {
 		lines = append(lines, line+" · "+games(se.Games))
 	}
 	e := &discordgo.MessageEmbed{Title: "Cribbage seasons", Color: 0x2e7d32, Description: strings.Join(lines, "\n"),
-		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage leaderboard season: N shows a season's leaderboard"}}
+		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage-club leaderboard season: N shows a season's leaderboard"}}
 	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
 }

@@ -36,18 +36,28 @@ type unit struct {
 	b     *Bot
 	store *mock.Store
 	next  int
+	// clock is the bot's and the store's time; tests move it.
+	clock time.Time
 }
 
 func newUnit(t *testing.T) *unit {
+	return newUnitWith(t, Options{})
+}
+
+// newUnitWith is newUnit with the bot's timers and such from opts.
+func newUnitWith(t *testing.T, opts Options) *unit {
 	st := mock.NewStore()
-	clock := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	st.Now = func() time.Time { return clock }
+	u := &unit{t: t, store: st, clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	st.Now = func() time.Time { return u.clock }
 	var seeds uint64
-	b, err := New(Options{Token: "test", Store: st, Now: st.Now, Seeds: func() engine.Seed { seeds++; return engine.SeedFromUint64(seeds) }})
+	opts.Token, opts.Store, opts.Now = "test", st, st.Now
+	opts.Seeds = func() engine.Seed { seeds++; return engine.SeedFromUint64(seeds) }
+	b, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &unit{t: t, b: b, store: st}
+	u.b = b
+	return u
 }
 
 // route answers an interaction, giving it an id as Discord would.
@@ -157,6 +167,11 @@ func TestRefusals(t *testing.T) {
 				t.Error("a refused interaction changed the table")
 			}
 		})
+	}
+	// The records moved to /cribbage-club; a client that has not seen
+	// the new commands yet is told where.
+	if resp := u.ok(discordtest.Command(guild, channel, alice, "leaderboard")); !strings.Contains(resp.Data.Content, "/cribbage-club leaderboard") {
+		t.Errorf("the old leaderboard: %q", resp.Data.Content)
 	}
 	// Count works anywhere; rules and help too.
 	if resp := u.ok(discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})); !strings.Contains(resp.Data.Content, "29") {

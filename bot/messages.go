@@ -35,7 +35,20 @@ func userMessage(err error) (msg string, known bool) {
 	}
 	var season *noSeasonError
 	if errors.As(err, &season) {
-		return fmt.Sprintf("There's no season %d here: this server is in season %d. `/cribbage seasons` lists them.", season.asked, season.current), true
+		return fmt.Sprintf("There's no season %d here: this server is in season %d. `/cribbage-club seasons` lists them.", season.asked, season.current), true
+	}
+	var cancelled *cancelledError
+	if errors.As(err, &cancelled) {
+		why := ""
+		if cancelled.reason != "" {
+			why = ": " + cancelled.reason
+		}
+		return fmt.Sprintf("Table %d was cancelled by <@%s>%s — it's over, and counts for nobody.", cancelled.id, cancelled.by, why), true
+	}
+	var many *tooManyTablesError
+	if errors.As(err, &many) {
+		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",
+			many.max, plural(many.max)), true
 	}
 	var card *engine.CardError
 	if errors.As(err, &card) {
@@ -66,6 +79,11 @@ var errorTexts = []struct {
 	{cribbage.ErrStale, "Someone acted at the same moment; nothing was changed. Press **Refresh** and try again."},
 	{cribbage.ErrDuplicate, "That was already done — Discord sent the same click twice."},
 	{errNotHere, "There's no such table in this channel."},
+	{errNotInServer, "There's no table with that number in this server."},
+	{errNotAdmin, "Only members with **Manage Server** can change this server's cribbage settings."},
+	{errMayNotCancel, "Only members with **Manage Server**, or the role this server's settings name (`/cribbage-admin settings`), can do that."},
+	{errNoForfeits, "Forfeits are turned off on this server, so there is no win to claim."},
+	{cribbage.ErrNotOpen, "That table is over already: there is nothing to cancel."},
 	{cribbage.ErrNotFound, "That table doesn't exist any more."},
 	{cribbage.ErrNotPlaying, "This table's game isn't running."},
 	{cribbage.ErrNotLobby, "This table's game has already started; seats can't change now."},
@@ -95,8 +113,8 @@ var errorTexts = []struct {
 	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
 	{engine.ErrClaimerWaited, "You can't claim the win while the table is waiting for your side too: make your move first."},
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
-	{cribbage.ErrNoSeason, "There's no such season here. `/cribbage seasons` lists them."},
-	{cribbage.ErrSeasonUnplayed, "The current season has no games between people yet, so there is nothing to restart."},
+	{cribbage.ErrNoSeason, "There's no such season here. `/cribbage-club seasons` lists them."},
+	{cribbage.ErrSeasonUnplayed, "The current season has no games between people yet, so there is nothing to restart: its ratings are all fresh already."},
 }
 
 // tableList writes table ids as "12, 15".

@@ -44,8 +44,13 @@ func interactionKind(ic *discordgo.Interaction) string {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
 		if len(data.Options) > 0 {
-			if _, ok := commandsByName[data.Options[0].Name]; ok {
-				return "command:" + data.Options[0].Name
+			if r, ok := commandsByName[routeKey{data.Name, data.Options[0].Name}]; ok {
+				// /cribbage's subcommands by name alone, as before the
+				// other commands came; theirs with the command.
+				if r.command == commandName {
+					return "command:" + r.name
+				}
+				return "command:" + r.command + " " + r.name
 			}
 		}
 		return "command:unknown"

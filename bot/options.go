@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -22,22 +23,25 @@ var errBadOptions = errors.New("bot: options outside the command's definition")
 // record belongs to a user, and Discord always says who acted.
 var errNoUser = errors.New("bot: the interaction names no user")
 
-// subcommandOptions are the registered options of each subcommand, by name.
-var subcommandOptions = func() map[string][]*discordgo.ApplicationCommandOption {
-	out := map[string][]*discordgo.ApplicationCommandOption{}
-	for _, sub := range commandDefinitions()[0].Options {
-		out[sub.Name] = sub.Options
+// subcommandOptions are the registered options of each subcommand, by
+// command and subcommand name.
+var subcommandOptions = func() map[routeKey][]*discordgo.ApplicationCommandOption {
+	out := map[routeKey][]*discordgo.ApplicationCommandOption{}
+	for _, c := range commandDefinitions() {
+		for _, sub := range c.Options {
+			out[routeKey{c.Name, sub.Name}] = sub.Options
+		}
 	}
 	return out
 }()
 
-// checkOptions checks a /cribbage command's subcommand and its options
-// against their definitions.
+// checkOptions checks a command's subcommand and its options against
+// their definitions.
 func checkOptions(data discordgo.ApplicationCommandInteractionData) error {
 	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
 		return errBadOptions
 	}
-	defs := subcommandOptions[data.Options[0].Name]
+	defs := subcommandOptions[routeKey{data.Name, data.Options[0].Name}]
 	given := map[string]bool{}
 	for _, o := range data.Options[0].Options {
 		def := optionNamed(defs, o.Name)
@@ -45,7 +49,7 @@ func checkOptions(data discordgo.ApplicationCommandInteractionData) error {
 			return fmt.Errorf("%w: option %q", errBadOptions, o.Name)
 		}
 		given[o.Name] = true
-		if err := checkOption(def, o); err != nil {
+		if err := checkOption(def, o, data.Resolved); err != nil {
 			return fmt.Errorf("%w: option %q: %v", errBadOptions, o.Name, err)
 		}
 	}
@@ -68,7 +72,7 @@ func optionNamed(defs []*discordgo.ApplicationCommandOption, name string) *disco
 }
 
 // checkOption checks one option's value against its definition.
-func checkOption(def *discordgo.ApplicationCommandOption, o *discordgo.ApplicationCommandInteractionDataOption) error {
+func checkOption(def *discordgo.ApplicationCommandOption, o *discordgo.ApplicationCommandInteractionDataOption, resolved *discordgo.ApplicationCommandInteractionDataResolved) error {
 	if o.Type != def.Type {
 		return fmt.Errorf("type %s, want %s", o.Type, def.Type)
 	}
@@ -97,9 +101,20 @@ func checkOption(def *discordgo.ApplicationCommandOption, o *discordgo.Applicati
 		if _, ok := o.Value.(bool); !ok {
 			return errors.New("not a boolean")
 		}
-	case discordgo.ApplicationCommandOptionUser:
+	case discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionRole:
 		if v, ok := o.Value.(string); !ok || v == "" {
-			return errors.New("not a user")
+			return errors.New("not an id")
+		}
+	case discordgo.ApplicationCommandOptionChannel:
+		v, ok := o.Value.(string)
+		if !ok || v == "" {
+			return errors.New("not a channel")
+		}
+		// Discord resolves the channel; one of another kind than the
+		// definition offers is refused.
+		if resolved == nil || resolved.Channels[v] == nil ||
+			len(def.ChannelTypes) > 0 && !slices.Contains(def.ChannelTypes, resolved.Channels[v].Type) {
+			return errors.New("not a channel of the kinds offered")
 		}
 	default:
 		return errors.New("a type the bot does not use")

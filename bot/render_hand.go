@@ -14,6 +14,10 @@ import (
 // chosen so far for the crib; note, if any, leads the message (for
 // example why a click was refused).
 func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note string) rendered {
+	if t.Status == cribbage.StatusCancelled {
+		// The cards are no use now: the view says why, with no buttons.
+		return rendered{Content: "🚫 " + cancelledLine(t) + "\n" + countsForNobody}
+	}
 	g := t.State
 	v := g.ViewFor(seat)
 	ver := viewVersion(v)

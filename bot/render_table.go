@@ -129,7 +129,7 @@ func renderTable(t *cribbage.Table) rendered {
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
 		if t.Computer != "" {
-			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", t.Computer))
+			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", levelName(t.Computer)))
 		}
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
@@ -140,6 +140,8 @@ func renderTable(t *cribbage.Table) rendered {
 		desc = append(desc, resultLine(t, t.State.Result))
 	case cribbage.StatusClosed:
 		desc = append(desc, "This table was closed without a game.")
+	case cribbage.StatusCancelled:
+		desc = append(desc, "🚫 "+cancelledLine(t), countsForNobody)
 	}
 	e.Description = strings.Join(desc, "\n")
 	e.Fields = seatFields(t)

@@ -180,10 +180,14 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
-		if data.Name != commandName || len(data.Options) == 0 {
+		if len(data.Options) == 0 {
 			return reply{}, errUnknownCommand
 		}
-		r, ok := commandsByName[data.Options[0].Name]
+		key := routeKey{data.Name, data.Options[0].Name}
+		r, ok := commandsByName[key]
+		if to, moved := movedRoutes[key]; !ok && moved {
+			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
+		}
 		if !ok {
 			return reply{}, errUnknownCommand
 		}
@@ -193,7 +197,11 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if err := checkOptions(data); err != nil {
 			return reply{}, err
 		}
-		return r.handle(b, ctx, ic)
+		rep, err := r.handle(b, ctx, ic)
+		if o, ok := options(ic)["table"]; ok && err != nil && r.command == commandName {
+			err = b.explainCancelled(ctx, ic, o.IntValue(), err)
+		}
+		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
 		return b.autocomplete(ctx, ic)
 	case discordgo.InteractionMessageComponent:
@@ -213,7 +221,8 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if ic.GuildID == "" {
 		return reply{}, errNotInGuild
 	}
-	return clickByAction[c.Action].handle(b, ctx, ic, c)
+	rep, err := clickByAction[c.Action].handle(b, ctx, ic, c)
+	return rep, b.explainCancelled(ctx, ic, c.Table, err)
 }
 
 // errUnknownCommand refuses a slash command the bot does not have (one

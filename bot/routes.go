@@ -68,36 +68,49 @@ var clickRoutes = []clickRoute{
 	{actReplay, "/replay/{table}/{index}", (*Bot).clickReplay},
 }
 
-// commandRoute is a /cribbage subcommand and its handler; anywhere allows
-// it in direct messages too (it needs no table).
+// commandRoute is a subcommand of one of the bot's commands and its
+// handler; anywhere allows it in direct messages too (it needs no table).
 type commandRoute struct {
+	command  string
 	name     string
 	handle   func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
 	anywhere bool
 }
 
+// routeKey names a subcommand: its command and its own name.
+type routeKey struct{ command, sub string }
+
 var commandRoutes = []commandRoute{
-	{"start", (*Bot).cmdStart, false},
-	{"join", (*Bot).cmdJoin, false},
-	{"leave", (*Bot).cmdLeave, false},
-	{"hand", (*Bot).cmdHand, false},
-	{"status", (*Bot).cmdStatus, false},
-	{"resign", (*Bot).cmdResign, false},
-	{"leaderboard", (*Bot).cmdLeaderboard, false},
-	{"stats", (*Bot).cmdStats, false},
-	{"seasons", (*Bot).cmdSeasons, false},
-	{"count", (*Bot).cmdCount, true},
-	{"games", (*Bot).cmdGames, false},
-	{"verify", (*Bot).cmdVerify, true},
-	{"replay", (*Bot).cmdReplay, false},
-	{"rules", (*Bot).cmdRules, true},
-	{"help", (*Bot).cmdHelp, true},
+	{commandName, "start", (*Bot).cmdStart, false},
+	{commandName, "join", (*Bot).cmdJoin, false},
+	{commandName, "leave", (*Bot).cmdLeave, false},
+	{commandName, "hand", (*Bot).cmdHand, false},
+	{commandName, "status", (*Bot).cmdStatus, false},
+	{commandName, "resign", (*Bot).cmdResign, false},
+	{commandName, "count", (*Bot).cmdCount, true},
+	{commandName, "games", (*Bot).cmdGames, false},
+	{commandName, "verify", (*Bot).cmdVerify, true},
+	{commandName, "replay", (*Bot).cmdReplay, false},
+	{commandName, "rules", (*Bot).cmdRules, true},
+	{commandName, "help", (*Bot).cmdHelp, true},
+	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard, false},
+	{clubCommand, "stats", (*Bot).cmdStats, false},
+	{clubCommand, "seasons", (*Bot).cmdSeasons, false},
+	{adminCommand, "cancel", (*Bot).cmdCancel, false},
+	{adminCommand, "settings", (*Bot).cmdSettings, false},
+}
+
+// movedRoutes are subcommands an older version had, and where they went:
+// a client that has not yet seen the commands replaced is told.
+var movedRoutes = map[routeKey]string{
+	{commandName, "leaderboard"}: "/" + clubCommand + " leaderboard",
+	{commandName, "stats"}:       "/" + clubCommand + " stats",
 }
 
 // The route table indexed, for lookups.
 var (
 	clickByAction  = map[action]*clickRoute{}
-	commandsByName = map[string]*commandRoute{}
+	commandsByName = map[routeKey]*commandRoute{}
 )
 
 func init() {
@@ -105,6 +118,7 @@ func init() {
 		clickByAction[clickRoutes[i].action] = &clickRoutes[i]
 	}
 	for i := range commandRoutes {
-		commandsByName[commandRoutes[i].name] = &commandRoutes[i]
+		r := &commandRoutes[i]
+		commandsByName[routeKey{r.command, r.name}] = r
 	}
 }

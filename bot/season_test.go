@@ -32,25 +32,25 @@ func TestLeaderboardShowsTheSeasonAsked(t *testing.T) {
 	u := newUnit(t)
 	var asked []int
 	twoSeasons(u, &asked)
-	now := u.ok(discordtest.Command(guild, channel, bob, "leaderboard"))
+	now := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard"))
 	if title := now.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 2 · Winter" {
 		t.Errorf("this season's title %q", title)
 	}
 	if !strings.Contains(now.Data.Embeds[0].Description, "**1.** Bob · **1580?** · 2–1 · 3 games") {
 		t.Errorf("this season's board:\n%s", now.Data.Embeds[0].Description)
 	}
-	past := u.ok(discordtest.Command(guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
+	past := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
 	if title := past.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 1" {
 		t.Errorf("season 1's title %q", title)
 	}
 	if len(asked) != 2 || asked[0] != 2 || asked[1] != 1 {
 		t.Errorf("seasons asked of the store: %v, want [2 1]", asked)
 	}
-	_, err := u.route(discordtest.Command(guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
+	_, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
 	if msg, known := userMessage(err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
 		t.Errorf("season 3: %v, answered %q", err, msg)
 	}
-	if _, err := u.route(discordtest.Command(guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
+	if _, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
 		t.Error("season 0 was answered")
 	}
 	if len(asked) != 2 {
@@ -64,7 +64,7 @@ func TestSeasonsListNewestFirst(t *testing.T) {
 	u := newUnit(t)
 	var asked []int
 	twoSeasons(u, &asked)
-	r := u.ok(discordtest.Command(guild, channel, bob, "seasons"))
+	r := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "seasons"))
 	one, two := time.Date(2026, 1, 10, 19, 0, 0, 0, time.UTC).Unix(), time.Date(2026, 7, 10, 19, 0, 0, 0, time.UTC).Unix()
 	want := fmt.Sprintf("**Season 2 · Winter** (now) — since <t:%d:D>, started by <@%s> · 3 games\n"+
 		"**Season 1** — <t:%d:D> to <t:%d:D> · 40 games", two, alice.ID, one, two)
@@ -73,7 +73,7 @@ func TestSeasonsListNewestFirst(t *testing.T) {
 	}
 	// A new server: season 1, not begun.
 	u.store.SeasonsFn = nil
-	r = u.ok(discordtest.Command(guild, channel, bob, "seasons"))
+	r = u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "seasons"))
 	if got := r.Data.Embeds[0].Description; got != "**Season 1** — begins with the first game between people" {
 		t.Errorf("a new server's seasons: %q", got)
 	}

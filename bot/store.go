@@ -15,6 +15,7 @@ type Store interface {
 	cribbage.TimerService
 	cribbage.OutboxService
 	cribbage.RecordService
+	cribbage.GuildService
 	MessageBook
 }
 

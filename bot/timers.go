@@ -30,11 +30,25 @@ func (b *Bot) runTimers(ctx context.Context) {
 	}
 }
 
-// checkTimers fires every timer that is due.
+// checkTimers fires every timer that is due, each server's by its own
+// settings.
 func (b *Bot) checkTimers(ctx context.Context) {
 	now := b.now()
+	all, err := b.store.AllGuildSettings(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("timers: cannot read the servers' settings", "err", err)
+		}
+		return
+	}
+	guilds := make(map[string]cribbage.GuildSettings, len(all))
+	durations := []time.Duration{b.opts.NudgeAfter, b.opts.ReminderAfter, b.opts.ForfeitAfter}
+	for _, gs := range all {
+		guilds[gs.GuildID] = gs
+		durations = append(durations, gs.Reminder(b.opts.ReminderAfter), gs.Forfeit(b.opts.ForfeitAfter))
+	}
 	idleFor := lobbyExpiry
-	for _, d := range []time.Duration{b.opts.NudgeAfter, b.opts.ReminderAfter, b.opts.ForfeitAfter} {
+	for _, d := range durations {
 		if d > 0 && d < idleFor {
 			idleFor = d
 		}
@@ -47,7 +61,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		return
 	}
 	for _, t := range tables {
-		if err := b.fireTimersSafely(ctx, t, now); err != nil && ctx.Err() == nil {
+		if err := b.fireTimersSafely(ctx, t, now, b.timersAt(guilds[t.GuildID])); err != nil && ctx.Err() == nil {
 			b.log.Warn("timers: table", "table", t.ID, "err", err)
 		}
 	}
@@ -57,19 +71,28 @@ func (b *Bot) checkTimers(ctx context.Context) {
 	}
 }
 
+// timerSettings are the waits of one server's tables: the bot's, unless
+// the server set its own.
+type timerSettings struct{ nudge, reminder, forfeit time.Duration }
+
+// timersAt returns the waits at a server with settings gs.
+func (b *Bot) timersAt(gs cribbage.GuildSettings) timerSettings {
+	return timerSettings{nudge: b.opts.NudgeAfter, reminder: gs.Reminder(b.opts.ReminderAfter), forfeit: gs.Forfeit(b.opts.ForfeitAfter)}
+}
+
 // fireTimersSafely is fireTimers with a panic turned into an error, so one
 // table cannot stop every table's timers (or the bot).
-func (b *Bot) fireTimersSafely(ctx context.Context, t *cribbage.Table, now time.Time) (err error) {
+func (b *Bot) fireTimersSafely(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	return b.fireTimers(ctx, t, now)
+	return b.fireTimers(ctx, t, now, ts)
 }
 
 // fireTimers fires what is due at one table.
-func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) error {
+func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) error {
 	if t.Status == cribbage.StatusLobby {
 		if now.Sub(t.CreatedAt) >= lobbyExpiry {
 			return b.closeLobby(ctx, t.ID)
@@ -82,7 +105,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) 
 	if len(waiting) == 0 {
 		return nil
 	}
-	if d := b.opts.ForfeitAfter; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
+	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
 		out := []cribbage.Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
@@ -91,7 +114,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) 
 		}
 		return nil
 	}
-	if b.reminderDue(t, now) {
+	if ts.reminderDue(t, now) {
 		_, verb := waitingFor(t)
 		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
@@ -101,21 +124,21 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time) 
 }
 
 // reminderDue reports whether the people a table waits on are to be
-// pinged at now. The first ping of a wait comes after NudgeAfter (a pause
+// pinged at now. The first ping of a wait comes after the nudge (a pause
 // worth a ping: nobody is pinged while the game moves along, or for a
 // move the computer made a moment ago), and once; a long wait is reminded
-// of again every ReminderAfter.
-func (b *Bot) reminderDue(t *cribbage.Table, now time.Time) bool {
+// of again every reminder period.
+func (ts timerSettings) reminderDue(t *cribbage.Table, now time.Time) bool {
 	since := t.Since()
 	idle := now.Sub(since)
 	if t.RemindedAt.Before(since) {
-		first := b.opts.NudgeAfter
-		if first <= 0 || (b.opts.ReminderAfter > 0 && b.opts.ReminderAfter < first) {
-			first = b.opts.ReminderAfter
+		first := ts.nudge
+		if first <= 0 || (ts.reminder > 0 && ts.reminder < first) {
+			first = ts.reminder
 		}
 		return first > 0 && idle >= first
 	}
-	d := b.opts.ReminderAfter
+	d := ts.reminder
 	return d > 0 && now.Sub(t.RemindedAt) >= d
 }
 

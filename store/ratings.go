@@ -272,7 +272,7 @@ var finishMigration = map[string]func(ctx context.Context, tx *txn) error{
 }
 
 // ratingsMigration is the migration that brought ratings in.
-const ratingsMigration = "0014_ratings.sql"
+const ratingsMigration = "0016_ratings.sql"
 
 // rateHistory rates the games between people finished before there were
 // ratings, in the order they finished, exactly as they would have been

@@ -48,7 +48,7 @@ func encodeTable(t *cribbage.Table) (tableRow, error) {
 // tableColumns are read by scanTable, in its order.
 const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
 	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, board,
-	edit_token, edit_token_message, edit_token_at`
+	edit_token, edit_token_message, edit_token_at, cancelled_by, cancel_reason`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -62,7 +62,7 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	var created, started, last, finished, reminded, offered, waiting, tokenAt int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
 		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &t.Board,
-		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt); err != nil {
+		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt, &t.CancelledBy, &t.CancelReason); err != nil {
 		return nil, err
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0

@@ -270,11 +270,11 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 	res, err := tx.exec(ctx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
 		host_id = ?, players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
-		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?
+		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?, cancelled_by = ?, cancel_reason = ?
 		WHERE id = ? AND version = ?`,
 		t.MessageID, t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
-		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.ID, expected)
+		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.CancelledBy, t.CancelReason, t.ID, expected)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
 )
 
@@ -82,7 +83,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		to  *time.Duration
 	}{{"REMINDER_AFTER", &cfg.ReminderAfter}, {"FORFEIT_AFTER", &cfg.ForfeitAfter}, {"NUDGE_AFTER", &cfg.NudgeAfter}} {
 		if raw := strings.TrimSpace(getenv(d.key)); raw != "" {
-			v, err := parseDuration(raw)
+			v, err := cribbage.ParseDuration(raw)
 			if err != nil {
 				return Config{}, fmt.Errorf("%s %q is not a duration: use a number with a unit, like 12h, 90m or 7d, or 0 to turn it off", d.key, raw)
 			}
@@ -177,23 +178,6 @@ func parseLevel(raw string) (slog.Level, error) {
 		return slog.LevelError, nil
 	}
 	return 0, fmt.Errorf("LOG_LEVEL %q is not known: use debug, info, warn or error", raw)
-}
-
-// parseDuration reads a Go duration ("12h", "90m") or a number of days
-// ("7d"); negative durations are refused.
-func parseDuration(raw string) (time.Duration, error) {
-	if days, ok := strings.CutSuffix(raw, "d"); ok {
-		n, err := strconv.ParseFloat(days, 64)
-		if err != nil || n < 0 {
-			return 0, errors.New("bad days")
-		}
-		return time.Duration(n * float64(24*time.Hour)), nil
-	}
-	d, err := time.ParseDuration(raw)
-	if err == nil && d < 0 {
-		return 0, errors.New("negative")
-	}
-	return d, err
 }
 
 // isSnowflake reports whether s looks like a Discord id: 1 to 20 digits.

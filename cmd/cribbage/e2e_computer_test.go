@@ -13,15 +13,18 @@ import (
 	"github.com/cribbage-bot/cribbage/store"
 )
 
-// soloGame opens a table for Alice against the computer and starts it.
+// soloGame opens a table for Alice against the computer, easy or strong,
+// and starts it.
 func soloGame(t *testing.T, h *harness, level string, opts ...discordtest.Opt) (int64, string) {
 	id, msg := h.open(alice, append([]discordtest.Opt{{Name: "computer", Value: level}}, opts...)...)
 	a := h.click(alice, msg, "/begin/"+itoa64(id))
 	if a.Ephemeral() {
 		t.Fatalf("Start refused: %s", a.Content())
 	}
+	// Strong is engine/ai's expert.
+	stored := map[string]string{"easy": "easy", "strong": "expert"}[level]
 	tb := h.table(id)
-	if tb.Status != cribbage.StatusPlaying || tb.Seats[1].Computer != level {
+	if tb.Status != cribbage.StatusPlaying || tb.Seats[1].Computer != stored || !strings.Contains(tb.Seats[1].Name, "("+level+")") {
 		t.Fatalf("after Start: %s, seats %+v", tb.Status, tb.Seats)
 	}
 	return id, msg
@@ -30,7 +33,7 @@ func soloGame(t *testing.T, h *harness, level string, opts ...discordtest.Opt) (
 func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	id, msg := soloGame(t, h, "expert")
+	id, msg := soloGame(t, h, "strong")
 	scan := h.playScanned(id, msg, usersOf(alice))
 	final := h.table(id)
 	if final.Status != cribbage.StatusFinished {
@@ -50,7 +53,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	h.drain()
 	computerPlays := 0
 	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
-		computerPlays += strings.Count(m.Text(), "Computer 2 (expert) ")
+		computerPlays += strings.Count(m.Text(), "Computer 2 (strong) ")
 	}
 	if computerPlays < 4 || scan.payloads == 0 {
 		t.Errorf("%d computer plays announced", computerPlays)
@@ -105,7 +108,7 @@ func TestCoachHintsAndReview(t *testing.T) {
 func TestComputerMovesAfterARestart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	id, msg := soloGame(t, h, "expert")
+	id, msg := soloGame(t, h, "strong")
 	people := usersOf(alice)
 	for h.table(id).State.Phase != engine.PhasePlay || h.table(id).State.Turn != 0 {
 		h.step(id, msg, people)
@@ -138,7 +141,7 @@ func TestTeamGameWithAComputerPartner(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 4}, discordtest.Opt{Name: "teams", Value: true},
-		discordtest.Opt{Name: "points", Value: 61}, discordtest.Opt{Name: "computer", Value: "expert"})
+		discordtest.Opt{Name: "points", Value: 61}, discordtest.Opt{Name: "computer", Value: "strong"})
 	h.click(alice, msg, "/begin/"+itoa64(id))
 	h.playScanned(id, msg, usersOf(alice))
 	final := h.table(id)
@@ -166,7 +169,7 @@ func TestTheCoachCountsAndTheComputerCallsMuggins(t *testing.T) {
 		if tries == 10 {
 			t.Fatal("Alice never had points to count")
 		}
-		id, msg = soloGame(t, h, "expert", discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true})
+		id, msg = soloGame(t, h, "strong", discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true})
 		for h.table(id).Status == cribbage.StatusPlaying {
 			g := h.table(id).State
 			if seat, crib := g.ShowOrder(g.Shown); g.Phase == engine.PhaseShow && seat == 0 && truth(g, 0, crib) > 0 {

@@ -64,10 +64,19 @@ func TestContractWholeGames(t *testing.T) {
 func TestContractEveryCommandAndButton(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	for _, sub := range []string{"help", "rules", "status", "games", "leaderboard", "stats"} {
+	for _, sub := range []string{"help", "rules", "status", "games"} {
 		h.command(alice, sub)
 	}
+	for _, sub := range []string{"leaderboard", "stats"} {
+		h.club(alice, sub)
+	}
 	h.command(alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"})
+	// The admin's commands: the settings, shown and set, and a lobby
+	// cancelled.
+	h.admin(ada, "settings")
+	h.admin(ada, "settings", discordtest.Opt{Name: "reminder-after", Value: "12h"}, discordtest.Opt{Name: "cancel-role", Value: discordtest.Role{ID: "500000000000000077", Name: "Mods"}})
+	stuck, _ := h.open(eve)
+	h.admin(ada, "cancel", discordtest.Opt{Name: "table", Value: stuck}, discordtest.Opt{Name: "reason", Value: "a test of the contract"})
 
 	// A lobby: join and leave by button and by command, then the game.
 	id, msg := h.open(alice, discordtest.Opt{Name: "counting", Value: "manual"}, discordtest.Opt{Name: "muggins", Value: true}, discordtest.Opt{Name: "points", Value: 61},
@@ -158,8 +167,9 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	cid, cmsg := h.open(carol, discordtest.Opt{Name: "computer", Value: "easy"})
 	h.click(carol, cmsg, "/begin/"+itoa64(cid))
 
-	for _, sub := range []string{"leaderboard", "stats", "games", "seasons"} {
-		h.command(alice, sub)
+	h.command(alice, "games")
+	for _, sub := range []string{"leaderboard", "stats", "seasons"} {
+		h.club(alice, sub)
 	}
 	h.drain()
 
@@ -168,7 +178,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	ran, clicked, offered := h.interactionsSeen()
 	for _, c := range h.fake.Commands(testGuild) {
 		for _, o := range c.Options {
-			if !ran[o.Name] {
+			if !ran[c.Name+" "+o.Name] {
 				t.Errorf("/%s %s was never run", c.Name, o.Name)
 			}
 		}
@@ -201,7 +211,7 @@ func (h *harness) interactionsSeen() (ran, clicked, offered map[string]bool) {
 		switch i.Type {
 		case discordgo.InteractionApplicationCommand:
 			if d := i.ApplicationCommandData(); len(d.Options) > 0 {
-				ran[d.Options[0].Name] = true
+				ran[d.Name+" "+d.Options[0].Name] = true
 			}
 		case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 			clicked[action(discordtest.CustomID(i))] = true

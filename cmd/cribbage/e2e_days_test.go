@@ -265,7 +265,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	a, c = rating.Game(a, c, rating.Win, cfg)
 	whole := func(f float64) int { return int(math.Round(f)) }
 
-	lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
+	lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
 	desc := lb.Response.Data.Embeds[0].Description
 	for _, want := range []string{
 		fmt.Sprintf("**1.** Alice · **%d?** · 3–1 · 4 games", whole(a.R)),
@@ -276,7 +276,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 			t.Errorf("leaderboard lacks %q:\n%s", want, desc)
 		}
 	}
-	st := h.command(dan, "stats", discordtest.Opt{Name: "user", Value: alice}, discordtest.Opt{Name: "vs", Value: bob})
+	st := h.club(dan, "stats", discordtest.Opt{Name: "user", Value: alice}, discordtest.Opt{Name: "vs", Value: bob})
 	var fields []string
 	for _, f := range st.Response.Data.Embeds[0].Fields {
 		fields = append(fields, f.Name+": "+f.Value)
@@ -294,7 +294,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	// The week's board holds the same games; a year later it is empty.
 	h.fake.Advance(365 * 24 * time.Hour)
-	if lb := h.command(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
+	if lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
 		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
 	}
 }

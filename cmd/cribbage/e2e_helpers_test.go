@@ -35,6 +35,8 @@ var (
 	carol = discordtest.User{ID: "300000000000000003", Name: "Carol"}
 	dan   = discordtest.User{ID: "300000000000000004", Name: "Dan"}
 	eve   = discordtest.User{ID: "300000000000000005", Name: "Eve"}
+	// ada manages the server: /cribbage-admin is hers by default.
+	ada = discordtest.User{ID: "300000000000000006", Name: "Ada", Permissions: discordgo.PermissionManageGuild}
 )
 
 // harness runs the real bot, on a real SQLite file, against the fake Discord.
@@ -154,7 +156,7 @@ func (h *harness) startBot() {
 			h.t.Fatal(err)
 		}
 	}
-	h.eventually("commands registered", func() bool { return len(h.fake.Commands(testGuild)) == 1 })
+	h.eventually("commands registered", func() bool { return len(h.fake.Commands(testGuild)) == 3 })
 }
 
 // stopBot shuts the bot down gracefully and closes the database.
@@ -243,6 +245,18 @@ func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 func (h *harness) command(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
 	h.t.Helper()
 	return h.send(discordtest.Command(testGuild, testChannel, u, sub, opts...))
+}
+
+// club runs /cribbage-club sub as u.
+func (h *harness) club(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
+	h.t.Helper()
+	return h.send(discordtest.CommandOf("cribbage-club", testGuild, testChannel, u, sub, opts...))
+}
+
+// admin runs /cribbage-admin sub as u.
+func (h *harness) admin(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
+	h.t.Helper()
+	return h.send(discordtest.CommandOf("cribbage-admin", testGuild, testChannel, u, sub, opts...))
 }
 
 // click presses a button on a message as u.

@@ -33,7 +33,7 @@ func (h *harness) ratedGames() ratedPair {
 	w, l := rating.Game(cfg.Newcomer(), cfg.Newcomer(), rating.Win, cfg)
 	l, w = rating.Game(l, w, rating.Win, cfg)
 	p.a, p.b = w, l
-	if p.winner != alice {
+	if p.winner.ID != alice.ID {
 		p.a, p.b = l, w
 	}
 	return p
@@ -61,14 +61,14 @@ func TestRatingsThroughDiscord(t *testing.T) {
 	h := newHarness(t)
 	p := h.ratedGames()
 
-	lb := h.command(carol, "leaderboard")
+	lb := h.club(carol, "leaderboard")
 	if lb.Ephemeral() {
 		t.Errorf("the leaderboard answered privately: %s", lb.Content())
 	}
 	if got, want := lb.Response.Data.Embeds[0].Description, strings.Join(p.boardLines(), "\n"); got != want {
 		t.Errorf("leaderboard:\n%s\nwant:\n%s", got, want)
 	}
-	st := h.command(alice, "stats")
+	st := h.club(alice, "stats")
 	f := st.Response.Data.Embeds[0].Fields[0]
 	if got, want := f.Name+": "+f.Value, fmt.Sprintf("Rating · season 1: **%d** ± %d (provisional) · 2 games", whole(p.a.R), whole(p.a.RD)); got != want {
 		t.Errorf("stats lead with %q, want %q", got, want)

@@ -149,7 +149,7 @@ func TestReplicasStartedTogetherOnAnEmptyDatabase(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 1 })
+	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 3 })
 	fake.DeliverOverHTTP(endpoints...)
 	id, msg := h.seat(twoAndFour[0])
 	for range 6 {
@@ -188,7 +188,7 @@ func TestReplicasOnPostgres(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 1 })
+	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 3 })
 	fake.DeliverOverHTTP(endpoints...)
 
 	type game struct {

@@ -171,9 +171,19 @@ func TestLobbyJoinLeaveAndFullTable(t *testing.T) {
 func TestCountCommand(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	// Privately unless shared: what a player holds is nobody else's.
+	before := len(h.fake.ChannelMessages(testChannel))
 	a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c js"}, discordtest.Opt{Name: "starter", Value: "5♠"})
-	if !strings.Contains(a.Content(), "**29**") || !strings.Contains(a.Content(), "his nobs") {
-		t.Errorf("count: %q", a.Content())
+	if !a.Ephemeral() || !strings.Contains(a.Content(), "**29**") || !strings.Contains(a.Content(), "his nobs") {
+		t.Errorf("count: %q (private %v)", a.Content(), a.Ephemeral())
+	}
+	if n := len(h.fake.ChannelMessages(testChannel)); n != before {
+		t.Errorf("a private count put %d messages in the channel", n-before)
+	}
+	shared := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c js"}, discordtest.Opt{Name: "starter", Value: "5♠"},
+		discordtest.Opt{Name: "share", Value: true})
+	if m, ok := h.fake.Message(shared.MessageID); shared.Ephemeral() || !ok || m.Ephemeral || !strings.Contains(m.Content, "**29**") {
+		t.Errorf("a shared count is not in the channel: %q (private %v)", shared.Content(), shared.Ephemeral())
 	}
 	if a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c"}, discordtest.Opt{Name: "starter", Value: "5S"}); !a.Ephemeral() {
 		t.Errorf("three cards: %q", a.Content())

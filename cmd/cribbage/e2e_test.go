@@ -31,7 +31,7 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	if err != nil || len(board) != 2 || board[0].Wins != 1 {
 		t.Fatalf("leaderboard %+v, %v", board, err)
 	}
-	lb := h.command(alice, "leaderboard")
+	lb := h.club(alice, "leaderboard")
 	if lb.Ephemeral() || !strings.Contains(lb.Response.Data.Embeds[0].Description, board[0].Name) {
 		t.Errorf("leaderboard answer %+v", lb.Response.Data)
 	}

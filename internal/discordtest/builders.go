@@ -1,20 +1,44 @@
 package discordtest
 
 import (
+	"slices"
+
 	"github.com/bwmarrin/discordgo"
 )
 
-// User is a test user.
+// User is a test user: a member of the fake's servers with
+// MemberPermissions, and Permissions and Roles besides.
 type User struct {
+	ID   string
+	Name string
+	// Permissions are granted in every channel on top of
+	// MemberPermissions (discordgo.PermissionManageGuild, say).
+	Permissions int64
+	// Roles are the ids of the member's roles.
+	Roles []string
+}
+
+func (u User) member() *discordgo.Member {
+	return &discordgo.Member{User: &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name},
+		Permissions: MemberPermissions | u.Permissions, Roles: slices.Clone(u.Roles)}
+}
+
+// Role is a role, as a command option's value.
+type Role struct {
 	ID   string
 	Name string
 }
 
-func (u User) member() *discordgo.Member {
-	return &discordgo.Member{User: &discordgo.User{ID: u.ID, Username: u.Name, GlobalName: u.Name}}
+// Channel is a server's text channel, as a command option's value.
+type Channel struct {
+	ID   string
+	Name string
+	// Type is the channel's kind: a text channel unless set.
+	Type discordgo.ChannelType
 }
 
-// Opt is a command option value: string, int, bool, or User.
+// Opt is a command option value: string, int, bool, User, Role or
+// Channel.
 type Opt struct {
 	Name  string
 	Value any
@@ -23,8 +47,15 @@ type Opt struct {
 // Command builds a /cribbage subcommand interaction in a guild channel
 // (guild "" makes it a DM).
 func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
-	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-cribbage", Name: "cribbage", CommandType: discordgo.ChatApplicationCommand,
-		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{}}}
+	return CommandOf("cribbage", guild, channel, u, sub, opts...)
+}
+
+// CommandOf builds a subcommand interaction of the bot's command named
+// command, as Command does /cribbage's.
+func CommandOf(command, guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
+	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-" + command, Name: command, CommandType: discordgo.ChatApplicationCommand,
+		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{},
+			Roles: map[string]*discordgo.Role{}, Channels: map[string]*discordgo.Channel{}}}
 	subOpt := &discordgo.ApplicationCommandInteractionDataOption{Name: sub, Type: discordgo.ApplicationCommandOptionSubCommand}
 	for _, o := range opts {
 		opt := &discordgo.ApplicationCommandInteractionDataOption{Name: o.Name}
@@ -40,6 +71,12 @@ func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.
 		case User:
 			opt.Type, opt.Value = discordgo.ApplicationCommandOptionUser, v.ID
 			data.Resolved.Users[v.ID] = &discordgo.User{ID: v.ID, Username: v.Name, GlobalName: v.Name}
+		case Role:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionRole, v.ID
+			data.Resolved.Roles[v.ID] = &discordgo.Role{ID: v.ID, Name: v.Name}
+		case Channel:
+			opt.Type, opt.Value = discordgo.ApplicationCommandOptionChannel, v.ID
+			data.Resolved.Channels[v.ID] = &discordgo.Channel{ID: v.ID, Name: v.Name, Type: v.Type, GuildID: guild}
 		}
 		subOpt.Options = append(subOpt.Options, opt)
 	}

@@ -46,6 +46,10 @@ func (a Answer) Content() string {
 // The fake fills in the id, token, application and, for a click, the
 // message clicked.
 func (s *Server) Interact(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	// One Discord never delivers is not among the interactions at all.
+	if err := s.permitted(i); err != nil {
+		return Answer{}, err
+	}
 	p := s.Prepare(i)
 	return s.Send(ctx, p)
 }
@@ -90,8 +94,13 @@ func (s *Server) Interactions() []*discordgo.Interaction {
 	return out
 }
 
-// Send dispatches a prepared interaction and waits for the callback.
+// Send dispatches a prepared interaction and waits for the callback. A
+// command Discord would not let the member use there is not sent: Send
+// fails with ErrNotPermitted.
 func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, error) {
+	if err := s.permitted(i); err != nil {
+		return Answer{}, err
+	}
 	s.mu.Lock()
 	p := s.interactions[i.ID]
 	// A redelivery (Discord may send an interaction again) may be answered

@@ -1,6 +1,7 @@
 package discordtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -148,7 +149,7 @@ func (r *statusRecorder) WriteHeader(status int) {
 // putCommands is the bulk overwrite of a guild's (or the global) commands.
 func (s *Server) putCommands(w http.ResponseWriter, guildID string, body []byte) {
 	var cmds []*discordgo.ApplicationCommand
-	if err := json.Unmarshal(body, &cmds); err != nil {
+	if err := json.Unmarshal(permissionsAsStrings(body), &cmds); err != nil {
 		writeError(w, 400, 50035, "Invalid Form Body")
 		return
 	}
@@ -159,6 +160,28 @@ func (s *Server) putCommands(w http.ResponseWriter, guildID string, body []byte)
 	s.commands[guildID] = cmds
 	s.mu.Unlock()
 	writeJSON(w, 200, cmds)
+}
+
+// permissionsAsStrings rewrites each command's default_member_permissions,
+// an integer in the request (the schema has checked it), as the string
+// discordgo decodes (and Discord answers with).
+func permissionsAsStrings(body []byte) []byte {
+	var cmds []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // a bit set wider than a float64 holds exactly
+	if dec.Decode(&cmds) != nil {
+		return body
+	}
+	for _, c := range cmds {
+		if v, ok := c["default_member_permissions"].(json.Number); ok {
+			c["default_member_permissions"] = v.String()
+		}
+	}
+	out, err := json.Marshal(cmds)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // createMessage stores a new message from a JSON message body and returns

@@ -1,7 +1,8 @@
 // Package discordtest is a small Discord for tests: a gateway websocket
 // (HELLO, IDENTIFY, READY, heartbeats, RESUME, dispatches) and the REST
 // routes the bot uses, on 127.0.0.1. The real discordgo client connects to
-// it through the bot's API base URL.
+// it through the bot's API base URL. Like Discord, it delivers a command
+// only to a member allowed to use it there (permissions.go).
 //
 // It is at least as strict as Discord: it routes by Discord's published
 // OpenAPI spec (an unknown route is a 404), validates every JSON body
@@ -116,6 +117,9 @@ type Server struct {
 	turn      int
 	// shards is the shard count /gateway/bot recommends (0: one).
 	shards int
+	// overrides are servers' own permissions for commands, by server and
+	// command name (see SetCommandPermissions).
+	overrides map[[2]string][]*discordgo.ApplicationCommandPermissions
 }
 
 // New starts a fake Discord on 127.0.0.1.

@@ -19,7 +19,7 @@ import (
 )
 
 // Store is an in-memory cribbage.TableService, TimerService,
-// OutboxService and RecordService, and the bot's MessageBook.
+// OutboxService, RecordService and GuildService, and the bot's MessageBook.
 type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
@@ -40,6 +40,7 @@ type Store struct {
 	delivered    map[int64]bool
 	handViews    map[int64]map[int]cribbage.HandView
 	leases       map[int64]lease
+	guilds       map[string]cribbage.GuildSettings
 }
 
 // lease is who sends a table's announcements, until when.
@@ -89,7 +90,8 @@ func clone(t *cribbage.Table) *cribbage.Table {
 }
 
 // saveGame copies onto dst what a change saves of src: the game, its
-// version and times, and the table message if dst has none. The rest —
+// version and times, who cancelled it and why, and the table message if
+// dst has none. The rest —
 // the channel, the thread, the board and token, the coach's use, the
 // timers and the rematch — is recorded by methods of its own, and a
 // change decided on an older read must not undo it, so the SQL store
@@ -104,6 +106,7 @@ func saveGame(dst, src *cribbage.Table) {
 		dst.State = src.State.Clone()
 	}
 	dst.StartedAt, dst.LastActionAt, dst.FinishedAt, dst.WaitingSince = ms(src.StartedAt), ms(src.LastActionAt), ms(src.FinishedAt), ms(src.WaitingSince)
+	dst.CancelledBy, dst.CancelReason = src.CancelledBy, src.CancelReason
 }
 
 // queue appends announcements.

@@ -29,6 +29,7 @@ type Services interface {
 	cribbage.TableService
 	cribbage.TimerService
 	cribbage.OutboxService
+	cribbage.GuildService
 	MessageBook
 }
 
@@ -80,6 +81,9 @@ func Run(t *testing.T, open Open) {
 		{"OutboxDelivery", testOutboxDelivery},
 		{"Seal", testSeal},
 		{"OutboxLeases", testOutboxLeases},
+		{"CancelledTablesAreOver", testCancelledTablesAreOver},
+		{"GuildSettings", testGuildSettings},
+		{"GuildSettingsChangesAtOnceAreKept", testGuildSettingsChangesAtOnceAreKept},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,166 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+)
+
+// /cribbage-admin: a server's admins cancel tables and keep the server's
+// settings. Discord shows the command only to members with Manage Server
+// unless the server allows others (Server Settings → Integrations), but
+// that is a default the server may change, so the bot checks again here:
+// cancelling takes Manage Server (or Administrator) or the server's
+// cancel-role, and changing a setting takes Manage Server.
+
+// The admins' refusals; userMessage words them.
+var (
+	errNotAdmin     = errors.New("bot: needs Manage Server")
+	errMayNotCancel = errors.New("bot: needs Manage Server or the cancel role")
+	// errNotInServer refuses a table of another server, worded as no table
+	// at all (like errNotHere).
+	errNotInServer = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
+)
+
+// cancelledError answers anything done at a cancelled table: who
+// cancelled it, and why.
+type cancelledError struct {
+	id         int64
+	by, reason string
+}
+
+func (e *cancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.id) }
+
+// isAdmin reports whether the member may manage the server: Discord sends
+// the member's permissions in the channel with every interaction.
+func isAdmin(ic *discordgo.Interaction) bool {
+	return ic.Member != nil && ic.Member.Permissions&(discordgo.PermissionAdministrator|discordgo.PermissionManageGuild) != 0
+}
+
+// hasRole reports whether the member has role (never for "").
+func hasRole(ic *discordgo.Interaction, role string) bool {
+	return role != "" && ic.Member != nil && slices.Contains(ic.Member.Roles, role)
+}
+
+// cmdCancel ends a table of this server, a lobby or a game, recorded as
+// cancelled: no result, no winner, nothing in the records. The table
+// message and its thread say who cancelled it and why, and its players
+// are told.
+func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	if !isAdmin(ic) && !hasRole(ic, settings.CancelRole) {
+		return reply{}, errMayNotCancel
+	}
+	opts := options(ic)
+	id := opts["table"].IntValue()
+	reason := ""
+	if o, ok := opts["reason"]; ok {
+		// One line: it is shown inside other lines.
+		reason = strings.Join(strings.Fields(o.StringValue()), " ")
+	}
+	uid, _ := user(ic)
+	unlock := b.locks.lock(id)
+	t, err := b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.GuildID != ic.GuildID {
+			return nil, errNotInServer
+		}
+		if err := t.Cancel(uid, reason); err != nil {
+			return nil, err
+		}
+		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
+		if people := seatedPeople(t); len(people) > 0 {
+			text = mentionList(people) + " " + text
+		}
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+	})
+	unlock()
+	if err != nil {
+		return reply{}, err
+	}
+	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
+	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
+		t.ID, messageLink(t), strings.ToLower(countsForNobody[:1])+countsForNobody[1:]))}, nil
+}
+
+// countsForNobody is what a cancelled table leaves behind.
+const countsForNobody = "It counts for nobody: no winner, and nothing in the records or on the leaderboard."
+
+// cancelledLine says who cancelled a table, and why.
+func cancelledLine(t *cribbage.Table) string {
+	line := fmt.Sprintf("Table %d was cancelled by <@%s>", t.ID, t.CancelledBy)
+	if t.CancelReason != "" {
+		return line + ": " + t.CancelReason
+	}
+	return line + "."
+}
+
+// seatedPeople are the user ids of a table's people.
+func seatedPeople(t *cribbage.Table) []string {
+	var out []string
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			out = append(out, s.UserID)
+		}
+	}
+	return out
+}
+
+// explainCancelled turns err, refused at table id, into the table's
+// cancellation when the table is a cancelled one here: whatever a player's
+// button or command tried, the answer is that the table was cancelled.
+func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, id int64, err error) error {
+	if err == nil || id == 0 {
+		return err
+	}
+	var c *cancelledError
+	if errors.As(err, &c) {
+		return err
+	}
+	t, lerr := b.store.Table(ctx, id)
+	if lerr != nil || t.Status != cribbage.StatusCancelled || t.GuildID != ic.GuildID {
+		return err
+	}
+	// From elsewhere a table reads as no table at all.
+	if !here(t, ic) {
+		return err
+	}
+	return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+}
+
+// checkOpenTables refuses a person a new seat (a table of their own, or
+// joining one other than except) when they sit at the most open tables
+// the server allows.
+func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings cribbage.GuildSettings, except int64) error {
+	if settings.MaxOpenTables <= 0 {
+		return nil
+	}
+	tables, err := b.store.PlayerTables(ctx, guildID, uid)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, t := range tables {
+		if t.ID != except {
+			n++
+		}
+	}
+	if n >= settings.MaxOpenTables {
+		return &tooManyTablesError{max: settings.MaxOpenTables}
+	}
+	return nil
+}
+
+// tooManyTablesError refuses a seat beyond the server's limit.
+type tooManyTablesError struct{ max int }
+
+func (e *tooManyTablesError) Error() string {
+	return fmt.Sprintf("bot: at the server's limit of %d open tables", e.max)
+}

@@ -1,0 +1,262 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+)
+
+// /cribbage-admin settings: a server's own settings. Without options it
+// shows them; with options it changes them, all or none: a bad value is
+// refused with what to write instead, and nothing changes.
+
+// The settings by name, as the command's options name them; reset takes
+// one of them, or everything.
+const (
+	setReminder   = "reminder-after"
+	setForfeit    = "forfeit-after"
+	setPoints     = "default-points"
+	setChannel    = "games-channel"
+	setMaxTables  = "max-open-tables"
+	setCancelRole = "cancel-role"
+	setEverything = "everything"
+)
+
+var settingNames = []string{setReminder, setForfeit, setPoints, setChannel, setMaxTables, setCancelRole, setEverything}
+
+// The bounds of the timers a server may set (or turn off): a reminder
+// more often than every 10 minutes is noise, a forfeit within the hour is
+// no time to come back, and beyond 90 days either is as good as off.
+const (
+	minReminder = 10 * time.Minute
+	minForfeit  = time.Hour
+	maxTimer    = 90 * 24 * time.Hour
+)
+
+// settingError refuses a setting, saying what to write instead.
+type settingError string
+
+func (e settingError) Error() string { return string(e) }
+
+// cmdSettings shows the server's settings, or changes them. Seeing them
+// takes what cancelling does; changing them takes Manage Server.
+func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	cur, err := b.store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	opts := options(ic)
+	if len(opts) == 0 {
+		if !isAdmin(ic) && !hasRole(ic, cur.CancelRole) {
+			return reply{}, errNotAdmin
+		}
+		return reply{resp: ephemeral(b.renderSettings(cur))}, nil
+	}
+	if !isAdmin(ic) {
+		return reply{}, errNotAdmin
+	}
+	change, err := parseSettings(ic, opts)
+	if err != nil {
+		return reply{resp: ephemeral("⚠️ " + err.Error() + " Nothing was changed.")}, nil
+	}
+	uid, _ := user(ic)
+	saved, err := b.store.UpdateGuildSettings(ctx, ic.GuildID, func(gs *cribbage.GuildSettings) error {
+		change.apply(gs)
+		gs.UpdatedBy = uid
+		return nil
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	said := strings.Join(change.said, "; ")
+	b.logger(ic).Info("server settings changed", "guild", ic.GuildID, "by", uid, "changes", said)
+	return reply{resp: ephemeral("✅ Saved: " + said + ".\n\n" + b.renderSettings(saved))}, nil
+}
+
+// settingsChange is the change the options given make, and its words.
+type settingsChange struct {
+	changes []func(gs *cribbage.GuildSettings)
+	said    []string
+}
+
+func (c *settingsChange) set(what string, fn func(gs *cribbage.GuildSettings)) {
+	c.changes, c.said = append(c.changes, fn), append(c.said, what)
+}
+
+// apply makes the change to gs.
+func (c *settingsChange) apply(gs *cribbage.GuildSettings) {
+	for _, fn := range c.changes {
+		fn(gs)
+	}
+}
+
+// parseSettings reads the options given into one change; any bad value
+// refuses them all.
+func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*settingsChange, error) {
+	c := &settingsChange{}
+	if err := c.reset(opts); err != nil {
+		return nil, err
+	}
+	if err := c.timer(opts, setReminder, minReminder, "reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
+		return nil, err
+	}
+	if err := c.timer(opts, setForfeit, minForfeit, "forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
+		return nil, err
+	}
+	if o, ok := opts[setPoints]; ok {
+		points := int(o.IntValue())
+		c.set(fmt.Sprintf("games to %d unless /cribbage start says otherwise", points), func(gs *cribbage.GuildSettings) { gs.DefaultPoints = points })
+	}
+	if o, ok := opts[setChannel]; ok {
+		id := o.Value.(string)
+		c.set(fmt.Sprintf("tables open in <#%s> only", id), func(gs *cribbage.GuildSettings) { gs.GamesChannel = id })
+	}
+	if o, ok := opts[setMaxTables]; ok {
+		n := int(o.IntValue())
+		words := fmt.Sprintf("at most %d open table%s a person", n, plural(n))
+		if n == 0 {
+			words = "no limit on open tables"
+		}
+		c.set(words, func(gs *cribbage.GuildSettings) { gs.MaxOpenTables = n })
+	}
+	if o, ok := opts[setCancelRole]; ok {
+		id := o.Value.(string)
+		if id == ic.GuildID {
+			// The @everyone role's id is the server's.
+			return nil, settingError("`cancel-role` can't be @everyone: that would let anyone cancel any table. Pick a role for the people you trust with it.")
+		}
+		c.set(fmt.Sprintf("<@&%s> may cancel tables", id), func(gs *cribbage.GuildSettings) { gs.CancelRole = id })
+	}
+	return c, nil
+}
+
+// reset reads the reset option: one setting back to the default, or
+// every one, and never together with setting it.
+func (c *settingsChange) reset(opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
+	o, ok := opts["reset"]
+	if !ok {
+		return nil
+	}
+	name := o.StringValue()
+	if _, also := opts[name]; also {
+		return settingError(fmt.Sprintf("`%s` is both set and reset: choose one.", name))
+	}
+	if name == setEverything && len(opts) > 1 {
+		return settingError("`reset: everything` puts every setting back: give it alone.")
+	}
+	c.set(resetWords(name), func(gs *cribbage.GuildSettings) { resetSetting(gs, name) })
+	return nil
+}
+
+// timer reads a timer's option: a wait from least to maxTimer, or off.
+func (c *settingsChange) timer(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, name string, least time.Duration, what string,
+	field func(gs *cribbage.GuildSettings, d *time.Duration)) error {
+	o, ok := opts[name]
+	if !ok {
+		return nil
+	}
+	d, err := cribbage.ParseDuration(o.StringValue())
+	if err != nil || d != 0 && (d < least || d > maxTimer) {
+		return settingError(fmt.Sprintf("`%s` takes a time from %s to %s, like 90m, 12h or 3d, or `off`.", name, waitWords(least), waitWords(maxTimer)))
+	}
+	words := what + " after " + waitWords(d)
+	if d == 0 {
+		words = what + " off"
+	}
+	c.set(words, func(gs *cribbage.GuildSettings) { field(gs, &d) })
+	return nil
+}
+
+// resetSetting puts one setting, or every one, back to the default.
+func resetSetting(gs *cribbage.GuildSettings, name string) {
+	all := name == setEverything
+	if all || name == setReminder {
+		gs.ReminderAfter = nil
+	}
+	if all || name == setForfeit {
+		gs.ForfeitAfter = nil
+	}
+	if all || name == setPoints {
+		gs.DefaultPoints = 0
+	}
+	if all || name == setChannel {
+		gs.GamesChannel = ""
+	}
+	if all || name == setMaxTables {
+		gs.MaxOpenTables = 0
+	}
+	if all || name == setCancelRole {
+		gs.CancelRole = ""
+	}
+}
+
+// resetWords says what a reset did.
+func resetWords(name string) string {
+	if name == setEverything {
+		return "every setting back to the default"
+	}
+	return "`" + name + "` back to the default"
+}
+
+// renderSettings shows a server's settings, and where each comes from.
+func (b *Bot) renderSettings(gs cribbage.GuildSettings) string {
+	timer := func(set *time.Duration, def time.Duration) string {
+		d, from := def, " (the bot's default)"
+		if set != nil {
+			d, from = *set, ""
+		}
+		if d == 0 {
+			return "off" + from
+		}
+		return "after " + waitWords(d) + from
+	}
+	points := "121 (the default)"
+	if gs.DefaultPoints != 0 {
+		points = fmt.Sprint(gs.DefaultPoints)
+	}
+	channel := "any channel"
+	if gs.GamesChannel != "" {
+		channel = fmt.Sprintf("<#%s> only", gs.GamesChannel)
+	}
+	tables := "no limit"
+	if gs.MaxOpenTables > 0 {
+		tables = fmt.Sprintf("at most %d a person", gs.MaxOpenTables)
+	}
+	cancel := "members with Manage Server"
+	if gs.CancelRole != "" {
+		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
+	}
+	lines := []string{
+		"**Cribbage settings for this server**",
+		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, b.opts.ReminderAfter),
+		"• Forfeits may be claimed (`forfeit-after`): " + timer(gs.ForfeitAfter, b.opts.ForfeitAfter),
+		"• Game length (`default-points`): " + points,
+		"• Tables open in (`games-channel`): " + channel,
+		"• Open tables (`max-open-tables`): " + tables,
+		"• Who may cancel tables (`cancel-role`): " + cancel,
+	}
+	if gs.UpdatedBy != "" {
+		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
+	}
+	lines = append(lines, "Change one with `/cribbage-admin settings` and its option; `reset` puts one back. "+
+		"Who may use each command, and in which channels, is Discord's setting: Server Settings → Integrations → this bot.")
+	return strings.Join(lines, "\n")
+}
+
+// waitWords writes a duration as the settings take it: 90m, 12h, 3d.
+func waitWords(d time.Duration) string {
+	day := 24 * time.Hour
+	switch {
+	case d%day == 0:
+		return fmt.Sprintf("%dd", d/day)
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
