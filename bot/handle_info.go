@@ -278,7 +278,8 @@ const helpText = "**How to play**\n" +
 	"Also: `status` (a table), `games` (your tables), `resign`, `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
 	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `/cribbage-club stats` and `/cribbage-club seasons`.\n" +
 	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel. " +
+	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
+	"`season new` starts a new rating season. " +
 	"Who may use each command, and where, is set in Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,13 @@ import (
 // Seasons: everyone sees the list (cmdSeasons) and any season's
 // leaderboard (cmdLeaderboard's season option); an admin starts the next
 // season (cmdSeasonNew), and every rating starts again.
+
+// seasonNameLength is the longest name a season may be given.
+const seasonNameLength = 40
+
+// errNotSeasonAdmin refuses a new season to a member who may not manage
+// the server.
+var errNotSeasonAdmin = errors.New("bot: starting a season needs Manage Server")
 
 // noSeasonError refuses a season the server has not reached.
 type noSeasonError struct{ asked, current int64 }
@@ -61,4 +69,30 @@ func renderSeasons(seasons []cribbage.Season) rendered {
 	e := &discordgo.MessageEmbed{Title: "Cribbage seasons", Color: 0x2e7d32, Description: strings.Join(lines, "\n"),
 		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage-club leaderboard season: N shows a season's leaderboard"}}
 	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+}
+
+// cmdSeasonNew starts the server's next season, for a member who may
+// manage the server: Discord offers /cribbage-admin to them alone by
+// default, but a server may change that, so the bot checks again. The
+// channel is told: every rating starts again, and the season just ended
+// keeps its leaderboard. A current season without a game between people
+// is not restarted.
+func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	if !isAdmin(ic) {
+		return reply{}, errNotSeasonAdmin
+	}
+	name := ""
+	if o, ok := options(ic)["name"]; ok {
+		// One line: it is shown inside others.
+		name = strings.Join(strings.Fields(o.StringValue()), " ")
+	}
+	uid, _ := user(ic)
+	se, err := b.store.StartSeason(ctx, ic.GuildID, uid, name)
+	if err != nil {
+		return reply{}, err
+	}
+	text := fmt.Sprintf("🏁 **%s** has begun, started by <@%s>. Every rating starts again at 1500, provisional until a few games are played. "+
+		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", seasonTitle(se), uid, se.Number-1, clubCommand, se.Number-1)
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: rendered{Content: text}.response(false)}}, nil
 }

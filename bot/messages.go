@@ -115,6 +115,7 @@ var errorTexts = []struct {
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
 	{cribbage.ErrNoSeason, "There's no such season here. `/cribbage-club seasons` lists them."},
 	{cribbage.ErrSeasonUnplayed, "The current season has no games between people yet, so there is nothing to restart: its ratings are all fresh already."},
+	{errNotSeasonAdmin, "Only members with **Manage Server** can start a new season."},
 }
 
 // tableList writes table ids as "12, 15".

@@ -69,7 +69,9 @@ var clickRoutes = []clickRoute{
 }
 
 // commandRoute is a subcommand of one of the bot's commands and its
-// handler; anywhere allows it in direct messages too (it needs no table).
+// handler; name is its path within the command ("season new" for a
+// subcommand of a group, see invoked); anywhere allows it in direct
+// messages too (it needs no table).
 type commandRoute struct {
 	command  string
 	name     string
@@ -98,6 +100,7 @@ var commandRoutes = []commandRoute{
 	{clubCommand, "seasons", (*Bot).cmdSeasons, false},
 	{adminCommand, "cancel", (*Bot).cmdCancel, false},
 	{adminCommand, "settings", (*Bot).cmdSettings, false},
+	{adminCommand, "season new", (*Bot).cmdSeasonNew, false},
 }
 
 // movedRoutes are subcommands an older version had, and where they went:

@@ -171,6 +171,7 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	for _, sub := range []string{"leaderboard", "stats", "seasons"} {
 		h.club(alice, sub)
 	}
+	h.admin(ada, "season new", discordtest.Opt{Name: "name", Value: "Contract"})
 	h.drain()
 
 	// Every subcommand registered was run, and every button action the
@@ -178,8 +179,17 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	ran, clicked, offered := h.interactionsSeen()
 	for _, c := range h.fake.Commands(testGuild) {
 		for _, o := range c.Options {
-			if !ran[c.Name+" "+o.Name] {
-				t.Errorf("/%s %s was never run", c.Name, o.Name)
+			paths := []string{o.Name}
+			if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+				paths = nil
+				for _, sub := range o.Options {
+					paths = append(paths, o.Name+" "+sub.Name)
+				}
+			}
+			for _, p := range paths {
+				if !ran[c.Name+" "+p] {
+					t.Errorf("/%s %s was never run", c.Name, p)
+				}
 			}
 		}
 	}
@@ -211,7 +221,11 @@ func (h *harness) interactionsSeen() (ran, clicked, offered map[string]bool) {
 		switch i.Type {
 		case discordgo.InteractionApplicationCommand:
 			if d := i.ApplicationCommandData(); len(d.Options) > 0 {
-				ran[d.Name+" "+d.Options[0].Name] = true
+				path := d.Options[0].Name
+				if g := d.Options[0]; g.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(g.Options) > 0 {
+					path += " " + g.Options[0].Name
+				}
+				ran[d.Name+" "+path] = true
 			}
 		case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 			clicked[action(discordtest.CustomID(i))] = true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -72,5 +73,54 @@ func TestRatingsThroughDiscord(t *testing.T) {
 	f := st.Response.Data.Embeds[0].Fields[0]
 	if got, want := f.Name+": "+f.Value, fmt.Sprintf("Rating · season 1: **%d** ± %d (provisional) · 2 games", whole(p.a.R), whole(p.a.RD)); got != want {
 		t.Errorf("stats lead with %q, want %q", got, want)
+	}
+}
+
+// TestANewSeasonThroughDiscord: after Alice's and Bob's rated games, Ada
+// (Manage Server) starts season 2, "Winter". The channel is told; this
+// season's board is empty and Alice is unrated in it; season 1's board is
+// as it was; /cribbage-club seasons lists both. Bob cannot start one:
+// Discord does not deliver him the command. A second new season before
+// any game in this one starts nothing.
+func TestANewSeasonThroughDiscord(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	p := h.ratedGames()
+	before := h.club(carol, "leaderboard").Response.Data.Embeds[0].Description
+
+	if _, err := h.interact(discordtest.CommandOf("cribbage-admin", testGuild, testChannel, bob, "season new")); !errors.Is(err, discordtest.ErrNotPermitted) {
+		t.Errorf("Bob's new season: %v", err)
+	}
+	a := h.admin(ada, "season new", discordtest.Opt{Name: "name", Value: "Winter"})
+	if a.Ephemeral() || !strings.HasPrefix(a.Content(), "🏁 **Season 2 · Winter** has begun, started by <@"+ada.ID+">") {
+		t.Errorf("the new season's announcement: %q", a.Content())
+	}
+	if again := h.admin(ada, "season new"); !again.Ephemeral() || !strings.Contains(again.Content(), "no games between people yet") {
+		t.Errorf("a second new season at once: %q", again.Content())
+	}
+
+	now := h.club(carol, "leaderboard").Response.Data.Embeds[0]
+	if now.Title != "Cribbage leaderboard · Season 2 · Winter" || !strings.HasPrefix(now.Description, "No games between people in Season 2 · Winter yet.") {
+		t.Errorf("the new season's board: %s\n%s", now.Title, now.Description)
+	}
+	st := h.club(alice, "stats").Response.Data.Embeds[0]
+	if f := st.Fields[0]; f.Name != "Rating · season 2" || !strings.HasPrefix(f.Value, "Not rated yet") {
+		t.Errorf("Alice's rating in season 2: %s: %s", f.Name, f.Value)
+	}
+	if !strings.Contains(st.Fields[1].Value, "2 games") {
+		t.Errorf("Alice's record after the new season: %s: %s", st.Fields[1].Name, st.Fields[1].Value)
+	}
+	past := h.club(carol, "leaderboard", discordtest.Opt{Name: "season", Value: 1}).Response.Data.Embeds[0]
+	if past.Title != "Cribbage leaderboard · Season 1" || past.Description != before || past.Description != strings.Join(p.boardLines(), "\n") {
+		t.Errorf("season 1's board after the new season: %s\n%s\nwant:\n%s", past.Title, past.Description, before)
+	}
+	if none := h.club(carol, "leaderboard", discordtest.Opt{Name: "season", Value: 3}); !none.Ephemeral() || !strings.Contains(none.Content(), "no season 3") {
+		t.Errorf("season 3: %q", none.Content())
+	}
+	list := h.club(carol, "seasons").Response.Data.Embeds[0].Description
+	lines := strings.Split(list, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "**Season 2 · Winter** (now) — since <t:") || !strings.Contains(lines[0], "started by <@"+ada.ID+"> · 0 games") ||
+		!strings.HasPrefix(lines[1], "**Season 1** — <t:") || !strings.HasSuffix(lines[1], " · 2 games") {
+		t.Errorf("seasons:\n%s", list)
 	}
 }
