@@ -33,6 +33,10 @@ func userMessage(err error) (msg string, known bool) {
 	if errors.As(err, &which) {
 		return fmt.Sprintf("You're at more than one table here (%s). Add the `table` option to say which.", tableList(which.ids)), true
 	}
+	var season *noSeasonError
+	if errors.As(err, &season) {
+		return fmt.Sprintf("There's no season %d here: this server is in season %d. `/cribbage-club seasons` lists them.", season.asked, season.current), true
+	}
 	var cancelled *cancelledError
 	if errors.As(err, &cancelled) {
 		why := ""
@@ -125,6 +129,9 @@ var errorTexts = []struct {
 	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
 	{engine.ErrClaimerWaited, "You can't claim the win while the table is waiting for your side too: make your move first."},
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
+	{cribbage.ErrNoSeason, "There's no such season here. `/cribbage-club seasons` lists them."},
+	{cribbage.ErrSeasonUnplayed, "The current season has no games between people yet, so there is nothing to restart: its ratings are all fresh already."},
+	{errNotSeasonAdmin, "Only members with **Manage Server** can start a new season."},
 }
 
 // tableList writes table ids as "12, 15".
