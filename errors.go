@@ -58,4 +58,9 @@ var (
 	// ErrSeatHeld means the lobby's free seat is held for the person
 	// challenged.
 	ErrSeatHeld = errors.New("cribbage: the seat is held for the person challenged")
+	// ErrNoSeason means the server has no season of that number.
+	ErrNoSeason = errors.New("cribbage: no such season")
+	// ErrSeasonUnplayed means the current season has no game between
+	// people yet, so starting another would change nothing.
+	ErrSeasonUnplayed = errors.New("cribbage: the season has no games yet")
 )

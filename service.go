@@ -85,15 +85,28 @@ type OutboxService interface {
 	ReleaseOutbox(ctx context.Context, owner string) error
 }
 
-// RecordService answers the leaderboard and stats from finished games.
+// RecordService answers the leaderboard and stats from finished games, and
+// keeps a server's seasons. A finished game's records and ratings are
+// written with the move that finished it (TableService.Update).
 type RecordService interface {
-	// Leaderboard ranks a server's players over games between people
-	// finished since since (the zero time for all time).
-	Leaderboard(ctx context.Context, guildID string, since time.Time) ([]Standing, error)
-	// PlayerStats returns one player's records in a server.
+	// Leaderboard ranks the players of a server's season (0: the current
+	// one) by rating, settled ratings before provisional ones, over the
+	// players with a game between people in it finished since since (the
+	// zero time for the whole season). An unknown season is ErrNoSeason.
+	Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]Standing, error)
+	// PlayerStats returns one player's records in a server, and their
+	// rating in the current season.
 	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)
 	// HeadToHead returns a's and b's record on opposite sides.
 	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
+	// Seasons lists a server's seasons, oldest first; the last is the
+	// current one. There is always at least season 1.
+	Seasons(ctx context.Context, guildID string) ([]Season, error)
+	// StartSeason ends the current season and starts the next, named name
+	// (which may be empty), as userID asked; every rating starts again.
+	// A current season without a game between people is not restarted:
+	// ErrSeasonUnplayed.
+	StartSeason(ctx context.Context, guildID, userID, name string) (Season, error)
 }
 
 // TournamentService keeps tournaments. Their games are tables, linked to

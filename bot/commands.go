@@ -45,6 +45,12 @@ func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discor
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 }
 
+// group is a subcommand group: /cribbage-admin season new is the
+// subcommand new of the group season.
+func group(name, desc string, subs ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: name, Description: desc, Options: subs}
+}
+
 func intChoices(values ...int) []*discordgo.ApplicationCommandOptionChoice {
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for _, v := range values {
@@ -70,8 +76,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
 		{Name: commandName, Description: "Play cribbage at a table in this channel", DMPermission: &noDM, Contexts: guildOnly, Options: playOptions()},
-		{Name: clubCommand, Description: "This server's cribbage records: the leaderboard and players' stats", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
-		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, tournaments", DMPermission: &noDM, Contexts: guildOnly,
+		{Name: clubCommand, Description: "This server's cribbage records: the leaderboard, players' stats and ratings, the seasons, tournaments", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
+		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", DMPermission: &noDM, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
 		{Type: discordgo.UserApplicationCommand, Name: challengeMenu, DMPermission: &noDM, Contexts: guildOnly},
@@ -127,9 +133,11 @@ func playOptions() []*discordgo.ApplicationCommandOption {
 // clubOptions are /cribbage-club's subcommands.
 func clubOptions() []*discordgo.ApplicationCommandOption {
 	return []*discordgo.ApplicationCommandOption{
-		sub("leaderboard", "The server's leaderboard",
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "Which games (default: all time)",
-				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "last 7 days", Value: "week"}, {Name: "last 30 days", Value: "month"}, {Name: "all time", Value: "all"}}}),
+		sub("leaderboard", "The server's leaderboard: ratings this season",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "period", Description: "Which games of the season (default: all of them)",
+				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "last 7 days", Value: "week"}, {Name: "last 30 days", Value: "month"}, {Name: "the whole season", Value: "all"}}},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "season", Description: "A past season's number (default: this season)", MinValue: &one}),
+		sub("seasons", "The server's seasons: when each ran, and its games"),
 		sub("stats", "A player's record in this server",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "vs", Description: "Also show the record against this player"}),
@@ -140,7 +148,7 @@ func clubOptions() []*discordgo.ApplicationCommandOption {
 // adminOptions are /cribbage-admin's subcommands.
 func adminOptions() []*discordgo.ApplicationCommandOption {
 	zero := 0.0
-	return append([]*discordgo.ApplicationCommandOption{
+	return []*discordgo.ApplicationCommandOption{
 		sub("cancel", "End a stuck or abusive table: no result, no winner, nothing in the records",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (on its message: Cribbage · table N)",
 				Required: true, Autocomplete: true, MinValue: &one},
@@ -156,18 +164,36 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
 				Choices: stringChoices(settingNames...)}),
-	}, tournamentOptions()...)
+		group("season", "The server's rating seasons",
+			sub("new", "End this season and start the next: every rating starts again, past seasons stay viewable",
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "What to call the new season (e.g. Winter league)", MaxLength: seasonNameLength})),
+		tournamentGroup(),
+	}
 }
 
 // options returns a subcommand's options by name.
 func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommandInteractionDataOption {
 	out := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	data := ic.ApplicationCommandData()
-	if len(data.Options) == 0 {
+	_, sub := invoked(ic.ApplicationCommandData())
+	if sub == nil {
 		return out
 	}
-	for _, o := range data.Options[0].Options {
+	for _, o := range sub.Options {
 		out[o.Name] = o
 	}
 	return out
+}
+
+// invoked returns the subcommand an interaction runs, and its path within
+// its command: "leaderboard", or "season new" for the subcommand new of
+// the group season. sub is nil when the interaction names none.
+func invoked(data discordgo.ApplicationCommandInteractionData) (path string, sub *discordgo.ApplicationCommandInteractionDataOption) {
+	if len(data.Options) == 0 {
+		return "", nil
+	}
+	o := data.Options[0]
+	if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(o.Options) > 0 {
+		return o.Name + " " + o.Options[0].Name, o.Options[0]
+	}
+	return o.Name, o
 }

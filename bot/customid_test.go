@@ -87,10 +87,19 @@ func TestRouteTable(t *testing.T) {
 			}
 		}
 		for _, o := range c.Options {
-			k := routeKey{c.Name, o.Name}
-			registered[k] = true
-			if _, ok := commandsByName[k]; !ok {
-				t.Errorf("/%s %s is registered but has no route", c.Name, o.Name)
+			paths := []string{o.Name}
+			if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+				paths = nil
+				for _, s := range o.Options {
+					paths = append(paths, o.Name+" "+s.Name)
+				}
+			}
+			for _, p := range paths {
+				k := routeKey{c.Name, p}
+				registered[k] = true
+				if _, ok := commandsByName[k]; !ok {
+					t.Errorf("/%s %s is registered but has no route", c.Name, p)
+				}
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,57 +33,105 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(!public)}}, nil
 }
 
-// cmdLeaderboard ranks the server's players over games between people.
+// cmdLeaderboard ranks the players of a season (the current one unless
+// the season option names another) by rating, over their games between
+// people in the season, or in its last 7 or 30 days.
 func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	period, since := "all time", time.Time{}
-	if o, ok := options(ic)["period"]; ok {
+	opts := options(ic)
+	period, since := "", time.Time{}
+	if o, ok := opts["period"]; ok {
 		switch o.StringValue() {
 		case "week":
-			period, since = "the last 7 days", b.now().Add(-7*24*time.Hour)
+			period, since = "last 7 days", b.now().Add(-7*24*time.Hour)
 		case "month":
-			period, since = "the last 30 days", b.now().Add(-30*24*time.Hour)
+			period, since = "last 30 days", b.now().Add(-30*24*time.Hour)
 		}
 	}
-	board, err := b.store.Leaderboard(ctx, ic.GuildID, since)
+	seasons, err := b.store.Seasons(ctx, ic.GuildID)
+	if err != nil {
+		return reply{}, err
+	}
+	se := seasons[len(seasons)-1]
+	if o, ok := opts["season"]; ok {
+		n := o.IntValue()
+		if n > int64(len(seasons)) {
+			return reply{}, &noSeasonError{asked: n, current: int64(se.Number)}
+		}
+		se = seasons[n-1]
+	}
+	board, err := b.store.Leaderboard(ctx, ic.GuildID, se.Number, since)
 	if err != nil {
 		return reply{}, err
 	}
 	uid, _ := user(ic)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: renderLeaderboard(board, period, uid).response(false)}}, nil
+		Data: renderLeaderboard(board, se, se.Number == len(seasons), period, uid).response(false)}}, nil
 }
 
-// renderLeaderboard lists the top ten, and the caller's line if lower.
-// Each player is one short line so it reads on a phone.
-func renderLeaderboard(board []cribbage.Standing, period, uid string) rendered {
-	e := &discordgo.MessageEmbed{Title: "Cribbage leaderboard · " + period, Color: 0x2e7d32}
+// renderLeaderboard lists the top ten of a season's board, and the
+// caller's line if lower; period, if not empty, names the part of the
+// season it counts. Each player is one short line so it reads on a phone:
+// rank, name, rating, wins–losses and games. Provisional ratings are
+// marked with a ? and come after the settled ones, under a line that says
+// what the mark means.
+func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bool, period, uid string) rendered {
+	title := "Cribbage leaderboard · " + seasonTitle(se)
+	if period != "" {
+		title += " · " + period
+	}
+	e := &discordgo.MessageEmbed{Title: title, Color: 0x2e7d32}
 	if len(board) == 0 {
-		e.Description = "No finished games between people yet. Start one with `/cribbage start`!"
+		e.Description = fmt.Sprintf("No games between people in %s yet.", seasonTitle(se))
+		if period != "" {
+			e.Description = fmt.Sprintf("No games between people in the %s.", period)
+		}
+		if current {
+			e.Description += " Start one with `/cribbage start`!"
+		}
 		return rendered{Embeds: []*discordgo.MessageEmbed{e}}
 	}
 	var lines []string
-	line := func(s cribbage.Standing) string {
-		return fmt.Sprintf("**%d.** %s — **%d** won · %d–%d (%.0f%%) · skunks %d/%d",
-			s.Rank, s.Name, s.GamesWon, s.Wins, s.Losses, 100*winRate(s), s.SkunksGiven, s.SkunksTaken)
+	marked := false
+	add := func(s cribbage.Standing) {
+		if s.Rating.Provisional && !marked {
+			lines = append(lines, "*Provisional (?) — too few recent games to be sure yet:*")
+			marked = true
+		}
+		lines = append(lines, fmt.Sprintf("**%d.** %s · **%s** · %d–%d · %s", s.Rank, s.Name, ratingNumber(s.Rating), s.Wins, s.Losses, games(s.Games)))
 	}
 	for i, s := range board {
 		if i < 10 {
-			lines = append(lines, line(s))
+			add(s)
 		} else if s.UserID == uid {
-			lines = append(lines, "…", line(s))
+			lines = append(lines, "…")
+			add(s)
 		}
 	}
 	e.Description = strings.Join(lines, "\n")
-	e.Footer = &discordgo.MessageEmbedFooter{Text: "games won count a skunk as 2 and a double skunk as 4 · wins–losses · skunks given/taken"}
+	e.Footer = &discordgo.MessageEmbedFooter{Text: "rating · wins–losses · games between people · /cribbage-club seasons lists the seasons"}
 	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
-// winRate is wins over games.
-func winRate(s cribbage.Standing) float64 {
-	if s.Games == 0 {
-		return 0
+// games is "1 game" or "n games".
+func games(n int) string { return fmt.Sprintf("%d game%s", n, plural(n)) }
+
+// ratingNumber is a rating as a whole number, with a ? while provisional.
+func ratingNumber(r cribbage.Rating) string {
+	n := strconv.Itoa(int(math.Round(r.R)))
+	if r.Provisional {
+		n += "?"
 	}
-	return float64(s.Wins) / float64(s.Games)
+	return n
+}
+
+// ratingLine is a rating with its uncertainty, as stats show it:
+// "1610 ± 180 (provisional) · 5 games".
+func ratingLine(r cribbage.Rating) string {
+	line := fmt.Sprintf("**%d** ± %d", int(math.Round(r.R)), int(math.Round(r.RD)))
+	if r.Provisional {
+		line += " (provisional)"
+	}
+	return line + " · " + games(r.Games)
 }
 
 // cmdStats shows a player's record, and against another player if asked.
@@ -105,6 +155,11 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		name = st.Name
 	}
 	e := &discordgo.MessageEmbed{Title: "Cribbage stats · " + name, Color: 0x2e7d32}
+	rated := fmt.Sprintf("Not rated yet in season %d: a game against a person rates you.", st.Season)
+	if st.Rating.Games > 0 {
+		rated = ratingLine(st.Rating)
+	}
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: fmt.Sprintf("Rating · season %d", st.Season), Value: rated})
 	e.Fields = append(e.Fields, recordFields("Against people", st.People)...)
 	if st.People.Games > 0 {
 		streak := "—"
@@ -227,11 +282,11 @@ const helpText = "**How to play**\n" +
 	"**Matches**: `match: best of 3` (or 5), two players or two teams. Each game follows by itself, the deal passing on. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
 	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
 	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
-	"**Tournaments**: **Sign up** on one's message; Swiss rounds, then a playoff. `/cribbage-club tournament`: standings.\n" +
-	"**Records**, in any channel: `/cribbage-club leaderboard` and `/cribbage-club stats`.\n" +
+	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
+	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
 	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` shows and changes this server's reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
-	"`tournament-open`, `tournament-computers`, `tournament-start`, `tournament-cancel` run one. " +
+	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
+	"`season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
 	"Who may use each command, and where: Server Settings → Integrations."
 
 // cmdRules and cmdHelp answer privately with fixed text.

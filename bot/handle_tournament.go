@@ -29,21 +29,20 @@ var (
 // maxComputerEntrants bounds how many computer players one command adds.
 const maxComputerEntrants = 16.0
 
-// tournamentOptions are /cribbage-admin's tournament subcommands.
-func tournamentOptions() []*discordgo.ApplicationCommandOption {
+// tournamentGroup is /cribbage-admin tournament and its subcommands.
+func tournamentGroup() *discordgo.ApplicationCommandOption {
 	one, maxRounds, maxName := 1.0, float64(cribbage.MaxRounds), 60
-	return []*discordgo.ApplicationCommandOption{
-		sub("tournament-open", "Open a tournament in this channel: Swiss rounds, then a best-of-3 playoff for the top quarter",
+	return group("tournament", "Run a tournament in this channel",
+		sub("open", "Open a tournament in this channel: Swiss rounds, then a best-of-3 playoff for the top quarter",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", Required: true, MaxLength: maxName},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "games-per-round", Description: "Games each pairing plays a round (default 2, the deal alternating)", Choices: intChoices(1, 2)},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Qualifying rounds (default 3)", MinValue: &one, MaxValue: maxRounds},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)}),
-		sub("tournament-start", "Close sign-up for this channel's tournament and pair the first round"),
-		sub("tournament-cancel", "End this channel's tournament: its open games are cancelled"),
-		sub("tournament-computers", "Enter computer players in this channel's tournament, to fill a small field",
+		sub("start", "Close sign-up for this channel's tournament and pair the first round"),
+		sub("cancel", "End this channel's tournament: its open games are cancelled"),
+		sub("computers", "Enter computer players in this channel's tournament, to fill a small field",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: maxComputerEntrants},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(levelEasy, levelStrong)}),
-	}
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(levelEasy, levelStrong)}))
 }
 
 // openTournamentHere returns the channel's open tournament, or
@@ -94,7 +93,7 @@ func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) 
 		return reply{}, err
 	}
 	b.logger(ic).Info("tournament opened", "tournament", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament-start` when the field is in (at least %d).",
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
 		t.Name, adminCommand, cribbage.MinEntrants)), after: b.showTournamentsLater}, nil
 }
 

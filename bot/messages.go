@@ -33,6 +33,10 @@ func userMessage(err error) (msg string, known bool) {
 	if errors.As(err, &which) {
 		return fmt.Sprintf("You're at more than one table here (%s). Add the `table` option to say which.", tableList(which.ids)), true
 	}
+	var season *noSeasonError
+	if errors.As(err, &season) {
+		return fmt.Sprintf("There's no season %d here: this server is in season %d. `/cribbage-club seasons` lists them.", season.asked, season.current), true
+	}
 	var cancelled *cancelledError
 	if errors.As(err, &cancelled) {
 		why := ""
@@ -113,7 +117,7 @@ var errorTexts = []struct {
 	{errNoTarget, "I can't tell whom you meant to challenge, so I did nothing."},
 	{errNoReplay, "There's no finished hand to replay at that table yet."},
 	{errReplayPlayers, "That game is still being played: only its players can replay its finished hands. Everyone can once it's over."},
-	{errTournamentHere, "A tournament is open in this channel already: one at a time here. Cancel it with `/cribbage-admin tournament-cancel`, or open the new one in another channel."},
+	{errTournamentHere, "A tournament is open in this channel already: one at a time here. Cancel it with `/cribbage-admin tournament cancel`, or open the new one in another channel."},
 	{errNoTournamentHere, "There's no open tournament in this channel."},
 	{errNotTournamentAdm, "Only members with **Manage Server**, or whoever opened the tournament, can start it."},
 	{cribbage.ErrTournamentNotFound, "That tournament doesn't exist any more."},
@@ -121,7 +125,7 @@ var errorTexts = []struct {
 	{cribbage.ErrAlreadyEntered, "You're signed up already."},
 	{cribbage.ErrNotEntered, "You're not signed up, so there is nothing to withdraw."},
 	{cribbage.ErrTournamentFull, "The tournament is full."},
-	{cribbage.ErrFewEntrants, "Too few entrants to start: a tournament needs at least 4. Enter computer players with `/cribbage-admin tournament-computers` to fill the field."},
+	{cribbage.ErrFewEntrants, "Too few entrants to start: a tournament needs at least 4. Enter computer players with `/cribbage-admin tournament computers` to fill the field."},
 	{cribbage.ErrTournamentOver, "That tournament is over already."},
 	{cribbage.ErrTournamentSetup, "A tournament needs a name (up to 60 characters), 1 or 2 games a round, 1 to 9 rounds, and 61 or 121 points."},
 	{cribbage.ErrTournamentGame, "A tournament game has no rematch: the tournament pairs the next games itself."},
@@ -138,6 +142,9 @@ var errorTexts = []struct {
 	{engine.ErrNotOpponent, "Only an opponent can call muggins."},
 	{engine.ErrClaimerWaited, "You can't claim the win while the table is waiting for your side too: make your move first."},
 	{engine.ErrBadCard, "That isn't a card. Write cards like 5H, 10D, JC or Q♠."},
+	{cribbage.ErrNoSeason, "There's no such season here. `/cribbage-club seasons` lists them."},
+	{cribbage.ErrSeasonUnplayed, "The current season has no games between people yet, so there is nothing to restart: its ratings are all fresh already."},
+	{errNotSeasonAdmin, "Only members with **Manage Server** can start a new season."},
 }
 
 // tableList writes table ids as "12, 15".

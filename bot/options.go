@@ -24,26 +24,39 @@ var errBadOptions = errors.New("bot: options outside the command's definition")
 var errNoUser = errors.New("bot: the interaction names no user")
 
 // subcommandOptions are the registered options of each subcommand, by
-// command and subcommand name.
+// command and subcommand path (see invoked).
 var subcommandOptions = func() map[routeKey][]*discordgo.ApplicationCommandOption {
 	out := map[routeKey][]*discordgo.ApplicationCommandOption{}
 	for _, c := range commandDefinitions() {
 		for _, sub := range c.Options {
+			if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+				for _, s := range sub.Options {
+					out[routeKey{c.Name, sub.Name + " " + s.Name}] = s.Options
+				}
+				continue
+			}
 			out[routeKey{c.Name, sub.Name}] = sub.Options
 		}
 	}
 	return out
 }()
 
-// checkOptions checks a command's subcommand and its options against
-// their definitions.
+// checkOptions checks a command's subcommand (alone, or alone in its
+// group) and its options against their definitions.
 func checkOptions(data discordgo.ApplicationCommandInteractionData) error {
-	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+	if len(data.Options) != 1 {
 		return errBadOptions
 	}
-	defs := subcommandOptions[routeKey{data.Name, data.Options[0].Name}]
+	if g := data.Options[0]; g.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(g.Options) != 1 {
+		return errBadOptions
+	}
+	path, sub := invoked(data)
+	defs, ok := subcommandOptions[routeKey{data.Name, path}]
+	if !ok || sub.Type != discordgo.ApplicationCommandOptionSubCommand {
+		return errBadOptions
+	}
 	given := map[string]bool{}
-	for _, o := range data.Options[0].Options {
+	for _, o := range sub.Options {
 		def := optionNamed(defs, o.Name)
 		if def == nil || given[o.Name] {
 			return fmt.Errorf("%w: option %q", errBadOptions, o.Name)

@@ -186,7 +186,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if len(data.Options) == 0 {
 			return reply{}, errUnknownCommand
 		}
-		key := routeKey{data.Name, data.Options[0].Name}
+		path, _ := invoked(data)
+		key := routeKey{data.Name, path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
 			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil

@@ -86,7 +86,9 @@ var clickRoutes = []clickRoute{
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
-// command, which has none) and its handler; anywhere allows it in direct
+// command, which has none) and its handler; name is its path within the
+// command ("season new" for a subcommand of a group, see invoked);
+// anywhere allows it in direct
 // messages too (it needs no table).
 type commandRoute struct {
 	command  string
@@ -114,13 +116,15 @@ var commandRoutes = []commandRoute{
 	{commandName, "help", (*Bot).cmdHelp, true},
 	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard, false},
 	{clubCommand, "stats", (*Bot).cmdStats, false},
+	{clubCommand, "seasons", (*Bot).cmdSeasons, false},
 	{clubCommand, "tournament", (*Bot).cmdTournamentStandings, false},
 	{adminCommand, "cancel", (*Bot).cmdCancel, false},
 	{adminCommand, "settings", (*Bot).cmdSettings, false},
-	{adminCommand, "tournament-open", (*Bot).cmdTournamentOpen, false},
-	{adminCommand, "tournament-start", (*Bot).cmdTournamentStart, false},
-	{adminCommand, "tournament-cancel", (*Bot).cmdTournamentCancel, false},
-	{adminCommand, "tournament-computers", (*Bot).cmdTournamentComputers, false},
+	{adminCommand, "season new", (*Bot).cmdSeasonNew, false},
+	{adminCommand, "tournament open", (*Bot).cmdTournamentOpen, false},
+	{adminCommand, "tournament start", (*Bot).cmdTournamentStart, false},
+	{adminCommand, "tournament cancel", (*Bot).cmdTournamentCancel, false},
+	{adminCommand, "tournament computers", (*Bot).cmdTournamentComputers, false},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
 	{challengeMenu, "", (*Bot).menuChallenge, false},

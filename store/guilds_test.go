@@ -8,8 +8,8 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// TestCancelledTablesHaveNoResult: a cancelled game writes no result and
-// leaves the leaderboard alone (the rest of cancelling is the conformance
+// TestCancelledTablesHaveNoResult: a cancelled game writes no result, rates
+// nobody and leaves the leaderboard alone (the rest of cancelling is the conformance
 // suite's, servicetest).
 func TestCancelledTablesHaveNoResult(t *testing.T) {
 	s, _ := MustOpen(t)
@@ -20,12 +20,12 @@ func TestCancelledTablesHaveNoResult(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var results, players int
-	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM player_results)`).Scan(&results, &players); err != nil ||
-		results+players != 0 {
-		t.Errorf("%d results, %d player results (%v), want none", results, players, err)
+	var results, players, ratings int
+	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM player_results), (SELECT COUNT(*) FROM ratings)`).Scan(&results, &players, &ratings); err != nil ||
+		results+players+ratings != 0 {
+		t.Errorf("%d results, %d player results, %d ratings (%v), want none", results, players, ratings, err)
 	}
-	if board, err := s.Leaderboard(ctx, "g", time.Time{}); err != nil || len(board) != 0 {
+	if board, err := s.Leaderboard(ctx, "g", 0, time.Time{}); err != nil || len(board) != 0 {
 		t.Errorf("leaderboard %+v, %v", board, err)
 	}
 	if st, err := s.PlayerStats(ctx, "g", "alice"); err != nil || st.People.Games != 0 {

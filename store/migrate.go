@@ -68,6 +68,11 @@ func (s *Store) migrate(ctx context.Context) error {
 					return fmt.Errorf("migration %s: %w", name, err)
 				}
 			}
+			if finish := finishMigration[name]; finish != nil {
+				if err := finish(ctx, tx); err != nil {
+					return fmt.Errorf("migration %s: %w", name, err)
+				}
+			}
 			_, err := tx.exec(ctx, `INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)`, name, millis(s.now()))
 			return err
 		})

@@ -1,17 +1,21 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cribbage-bot/cribbage"
+	"slices"
 	"time"
+
+	"github.com/cribbage-bot/cribbage"
 )
 
 // recordResult writes a finished game's result and one record row a
-// seated person. Partners are credited alike; with three or four
+// seated person, in the server's current season, and rates a game between
+// people (rateResult). Partners are credited alike; with three or four
 // individual players the winner is credited with every skunk given and
 // each loser with their own skunk line.
 func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
@@ -39,6 +43,10 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
+	season, err := currentSeason(ctx, tx, t.GuildID)
+	if err != nil {
+		return err
+	}
 	var given, doubleGiven int
 	for side, level := range r.Skunks {
 		if side != r.Winner {
@@ -46,12 +54,14 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 			doubleGiven += boolInt(level == 2)
 		}
 	}
+	var rated []seatResult
 	for i, seat := range t.Seats {
 		if seat.Computer != "" {
 			continue
 		}
 		side := t.Options.SideOf(i)
 		won := side == r.Winner
+		rated = append(rated, seatResult{userID: seat.UserID, side: side, won: won})
 		row := struct{ gamesWon, given, doubleGiven, taken, doubleTaken int }{}
 		if won {
 			row.gamesWon, row.given, row.doubleGiven = r.Games, given, doubleGiven
@@ -61,15 +71,18 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		tl := g.Tally[i]
 		if _, err := tx.exec(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
 			skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
-			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at, season)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			t.ID, t.GuildID, seat.UserID, seat.Name, i, side, boolInt(won), row.gamesWon,
 			row.given, row.doubleGiven, row.taken, row.doubleTaken, r.Scores[side], tl.Pegging, tl.HandPoints, tl.Hands,
-			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished); err != nil {
+			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished, season); err != nil {
 			return fmt.Errorf("store: record player result: %w", err)
 		}
 	}
-	return nil
+	if t.HasComputer() {
+		return nil // ratings are between people
+	}
+	return rateResult(ctx, tx, t.GuildID, season, rated, t.FinishedAt)
 }
 
 // Assisted reports whether a finished game's result is marked assisted.
@@ -82,20 +95,35 @@ func (s *Store) Assisted(ctx context.Context, tableID int64) (bool, error) {
 	return a != 0, err
 }
 
-// Leaderboard ranks the players of a server by games won (then wins, then
-// fewer losses) over games between people finished since since (the zero
-// time for all time). Every ranked player is returned; the caller shows
-// the top and where a player stands.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]cribbage.Standing, error) {
+// Leaderboard ranks the players of a server's season (0: the current one)
+// who finished a game between people in it since since (the zero time for
+// the whole season): settled ratings first, then provisional ones, each by
+// rating. Each line's record counts those games. Every ranked player is
+// returned; the caller shows the top and where a player stands.
+func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]cribbage.Standing, error) {
+	current, err := currentSeason(ctx, s.db, guildID)
+	if err != nil {
+		return nil, err
+	}
+	if season == 0 {
+		season = current
+	}
+	if season < 1 || season > current {
+		return nil, cribbage.ErrNoSeason
+	}
+	ratings, err := seasonRatings(ctx, s.db, guildID, season)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT user_id, MAX(name), COUNT(*), SUM(won), SUM(games_won),
 		SUM(skunks_given + double_skunks_given), SUM(skunks_taken + double_skunks_taken)
-		FROM player_results WHERE guild_id = ? AND vs_computer = 0 AND finished_at >= ?
-		GROUP BY user_id
-		ORDER BY SUM(games_won) DESC, SUM(won) DESC, COUNT(*) - SUM(won) ASC, user_id`, guildID, millis(since))
+		FROM player_results WHERE guild_id = ? AND season = ? AND vs_computer = 0 AND finished_at >= ?
+		GROUP BY user_id`, guildID, season, millis(since))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	now := s.now()
 	var out []cribbage.Standing
 	for rows.Next() {
 		var st cribbage.Standing
@@ -103,13 +131,27 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time
 			return nil, err
 		}
 		st.Losses = st.Games - st.Wins
-		st.Rank = len(out) + 1
+		r, ok := ratings[st.UserID]
+		st.Rating = shownRating(r, ok, season == current, now)
 		out = append(out, st)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b cribbage.Standing) int {
+		if a.Rating.Provisional != b.Rating.Provisional {
+			return cmp.Compare(boolInt(a.Rating.Provisional), boolInt(b.Rating.Provisional))
+		}
+		return cmp.Or(cmp.Compare(b.Rating.R, a.Rating.R), cmp.Compare(b.Games, a.Games), cmp.Compare(a.UserID, b.UserID))
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out, nil
 }
 
-// PlayerStats returns one player's stats in a server.
+// PlayerStats returns one player's stats in a server, and their rating in
+// the current season as it stands now.
 func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribbage.Stats, error) {
 	var st cribbage.Stats
 	rows, err := s.db.QueryContext(ctx, `SELECT vs_computer, MAX(name), COUNT(*), SUM(won), SUM(games_won),
@@ -147,8 +189,18 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribba
 	if st.Streak, err = s.streak(ctx, guildID, userID); err != nil {
 		return st, err
 	}
-	st.Matches, err = s.matchRecord(ctx, guildID, userID)
-	return st, err
+	if st.Matches, err = s.matchRecord(ctx, guildID, userID); err != nil {
+		return st, err
+	}
+	if st.Season, err = currentSeason(ctx, s.db, guildID); err != nil {
+		return st, err
+	}
+	r, err := loadRating(ctx, s.db, guildID, st.Season, userID)
+	if err != nil && !errors.Is(err, errNoRating) {
+		return st, err
+	}
+	st.Rating = shownRating(r, err == nil, true, s.now())
+	return st, nil
 }
 
 // streak counts the latest run of wins (positive) or losses (negative) in

@@ -83,27 +83,35 @@ func TestRecords(t *testing.T) {
 		scores: []int{88, 55, 121}, winner: 2, skunks: []int{1, 2, 0}, games: 4})
 
 	ctx := context.Background()
-	board, err := s.Leaderboard(ctx, "g", time.Time{})
+	board, err := s.Leaderboard(ctx, "g", 0, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Everyone is provisional after so few games, and ranked by rating:
+	// dan won his only game, carol beat two newcomers in the three-hander,
+	// and alice lost three of her five. The records are the games' sums.
 	want := []cribbage.Standing{
-		{Rank: 1, UserID: "bob", Name: "bob", Games: 4, Wins: 2, Losses: 2, GamesWon: 5, SkunksGiven: 1, SkunksTaken: 2},
+		{Rank: 1, UserID: "dan", Name: "dan", Games: 1, Wins: 1, Losses: 0, GamesWon: 1},
 		{Rank: 2, UserID: "carol", Name: "carol", Games: 3, Wins: 1, Losses: 2, GamesWon: 4, SkunksGiven: 2, SkunksTaken: 0},
-		{Rank: 3, UserID: "alice", Name: "alice", Games: 5, Wins: 2, Losses: 3, GamesWon: 3, SkunksGiven: 1, SkunksTaken: 2},
-		{Rank: 4, UserID: "dan", Name: "dan", Games: 1, Wins: 1, Losses: 0, GamesWon: 1},
+		{Rank: 3, UserID: "bob", Name: "bob", Games: 4, Wins: 2, Losses: 2, GamesWon: 5, SkunksGiven: 1, SkunksTaken: 2},
+		{Rank: 4, UserID: "alice", Name: "alice", Games: 5, Wins: 2, Losses: 3, GamesWon: 3, SkunksGiven: 1, SkunksTaken: 2},
 	}
 	if len(board) != len(want) {
 		t.Fatalf("board %+v", board)
 	}
 	for i := range want {
-		if board[i] != want[i] {
-			t.Errorf("rank %d\n got %+v\nwant %+v", i+1, board[i], want[i])
+		got := board[i]
+		if !got.Rating.Provisional || got.Rating.Games != got.Games || i > 0 && got.Rating.R > board[i-1].Rating.R {
+			t.Errorf("rank %d rated %+v after %+v", i+1, got.Rating, board[max(i-1, 0)].Rating)
+		}
+		got.Rating = cribbage.Rating{}
+		if got != want[i] {
+			t.Errorf("rank %d\n got %+v\nwant %+v", i+1, got, want[i])
 		}
 	}
 
 	// The last 30 days leave out g1.
-	month, _ := s.Leaderboard(ctx, "g", c.t.Add(-30*24*time.Hour))
+	month, _ := s.Leaderboard(ctx, "g", 0, c.t.Add(-30*24*time.Hour))
 	for _, st := range month {
 		if st.UserID == "alice" && (st.Games != 4 || st.Wins != 1 || st.GamesWon != 1) {
 			t.Errorf("alice this month %+v", st)

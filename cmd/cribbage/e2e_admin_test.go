@@ -95,13 +95,13 @@ func TestAnAdminCancelsAGame(t *testing.T) {
 	}
 	// No result.
 	ctx := context.Background()
-	if board, _ := h.store.Leaderboard(ctx, testGuild, fromZero()); len(board) != 0 {
+	if board, _ := h.store.Leaderboard(ctx, testGuild, 0, fromZero()); len(board) != 0 {
 		t.Errorf("leaderboard %+v", board)
 	}
 	if st, _ := h.store.PlayerStats(ctx, testGuild, alice.ID); st.People.Games+st.Computer.Games != 0 {
 		t.Errorf("alice's stats %+v", st)
 	}
-	if lb := h.club(alice, "leaderboard"); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
+	if lb := h.club(alice, "leaderboard"); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
 		t.Errorf("leaderboard: %q", lb.Response.Data.Embeds[0].Description)
 	}
 	// Cancelling it again says it is over.

@@ -41,7 +41,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	}
 	// Games against the computer stay off the leaderboard and show apart
 	// in the stats.
-	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, 0, fromZero())
 	if len(board) != 0 {
 		t.Errorf("leaderboard has a game against the computer: %+v", board)
 	}

@@ -184,9 +184,10 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.click(carol, cmsg, "/begin/"+itoa64(cid))
 
 	h.command(alice, "games")
-	for _, sub := range []string{"leaderboard", "stats"} {
+	for _, sub := range []string{"leaderboard", "stats", "seasons"} {
 		h.club(alice, sub)
 	}
+	h.admin(ada, "season new", discordtest.Opt{Name: "name", Value: "Contract"})
 	h.drain()
 
 	// Every subcommand registered was run, and every button action the
@@ -197,8 +198,17 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 			t.Errorf("the user command %q was never run", c.Name)
 		}
 		for _, o := range c.Options {
-			if !ran[c.Name+" "+o.Name] {
-				t.Errorf("/%s %s was never run", c.Name, o.Name)
+			paths := []string{o.Name}
+			if o.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
+				paths = nil
+				for _, sub := range o.Options {
+					paths = append(paths, o.Name+" "+sub.Name)
+				}
+			}
+			for _, p := range paths {
+				if !ran[c.Name+" "+p] {
+					t.Errorf("/%s %s was never run", c.Name, p)
+				}
 			}
 		}
 	}
@@ -232,7 +242,11 @@ func (h *harness) interactionsSeen() (ran, clicked, offered map[string]bool) {
 			if d := i.ApplicationCommandData(); d.CommandType == discordgo.UserApplicationCommand {
 				ran["menu:"+d.Name] = true
 			} else if len(d.Options) > 0 {
-				ran[d.Name+" "+d.Options[0].Name] = true
+				path := d.Options[0].Name
+				if g := d.Options[0]; g.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(g.Options) > 0 {
+					path += " " + g.Options[0].Name
+				}
+				ran[d.Name+" "+path] = true
 			}
 		case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
 			clicked[action(discordtest.CustomID(i))] = true

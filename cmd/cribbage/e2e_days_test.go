@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +15,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/rating"
 )
 
 // countIn counts the table's story messages containing s.
@@ -121,7 +124,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	if final.Status != cribbage.StatusFinished || r.Reason != engine.ReasonForfeit || final.Seats[r.Winner].UserID != waiter.ID || r.Games != 1 {
 		t.Fatalf("after the claim: %s %+v", final.Status, r)
 	}
-	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, 0, fromZero())
 	if len(board) != 2 || board[0].UserID != waiter.ID || board[0].GamesWon != 1 || board[1].SkunksTaken != 0 {
 		t.Errorf("leaderboard %+v", board)
 	}
@@ -289,9 +292,10 @@ func (h *harness) resignedGame(host, guest, loser discordtest.User) int64 {
 // TestLeaderboardAndStatsThroughDiscord checks the leaderboard and stats
 // as players see them after four games with known results:
 // Alice beats Bob twice (Bob resigns), Carol beats Alice, and — last —
-// Alice beats Carol. By hand: Alice 4 games, 3–1, 3 games won, 75%;
-// Carol 2 games, 1–1, 1 won, 50%; Bob 2 games, 0–2, 0 won, 0%. Alice's
-// latest result is a win (streak: won 1), and she is 2–0 against Bob.
+// Alice beats Carol. By hand: Alice 4 games, 3–1; Carol 2 games, 1–1;
+// Bob 2 games, 0–2. Their ratings are those games rated in order from
+// newcomers' (rating.Game), all still provisional. Alice's latest result
+// is a win (streak: won 1), and she is 2–0 against Bob.
 func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -299,13 +303,20 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	h.resignedGame(bob, alice, bob)
 	h.resignedGame(carol, alice, alice)
 	h.resignedGame(alice, carol, carol)
+	cfg := rating.Config{}
+	a, b, c := cfg.Newcomer(), cfg.Newcomer(), cfg.Newcomer()
+	a, b = rating.Game(a, b, rating.Win, cfg)
+	a, b = rating.Game(a, b, rating.Win, cfg)
+	c, a = rating.Game(c, a, rating.Win, cfg)
+	a, c = rating.Game(a, c, rating.Win, cfg)
+	whole := func(f float64) int { return int(math.Round(f)) }
 
 	lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
 	desc := lb.Response.Data.Embeds[0].Description
 	for _, want := range []string{
-		"**1.** Alice — **3** won · 3–1 (75%) · skunks 0/0",
-		"**2.** Carol — **1** won · 1–1 (50%) · skunks 0/0",
-		"**3.** Bob — **0** won · 0–2 (0%) · skunks 0/0",
+		fmt.Sprintf("**1.** Alice · **%d?** · 3–1 · 4 games", whole(a.R)),
+		fmt.Sprintf("**2.** Carol · **%d?** · 1–1 · 2 games", whole(c.R)),
+		fmt.Sprintf("**3.** Bob · **%d?** · 0–2 · 2 games", whole(b.R)),
 	} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("leaderboard lacks %q:\n%s", want, desc)
@@ -318,6 +329,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	got := strings.Join(fields, "\n")
 	for _, want := range []string{
+		fmt.Sprintf("Rating · season 1: **%d** ± %d (provisional) · 4 games", whole(a.R), whole(a.RD)),
 		"Against people: 4 games · 3 wins · 1 losses · 3 games won",
 		"Streak: won 1 in a row",
 		"Against Bob: 2 games: 2–0",
@@ -328,7 +340,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	// The week's board holds the same games; a year later it is empty.
 	h.fake.Advance(365 * 24 * time.Hour)
-	if lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No finished games") {
+	if lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
 		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
 	}
 }

@@ -388,7 +388,7 @@ func TestEveryTableToAWinnerWithoutLeaks(t *testing.T) {
 			if final.State.Scores[r.Winner] < final.Options.Target {
 				t.Errorf("winner has %d", final.State.Scores[r.Winner])
 			}
-			board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+			board, _ := h.store.Leaderboard(context.Background(), testGuild, 0, fromZero())
 			if len(board) != len(tc.people) {
 				t.Errorf("%d players on the leaderboard, want %d", len(board), len(tc.people))
 			}

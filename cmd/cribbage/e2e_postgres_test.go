@@ -20,7 +20,8 @@ func postgresSchema(t testing.TB) string {
 }
 
 // TestWholeGamesOnPostgres plays whole games at 2 and 4 players through the
-// fake Discord with the bot on PostgreSQL, restarting it once mid-game.
+// fake Discord with the bot on PostgreSQL, restarting it once mid-game;
+// the game is recorded and rated.
 func TestWholeGamesOnPostgres(t *testing.T) {
 	t.Parallel()
 	for _, tc := range twoAndFour {
@@ -45,8 +46,8 @@ func TestWholeGamesOnPostgres(t *testing.T) {
 			}
 			h.verifyDeals(id)
 			st, err := h.store.PlayerStats(context.Background(), testGuild, tc.people[0].ID)
-			if err != nil || st.People.Games != 1 {
-				t.Errorf("stats after the game: %+v, %v", st, err)
+			if err != nil || st.People.Games != 1 || st.Rating.Games != 1 || st.Rating.R == 1500 {
+				t.Errorf("stats after the game: %+v, %v; want one game, rated", st, err)
 			}
 		})
 	}

@@ -129,7 +129,7 @@ func TestSeveralTablesInOneChannel(t *testing.T) {
 	if h.table(two).Status != cribbage.StatusPlaying || h.table(two).State.HandNo != 1 {
 		t.Error("playing table 1 changed table 2")
 	}
-	board, _ := h.store.Leaderboard(context.Background(), testGuild, fromZero())
+	board, _ := h.store.Leaderboard(context.Background(), testGuild, 0, fromZero())
 	if len(board) != 2 {
 		t.Errorf("leaderboard %+v", board)
 	}

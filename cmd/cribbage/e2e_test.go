@@ -27,7 +27,7 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	if final.Status != cribbage.StatusFinished || final.State.Result == nil {
 		t.Fatalf("final %+v", final)
 	}
-	board, err := h.store.Leaderboard(context.Background(), testGuild, time.Time{})
+	board, err := h.store.Leaderboard(context.Background(), testGuild, 0, time.Time{})
 	if err != nil || len(board) != 2 || board[0].Wins != 1 {
 		t.Fatalf("leaderboard %+v, %v", board, err)
 	}

@@ -20,9 +20,9 @@ import (
 // message is posted.
 func (h *harness) openTournament(opts ...discordtest.Opt) *cribbage.Tournament {
 	h.t.Helper()
-	a := h.admin(ada, "tournament-open", append([]discordtest.Opt{{Name: "name", Value: "Club open"}}, opts...)...)
+	a := h.admin(ada, "tournament open", append([]discordtest.Opt{{Name: "name", Value: "Club open"}}, opts...)...)
 	if !a.Ephemeral() || !strings.Contains(a.Content(), "open for sign-up") {
-		h.t.Fatalf("tournament-open answered %q", a.Content())
+		h.t.Fatalf("tournament open answered %q", a.Content())
 	}
 	var tr *cribbage.Tournament
 	h.eventually("the tournament message", func() bool {
@@ -147,7 +147,7 @@ func (h *harness) signUp(tr *cribbage.Tournament, us ...discordtest.User) {
 func TestTournamentOfFive(t *testing.T) {
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
-	if a := h.admin(ada, "tournament-open", discordtest.Opt{Name: "name", Value: "Another"}); !strings.Contains(a.Content(), "open in this channel already") {
+	if a := h.admin(ada, "tournament open", discordtest.Opt{Name: "name", Value: "Another"}); !strings.Contains(a.Content(), "open in this channel already") {
 		t.Errorf("a second tournament here: %q", a.Content())
 	}
 	h.signUp(tr, alice, bob)
@@ -157,7 +157,7 @@ func TestTournamentOfFive(t *testing.T) {
 	if a := h.click(ada, tr.MessageID, "/tstart/"+itoa64(tr.ID)); !strings.Contains(a.Content(), "Too few entrants") {
 		t.Errorf("a start with two entrants: %q", a.Content())
 	}
-	if a := h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 3}); !strings.Contains(a.Content(), "the field is 5") {
+	if a := h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 3}); !strings.Contains(a.Content(), "the field is 5") {
 		t.Errorf("computers entered: %q", a.Content())
 	}
 	h.eventually("the message to list the field", func() bool { return strings.Contains(h.tournamentMessage(tr.ID), "Signed up (5)") })
@@ -282,8 +282,8 @@ func TestTournamentOfEight(t *testing.T) {
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 3}, discordtest.Opt{Name: "points", Value: 61})
 	h.signUp(tr, alice, bob)
-	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 6}, discordtest.Opt{Name: "level", Value: "strong"})
-	if a := h.admin(ada, "tournament-start"); !strings.Contains(a.Content(), "has begun") {
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 6}, discordtest.Opt{Name: "level", Value: "strong"})
+	if a := h.admin(ada, "tournament start"); !strings.Contains(a.Content(), "has begun") {
 		t.Fatalf("the start: %q", a.Content())
 	}
 	people := usersOf(alice, bob)
@@ -356,9 +356,9 @@ func TestTournamentOfThirteen(t *testing.T) {
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 4})
 	h.signUp(tr, alice, bob, carol)
-	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 5}, discordtest.Opt{Name: "level", Value: "strong"})
-	h.admin(ada, "tournament-computers", discordtest.Opt{Name: "count", Value: 5})
-	h.admin(ada, "tournament-start")
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 5}, discordtest.Opt{Name: "level", Value: "strong"})
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 5})
+	h.admin(ada, "tournament start")
 	h.playTournament(tr.ID, usersOf(alice, bob, carol), nil)
 	done := h.tournament(tr.ID)
 	if done.Status != cribbage.TournamentFinished || done.Round != 4 || len(done.Playoff) != 2 {

@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -69,7 +70,8 @@ func Command(guild, channel string, u User, sub string, opts ...Opt) *discordgo.
 }
 
 // CommandOf builds a subcommand interaction of the bot's command named
-// command, as Command does /cribbage's.
+// command, as Command does /cribbage's. A sub of two words, such as
+// "season new", is the subcommand new of the group season.
 func CommandOf(command, guild, channel string, u User, sub string, opts ...Opt) *discordgo.Interaction {
 	data := discordgo.ApplicationCommandInteractionData{ID: "cmd-" + command, Name: command, CommandType: discordgo.ChatApplicationCommand,
 		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{}, Members: map[string]*discordgo.Member{},
@@ -98,7 +100,13 @@ func CommandOf(command, guild, channel string, u User, sub string, opts ...Opt) 
 		}
 		subOpt.Options = append(subOpt.Options, opt)
 	}
-	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{subOpt}
+	top := subOpt
+	if group, name, ok := strings.Cut(sub, " "); ok {
+		subOpt.Name = name
+		top = &discordgo.ApplicationCommandInteractionDataOption{Name: group, Type: discordgo.ApplicationCommandOptionSubCommandGroup,
+			Options: []*discordgo.ApplicationCommandInteractionDataOption{subOpt}}
+	}
+	data.Options = []*discordgo.ApplicationCommandInteractionDataOption{top}
 	return withUser(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: channel, Data: data}, u)
 }
 

@@ -24,10 +24,14 @@ import (
 type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
-	// LeaderboardFn, PlayerStatsFn and HeadToHeadFn answer the records.
-	LeaderboardFn func(guildID string, since time.Time) ([]cribbage.Standing, error)
+	// LeaderboardFn, PlayerStatsFn, HeadToHeadFn, SeasonsFn and
+	// StartSeasonFn answer the records; nil ones answer as a server with no
+	// games would.
+	LeaderboardFn func(guildID string, season int, since time.Time) ([]cribbage.Standing, error)
 	PlayerStatsFn func(guildID, userID string) (cribbage.Stats, error)
 	HeadToHeadFn  func(guildID, a, b string) (cribbage.HeadToHead, error)
+	SeasonsFn     func(guildID string) ([]cribbage.Season, error)
+	StartSeasonFn func(guildID, userID, name string) (cribbage.Season, error)
 
 	mu           sync.Mutex
 	tables       map[int64]*cribbage.Table
@@ -536,11 +540,14 @@ func (s *Store) Seal(ctx context.Context, id, through int64) error {
 }
 
 // Leaderboard implements cribbage.RecordService.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, since time.Time) ([]cribbage.Standing, error) {
+func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]cribbage.Standing, error) {
 	if s.LeaderboardFn == nil {
+		if season > 1 {
+			return nil, cribbage.ErrNoSeason
+		}
 		return nil, nil
 	}
-	return s.LeaderboardFn(guildID, since)
+	return s.LeaderboardFn(guildID, season, since)
 }
 
 // PlayerStats implements cribbage.RecordService.
@@ -557,4 +564,20 @@ func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (cribbage.
 		return cribbage.HeadToHead{}, nil
 	}
 	return s.HeadToHeadFn(guildID, a, b)
+}
+
+// Seasons implements cribbage.RecordService.
+func (s *Store) Seasons(ctx context.Context, guildID string) ([]cribbage.Season, error) {
+	if s.SeasonsFn == nil {
+		return []cribbage.Season{{Number: 1}}, nil
+	}
+	return s.SeasonsFn(guildID)
+}
+
+// StartSeason implements cribbage.RecordService.
+func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (cribbage.Season, error) {
+	if s.StartSeasonFn == nil {
+		return cribbage.Season{}, cribbage.ErrSeasonUnplayed
+	}
+	return s.StartSeasonFn(guildID, userID, name)
 }

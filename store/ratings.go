@@ -1,0 +1,343 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/rating"
+)
+
+// Ratings: each finished game between people rates its players, in the
+// transaction that records its result (recordResult), in the server's
+// current season. Games with a computer at the table rate nobody.
+
+// ratingSystem is the Glicko-2 system the bot rates with: the paper's
+// (τ 0.5; a newcomer is 1500 with RD 350 and volatility 0.06).
+var ratingSystem = rating.Config{}
+
+// idlePeriod is how long without a rated game counts as one rating period
+// of inactivity (rating.Idle): a rating's RD widens by one such step for
+// every whole week since the player's last rated game. It is applied when
+// the player next plays, and to what the leaderboard and stats show, so
+// nothing has to run while nobody plays.
+//
+// A week suits a club's rhythm: a regular who plays once a week gets one
+// idle step a game and stays settled (an RD of about 73, against 60 for
+// one who plays more often; TestIdleWeeks), while a settled player who
+// stops playing drifts back to provisional after about a year and a half
+// (79 weeks). With a day instead, a once-a-week player would sit at an RD
+// of about 104, a fortnight's break from provisional, and every rating
+// would move more on each game.
+const idlePeriod = 7 * 24 * time.Hour
+
+// storedRating is a player's row in ratings.
+type storedRating struct {
+	rating.Rating
+	games   int
+	ratedAt time.Time
+}
+
+// at returns the rating as it stands at now: one idle period for each
+// whole idlePeriod since the last rated game, up to a newcomer's RD.
+func (r storedRating) at(now time.Time) rating.Rating {
+	n := now.Sub(r.ratedAt) / idlePeriod
+	if n <= 0 {
+		return r.Rating
+	}
+	// An idle period adds σ² to φ² (the paper's step 6), so n of them add
+	// nσ²: one period at volatility σ√n, at the cost of one however long
+	// the player was away.
+	wide := r.Rating
+	wide.Volatility *= math.Sqrt(float64(n))
+	wide = rating.Idle(wide, ratingSystem)
+	wide.Volatility = r.Volatility
+	return wide
+}
+
+// seatResult is one person's part in a finished game: their side and
+// whether that side won.
+type seatResult struct {
+	userID string
+	side   int
+	won    bool
+}
+
+// rateGame returns the ratings after a game between people of everyone
+// in players, from their ratings before it (before has one for each).
+//
+//   - Two sides (two players, or two partnerships) are one game:
+//     rating.TeamGame, which for one person a side is rating.Game.
+//   - Three or four players each for themselves: the winner has beaten
+//     each of the others, and each of the others has lost to the winner,
+//     all in one rating period from the ratings before the game. The
+//     losers are not compared with each other: cribbage has one winner,
+//     and the others' scores are wherever they stood when the game ended
+//     (or when someone resigned), not a finishing order they played for.
+//
+// A resignation or a forfeit is a loss for the side that resigned or was
+// forfeited, as the records count it. A skunk is one game like any other:
+// the rating weighs whom you beat, not by how much.
+func rateGame(before map[string]rating.Rating, players []seatResult) map[string]rating.Rating {
+	var sides []int
+	bySide := map[int][]seatResult{}
+	for _, p := range players {
+		if _, ok := bySide[p.side]; !ok {
+			sides = append(sides, p.side)
+		}
+		bySide[p.side] = append(bySide[p.side], p)
+	}
+	after := map[string]rating.Rating{}
+	if len(sides) == 2 {
+		a, b := bySide[sides[0]], bySide[sides[1]]
+		if a[0].won == b[0].won {
+			return after // no winner, or two: not a game to rate
+		}
+		s := rating.Loss
+		if a[0].won {
+			s = rating.Win
+		}
+		newA, newB := rating.TeamGame(ratingsOf(before, a), ratingsOf(before, b), s, ratingSystem)
+		for i, p := range a {
+			after[p.userID] = newA[i]
+		}
+		for i, p := range b {
+			after[p.userID] = newB[i]
+		}
+		return after
+	}
+	winner := slices.IndexFunc(players, func(p seatResult) bool { return p.won })
+	if len(sides) < 2 || winner < 0 {
+		return after
+	}
+	w := players[winner].userID
+	var wins []rating.Result
+	for _, p := range players {
+		if p.userID == w {
+			continue
+		}
+		wins = append(wins, rating.Result{Opponent: before[p.userID], Score: rating.Win})
+		after[p.userID] = rating.Update(before[p.userID], []rating.Result{{Opponent: before[w], Score: rating.Loss}}, ratingSystem)
+	}
+	after[w] = rating.Update(before[w], wins, ratingSystem)
+	return after
+}
+
+// ratingsOf returns the players' ratings, in order.
+func ratingsOf(ratings map[string]rating.Rating, players []seatResult) []rating.Rating {
+	out := make([]rating.Rating, len(players))
+	for i, p := range players {
+		out[i] = ratings[p.userID]
+	}
+	return out
+}
+
+// currentSeason returns the number of a server's current season: the last
+// one an admin started, or 1.
+func currentSeason(ctx context.Context, q querier, guildID string) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 1) FROM seasons WHERE guild_id = ?`, guildID).Scan(&n)
+	return n, err
+}
+
+// rateResult rates a finished game between people in tx: it reads each
+// player's rating in the season (a newcomer's if none), as it stands at
+// the game's end, and writes each rating after the game with one more
+// game counted.
+func rateResult(ctx context.Context, tx *txn, guildID string, season int, players []seatResult, at time.Time) error {
+	users := make([]string, len(players))
+	for i, p := range players {
+		users[i] = p.userID
+	}
+	// In one order, so that two games finishing at once with the same
+	// players (PostgreSQL lets them) lock the rows without deadlocking.
+	slices.Sort(users)
+	before := map[string]rating.Rating{}
+	for _, u := range users {
+		r, err := lockRating(ctx, tx, guildID, season, u, at)
+		if err != nil {
+			return err
+		}
+		before[u] = r.at(at)
+	}
+	after := rateGame(before, players)
+	for _, u := range users {
+		r, ok := after[u]
+		if !ok {
+			continue
+		}
+		if _, err := tx.exec(ctx, `UPDATE ratings SET r = ?, rd = ?, volatility = ?, games = games + 1, rated_at = ?
+			WHERE guild_id = ? AND season = ? AND user_id = ?`, r.R, r.RD, r.Volatility, millis(at), guildID, season, u); err != nil {
+			return fmt.Errorf("store: save rating: %w", err)
+		}
+	}
+	return nil
+}
+
+// lockRating reads a player's rating in a season for the transaction to
+// change, first writing a newcomer's if there is none. The write comes
+// first, and touches the row if it is there, so that on PostgreSQL the row
+// is locked before it is read: a game finishing at the same moment at
+// another table waits, and rates the player from this game's result
+// rather than from the rating before it.
+func lockRating(ctx context.Context, tx *txn, guildID string, season int, userID string, at time.Time) (storedRating, error) {
+	n := ratingSystem.Newcomer()
+	if _, err := tx.exec(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+		VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, season, user_id) DO UPDATE SET games = ratings.games`,
+		guildID, season, userID, n.R, n.RD, n.Volatility, millis(at)); err != nil {
+		return storedRating{}, fmt.Errorf("store: new rating: %w", err)
+	}
+	r, err := scanRating(tx.QueryRowContext(ctx, `SELECT r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ? AND user_id = ?`, guildID, season, userID))
+	if err != nil {
+		return storedRating{}, fmt.Errorf("store: rating of %s: %w", userID, err)
+	}
+	return r, nil
+}
+
+// scanRating reads r, rd, volatility, games and rated_at, refusing a
+// rating the algorithm cannot work with.
+func scanRating(row interface{ Scan(...any) error }) (storedRating, error) {
+	var r storedRating
+	var at int64
+	if err := row.Scan(&r.R, &r.RD, &r.Volatility, &r.games, &at); err != nil {
+		return r, err
+	}
+	r.ratedAt = fromMillis(at)
+	return r, r.Validate()
+}
+
+// errNoRating is a rating row that is not there.
+var errNoRating = errors.New("store: no rating")
+
+// loadRating returns a player's rating row in a season, or errNoRating.
+func loadRating(ctx context.Context, q querier, guildID string, season int, userID string) (storedRating, error) {
+	r, err := scanRating(q.QueryRowContext(ctx, `SELECT r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ? AND user_id = ?`, guildID, season, userID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, errNoRating
+	}
+	return r, err
+}
+
+// seasonRatings returns every rating row of a server's season, by user.
+func seasonRatings(ctx context.Context, q querier, guildID string, season int) (map[string]storedRating, error) {
+	rows, err := q.QueryContext(ctx, `SELECT user_id, r, rd, volatility, games, rated_at FROM ratings
+		WHERE guild_id = ? AND season = ?`, guildID, season)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]storedRating{}
+	for rows.Next() {
+		var user string
+		var r storedRating
+		var at int64
+		if err := rows.Scan(&user, &r.R, &r.RD, &r.Volatility, &r.games, &at); err != nil {
+			return nil, err
+		}
+		if err := r.Validate(); err != nil {
+			return nil, fmt.Errorf("store: rating of %s: %w", user, err)
+		}
+		r.ratedAt = fromMillis(at)
+		out[user] = r
+	}
+	return out, rows.Err()
+}
+
+// shownRating is a stored rating as players see it: in the current season
+// as it stands at now (widened by the weeks since the last game), in a
+// past one as the season left it. A player with no row (ok false) is a
+// newcomer.
+func shownRating(r storedRating, ok, current bool, now time.Time) cribbage.Rating {
+	if !ok {
+		r = storedRating{Rating: ratingSystem.Newcomer()}
+	}
+	shown := r.Rating
+	if current {
+		shown = r.at(now)
+	}
+	return cribbage.Rating{R: shown.R, RD: shown.RD, Games: r.games, Provisional: shown.Provisional(rating.ProvisionalRD)}
+}
+
+// finishMigration holds the migrations that SQL alone cannot finish: each
+// runs in its migration's transaction, after its statements.
+var finishMigration = map[string]func(ctx context.Context, tx *txn) error{
+	ratingsMigration: rateHistory,
+}
+
+// ratingsMigration is the migration that brought ratings in.
+const ratingsMigration = "0016_ratings.sql"
+
+// rateHistory rates the games between people finished before there were
+// ratings, in the order they finished, exactly as they would have been
+// rated then: a server's history counts in its season 1, and the
+// leaderboard it had keeps its players.
+func rateHistory(ctx context.Context, tx *txn) error {
+	games, err := pastGames(ctx, tx)
+	if err != nil {
+		return err
+	}
+	type key struct{ guild, user string }
+	rated := map[key]storedRating{}
+	for _, g := range games {
+		before := map[string]rating.Rating{}
+		for _, p := range g.players {
+			r, ok := rated[key{g.guild, p.userID}]
+			if !ok {
+				r = storedRating{Rating: ratingSystem.Newcomer()}
+			}
+			before[p.userID] = r.at(g.at)
+		}
+		for u, r := range rateGame(before, g.players) {
+			k := key{g.guild, u}
+			rated[k] = storedRating{Rating: r, games: rated[k].games + 1, ratedAt: g.at}
+		}
+	}
+	for k, r := range rated {
+		if _, err := tx.exec(ctx, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
+			VALUES (?, 1, ?, ?, ?, ?, ?, ?)`, k.guild, k.user, r.R, r.RD, r.Volatility, r.games, millis(r.ratedAt)); err != nil {
+			return fmt.Errorf("store: rate the games before ratings: %w", err)
+		}
+	}
+	return nil
+}
+
+// pastGame is a finished game between people, as its records tell it.
+type pastGame struct {
+	guild   string
+	at      time.Time
+	players []seatResult
+}
+
+// pastGames reads every finished game between people, in the order they
+// finished.
+func pastGames(ctx context.Context, tx *txn) ([]pastGame, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT table_id, guild_id, finished_at, user_id, side, won FROM player_results
+		WHERE vs_computer = 0 ORDER BY finished_at, table_id, seat`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pastGame
+	last := int64(-1)
+	for rows.Next() {
+		var table, at int64
+		var g pastGame
+		var p seatResult
+		if err := rows.Scan(&table, &g.guild, &at, &p.userID, &p.side, &p.won); err != nil {
+			return nil, err
+		}
+		if table != last {
+			g.at, last = fromMillis(at), table
+			out = append(out, g)
+		}
+		out[len(out)-1].players = append(out[len(out)-1].players, p)
+	}
+	return out, rows.Err()
+}
