@@ -76,7 +76,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
 		{Name: commandName, Description: "Play cribbage at a table in this channel", DMPermission: &noDM, Contexts: guildOnly, Options: playOptions()},
-		{Name: clubCommand, Description: "This server's cribbage records: the leaderboard, players' stats and ratings, the seasons, tournaments", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
+		{Name: clubCommand, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
 		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", DMPermission: &noDM, Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
