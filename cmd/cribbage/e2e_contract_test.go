@@ -188,6 +188,22 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 		h.club(alice, sub)
 	}
 	h.admin(ada, "season new", discordtest.Opt{Name: "name", Value: "Contract"})
+
+	// A tournament: signed up for and withdrawn from, filled with
+	// computers, started on its message, shown and cancelled. (A start
+	// by command after the button's is refused: sign-up is closed.)
+	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 1})
+	h.click(alice, tr.MessageID, "/tsignup/"+itoa64(tr.ID))
+	h.click(alice, tr.MessageID, "/twithdraw/"+itoa64(tr.ID))
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 4})
+	h.eventually("the tournament message's Start", func() bool {
+		m, _ := h.fake.Message(tr.MessageID)
+		return strings.Contains(m.Content, "Signed up (4)")
+	})
+	h.click(ada, tr.MessageID, "/tstart/"+itoa64(tr.ID))
+	h.admin(ada, "tournament start")
+	h.club(alice, "tournament")
+	h.admin(ada, "tournament cancel")
 	h.drain()
 
 	// Every subcommand registered was run, and every button action the
