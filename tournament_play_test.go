@@ -177,3 +177,17 @@ func TestTournamentGamesAndCancels(t *testing.T) {
 		t.Errorf("champion %q, err %v", tr.Champion, err)
 	}
 }
+
+// A tournament's finished game offers no rematch: the tournament pairs
+// the next games.
+func TestTournamentGameHasNoRematch(t *testing.T) {
+	tr := field(t, 4, 1, 1)
+	if err := tr.Start(); err != nil {
+		t.Fatal(err)
+	}
+	open, _ := tr.Advance(nil)
+	tb := finish(tr, open[0], 1, 100)
+	if _, err := OfferRematch(tb, "p1", Env{}); !errors.Is(err, ErrTournamentGame) {
+		t.Errorf("a rematch of a tournament game: %v", err)
+	}
+}

@@ -1,0 +1,81 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
+)
+
+// The tournament handlers on the in-memory store: who may do what, bad
+// input changing nothing, and a cancel that ends the tournament's games.
+func TestTournamentHandlers(t *testing.T) {
+	u := newUnit(t)
+	ctx := context.Background()
+	if _, err := u.admin(alice, "tournament open", opt("name", "Club open")); !errors.Is(err, errNotAdmin) {
+		t.Errorf("Alice opened a tournament: %v", err)
+	}
+	for _, sub := range []string{"tournament start", "tournament cancel"} {
+		if _, err := u.admin(ada, sub); !errors.Is(err, errNoTournamentHere) {
+			t.Errorf("%s with none open: %v", sub, err)
+		}
+	}
+	if _, err := u.admin(ada, "tournament open", opt("name", "   ")); !errors.Is(err, cribbage.ErrTournamentSetup) {
+		t.Errorf("a blank name: %v", err)
+	}
+	if _, err := u.admin(ada, "tournament open", opt("name", "Club open"), opt("games-per-round", 1), opt("rounds", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.admin(ada, "tournament open", opt("name", "Second")); !errors.Is(err, errTournamentHere) {
+		t.Errorf("a second tournament here: %v", err)
+	}
+	if _, err := u.click(alice, "/tsignup/1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.click(bob, "/tsignup/1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.click(mallory, "/twithdraw/1"); !errors.Is(err, cribbage.ErrNotEntered) {
+		t.Errorf("a stranger's withdrawal: %v", err)
+	}
+	if _, err := u.admin(ada, "tournament computers", opt("count", 2), opt("level", "strong")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := u.store.Tournament(ctx, 1)
+	if _, err := u.click(alice, "/tstart/1"); !errors.Is(err, errNotTournamentAdm) {
+		t.Errorf("Alice started it: %v", err)
+	}
+	if _, err := u.click(alice, "/tstart/99"); !errors.Is(err, cribbage.ErrTournamentNotFound) {
+		t.Errorf("a start of no tournament: %v", err)
+	}
+	if after, _ := u.store.Tournament(ctx, 1); after.Version != before.Version {
+		t.Fatal("a refused start changed the tournament")
+	}
+	if _, err := u.click(ada, "/tstart/1"); err != nil {
+		t.Fatal(err)
+	}
+	tables, _ := u.store.TournamentTables(ctx, 1)
+	if len(tables) != 2 {
+		t.Fatalf("round 1 opened %d tables", len(tables))
+	}
+	// Alice and Bob (signed up first) meet; the computers' game is played
+	// out as it opens.
+	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusFinished {
+		t.Errorf("round 1: %s and %s", tables[0].Status, tables[1].Status)
+	}
+	if _, err := u.click(bob, "/tsignup/1"); !errors.Is(err, cribbage.ErrSignupClosed) {
+		t.Errorf("a late sign-up: %v", err)
+	}
+	if _, err := u.admin(ada, "tournament cancel"); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := u.store.Tournament(ctx, 1)
+	if tr.Status != cribbage.TournamentCancelled || u.table(tables[0].ID).Status != cribbage.StatusCancelled {
+		t.Errorf("after the cancel: %s, table %s", tr.Status, u.table(tables[0].ID).Status)
+	}
+	if r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament")); err != nil || r.resp == nil {
+		t.Errorf("/cribbage-club tournament: %v", err)
+	}
+}
