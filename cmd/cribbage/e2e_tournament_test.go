@@ -390,3 +390,31 @@ func standingOf(st []cribbage.TournamentStanding, id string) cribbage.Tournament
 	}
 	return cribbage.TournamentStanding{}
 }
+
+// TestTournamentOnPostgres: a tournament of six on PostgreSQL, the bot
+// restarted mid-round: every game is opened once. (Replicas racing to
+// advance one tournament are the conformance suite's
+// TournamentRacesOpenOnce, on PostgreSQL too.)
+func TestTournamentOnPostgres(t *testing.T) {
+	t.Parallel()
+	h := newHarnessOn(t, postgresSchema(t), 20*time.Millisecond)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
+	h.signUp(tr, alice, bob)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 4})
+	h.admin(ada, "tournament start")
+	restarted := false
+	h.playTournament(tr.ID, usersOf(alice, bob), func(tb *cribbage.Table, u discordtest.User) bool {
+		if !restarted && tb.Tournament.Round == 2 {
+			restarted = true
+			h.stopBot()
+			h.startBot()
+		}
+		return false
+	})
+	done := h.tournament(tr.ID)
+	if done.Status != cribbage.TournamentFinished || !restarted {
+		t.Fatalf("the tournament ended %s (restarted %v)", done.Status, restarted)
+	}
+	h.checkPairedOnce(done)
+	h.checkStandings(tr.ID)
+}
