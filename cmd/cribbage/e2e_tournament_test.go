@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/store"
 )
 
 // Tournaments through the fake Discord: an admin opens one, people sign up
@@ -414,6 +417,50 @@ func TestTournamentOnPostgres(t *testing.T) {
 	done := h.tournament(tr.ID)
 	if done.Status != cribbage.TournamentFinished || !restarted {
 		t.Fatalf("the tournament ended %s (restarted %v)", done.Status, restarted)
+	}
+	h.checkPairedOnce(done)
+	h.checkStandings(tr.ID)
+}
+
+// TestTournamentPairsAfterARestart: the round's last game ends while no
+// bot runs (a replica that recorded the resignation and died before it
+// paired the next round); the next bot to start pairs it, once.
+func TestTournamentPairsAfterARestart(t *testing.T) {
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
+	h.signUp(tr, alice, bob)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
+	h.admin(ada, "tournament start")
+	tb, _, ok := h.personTable(tr.ID, usersOf(alice, bob))
+	if !ok {
+		t.Fatal("no game for Alice and Bob")
+	}
+	h.stopBot()
+	reopened, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := cribbage.Env{Now: h.fake.Now(), Seeds: func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }, Computers: ai.Players{}}
+	if _, err := reopened.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		ch, _, err := cribbage.Move(cur, engine.Action{Kind: engine.ActResign, Seat: 1}, env)
+		return ch, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := reopened.Tournament(context.Background(), tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.Round != 1 {
+		t.Fatalf("round %d paired with no bot running", cur.Round)
+	}
+	reopened.Close()
+	h.startBot()
+	h.eventually("round 2 paired", func() bool { return h.tournament(tr.ID).Round == 2 })
+	h.playTournament(tr.ID, usersOf(alice, bob), nil)
+	done := h.tournament(tr.ID)
+	if done.Status != cribbage.TournamentFinished {
+		t.Fatalf("the tournament ended %s", done.Status)
 	}
 	h.checkPairedOnce(done)
 	h.checkStandings(tr.ID)
