@@ -149,9 +149,11 @@ func (t *Tournament) Clone() *Tournament {
 	c := *t
 	c.Entrants = slices.Clone(t.Entrants)
 	c.Pairings = slices.Clone(t.Pairings)
-	c.Playoff = make([][]PlayoffMatch, len(t.Playoff))
-	for i, r := range t.Playoff {
-		c.Playoff[i] = slices.Clone(r)
+	if t.Playoff != nil {
+		c.Playoff = make([][]PlayoffMatch, len(t.Playoff))
+		for i, r := range t.Playoff {
+			c.Playoff[i] = slices.Clone(r)
+		}
 	}
 	return &c
 }

@@ -3,6 +3,7 @@ package cribbage
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -113,6 +114,10 @@ func TestTournamentToChampion(t *testing.T) {
 
 func TestTournamentSignUp(t *testing.T) {
 	tr := field(t, 3, 1, 3)
+	if c := tr.Clone(); !reflect.DeepEqual(c, tr) {
+		// The bot tells a change from none by comparing with a clone.
+		t.Errorf("a clone differs: %+v", c)
+	}
 	for _, tc := range []struct {
 		name string
 		do   func() error

@@ -294,7 +294,7 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 	if err != nil {
 		return nil, err
 	}
-	if len(specs) == 0 && reflect.DeepEqual(before, t) && before.Status == t.Status {
+	if len(specs) == 0 && reflect.DeepEqual(before, t) {
 		return nil, nil
 	}
 	ch := &cribbage.TournamentChange{Tournament: t}

@@ -65,6 +65,16 @@ func TestTournamentHandlers(t *testing.T) {
 	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusFinished {
 		t.Errorf("round 1: %s and %s", tables[0].Status, tables[1].Status)
 	}
+	// With the round's games on, advancing again changes nothing.
+	started, _ := u.store.Tournament(ctx, 1)
+	for range 3 {
+		if err := u.b.advanceTournament(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if again, _ := u.store.Tournament(ctx, 1); again.Version != started.Version {
+		t.Errorf("advancing with nothing to do moved the version from %d to %d", started.Version, again.Version)
+	}
 	if _, err := u.click(bob, "/tsignup/1"); !errors.Is(err, cribbage.ErrSignupClosed) {
 		t.Errorf("a late sign-up: %v", err)
 	}
