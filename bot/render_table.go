@@ -166,7 +166,9 @@ func renderTable(t *cribbage.Table) rendered {
 		desc = append(desc, "This table was closed without a game.")
 	case t.Status == cribbage.StatusCancelled:
 		desc = append(desc, "🚫 "+cancelledLine(t), countsForNobody)
-		if t.Match != nil {
+		// Only a game that began was part of a match; a lobby (or a
+		// challenge) that would have opened one leaves no match behind.
+		if t.Match != nil && t.State != nil {
 			desc = append(desc, "Its match ends with it, undecided: no next game, and no match result.")
 		}
 	}
