@@ -59,7 +59,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		offering := t.Offer == nil
 		ch, err := cribbage.OfferRematch(t, uid, b.env())
 		if err != nil {
-			return nil, err
+			return nil, rematchRefusal(err)
 		}
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
@@ -81,6 +81,19 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		return reply{}, err
 	}
 	return updated(t), nil
+}
+
+// errNotAtTable refuses a rematch's offer or answer to someone who did
+// not play the game: a finished table has no seat to join.
+var errNotAtTable = errors.New("bot: only the table's players answer its rematch")
+
+// rematchRefusal words a refused rematch click: someone not seated is told
+// the rematch is the players', not to join a table that is over.
+func rematchRefusal(err error) error {
+	if errors.Is(err, cribbage.ErrNotSeated) {
+		return errNotAtTable
+	}
+	return err
 }
 
 // rematchedAlready tells a late click where the table's rematch is.
@@ -107,7 +120,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 		}
 		ch, err := cribbage.DeclineRematch(t, uid)
 		if err != nil {
-			return nil, err
+			return nil, rematchRefusal(err)
 		}
 		if by == uid {
 			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("%s took back the rematch offer.", nameOf(t, uid)), nil))

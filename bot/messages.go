@@ -100,6 +100,7 @@ var errorTexts = []struct {
 	{errNobodyLate, "No opponent is keeping the table waiting, so there is no win to claim."},
 	{cribbage.ErrNotFinished, "This game isn't over yet."},
 	{cribbage.ErrMatchOn, "The match goes on: its next game starts by itself."},
+	{errNotAtTable, "Only the players of this game can offer its rematch or answer the offer. Open your own table with `/cribbage start`."},
 	{cribbage.ErrNoOffer, "There's no rematch offer open here. Press **Rematch** to offer one."},
 	{cribbage.ErrAlreadyAccepted, "You've said yes already: the rematch starts when everyone at the table has."},
 	{cribbage.ErrRematched, "This table already has its rematch."},
