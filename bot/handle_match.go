@@ -209,9 +209,6 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
 		o.Target = settings.DefaultPoints
@@ -236,6 +233,11 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	}
 	if slices.ContainsFunc(mine, func(t *cribbage.Table) bool { return t.OpenChallenge(uid, target.ID) }) {
 		return reply{}, errChallengedAlready
+	}
+	// The server's limit last: a challenge to oneself or to a bot is
+	// refused for that, whatever the tables open.
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+		return reply{}, err
 	}
 	t, err = b.store.CreateTable(ctx, t, ic.ID, nil)
 	if err != nil {
@@ -264,6 +266,15 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 // starts.
 func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, name := user(ic)
+	// Why the click cannot be answered at all comes before the server's
+	// limit: a challenge withdrawn is not "too many tables".
+	cur, err := b.store.Table(ctx, c.Table)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := cribbage.Answerable(cur, uid); err != nil {
+		return reply{}, err
+	}
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err

@@ -219,8 +219,10 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
 			name := "*open*"
-			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 {
+			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 && t.Status == cribbage.StatusLobby {
 				name = "*held for " + t.Challenge.Name + "*"
+			} else if t.Status != cribbage.StatusLobby {
+				name = "—" // a table closed before its game: no seat is open
 			}
 			if seat < len(t.Seats) {
 				name = t.Seats[seat].Name
