@@ -11,11 +11,12 @@ import "github.com/cribbage-bot/cribbage/engine"
 // counts them (the dealer's hand and crib together, since nothing counts
 // between them), and the crib alone; and the chance that the pone's side
 // wins from every pair of scores at the start of a hand, computed from
-// them hand by hand in the order a hand counts. `go test ./engine/ai -run
-// TestWinTableRegenerates -update` writes the tables again
-// (winprob_data.go, winprob_partners_data.go); every run recomputes a
-// sample of each from its shipped distributions, and a smaller sample of
-// hands checks the distributions.
+// them hand by hand in the order a hand counts. `go generate ./engine/ai`
+// writes the tables again (winprob_data.go, winprob_partners_data.go; see
+// generate.go), from the first hands of games seeded one by one, so the
+// same on any number of cores; every run recomputes a sample of each from
+// its shipped distributions, and a smaller sample of hands checks the
+// distributions.
 
 // maxNeed is the most points a side can need: a game of 121.
 const maxNeed = 121
