@@ -4,3 +4,7 @@
 // picture depends only on its inputs: the same board is the same pixels on
 // every machine, which the golden tests pin.
 package picture
+
+// The golden pictures under testdata and the pictures README shows
+// (docs/*.png) are written again by go generate.
+//go:generate go test -run TestPicturesMatchGolden|TestREADMEPictures -update
