@@ -11,6 +11,22 @@ package ai
 // None of the generators reads another table: the classic expert, whose
 // hands and throws they measure, values a discard without the play or the
 // crib read.
+//
+// Where the generators add a product to a sum, the product is rounded
+// before it is added, written float64(x*y) + z. Go may fuse x*y + z into
+// one instruction that rounds once instead of twice (it does on arm64,
+// and on amd64 built with GOAMD64=v3), and the conversion is what stops it
+// (the spec, "Arithmetic operators"). A difference in the last bit can
+// turn a tie between two cards the classic expert weighs, and with it a
+// game the win tables are measured on: before these conversions the
+// partnership win table came out different with GOAMD64=v3. The
+// expert's own search is left as it is; no generator runs it. What the
+// compiler still fuses is listed by
+//
+//	GOARCH=arm64 go build -gcflags=-S ./engine/ai 2>&1 | grep -E 'FN?M(ADD|SUB)'
+//
+// and in what the generators run it is exact either way: a product by a
+// power of two (p / 2) or by ±1 (sign*s.Crib).
 
 //go:generate go test -run TestCribReadRegenerates -update
 //go:generate go test -run TestPegTableRegenerates -update

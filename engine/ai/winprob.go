@@ -130,7 +130,9 @@ func computeWinTable(peg [pegCells][pegCells]float64, counts [][]float64) [maxNe
 						w += p
 					case y >= nd:
 					default:
-						w += p * after[0][np-x][nd-y]
+						// Each product is rounded before it is added
+						// (generate.go says why).
+						w += float64(p * after[0][np-x][nd-y])
 					}
 				}
 			}
@@ -146,12 +148,12 @@ func computeWinTable(peg [pegCells][pegCells]float64, counts [][]float64) [maxNe
 					case pone && k >= np:
 						w += p
 					case pone:
-						w += p * after[i+1][np-k][nd]
+						w += float64(p * after[i+1][np-k][nd])
 					case k >= nd:
 					case i == last:
-						w += p * (1 - f[nd-k][np])
+						w += float64(p * (1 - f[nd-k][np]))
 					default:
-						w += p * after[i+1][np][nd-k]
+						w += float64(p * after[i+1][np][nd-k])
 					}
 				}
 				after[i][np][nd] = w
