@@ -62,7 +62,7 @@ func (t *Table) OpenChallenge(host, opponent string) bool {
 // they may accept (ErrNotChallenged), and only an open challenge
 // (ErrNotLobby).
 func AcceptChallenge(t *Table, s Seat, env Env) (*Change, error) {
-	if err := answerable(t, s.UserID); err != nil {
+	if err := Answerable(t, s.UserID); err != nil {
 		return nil, err
 	}
 	t.Challenge.Name = s.Name
@@ -71,7 +71,7 @@ func AcceptChallenge(t *Table, s Seat, env Env) (*Change, error) {
 
 // DeclineChallenge is the challenged person's no: the table closes.
 func DeclineChallenge(t *Table, userID string) (*Change, error) {
-	if err := answerable(t, userID); err != nil {
+	if err := Answerable(t, userID); err != nil {
 		return nil, err
 	}
 	t.Challenge.Outcome, t.Status = ChallengeDeclined, StatusClosed
@@ -93,9 +93,12 @@ func WithdrawChallenge(t *Table, userID string) (*Change, error) {
 	return &Change{Table: t}, nil
 }
 
-// answerable refuses an answer to a table that is no open challenge, or
-// from someone else than the person challenged.
-func answerable(t *Table, userID string) error {
+// Answerable refuses an answer to a table that is no open challenge, or
+// from someone else than the person challenged. AcceptChallenge and
+// DeclineChallenge check it themselves; a caller may ask first, so that a
+// refusal for another reason (a server's limit of open tables) does not
+// hide this one.
+func Answerable(t *Table, userID string) error {
 	switch {
 	case t.Challenge == nil:
 		return ErrNotChallenge

@@ -117,7 +117,8 @@ func Start(t *Table, env Env) (*Change, []engine.Event, error) {
 }
 
 // StartRematch starts next, a new table seated as prev, with the game that
-// follows prev's: the deal passes on (RULES.md "Starting a game").
+// follows prev's: the deal passes on, as it does after every hand
+// (RULES.md "Tables"; engine.Rematch).
 func StartRematch(prev, next *Table, env Env) (*Change, []engine.Event, error) {
 	g, err := engine.Rematch(prev.State)
 	if err != nil {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -337,5 +338,33 @@ func TestHelpNamesEveryCommand(t *testing.T) {
 				t.Errorf("help never names /%s %s", c.Name, o.Name)
 			}
 		}
+	}
+}
+
+// TestCancelAChallenge: a challenge still waiting for Bob's answer is
+// cancelled; the post tells Bob as well as Alice, as the challenge pinged
+// him.
+func TestCancelAChallenge(t *testing.T) {
+	u := newUnit(t)
+	if _, err := u.route(discordtest.Command(guild, channel, alice, "challenge", opt("user", bob))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := u.admin(ada, "cancel", opt("table", 1)); err != nil {
+		t.Fatal(err)
+	}
+	told := false
+	for _, it := range u.store.Outbox() {
+		var p struct {
+			Content  string   `json:"content"`
+			Mentions []string `json:"mentions"`
+		}
+		if it.Kind != kindPost || json.Unmarshal([]byte(it.Payload), &p) != nil {
+			continue
+		}
+		told = told || strings.Contains(p.Content, "cancelled") && strings.Contains(p.Content, "<@"+bob.ID+">") &&
+			slices.Contains(p.Mentions, alice.ID) && slices.Contains(p.Mentions, bob.ID)
+	}
+	if !told {
+		t.Errorf("the cancel's post does not tell both Alice and Bob: %+v", u.store.Outbox())
 	}
 }

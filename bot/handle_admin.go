@@ -76,10 +76,11 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 			return nil, err
 		}
 		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
-		if people := seatedPeople(t); len(people) > 0 {
+		people := toldOfCancel(t)
+		if len(people) > 0 {
 			text = mentionList(people) + " " + text
 		}
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, people), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
 	})
 	unlock()
 	if err != nil {
@@ -104,6 +105,18 @@ func cancelledLine(t *cribbage.Table) string {
 		return line + ": " + t.CancelReason
 	}
 	return line + "."
+}
+
+// toldOfCancel are the people a cancelled table's post mentions: its
+// players, and at a challenge still waiting for an answer the person
+// challenged, whom the challenge pinged and who would otherwise not know
+// it is gone.
+func toldOfCancel(t *cribbage.Table) []string {
+	people := seatedPeople(t)
+	if c := t.Challenge; c != nil && c.Outcome == "" && !slices.Contains(people, c.UserID) {
+		people = append(people, c.UserID)
+	}
+	return people
 }
 
 // seatedPeople are the user ids of a table's people.

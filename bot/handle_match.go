@@ -59,7 +59,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		offering := t.Offer == nil
 		ch, err := cribbage.OfferRematch(t, uid, b.env())
 		if err != nil {
-			return nil, err
+			return nil, rematchRefusal(err)
 		}
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
@@ -81,6 +81,19 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		return reply{}, err
 	}
 	return updated(t), nil
+}
+
+// errNotAtTable refuses a rematch's offer or answer to someone who did
+// not play the game: a finished table has no seat to join.
+var errNotAtTable = errors.New("bot: only the table's players answer its rematch")
+
+// rematchRefusal words a refused rematch click: someone not seated is told
+// the rematch is the players', not to join a table that is over.
+func rematchRefusal(err error) error {
+	if errors.Is(err, cribbage.ErrNotSeated) {
+		return errNotAtTable
+	}
+	return err
 }
 
 // rematchedAlready tells a late click where the table's rematch is.
@@ -107,7 +120,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 		}
 		ch, err := cribbage.DeclineRematch(t, uid)
 		if err != nil {
-			return nil, err
+			return nil, rematchRefusal(err)
 		}
 		if by == uid {
 			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("%s took back the rematch offer.", nameOf(t, uid)), nil))
@@ -196,9 +209,6 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
 		o.Target = settings.DefaultPoints
@@ -223,6 +233,11 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	}
 	if slices.ContainsFunc(mine, func(t *cribbage.Table) bool { return t.OpenChallenge(uid, target.ID) }) {
 		return reply{}, errChallengedAlready
+	}
+	// The server's limit last: a challenge to oneself or to a bot is
+	// refused for that, whatever the tables open.
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+		return reply{}, err
 	}
 	t, err = b.store.CreateTable(ctx, t, ic.ID, nil)
 	if err != nil {
@@ -251,6 +266,15 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 // starts.
 func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
 	uid, name := user(ic)
+	// Why the click cannot be answered at all comes before the server's
+	// limit: a challenge withdrawn is not "too many tables".
+	cur, err := b.store.Table(ctx, c.Table)
+	if err != nil {
+		return reply{}, err
+	}
+	if err := cribbage.Answerable(cur, uid); err != nil {
+		return reply{}, err
+	}
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err

@@ -253,8 +253,13 @@ func TestRematchHandler(t *testing.T) {
 	if u.table(1).Status != cribbage.StatusFinished {
 		t.Fatalf("status %s after resigning", u.table(1).Status)
 	}
-	if _, err := u.click(mallory, "/rematch/1"); !errors.Is(err, cribbage.ErrNotSeated) {
-		t.Errorf("a stranger's rematch: %v", err)
+	// A stranger is told the rematch is the players', not to press Join
+	// at a table that is over.
+	for _, action := range []string{"/rematch/1", "/norematch/1"} {
+		_, err := u.click(mallory, action)
+		if msg, _ := userMessage(err); !errors.Is(err, errNotAtTable) || strings.Contains(msg, "Join") {
+			t.Errorf("a stranger's %s: %v, %q", action, err, msg)
+		}
 	}
 	// Alice offers: the table message shows it, and Bob is asked.
 	r, err = u.click(alice, "/rematch/1")

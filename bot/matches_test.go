@@ -148,3 +148,25 @@ func TestHelpExplainsChallengesAndMatches(t *testing.T) {
 		t.Errorf("help is %d characters, over Discord's %d", n, maxContent)
 	}
 }
+
+// TestACancelledLobbyHadNoMatch: an admin cancels a best-of-3 challenge
+// nobody has answered, and a match's game 2: only the game says its match
+// ends with it, as no match began at the lobby.
+func TestACancelledLobbyHadNoMatch(t *testing.T) {
+	const ends = "Its match ends with it"
+	lobby := &cribbage.Table{ID: 3, Status: cribbage.StatusLobby, Options: engine.Options{Players: 2, Target: 121}, HostID: "1",
+		Seats: []cribbage.Seat{{UserID: "1", Name: "Alice"}}, Challenge: &cribbage.Challenge{UserID: "2", Name: "Bob"},
+		Match: &cribbage.Match{BestOf: 3, Game: 1}}
+	game := matchTable(t)
+	for _, tb := range []*cribbage.Table{lobby, game} {
+		if err := tb.Cancel("9", "spam"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := renderTable(lobby).Embeds[0].Description; strings.Contains(d, ends) {
+		t.Errorf("the cancelled challenge speaks of a match that never began:\n%s", d)
+	}
+	if d := renderTable(game).Embeds[0].Description; !strings.Contains(d, ends) {
+		t.Errorf("the cancelled game 2 does not say its match ends:\n%s", d)
+	}
+}

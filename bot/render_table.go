@@ -166,7 +166,9 @@ func renderTable(t *cribbage.Table) rendered {
 		desc = append(desc, "This table was closed without a game.")
 	case t.Status == cribbage.StatusCancelled:
 		desc = append(desc, "🚫 "+cancelledLine(t), countsForNobody)
-		if t.Match != nil {
+		// Only a game that began was part of a match; a lobby (or a
+		// challenge) that would have opened one leaves no match behind.
+		if t.Match != nil && t.State != nil {
 			desc = append(desc, "Its match ends with it, undecided: no next game, and no match result.")
 		}
 	}
@@ -217,8 +219,10 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
 			name := "*open*"
-			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 {
+			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 && t.Status == cribbage.StatusLobby {
 				name = "*held for " + t.Challenge.Name + "*"
+			} else if t.Status != cribbage.StatusLobby {
+				name = "—" // a table closed before its game: no seat is open
 			}
 			if seat < len(t.Seats) {
 				name = t.Seats[seat].Name

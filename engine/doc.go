@@ -16,3 +16,10 @@
 // is seat s+1 (mod the number of players). In a partnership game seats 0 and
 // 2 play against seats 1 and 3 and each pair shares one score.
 package engine
+
+// The golden files under testdata (the seed → deck order and the recorded
+// games) are what the tests replay; go generate writes them again, so that
+// `go generate ./...` rebuilds every generated file. A difference it makes
+// is a change to the rules or the shuffle, to be reviewed, not committed
+// blindly.
+//go:generate go test -run TestShuffleGolden|TestGoldenTranscripts -update

@@ -223,7 +223,7 @@ func TestGamesListAndRematch(t *testing.T) {
 	if asked != 1 || h.table(id).RematchID != 0 {
 		t.Fatalf("%d posts ask Alice; rematch %d made before she accepted", asked, h.table(id).RematchID)
 	}
-	if a := h.click(eve, msg, "/rematch/"+itoa64(id)); !strings.Contains(a.Content(), "not seated") {
+	if a := h.click(eve, msg, "/rematch/"+itoa64(id)); !strings.Contains(a.Content(), "Only the players of this game") {
 		t.Errorf("stranger's rematch: %q", a.Content())
 	}
 	h.click(alice, msg, "/rematch/"+itoa64(id))

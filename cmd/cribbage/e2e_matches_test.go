@@ -121,11 +121,13 @@ func TestAChallengeEnds(t *testing.T) {
 
 // TestChallengeRefusals: nobody challenges themselves or a bot, or
 // challenges someone their open challenge already waits on, or a match at
-// a length the command does not offer; each refusal is private and makes
-// no table.
+// a length the command does not offer; each refusal is private, makes no
+// table, and gives its own reason even when the server's limit of open
+// tables would refuse too.
 func TestChallengeRefusals(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	h.admin(ada, "settings", discordtest.Opt{Name: "max-open-tables", Value: 1})
 	robot := discordtest.User{ID: "300000000000000042", Name: "Robot", Bot: true}
 	h.challengeOf(h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob}, discordtest.Opt{Name: "match", Value: 3}))
 	for _, tt := range []struct {
@@ -149,8 +151,17 @@ func TestChallengeRefusals(t *testing.T) {
 	if tables, _ := h.store.PlayerTables(t.Context(), testGuild, alice.ID); len(tables) != 1 {
 		t.Errorf("Alice sits at %d tables, want the one challenge", len(tables))
 	}
-	// Bob may challenge Alice back: his is a challenge of his own.
-	h.challengeOf(h.command(bob, "challenge", discordtest.Opt{Name: "user", Value: alice}))
+	// Bob may challenge Alice back: his is a challenge of his own. Once he
+	// withdraws it, Alice's Accept is told the challenge is over, not that
+	// she is at the server's limit.
+	back, backMsg := h.challengeOf(h.command(bob, "challenge", discordtest.Opt{Name: "user", Value: alice}))
+	h.click(bob, backMsg, "/withdraw/"+itoa64(back))
+	if a := h.click(alice, backMsg, "/accept/"+itoa64(back)); strings.Contains(a.Content(), "the most it allows") || h.table(back).Status != cribbage.StatusClosed {
+		t.Errorf("accepting a withdrawn challenge: %q", a.Content())
+	}
+	if m, _ := h.fake.Message(backMsg); strings.Contains(m.Text(), "held for") {
+		t.Errorf("a withdrawn challenge still holds a seat:\n%s", m.Text())
+	}
 }
 
 // TestChallengeFromTheUserMenu: "Challenge to cribbage" on Bob's name is a

@@ -188,7 +188,9 @@ func policyRank(s *pegState) int8 {
 				v -= reply
 			}
 		}
-		v += 0.01 * float32(rankValue(r))
+		// Rounded before it is added (generate.go says why): the
+		// many-seat peg table is played out by this rule.
+		v += float32(0.01 * float32(rankValue(r)))
 		if v > bestValue {
 			best, bestValue = r, v
 		}

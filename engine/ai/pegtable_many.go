@@ -21,9 +21,9 @@ import (
 // policyRank, the points a card scores less what the next player can
 // score back at once (plus it, for a partner). The other hands keep what
 // the classic expert keeps from five cards dealt from the rest of the
-// deck. `go test ./engine/ai -run TestManyPegTableRegenerates -update`
-// writes it again (a few minutes on two cores); TestManyPegTableRegenerates
-// checks a sample of it on every run.
+// deck. `go generate ./engine/ai` writes it again (see generate.go; about
+// 20 seconds on two cores); TestManyPegTableRegenerates checks a sample of
+// it on every run.
 
 // How manyPegTable was generated: deals per entry and the run's seed.
 const (

@@ -10,7 +10,9 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-var update = flag.Bool("update", false, "regenerate pegtable_data.go (about a minute on two cores)")
+// update makes the Regenerates tests write the tables they check; go
+// generate runs them so (generate.go).
+var update = flag.Bool("update", false, "write the generated tables again")
 
 // TestPegIndexNumbersEveryMultisetOnce: the four-rank multisets, in the
 // generator's order, are numbered 0, 1, 2… up to pegTableSize−1.

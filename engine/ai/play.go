@@ -114,7 +114,9 @@ func bestPlay(v engine.View) playChoice {
 		if next >= 0 {
 			ch.Reply = expectedReply(append(append([]engine.Card(nil), series...), c), v.Count+c.Value(), unseen, v.CardsLeft[next])
 		}
-		ch.Value = float64(ch.Points) - weight*ch.Reply
+		// Each product is rounded before it is added (generate.go says
+		// why): the win tables are measured on these plays.
+		ch.Value = float64(ch.Points) - float64(weight*ch.Reply)
 		if partner {
 			ch.Value = float64(ch.Points) + ch.Reply
 		}
@@ -126,7 +128,7 @@ func bestPlay(v engine.View) playChoice {
 			ch.Value += 0.3
 		}
 		// Between equals, keep the low cards: they fit under 31 later.
-		ch.Value += float64(c.Value()) * 0.01
+		ch.Value += float64(float64(c.Value()) * 0.01)
 		if i == 0 || ch.Value > best.Value {
 			best = ch
 		}
@@ -181,7 +183,7 @@ func expectedReply(series []engine.Card, count int, unseen engine.CardSet, hand 
 	sort.Slice(opts, func(i, j int) bool { return opts[i].pts > opts[j].pts })
 	e, noneBetter := 0.0, 1.0
 	for _, o := range opts {
-		e += float64(o.pts) * o.prob * noneBetter
+		e += float64(float64(o.pts) * o.prob * noneBetter) // rounded first: see generate.go
 		noneBetter *= 1 - o.prob
 	}
 	return e

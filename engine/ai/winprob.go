@@ -11,11 +11,12 @@ import "github.com/cribbage-bot/cribbage/engine"
 // counts them (the dealer's hand and crib together, since nothing counts
 // between them), and the crib alone; and the chance that the pone's side
 // wins from every pair of scores at the start of a hand, computed from
-// them hand by hand in the order a hand counts. `go test ./engine/ai -run
-// TestWinTableRegenerates -update` writes the tables again
-// (winprob_data.go, winprob_partners_data.go); every run recomputes a
-// sample of each from its shipped distributions, and a smaller sample of
-// hands checks the distributions.
+// them hand by hand in the order a hand counts. `go generate ./engine/ai`
+// writes the tables again (winprob_data.go, winprob_partners_data.go; see
+// generate.go), from the first hands of games seeded one by one, so the
+// same on any number of cores; every run recomputes a sample of each from
+// its shipped distributions, and a smaller sample of hands checks the
+// distributions.
 
 // maxNeed is the most points a side can need: a game of 121.
 const maxNeed = 121
@@ -129,7 +130,9 @@ func computeWinTable(peg [pegCells][pegCells]float64, counts [][]float64) [maxNe
 						w += p
 					case y >= nd:
 					default:
-						w += p * after[0][np-x][nd-y]
+						// Each product is rounded before it is added
+						// (generate.go says why).
+						w += float64(p * after[0][np-x][nd-y])
 					}
 				}
 			}
@@ -145,12 +148,12 @@ func computeWinTable(peg [pegCells][pegCells]float64, counts [][]float64) [maxNe
 					case pone && k >= np:
 						w += p
 					case pone:
-						w += p * after[i+1][np-k][nd]
+						w += float64(p * after[i+1][np-k][nd])
 					case k >= nd:
 					case i == last:
-						w += p * (1 - f[nd-k][np])
+						w += float64(p * (1 - f[nd-k][np]))
 					default:
-						w += p * after[i+1][np][nd-k]
+						w += float64(p * after[i+1][np][nd-k])
 					}
 				}
 				after[i][np][nd] = w

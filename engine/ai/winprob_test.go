@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage/engine"
@@ -42,33 +42,60 @@ var winKinds = []winKind{
 	{engine.Options{Players: 4, Partners: true, Target: 121}, "winprob_partners_data.go", "partnersPegDist", "partnersHandDist", "partnersDealDist", "partnersCribDist", "partnersWinTable", "the pone's side", "the dealer's side", &partnershipWin},
 }
 
-// sampleHands plays classic against classic games at a table from seed
-// until n whole hands are played (a hand cut short by the game's end is
-// not counted), split over every core.
-func sampleHands(t testing.TB, o engine.Options, n int, seed uint64) []handSample {
-	workers := runtime.GOMAXPROCS(0)
-	out := make([][]handSample, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			want := n / workers
-			if w == 0 {
-				want += n % workers
-			}
-			for game := uint64(0); len(out[w]) < want; game++ {
-				out[w] = append(out[w], sampleGame(t, o, mix(seed, uint64(w), game))...)
-			}
-			out[w] = out[w][:want]
-		}()
+// sampleHands plays classic against classic games at a table and returns
+// the first n whole hands (a hand cut short by the game's end is not
+// counted) of games 0, 1, 2… in that order, game i dealt from mix(seed,
+// i). The games are spread over every core a batch at a time and their
+// hands put together in game order, so the sample is a function of o, n
+// and seed alone: the same on one core as on many. Given a label, it
+// shows how many hands it has on stderr.
+func sampleHands(t testing.TB, o engine.Options, n int, seed uint64, label string) []handSample {
+	var hands []handSample
+	for first := 0; len(hands) < n; {
+		// A game to 121 deals five to nine whole hands, so a batch of an
+		// eighth of the hands still wanted seldom plays many games more
+		// than it needs; the last batches are small.
+		games := make([][]handSample, (n-len(hands))/8+16)
+		onEveryCore("", len(games), func(j int) {
+			games[j] = sampleGame(t, o, mix(seed, uint64(first+j)))
+		})
+		if t.Failed() {
+			return nil // sampleGame said why; the games would fail again
+		}
+		for _, g := range games {
+			hands = append(hands, g...)
+		}
+		first += len(games)
+		if label != "" {
+			fmt.Fprintf(os.Stderr, "\r%s: %d of %d hands", label, min(len(hands), n), n)
+		}
 	}
-	wg.Wait()
-	var all []handSample
-	for _, o := range out {
-		all = append(all, o...)
+	if label != "" {
+		fmt.Fprintln(os.Stderr)
 	}
-	return all
+	return hands[:n]
+}
+
+// TestSampleHandsIsTheSameOnAnyCores: the hands the win tables are
+// measured on are the first of games 0, 1, 2… played one after another,
+// whether the games are spread over one core or four, so that
+// TestWinTableRegenerates -update writes the same bytes on any machine.
+func TestSampleHandsIsTheSameOnAnyCores(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, k := range winKinds {
+		const n, seed = 300, 99
+		var want []handSample
+		for game := uint64(0); len(want) < n; game++ {
+			want = append(want, sampleGame(t, k.opts, mix(seed, game))...)
+		}
+		want = want[:n]
+		for _, procs := range []int{1, 4} {
+			runtime.GOMAXPROCS(procs)
+			if got := sampleHands(t, k.opts, n, seed, ""); !slices.Equal(got, want) {
+				t.Errorf("%s: the hands sampled on %d cores are not those of the games in order", k.file, procs)
+			}
+		}
+	}
 }
 
 // sampleGame plays one classic game and returns its whole hands.
@@ -171,7 +198,7 @@ func TestWinTableRegenerates(t *testing.T) {
 			if testing.Short() {
 				n = 1000
 			}
-			speg, shand, sdeal, scrib := distributions(sampleHands(t, k.opts, n, 12345), k.opts.Players)
+			speg, shand, sdeal, scrib := distributions(sampleHands(t, k.opts, n, 12345, ""), k.opts.Players)
 			for _, c := range []struct {
 				name      string
 				got, want float64
@@ -251,7 +278,7 @@ func TestWinTableReadsLikeCribbage(t *testing.T) {
 // writes them to the kind's file under its names.
 func writeWinTable(t *testing.T, k winKind) {
 	o := k.opts
-	peg, hand, deal, crib := distributions(sampleHands(t, o, winTableHands, winTableSeed), o.Players)
+	peg, hand, deal, crib := distributions(sampleHands(t, o, winTableHands, winTableSeed, k.file), o.Players)
 	var b bytes.Buffer
 	var qpeg [pegCells][pegCells]uint16
 	var fpeg [pegCells][pegCells]float64
