@@ -1,10 +1,9 @@
 // Package picture draws what players look at: the cribbage board with its
 // pegs, cards, and a tournament's standings. Everything is drawn by the
 // project from embedded fonts (the Go fonts) with golang.org/x/image's
-// antialiasing rasterizer, so a
-// picture depends only on its inputs: the same board is the same pixels on
-// every machine, to within the rounding of an antialiased edge, which the
-// golden tests pin.
+// antialiasing rasterizer, so a picture depends only on its inputs: the
+// same board is the same pixels on every machine, to within the rounding
+// of an antialiased edge, which the golden tests pin.
 package picture
 
 // The golden pictures under testdata and the pictures README shows
