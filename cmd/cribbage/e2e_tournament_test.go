@@ -28,7 +28,9 @@ func (h *harness) openTournament(opts ...discordtest.Opt) *cribbage.Tournament {
 		h.t.Fatalf("tournament open answered %q", a.Content())
 	}
 	var tr *cribbage.Tournament
-	h.eventually("the tournament message", func() bool {
+	// The post waits its turn in the channel's rate limit, as Discord
+	// keeps it: a busy channel can hold it a few seconds.
+	h.within(30*time.Second, "the tournament message", func() bool {
 		list, err := h.store.ChannelTournaments(context.Background(), testChannel)
 		if err != nil || len(list) == 0 {
 			return false
