@@ -150,6 +150,7 @@ func (h *harness) signUp(tr *cribbage.Tournament, us ...discordtest.User) {
 // to someone new, a restart mid-round, and a final. Bad input changes
 // nothing, and sign-up closes when the tournament starts.
 func TestTournamentOfFive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
 	if a := h.admin(ada, "tournament open", discordtest.Opt{Name: "name", Value: "Another"}); !strings.Contains(a.Content(), "open in this channel already") {
@@ -284,6 +285,7 @@ func boolInt(b bool) int {
 // forfeit time) and resigns the second; the standings count each a plain
 // win of 2 game points, with the spread as the scores stood.
 func TestTournamentOfEight(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 3}, discordtest.Opt{Name: "points", Value: 61})
 	h.signUp(tr, alice, bob)
@@ -358,6 +360,7 @@ func TestTournamentOfEight(t *testing.T) {
 // people's is between computer players; the standings count each skunk
 // as 3 game points.
 func TestTournamentOfThirteen(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 4})
 	h.signUp(tr, alice, bob, carol)
@@ -428,6 +431,7 @@ func TestTournamentOnPostgres(t *testing.T) {
 // bot runs (a replica that recorded the resignation and died before it
 // paired the next round); the next bot to start pairs it, once.
 func TestTournamentPairsAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
 	h.signUp(tr, alice, bob)
