@@ -3,6 +3,7 @@ package cribbage
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -413,6 +414,16 @@ func (t *Tournament) seedPlayoff(tables []*Table) {
 		first = append(first, m)
 	}
 	t.Status, t.Playoff = TournamentPlayoff, [][]PlayoffMatch{first}
+}
+
+// PlayoffRounds is how many rounds the playoff has in all, the final
+// last: one for a final alone, two with semi-finals, and so on. It is 0
+// before the playoff is seeded.
+func (t *Tournament) PlayoffRounds() int {
+	if len(t.Playoff) == 0 {
+		return 0
+	}
+	return bits.Len(uint(len(t.Playoff[0])))
 }
 
 // advancePlayoff decides the current playoff round's matches from their

@@ -196,3 +196,16 @@ func TestTournamentGameHasNoRematch(t *testing.T) {
 		t.Errorf("a rematch of a tournament game: %v", err)
 	}
 }
+
+// PlayoffRounds counts the whole bracket's rounds from its first.
+func TestPlayoffRounds(t *testing.T) {
+	for _, c := range []struct{ qualifiers, rounds int }{{2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}} {
+		tr := &Tournament{Playoff: [][]PlayoffMatch{make([]PlayoffMatch, len(Bracket(c.qualifiers)))}}
+		if got := tr.PlayoffRounds(); got != c.rounds {
+			t.Errorf("%d qualifiers: %d rounds, want %d", c.qualifiers, got, c.rounds)
+		}
+	}
+	if got := (&Tournament{}).PlayoffRounds(); got != 0 {
+		t.Errorf("no playoff yet: %d rounds", got)
+	}
+}

@@ -328,7 +328,7 @@ func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table)
 	l := next.Tournament
 	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
 	if l.Playoff {
-		where = fmt.Sprintf("%s, best of %d", playoffRoundName(len(t.Playoff), l.Round), cribbage.PlayoffBestOf)
+		where = fmt.Sprintf("%s, best of %d", playoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
 	}
 	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), seatName(next, next.State.Dealer))
 	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: kindOpen}, {ChannelID: next.ChannelID, Kind: kindThread}, post(next, line, seatedPeople(next))}

@@ -37,7 +37,7 @@ func tournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
 		b.WriteString("**Playoff**\n")
 		for r, round := range t.Playoff {
 			for _, m := range round {
-				b.WriteString(playoffLine(t, len(t.Playoff), r+1, m, tables) + "\n")
+				b.WriteString(playoffLine(t, t.PlayoffRounds(), r+1, m, tables) + "\n")
 			}
 		}
 	} else if t.Status == cribbage.TournamentQualifying {
@@ -136,9 +136,6 @@ func gameState(tb *cribbage.Table) string {
 // playoffLine is one playoff match.
 func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch, tables []*cribbage.Table) string {
 	name := playoffRoundName(rounds, r)
-	if t.Status == cribbage.TournamentPlayoff && r == rounds && rounds == 1 {
-		name = "the final"
-	}
 	if m.B == "" {
 		return fmt.Sprintf("• %s: %s has a bye", name, entrantName(t, m.A))
 	}
@@ -195,7 +192,7 @@ func standingsPicture(t *cribbage.Tournament, tables []*cribbage.Table) picture.
 	}
 	for r, round := range t.Playoff {
 		for _, m := range round {
-			p.Playoff = append(p.Playoff, stripMarkdown(strings.TrimPrefix(playoffLine(t, len(t.Playoff), r+1, m, tables), "• ")))
+			p.Playoff = append(p.Playoff, stripMarkdown(strings.TrimPrefix(playoffLine(t, t.PlayoffRounds(), r+1, m, tables), "• ")))
 		}
 	}
 	if t.Status == cribbage.TournamentFinished {

@@ -3,9 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -87,5 +89,28 @@ func TestTournamentHandlers(t *testing.T) {
 	}
 	if r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament")); err != nil || r.resp == nil {
 		t.Errorf("/cribbage-club tournament: %v", err)
+	}
+}
+
+// A playoff's first round is named for where it stands in the whole
+// bracket, not among the rounds made so far: four qualifiers play
+// semi-finals first, and the message and the line that pings them say so.
+func TestTournamentPlayoffRoundNames(t *testing.T) {
+	tr := &cribbage.Tournament{ID: 1, Name: "Club open", GamesPerRound: 1, Rounds: 3, Points: 121, Status: cribbage.TournamentPlayoff,
+		Entrants: []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}},
+		Playoff:  [][]cribbage.PlayoffMatch{{{A: "a", B: "d"}, {A: "b", B: "c"}}}}
+	text := tournamentText(tr, nil)
+	if strings.Contains(text, "the final") || strings.Count(text, "a semi-final") != 2 {
+		t.Errorf("the semi-finals as the message shows them:\n%s", text)
+	}
+	next := &cribbage.Table{ChannelID: "c1", Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "d", Name: "Di"}},
+		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Playoff: true, Game: 1}, State: &engine.State{}}
+	out := introduceTournamentGame(tr, nil, next)
+	if line := out[len(out)-1].Payload; !strings.Contains(line, "a semi-final, best of 3") {
+		t.Errorf("a semi-final's opening line: %q", line)
+	}
+	tr.Playoff = append(tr.Playoff, []cribbage.PlayoffMatch{{A: "a", B: "b"}})
+	if text := tournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
+		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
