@@ -129,6 +129,10 @@ type Tournament struct {
 	// Bracket seeds it.
 	Playoff  [][]PlayoffMatch
 	Champion string
+	// Ended counts its tables whose game is over, as of its last change:
+	// a game's end changes the tournament (and so its message is shown
+	// again) even when it opens nothing.
+	Ended int `json:"ended,omitempty"`
 	// CancelledBy is the admin who cancelled it.
 	CancelledBy string
 	CreatedAt   time.Time
@@ -270,9 +274,16 @@ type TableSpec struct {
 
 // Advance moves the tournament on from its tables: it returns the tables
 // to open now, and changes t (the next round, the playoff, a playoff
-// match decided, the champion). Nothing to do returns nothing; run again,
-// it opens nothing twice, since the tables it opened are among tables.
+// match decided, the champion, or only a count of its games ended, Ended).
+// Nothing to do returns nothing; run again, it opens nothing twice, since
+// the tables it opened are among tables.
 func (t *Tournament) Advance(tables []*Table) ([]TableSpec, error) {
+	t.Ended = 0
+	for _, tb := range tables {
+		if !tb.Status.Open() {
+			t.Ended++
+		}
+	}
 	var open []TableSpec
 	for steps := 0; steps < 2*MaxRounds+8; steps++ {
 		var more []TableSpec

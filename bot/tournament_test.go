@@ -67,8 +67,15 @@ func TestTournamentHandlers(t *testing.T) {
 	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusFinished {
 		t.Errorf("round 1: %s and %s", tables[0].Status, tables[1].Status)
 	}
-	// With the round's games on, advancing again changes nothing.
+	// With the round's games on, advancing again changes nothing once
+	// the computers' game, over as it opened, is counted (Ended).
+	if err := u.b.advanceTournament(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
 	started, _ := u.store.Tournament(ctx, 1)
+	if started.Ended != 1 {
+		t.Errorf("%d games ended, want the computers' 1", started.Ended)
+	}
 	for range 3 {
 		if err := u.b.advanceTournament(ctx, 1); err != nil {
 			t.Fatal(err)

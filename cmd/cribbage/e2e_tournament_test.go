@@ -471,3 +471,31 @@ func TestTournamentPairsAfterARestart(t *testing.T) {
 	h.checkPairedOnce(done)
 	h.checkStandings(tr.ID)
 }
+
+// TestTournamentMessageShowsEachResult: a game's end that opens nothing
+// (another pairing of the round still plays) is on the tournament message
+// all the same, its result in the standings and beside its pairing.
+func TestTournamentMessageShowsEachResult(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 1})
+	h.signUp(tr, alice)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
+	h.signUp(tr, bob)
+	if a := h.admin(ada, "tournament start"); !strings.Contains(a.Content(), "has begun") {
+		t.Fatalf("the start: %q", a.Content())
+	}
+	// Round 1 in sign-up order: Alice v Computer 1, Computer 2 v Bob.
+	tb, _, ok := h.personTable(tr.ID, usersOf(alice))
+	if !ok || tb.Seats[1].Name != "Computer 1 (easy)" {
+		t.Fatalf("Alice's table: %+v", tb)
+	}
+	h.resignAt(alice, tb.ID, false)
+	h.within(10*time.Second, "Alice's resignation on the tournament message", func() bool {
+		return strings.Contains(h.tournamentMessage(tr.ID), fmt.Sprintf("table %d: Computer 1 (easy) won", tb.ID))
+	})
+	h.checkStandings(tr.ID)
+	if _, _, ok := h.personTable(tr.ID, usersOf(bob)); !ok {
+		t.Error("Bob's game is over too")
+	}
+}
