@@ -280,7 +280,7 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(tournamentText(t, tables))}, nil
+	return reply{resp: ephemeral(clip(tournamentText(t, tables), maxContent))}, nil
 }
 
 // tournamentStep is the change that moves t on from its tables (Advance),

@@ -121,3 +121,28 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
+
+// A full field's standings and round outgrow a message: the private copy
+// /cribbage-club tournament answers with is cut to what Discord takes, as
+// the tournament message is, not refused.
+func TestTournamentStandingsFitAMessage(t *testing.T) {
+	u := newUnit(t)
+	if _, err := u.admin(ada, "tournament open", opt("name", "Club open")); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := u.admin(ada, "tournament computers", opt("count", 16)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := u.admin(ada, "tournament start"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len([]rune(r.resp.Data.Content)); n == 0 || n > maxContent {
+		t.Errorf("/cribbage-club tournament answered %d characters", n)
+	}
+}
