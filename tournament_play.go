@@ -531,3 +531,35 @@ func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, erro
 	}
 	return ch, nil
 }
+
+// ComputerClaim is a tournament computer entrant's claim of the win at a
+// game whose people have let it wait the forfeit time, as a person would
+// claim it (engine.ActForfeit: a win, never a skunk): nobody else could,
+// and the round would wait for ever. The bot decides the time is up. A
+// game not waiting on people, or with no computer on another side, gives
+// a nil change.
+func ComputerClaim(t *Table, env Env) (*Change, error) {
+	if t.Tournament == nil || t.Status != StatusPlaying || t.State == nil {
+		return nil, nil
+	}
+	late, waits := -1, map[int]bool{}
+	for _, w := range t.State.Waiting() {
+		waits[t.Options.SideOf(w)] = true
+		if late < 0 {
+			late = w
+		}
+	}
+	for i, s := range t.Seats {
+		if s.Computer == "" || late < 0 || waits[t.Options.SideOf(i)] {
+			continue
+		}
+		a := engine.Action{Kind: engine.ActForfeit, Seat: i, Other: late}
+		g, events, err := t.State.Apply(a)
+		if err != nil {
+			return nil, err
+		}
+		ch, _, err := settle(t, g, []LoggedAction{{UserID: s.UserID, Action: a}}, events, env)
+		return ch, err
+	}
+	return nil, nil
+}

@@ -128,6 +128,11 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 	if len(waiting) == 0 {
 		return nil
 	}
+	if d := ts.forfeit; d > 0 && idle >= d && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
+		// Nobody could claim it: the tournament's computer entrant takes
+		// the win itself, or the round would wait for ever.
+		return b.computerClaims(ctx, t.ID, d)
+	}
 	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
@@ -143,6 +148,25 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
 		return err
 	}
+	return nil
+}
+
+// computerClaims has a tournament's computer entrant take the win of a
+// game its people have left for the forfeit time after
+// (cribbage.ComputerClaim), as a person there would claim it
+// (clickClaimWin).
+func (b *Bot) computerClaims(ctx context.Context, id int64, after time.Duration) error {
+	defer b.locks.lock(id)()
+	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		if t.Tournament == nil || !b.forfeitDue(t, after) {
+			return nil, nil
+		}
+		return cribbage.ComputerClaim(t, b.env())
+	})
+	if err != nil || t == nil {
+		return err
+	}
+	b.moved(t, nil)
 	return nil
 }
 

@@ -499,3 +499,30 @@ func TestTournamentMessageShowsEachResult(t *testing.T) {
 		t.Error("Bob's game is over too")
 	}
 }
+
+// TestTournamentComputerClaimsAForfeit: a person who leaves their game
+// against a computer entrant does not hold the tournament up for ever:
+// after the forfeit time the computer takes the win, as a person could
+// claim it, and the round goes on.
+func TestTournamentComputerClaimsAForfeit(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 1})
+	h.signUp(tr, alice)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 3})
+	if a := h.admin(ada, "tournament start"); !strings.Contains(a.Content(), "has begun") {
+		t.Fatalf("the start: %q", a.Content())
+	}
+	tb, _, ok := h.personTable(tr.ID, usersOf(alice))
+	if !ok {
+		t.Fatal("Alice has no game")
+	}
+	// Alice never moves.
+	h.fake.Advance(7*24*time.Hour + time.Minute)
+	h.within(10*time.Second, "the computer's forfeit", func() bool { return h.table(tb.ID).Status == cribbage.StatusFinished })
+	r := h.table(tb.ID).State.Result
+	if r == nil || r.Reason != engine.ReasonForfeit || tb.Seats[r.Winner].Computer == "" || cribbage.GamePoints(r) != 2 {
+		t.Fatalf("the forfeit: %+v", r)
+	}
+	h.within(10*time.Second, "the playoff", func() bool { return h.tournament(tr.ID).Status != cribbage.TournamentQualifying })
+}
