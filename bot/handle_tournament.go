@@ -150,6 +150,9 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 	if err != nil {
 		return reply{}, err
 	}
+	// Each open game is cancelled in its own update; if this process dies
+	// before the last, the next timer pass (on any replica) or start
+	// cancels the rest (sweepCancelledTournaments).
 	tables, err := b.store.TournamentTables(ctx, t.ID)
 	if err != nil {
 		return reply{}, err
@@ -402,6 +405,7 @@ func (b *Bot) tournamentMoved(id int64) {
 // on the timers' pass, so a game's end that no process saw through is
 // acted on.
 func (b *Bot) advanceTournaments(ctx context.Context) {
+	b.sweepCancelledTournaments(ctx)
 	list, err := b.store.OpenTournaments(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -418,6 +422,36 @@ func (b *Bot) advanceTournaments(ctx context.Context) {
 		}
 	}
 	b.showTournaments(ctx)
+}
+
+// sweepCancelledTournaments cancels the open games of tournaments already
+// cancelled: a cancel cancels its tournament first and its games after,
+// each in an update of its own, and a process can die in between.
+func (b *Bot) sweepCancelledTournaments(ctx context.Context) {
+	tables, err := b.store.OpenTables(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("cannot list open tables", "err", err)
+		}
+		return
+	}
+	status := map[int64]*cribbage.Tournament{}
+	for _, tb := range tables {
+		if tb.Tournament == nil {
+			continue
+		}
+		tour, ok := status[tb.Tournament.ID]
+		if !ok {
+			if tour, err = b.store.Tournament(ctx, tb.Tournament.ID); err != nil {
+				b.log.Warn("cannot read a table's tournament", "table", tb.ID, "err", err)
+				continue
+			}
+			status[tb.Tournament.ID] = tour
+		}
+		if tour.Status == cribbage.TournamentCancelled {
+			b.cancelTournamentTable(ctx, tb.ID, tour.CancelledBy, tour.Name)
+		}
+	}
 }
 
 // showTournamentsLater is showTournaments as a reply's after.

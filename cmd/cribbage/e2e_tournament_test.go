@@ -526,3 +526,41 @@ func TestTournamentComputerClaimsAForfeit(t *testing.T) {
 	}
 	h.within(10*time.Second, "the playoff", func() bool { return h.tournament(tr.ID).Status != cribbage.TournamentQualifying })
 }
+
+// TestACancelCutShortIsFinishedAtTheNextStart: a cancel saves the
+// tournament's end, then cancels its open games one by one. A process that
+// dies in between leaves games open; the next bot to start (or any
+// replica's next timer pass) cancels them, so nobody plays on a game that
+// counts for nothing.
+func TestACancelCutShortIsFinishedAtTheNextStart(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
+	h.signUp(tr, alice, bob)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
+	h.admin(ada, "tournament start")
+	tb, _, ok := h.personTable(tr.ID, usersOf(alice, bob))
+	if !ok {
+		t.Fatal("no game for Alice and Bob")
+	}
+	h.stopBot()
+	// What the cancel saved before its process died: the tournament's
+	// end, not yet its games'.
+	reopened, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reopened.UpdateTournament(context.Background(), tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel(ada.ID)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reopened.Close()
+	h.startBot()
+	h.eventually("the game of the cancelled tournament cancelled", func() bool { return h.table(tb.ID).Status == cribbage.StatusCancelled })
+	for _, other := range h.tournamentTables(tr.ID) {
+		if other.Status.Open() {
+			t.Errorf("table %d of the cancelled tournament is still %s", other.ID, other.Status)
+		}
+	}
+}
