@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
@@ -126,7 +127,14 @@ func gameState(tb *cribbage.Table) string {
 	switch {
 	case tb.Status == cribbage.StatusFinished && tb.State != nil && tb.State.Result != nil:
 		r := tb.State.Result
-		return fmt.Sprintf("table %d: %s won %d–%d (%d GP)", tb.ID, tb.Seats[r.Winner].Name, r.Scores[r.Winner], r.Scores[1-r.Winner], cribbage.GamePoints(r))
+		how := ""
+		switch r.Reason {
+		case engine.ReasonResigned:
+			how = ", by resignation"
+		case engine.ReasonForfeit:
+			how = ", by forfeit"
+		}
+		return fmt.Sprintf("table %d: %s won %d–%d%s (%d GP)", tb.ID, tb.Seats[r.Winner].Name, r.Scores[r.Winner], r.Scores[1-r.Winner], how, cribbage.GamePoints(r))
 	case tb.Status == cribbage.StatusCancelled:
 		return fmt.Sprintf("table %d: cancelled", tb.ID)
 	}
