@@ -27,3 +27,14 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// parallelUnlessRace is t.Parallel, except under the race detector. A
+// tournament's step plays the games between two computer entrants inside
+// the transaction that opens them, holding the database's write lock
+// meanwhile; the detector slows that enough that, beside other tests, the
+// test's own commands waiting on the lock could miss Discord's 3 s.
+func parallelUnlessRace(t *testing.T) {
+	if !raceDetector {
+		t.Parallel()
+	}
+}

@@ -150,7 +150,7 @@ func (h *harness) signUp(tr *cribbage.Tournament, us ...discordtest.User) {
 // to someone new, a restart mid-round, and a final. Bad input changes
 // nothing, and sign-up closes when the tournament starts.
 func TestTournamentOfFive(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
 	if a := h.admin(ada, "tournament open", discordtest.Opt{Name: "name", Value: "Another"}); !strings.Contains(a.Content(), "open in this channel already") {
@@ -285,7 +285,7 @@ func boolInt(b bool) int {
 // forfeit time) and resigns the second; the standings count each a plain
 // win of 2 game points, with the spread as the scores stood.
 func TestTournamentOfEight(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 3}, discordtest.Opt{Name: "points", Value: 61})
 	h.signUp(tr, alice, bob)
@@ -360,7 +360,7 @@ func TestTournamentOfEight(t *testing.T) {
 // people's is between computer players; the standings count each skunk
 // as 3 game points.
 func TestTournamentOfThirteen(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 4})
 	h.signUp(tr, alice, bob, carol)
@@ -404,7 +404,7 @@ func standingOf(st []cribbage.TournamentStanding, id string) cribbage.Tournament
 // advance one tournament are the conformance suite's
 // TournamentRacesOpenOnce, on PostgreSQL too.)
 func TestTournamentOnPostgres(t *testing.T) {
-	t.Parallel()
+	parallelUnlessRace(t)
 	h := newHarnessOn(t, postgresSchema(t), 20*time.Millisecond)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 3})
 	h.signUp(tr, alice, bob)
