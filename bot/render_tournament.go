@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -33,22 +34,31 @@ func tournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
 		fmt.Fprintf(&b, "Press **Sign up** to enter. It starts when an admin presses **Start** (at least %d entrants).", cribbage.MinEntrants)
 		return b.String()
 	}
-	b.WriteString(standingsBlock(t, tables))
+	var now strings.Builder
 	if len(t.Playoff) > 0 {
-		b.WriteString("**Playoff**\n")
+		now.WriteString("**Playoff**\n")
 		for r, round := range t.Playoff {
 			for _, m := range round {
-				b.WriteString(playoffLine(t, t.PlayoffRounds(), r+1, m, tables) + "\n")
+				now.WriteString(playoffLine(t, t.PlayoffRounds(), r+1, m, tables) + "\n")
 			}
 		}
 	} else if t.Status == cribbage.TournamentQualifying {
-		fmt.Fprintf(&b, "**Round %d**\n", t.Round)
+		fmt.Fprintf(&now, "**Round %d**\n", t.Round)
 		for i, p := range t.Pairings {
 			if p.Round == t.Round {
-				b.WriteString(pairingLine(t, i, p, tables) + "\n")
+				now.WriteString(pairingLine(t, i, p, tables) + "\n")
 			}
 		}
 	}
+	// Where an entrant's table is matters more than the standings, which
+	// the attached picture shows too: a field too large for both in one
+	// message keeps the round and leaves the standings to the picture.
+	standings := standingsBlock(t, tables)
+	if utf8.RuneCountInString(b.String()+standings+now.String()) > maxContent {
+		standings = "-# The standings are in the picture: the field is too large to list them here as well.\n"
+	}
+	b.WriteString(standings)
+	b.WriteString(now.String())
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -144,5 +145,32 @@ func TestTournamentStandingsFitAMessage(t *testing.T) {
 	}
 	if n := len([]rune(r.resp.Data.Content)); n == 0 || n > maxContent {
 		t.Errorf("/cribbage-club tournament answered %d characters", n)
+	}
+}
+
+// TestALargeFieldKeepsItsRound: a field too large for its standings and
+// its round in one message keeps every pairing of the round, where
+// entrants find their tables, and leaves the standings to the picture.
+func TestALargeFieldKeepsItsRound(t *testing.T) {
+	u := newUnit(t)
+	if _, err := u.admin(ada, "tournament open", opt("name", "Club open")); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := u.admin(ada, "tournament computers", opt("count", 16)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := u.admin(ada, "tournament start"); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := u.store.Tournament(context.Background(), 1)
+	tables, _ := u.store.TournamentTables(context.Background(), 1)
+	text := renderTournament(tr, tables).Content
+	if n := utf8.RuneCountInString(text); n > maxContent {
+		t.Fatalf("%d characters", n)
+	}
+	if strings.Contains(text, "…") || strings.Count(text, "• ") != 16 || !strings.Contains(text, "standings are in the picture") {
+		t.Errorf("the round's 16 pairings are not all shown:\n%s", text)
 	}
 }
