@@ -12,11 +12,14 @@ import (
 // A table's next game (a rematch, or a match's next game) and the records
 // of matches: each written in the transaction of the change that makes it.
 
-// makeNext makes the table that follows prevID in tx: fn turns a new table
-// (its id, version and times set) into the change to save, and prevID
-// records it as its rematch. A table has one: if prevID has one already,
-// cribbage.ErrRematched undoes the whole change.
-func (s *Store) makeNext(ctx context.Context, tx *txn, prevID int64, fn func(next *cribbage.Table) (*cribbage.Change, error)) (int64, error) {
+// openTable makes a new table in tx from fn: fn turns a new table (its
+// id, version and times set) into the change to save. With prevID set, the
+// new table is prevID's next (a rematch, or a match's next game): a table
+// has one, so if prevID has one already, cribbage.ErrRematched undoes the
+// whole change. A game that ends as it is made (computer players on both
+// sides) has its result recorded, and the table after it made, as a
+// finished move's would.
+func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, fn func(next *cribbage.Table) (*cribbage.Change, error)) (int64, error) {
 	now := s.now()
 	next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
 	if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&next.ID); err != nil {
@@ -28,23 +31,43 @@ func (s *Store) makeNext(ctx context.Context, tx *txn, prevID int64, fn func(nex
 	}
 	t := ch.Table
 	t.ID, t.Version, t.CreatedAt, t.LastActionAt = next.ID, 1, now, now
-	if t.Status == cribbage.StatusPlaying {
+	if t.Status != cribbage.StatusLobby {
 		t.StartedAt = now
+	}
+	if t.Status == cribbage.StatusFinished {
+		t.FinishedAt = now
 	}
 	if err := s.insertTable(ctx, tx, ch, ""); err != nil {
 		return 0, err
 	}
-	res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, next.ID, prevID)
-	if err != nil {
-		return 0, fmt.Errorf("store: record the next table: %w", err)
+	if t.Status == cribbage.StatusFinished {
+		if err := recordResult(ctx, tx, t); err != nil {
+			return 0, err
+		}
+		if t.Match != nil {
+			if err := recordMatchGame(ctx, tx, t); err != nil {
+				return 0, err
+			}
+		}
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return 0, fmt.Errorf("store: record the next table: %w", err)
-	} else if n != 1 {
-		// Another change made it after prev was read.
-		return 0, cribbage.ErrRematched
+	if prevID != 0 {
+		res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, t.ID, prevID)
+		if err != nil {
+			return 0, fmt.Errorf("store: record the next table: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return 0, fmt.Errorf("store: record the next table: %w", err)
+		} else if n != 1 {
+			// Another change made it after prev was read.
+			return 0, cribbage.ErrRematched
+		}
 	}
-	return next.ID, nil
+	if ch.Next != nil {
+		if _, err := s.openTable(ctx, tx, t.ID, ch.Next); err != nil {
+			return 0, err
+		}
+	}
+	return t.ID, nil
 }
 
 // offeredAt is when t's open rematch offer was made, or the zero time.

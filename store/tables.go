@@ -139,7 +139,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 			}
 		}
 		if ch.Next != nil {
-			id, err := s.makeNext(ctx, tx, t.ID, ch.Next)
+			id, err := s.openTable(ctx, tx, t.ID, ch.Next)
 			if err != nil {
 				return err
 			}
