@@ -433,19 +433,8 @@ func TestTournamentOnPostgres(t *testing.T) {
 func TestTournamentPairsAfterARestart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
-	h.signUp(tr, alice, bob)
-	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
-	h.admin(ada, "tournament start")
-	tb, _, ok := h.personTable(tr.ID, usersOf(alice, bob))
-	if !ok {
-		t.Fatal("no game for Alice and Bob")
-	}
-	h.stopBot()
-	reopened, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, tb := h.stoppedInRoundOne()
+	reopened := h.reopen()
 	env := cribbage.Env{Now: h.fake.Now(), Seeds: func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }, Computers: ai.Players{}}
 	if _, err := reopened.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch, _, err := cribbage.Move(cur, engine.Action{Kind: engine.ActResign, Seat: 1}, env)
@@ -535,21 +524,10 @@ func TestTournamentComputerClaimsAForfeit(t *testing.T) {
 func TestACancelCutShortIsFinishedAtTheNextStart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
-	h.signUp(tr, alice, bob)
-	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
-	h.admin(ada, "tournament start")
-	tb, _, ok := h.personTable(tr.ID, usersOf(alice, bob))
-	if !ok {
-		t.Fatal("no game for Alice and Bob")
-	}
-	h.stopBot()
+	tr, tb := h.stoppedInRoundOne()
 	// What the cancel saved before its process died: the tournament's
 	// end, not yet its games'.
-	reopened, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reopened := h.reopen()
 	if _, err := reopened.UpdateTournament(context.Background(), tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel(ada.ID)
 	}); err != nil {
@@ -563,4 +541,32 @@ func TestACancelCutShortIsFinishedAtTheNextStart(t *testing.T) {
 			t.Errorf("table %d of the cancelled tournament is still %s", other.ID, other.Status)
 		}
 	}
+}
+
+// stoppedInRoundOne opens a two-round tournament of Alice, Bob and two
+// computers, one game a pairing, starts it and stops the bot: it returns
+// the tournament and Alice and Bob's open game.
+func (h *harness) stoppedInRoundOne() (*cribbage.Tournament, *cribbage.Table) {
+	h.t.Helper()
+	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
+	h.signUp(tr, alice, bob)
+	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 2})
+	h.admin(ada, "tournament start")
+	tb, _, ok := h.personTable(tr.ID, usersOf(alice, bob))
+	if !ok {
+		h.t.Fatal("no game for Alice and Bob")
+	}
+	h.stopBot()
+	return tr, tb
+}
+
+// reopen opens the stopped bot's database, as a process that is not the
+// bot: the caller closes it before the bot starts again.
+func (h *harness) reopen() *store.Store {
+	h.t.Helper()
+	st, err := store.Open(context.Background(), h.path, store.WithClock(h.fake.Now))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return st
 }
