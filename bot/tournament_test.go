@@ -123,34 +123,11 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	}
 }
 
-// A full field's standings and round outgrow a message: the private copy
-// /cribbage-club tournament answers with is cut to what Discord takes, as
-// the tournament message is, not refused.
-func TestTournamentStandingsFitAMessage(t *testing.T) {
-	u := newUnit(t)
-	if _, err := u.admin(ada, "tournament open", opt("name", "Club open")); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 {
-		if _, err := u.admin(ada, "tournament computers", opt("count", 16)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := u.admin(ada, "tournament start"); err != nil {
-		t.Fatal(err)
-	}
-	r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len([]rune(r.resp.Data.Content)); n == 0 || n > maxContent {
-		t.Errorf("/cribbage-club tournament answered %d characters", n)
-	}
-}
-
-// TestALargeFieldKeepsItsRound: a field too large for its standings and
-// its round in one message keeps every pairing of the round, where
-// entrants find their tables, and leaves the standings to the picture.
+// TestALargeFieldKeepsItsRound: a field of 32, two games a pairing, is too
+// large for its standings and its round in one message. The tournament
+// message keeps every pairing of the round, where entrants find their
+// tables, and leaves the standings to the picture; the private copy
+// /cribbage-club tournament answers with fits a message too.
 func TestALargeFieldKeepsItsRound(t *testing.T) {
 	u := newUnit(t)
 	if _, err := u.admin(ada, "tournament open", opt("name", "Club open")); err != nil {
@@ -172,5 +149,12 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	if strings.Contains(text, "…") || strings.Count(text, "• ") != 16 || !strings.Contains(text, "standings are in the picture") {
 		t.Errorf("the round's 16 pairings are not all shown:\n%s", text)
+	}
+	r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(r.resp.Data.Content); n == 0 || n > maxContent {
+		t.Errorf("/cribbage-club tournament answered %d characters", n)
 	}
 }
