@@ -120,6 +120,10 @@ type TournamentService interface {
 	// TournamentTables returns a tournament's tables, in the order they
 	// were made.
 	TournamentTables(ctx context.Context, id int64) ([]*Table, error)
+	// CancelledTournamentTables returns the open tables of cancelled
+	// tournaments: a cancel ends its tournament first and its games one
+	// by one after, and a process can die in between.
+	CancelledTournamentTables(ctx context.Context) ([]*Table, error)
 	// UpdateTournament loads a tournament and its tables, lets fn decide
 	// the change and saves it in one transaction, with the tables it
 	// opens. As Update does for a table, it runs fn again on a newer

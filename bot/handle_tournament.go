@@ -428,29 +428,20 @@ func (b *Bot) advanceTournaments(ctx context.Context) {
 // cancelled: a cancel cancels its tournament first and its games after,
 // each in an update of its own, and a process can die in between.
 func (b *Bot) sweepCancelledTournaments(ctx context.Context) {
-	tables, err := b.store.OpenTables(ctx)
+	tables, err := b.store.CancelledTournamentTables(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
-			b.log.Error("cannot list open tables", "err", err)
+			b.log.Error("cannot list the games of cancelled tournaments", "err", err)
 		}
 		return
 	}
-	status := map[int64]*cribbage.Tournament{}
 	for _, tb := range tables {
-		if tb.Tournament == nil {
+		tour, err := b.store.Tournament(ctx, tb.Tournament.ID)
+		if err != nil {
+			b.log.Warn("cannot read a table's tournament", "table", tb.ID, "err", err)
 			continue
 		}
-		tour, ok := status[tb.Tournament.ID]
-		if !ok {
-			if tour, err = b.store.Tournament(ctx, tb.Tournament.ID); err != nil {
-				b.log.Warn("cannot read a table's tournament", "table", tb.ID, "err", err)
-				continue
-			}
-			status[tb.Tournament.ID] = tour
-		}
-		if tour.Status == cribbage.TournamentCancelled {
-			b.cancelTournamentTable(ctx, tb.ID, tour.CancelledBy, tour.Name)
-		}
+		b.cancelTournamentTable(ctx, tb.ID, tour.CancelledBy, tour.Name)
 	}
 }
 

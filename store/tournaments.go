@@ -92,6 +92,13 @@ func (s *Store) TournamentTables(ctx context.Context, id int64) ([]*cribbage.Tab
 	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE tournament_id = ? ORDER BY id`, id)
 }
 
+// CancelledTournamentTables returns the open tables of cancelled
+// tournaments.
+func (s *Store) CancelledTournamentTables(ctx context.Context) ([]*cribbage.Table, error) {
+	return s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE tournament_id <> 0 AND status IN ('lobby', 'playing')
+		AND tournament_id IN (SELECT id FROM tournaments WHERE status = 'cancelled') ORDER BY id`)
+}
+
 // ChannelTournaments returns a channel's tournaments, newest first.
 func (s *Store) ChannelTournaments(ctx context.Context, channelID string) ([]*cribbage.Tournament, error) {
 	return s.loadTournaments(ctx, `WHERE channel_id = ? ORDER BY id DESC`, channelID)

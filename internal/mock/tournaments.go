@@ -49,6 +49,17 @@ func (s *Store) TournamentTables(ctx context.Context, id int64) ([]*cribbage.Tab
 	return s.find(func(t *cribbage.Table) bool { return t.Tournament != nil && t.Tournament.ID == id }), nil
 }
 
+// CancelledTournamentTables implements cribbage.TournamentService.
+func (s *Store) CancelledTournamentTables(ctx context.Context) ([]*cribbage.Table, error) {
+	s.mu.Lock()
+	cancelled := map[int64]bool{}
+	for id, st := range s.tournaments {
+		cancelled[id] = st.t.Status == cribbage.TournamentCancelled
+	}
+	s.mu.Unlock()
+	return s.find(func(t *cribbage.Table) bool { return t.Tournament != nil && cancelled[t.Tournament.ID] && t.Status.Open() }), nil
+}
+
 // findTournaments returns copies of the tournaments that match, in id
 // order (newest first if newest).
 func (s *Store) findTournaments(match func(st *tournament) bool, newest bool) []*cribbage.Tournament {

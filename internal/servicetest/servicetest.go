@@ -89,6 +89,7 @@ func Run(t *testing.T, open Open) {
 		{"Tournaments", testTournaments},
 		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
 		{"TournamentShown", testTournamentShown},
+		{"CancelledTournamentTables", testCancelledTournamentTables},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -163,3 +163,32 @@ func testTournamentShown(t *testing.T, h *harness) {
 		t.Errorf("to show %v, message %q", list, got.MessageID)
 	}
 }
+
+// A cancelled tournament's open games are found until each is cancelled;
+// an open tournament's are not.
+func testCancelledTournamentTables(t *testing.T, h *harness) {
+	tr := h.openTournament(t, 4)
+	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", advance(true)); err != nil {
+		t.Fatal(err)
+	}
+	if tables, err := h.s.CancelledTournamentTables(ctx); err != nil || len(tables) != 0 {
+		t.Fatalf("an open tournament's games: %d, %v", len(tables), err)
+	}
+	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel("admin")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tables, err := h.s.CancelledTournamentTables(ctx)
+	if err != nil || len(tables) != 2 {
+		t.Fatalf("a cancelled tournament's open games: %d, %v", len(tables), err)
+	}
+	if _, err := h.s.Update(ctx, tables[0].ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		return &cribbage.Change{Table: cur}, cur.Cancel("admin", "the tournament was cancelled")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := h.s.CancelledTournamentTables(ctx); err != nil || len(left) != 1 || left[0].ID != tables[1].ID {
+		t.Errorf("after one is cancelled: %v, %v", left, err)
+	}
+}
