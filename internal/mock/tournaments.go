@@ -57,7 +57,9 @@ func (s *Store) CancelledTournamentTables(ctx context.Context) ([]*cribbage.Tabl
 		cancelled[id] = st.t.Status == cribbage.TournamentCancelled
 	}
 	s.mu.Unlock()
-	return s.find(func(t *cribbage.Table) bool { return t.Tournament != nil && cancelled[t.Tournament.ID] && t.Status.Open() }), nil
+	return s.find(func(t *cribbage.Table) bool {
+		return t.Tournament != nil && cancelled[t.Tournament.ID] && t.Status.Open()
+	}), nil
 }
 
 // findTournaments returns copies of the tournaments that match, in id
