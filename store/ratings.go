@@ -268,7 +268,8 @@ func shownRating(r storedRating, ok, current bool, now time.Time) cribbage.Ratin
 // finishMigration holds the migrations that SQL alone cannot finish: each
 // runs in its migration's transaction, after its statements.
 var finishMigration = map[string]func(ctx context.Context, tx *txn) error{
-	ratingsMigration: rateHistory,
+	ratingsMigration:         rateHistory,
+	tournamentStateMigration: retagTournaments,
 }
 
 // ratingsMigration is the migration that brought ratings in.

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -25,7 +24,7 @@ func scanTournament(r rowScanner) (*cribbage.Tournament, error) {
 		return nil, err
 	}
 	var t cribbage.Tournament
-	if err := json.Unmarshal([]byte(state), &t); err != nil {
+	if err := unmarshalTournament([]byte(state), &t); err != nil {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
 	t.ID, t.GuildID, t.ChannelID, t.MessageID = id, guild, channel, message
@@ -56,7 +55,7 @@ func (s *Store) loadTournaments(ctx context.Context, query string, args ...any) 
 func (s *Store) CreateTournament(ctx context.Context, t *cribbage.Tournament, interactionID string) (*cribbage.Tournament, error) {
 	t = t.Clone()
 	t.Version, t.CreatedAt = 1, s.now()
-	state, err := json.Marshal(t)
+	state, err := marshalTournament(t)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +158,7 @@ func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = s.now()
 	}
-	state, err := json.Marshal(t)
+	state, err := marshalTournament(t)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,6 @@
+-- A tournament's state column holds only what its other columns do not,
+-- under snake_case names of its own (store.tournamentState) instead of
+-- cribbage.Tournament's Go field names. Rewriting the JSON is Go's work,
+-- the same on SQLite and PostgreSQL: store.retagTournaments runs in this
+-- migration's transaction (store.finishMigration), so there is no
+-- statement here.
