@@ -102,8 +102,10 @@ type Bot struct {
 	ready chan struct{}
 	// appID is the application's id, from READY (or asked over REST).
 	appID string
-	// runCtx is the running bot's context, set once Run has connected.
+	// runCtx is the running bot's context, set once Run has connected;
+	// stop is the context Run was given, whose end begins the shutdown.
 	runCtx  context.Context
+	stop    context.Context
 	metrics *metrics
 	// edits skips table-message edits that would change nothing.
 	edits shownSums
@@ -242,7 +244,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 	}
 	b.mu.Lock()
-	b.runCtx = runCtx
+	b.runCtx, b.stop = runCtx, ctx
 	b.mu.Unlock()
 	if err := b.registerCommands(); err != nil {
 		b.session.Close()
@@ -321,7 +323,7 @@ func (b *Bot) drained(d time.Duration) bool {
 func (b *Bot) enter() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.closing {
+	if b.stopping() {
 		return false
 	}
 	b.inflight.Add(1)
@@ -344,7 +346,16 @@ func (b *Bot) Serving() bool {
 func (b *Bot) running() (context.Context, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.runCtx, b.runCtx != nil && !b.closing
+	return b.runCtx, b.runCtx != nil && !b.stopping()
+}
+
+// stopping reports whether the shutdown has begun: Run's context has
+// ended, even if Run has not yet woken to set closing. Readiness turns off
+// the moment that context ends, and the interactions endpoint must refuse
+// from the same moment, not from whenever the scheduler runs Run again.
+// b.mu must be held.
+func (b *Bot) stopping() bool {
+	return b.closing || (b.stop != nil && b.stop.Err() != nil)
 }
 
 // liveContext returns the run's context while the bot has one: the live surface
