@@ -93,8 +93,10 @@ type live struct {
 	// message and when its token came.
 	recorded map[seatKey]cribbage.MessageToken
 	// active counts the tables being brought up to date, for a shutdown
-	// to wait on, and later the touches scheduled (touchLater).
+	// to wait on, and later the touches scheduled (touchLater) whose
+	// timers have not run; laterAt is each table's scheduled touch.
 	active, later int
+	laterAt       map[int64]*laterTouch
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
@@ -129,7 +131,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, laterAt: map[int64]*laterTouch{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -401,18 +403,78 @@ func (b *Bot) touchTable(table int64) {
 	}()
 }
 
-// touchLater touches a table after d, unless the bot is stopping by then.
+// touchLater touches a table after d on the bot's clock, unless the bot is
+// stopping by then. A table has one such touch waiting at most, the
+// soonest asked for: the pass it brings schedules the next if it must wait
+// again. Passes that each left a timer of their own (the table message and
+// every hand view paced at once) multiplied a table's timers, each
+// bringing another pass and another edit. The timer runs on the wall
+// clock; touchDue makes the touch sooner if the bot's clock gets there
+// first.
 func (b *Bot) touchLater(table int64, d time.Duration) {
 	l := b.live
+	due := b.now().Add(d)
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if prev, ok := l.laterAt[table]; ok {
+		if !due.Before(prev.due) {
+			return
+		}
+		if prev.timer.Stop() {
+			l.later--
+		}
+	}
+	lt := &laterTouch{due: due}
+	// The timer's function takes l.mu, so it sees lt.timer set.
+	lt.timer = time.AfterFunc(d, func() { b.fireLater(table, lt) })
+	l.laterAt[table] = lt
 	l.later++
+}
+
+// laterTouch is a table's scheduled touch: when it is due on the bot's
+// clock, and the wall-clock timer that makes it.
+type laterTouch struct {
+	due   time.Time
+	timer *time.Timer
+}
+
+// fireLater makes a table's scheduled touch lt when its timer fires, unless
+// a sooner one replaced it or touchDue made it already.
+func (b *Bot) fireLater(table int64, lt *laterTouch) {
+	l := b.live
+	l.mu.Lock()
+	l.later--
+	current := l.laterAt[table] == lt
+	if current {
+		delete(l.laterAt, table)
+	}
 	l.mu.Unlock()
-	time.AfterFunc(d, func() {
+	if current {
 		b.touchTable(table)
-		l.mu.Lock()
-		l.later--
-		l.mu.Unlock()
-	})
+	}
+}
+
+// touchDue makes the scheduled touches that are due on the bot's clock,
+// ahead of their wall-clock timers. Each timer pass calls it, so a wait
+// decided on the bot's clock ends when that clock says, even when the
+// clock is moved on (a test's fake clock advanced a week) rather than
+// waited out.
+func (b *Bot) touchDue() {
+	l := b.live
+	now := b.now()
+	var due []int64
+	l.mu.Lock()
+	for table, lt := range l.laterAt {
+		if !now.Before(lt.due) && lt.timer.Stop() {
+			l.later--
+			delete(l.laterAt, table)
+			due = append(due, table)
+		}
+	}
+	l.mu.Unlock()
+	for _, table := range due {
+		b.touchTable(table)
+	}
 }
 
 // pending counts the passes under way and the touches to come.
@@ -497,10 +559,7 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 		}
 	}
 	if t.State == nil {
-		if !t.Status.Open() {
-			b.live.forget(table)
-			b.edits.forget(table)
-		}
+		b.forgetClosed(t)
 		return t.Version, nil
 	}
 	views, err := b.store.HandViews(ctx, table)
@@ -525,11 +584,31 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 		}()
 	}
 	wg.Wait()
-	if !t.Status.Open() {
-		b.live.forget(table)
-		b.edits.forget(table)
-	}
+	b.forgetClosed(t)
 	return t.Version, nil
+}
+
+// forgetClosed forgets what this process showed of a table that is over,
+// once its passes have nothing left to come back for. Forgotten with an
+// edit still to come (a hand view or the message paced by a rate limit),
+// the table was shown again whole by the pass that edit brought, since
+// what its message showed was forgotten too; that pass, paced in turn,
+// brought another; and a finished table's message was edited again and
+// again, taking its channel's edits from the tables still playing.
+func (b *Bot) forgetClosed(t *cribbage.Table) {
+	if t.Status.Open() || b.live.scheduled(t.ID) {
+		return
+	}
+	b.live.forget(t.ID)
+	b.edits.forget(t.ID)
+}
+
+// scheduled reports whether a touch of table is scheduled (touchLater).
+func (l *live) scheduled(table int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, ok := l.laterAt[table]
+	return ok
 }
 
 // showHand edits one seat's open hand view to the table as it is.

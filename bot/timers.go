@@ -67,6 +67,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 	}
 	b.lapseOffers(ctx, now)
 	b.advanceTournaments(ctx)
+	b.touchDue()
 	b.outbox.Wake()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)
