@@ -57,7 +57,14 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 	}
 	h := rep.hand
 	k := seatKey{h.table, h.seat}
-	b.live.answered(k, h.version, h.view)
+	if b.live.answered(k, h.version, h.view) {
+		// A live edit of the view was under way and may land after this
+		// answer, showing an older table with its buttons: the pass after
+		// it writes the view again, now rather than at the table's next
+		// move (a player clicking the older buttons meanwhile was told
+		// the table had moved on).
+		b.touchTable(h.table)
+	}
 	tok := cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
 	// A click on the view already recorded, whose token has long to live,
 	// changes nothing worth a write: the recorded token edits the same

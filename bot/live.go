@@ -155,8 +155,8 @@ func (l *live) note(table, version int64) []string {
 
 // answered records that an interaction's own answer showed seat its view
 // at version: no live edit is needed for it, unless a live edit of that
-// view was under way and may land after the answer.
-func (l *live) answered(k seatKey, version int64, view string) {
+// view was under way and may land after the answer (clobbered).
+func (l *live) answered(k seatKey, version int64, view string) (clobbered bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -167,6 +167,7 @@ func (l *live) answered(k seatKey, version int64, view string) {
 	}
 	w.view = view
 	l.views[k] = w
+	return w.clobbered
 }
 
 // choosing reports whether seat's view shows its discard still to choose,
