@@ -163,6 +163,17 @@ func (t *Tournament) Clone() *Tournament {
 	return &c
 }
 
+// Equal reports whether t and u are alike in every field: a step that
+// leaves a tournament Equal to what it was has nothing to save.
+func (t *Tournament) Equal(u *Tournament) bool {
+	return t.ID == u.ID && t.GuildID == u.GuildID && t.ChannelID == u.ChannelID && t.MessageID == u.MessageID &&
+		t.HostID == u.HostID && t.Name == u.Name && t.GamesPerRound == u.GamesPerRound && t.Rounds == u.Rounds &&
+		t.Points == u.Points && t.Status == u.Status && t.Version == u.Version && slices.Equal(t.Entrants, u.Entrants) &&
+		t.Round == u.Round && slices.Equal(t.Pairings, u.Pairings) && slices.EqualFunc(t.Playoff, u.Playoff, slices.Equal) &&
+		t.Champion == u.Champion && t.Ended == u.Ended && t.CancelledBy == u.CancelledBy &&
+		t.CreatedAt.Equal(u.CreatedAt) && t.FinishedAt.Equal(u.FinishedAt)
+}
+
 // Entrant returns the entrant with userID, or nil.
 func (t *Tournament) Entrant(userID string) *Entrant {
 	for i := range t.Entrants {

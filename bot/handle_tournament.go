@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -297,7 +296,7 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 	if err != nil {
 		return nil, err
 	}
-	if len(specs) == 0 && reflect.DeepEqual(before, t) {
+	if len(specs) == 0 && t.Equal(before) {
 		return nil, nil
 	}
 	ch := &cribbage.TournamentChange{Tournament: t}
