@@ -93,7 +93,7 @@ func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) 
 	}
 	b.logger(ic).Info("tournament opened", "tournament", t.ID, "by", uid)
 	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
-		t.Name, adminCommand, cribbage.MinEntrants)), after: b.showTournamentsLater}, nil
+		t.Name, adminCommand, cribbage.MinEntrants)), after: b.showTournaments}, nil
 }
 
 // cmdTournamentStart starts the channel's tournament.
@@ -163,7 +163,7 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 	}
 	b.logger(ic).Info("tournament cancelled", "tournament", t.ID, "by", uid)
 	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, countsForNobody)),
-		after: b.showTournamentsLater}, nil
+		after: b.showTournaments}, nil
 }
 
 // cancelTournamentTable cancels one open table of a cancelled tournament.
@@ -223,7 +223,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, plural(n), len(t.Entrants))), after: b.showTournamentsLater}, nil
+	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, plural(n), len(t.Entrants))), after: b.showTournaments}, nil
 }
 
 // clickTournamentSignUp enters the person who clicked.
@@ -242,7 +242,7 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 		return reply{}, err
 	}
 	return reply{resp: ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
-		t.Name, len(t.Entrants), plural(len(t.Entrants)))), after: b.showTournamentsLater}, nil
+		t.Name, len(t.Entrants), plural(len(t.Entrants)))), after: b.showTournaments}, nil
 }
 
 // clickTournamentWithdraw takes the clicker's entry back.
@@ -260,7 +260,7 @@ func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interac
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), after: b.showTournamentsLater}, nil
+	return reply{resp: ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), after: b.showTournaments}, nil
 }
 
 // clickTournamentStart is the Start button.
@@ -443,6 +443,3 @@ func (b *Bot) sweepCancelledTournaments(ctx context.Context) {
 		b.cancelTournamentTable(ctx, tb.ID, tour.CancelledBy, tour.Name)
 	}
 }
-
-// showTournamentsLater is showTournaments as a reply's after.
-func (b *Bot) showTournamentsLater(ctx context.Context) { b.showTournaments(ctx) }

@@ -31,15 +31,12 @@ const threadArchiveMinutes = 7 * 24 * 60
 // message is recorded.
 var errTableMessageUnknown = errors.New("bot: the table message is not known yet")
 
-// errGiveUp marks an announcement that can never be delivered.
-var errGiveUp = sender.ErrGiveUp
-
 // deliver sends one announcement, and returns the others it carried: the
 // story items that went out in the same message.
 func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	t, err := b.store.Table(ctx, it.TableID)
 	if errors.Is(err, cribbage.ErrNotFound) {
-		return nil, errGiveUp
+		return nil, sender.ErrGiveUp
 	}
 	if err != nil {
 		return nil, err
@@ -82,7 +79,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		}
 		return nil, b.postTableMessage(ctx, t, openNonce(t))
 	}
-	return nil, errGiveUp
+	return nil, sender.ErrGiveUp
 }
 
 // seal returns the items one story message carries, from the table's
@@ -150,7 +147,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	}
 	if t.MessageID == "" {
 		if attempts >= threadAttempts {
-			return errGiveUp
+			return sender.ErrGiveUp
 		}
 		return errTableMessageUnknown
 	}

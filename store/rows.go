@@ -16,9 +16,6 @@ import (
 // How a table is stored: its columns encoded and decoded, and loaded
 // with its seats.
 
-// cloneTable returns a copy the caller's function may change freely.
-func cloneTable(t *cribbage.Table) *cribbage.Table { return t.Clone() }
-
 // tableRow is a table's encoded columns.
 type tableRow struct{ state, seed, match, challenge, offer, tournament string }
 

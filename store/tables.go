@@ -19,7 +19,7 @@ import (
 // interaction that asked for it, in one transaction. It sets the table's
 // id, version and times.
 func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound) (*cribbage.Table, error) {
-	t = cloneTable(t)
+	t = t.Clone()
 	now := s.now()
 	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
 	err := s.inTx(ctx, func(tx *txn) error {
@@ -88,7 +88,7 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 		if err != nil {
 			return nil, err
 		}
-		ch, err := fn(cloneTable(cur))
+		ch, err := fn(cur.Clone())
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +108,7 @@ const maxAttempts = 4
 
 // save writes a change made from cur in one transaction.
 func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
-	t := cloneTable(ch.Table)
+	t := ch.Table.Clone()
 	t.ID, t.Version, t.LastActionAt = cur.ID, cur.Version+1, s.now()
 	if t.Status == cribbage.StatusPlaying && cur.Status == cribbage.StatusLobby {
 		t.StartedAt = t.LastActionAt
