@@ -42,6 +42,11 @@ type TableService interface {
 	MarkAssisted(ctx context.Context, id int64) error
 }
 
+// UpdateTries is how many times Update and UpdateTournament run fn,
+// on a table or tournament that keeps changing meanwhile, before they
+// give up with ErrStale: the store and its double alike.
+const UpdateTries = 5
+
 // TimerService finds the tables whose timers may be due and fires them
 // once, whatever races them.
 type TimerService interface {

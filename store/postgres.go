@@ -162,13 +162,17 @@ func (p *postgres) exec(ctx context.Context, tx *txn, query string, args ...any)
 // writers at once, and batching writes of different tables into one
 // transaction would let two replicas' batches deadlock on each other's
 // rows. A write the server still chose as a deadlock victim, or could not
-// serialize, is run again.
+// serialize, is run again, up to txTries runs in all.
 func (*postgres) write(ctx context.Context, c *conn, fn func(tx *txn) error) error {
-	for attempt := 0; ; attempt++ {
+	for try := 1; ; try++ {
 		err := c.runTx(ctx, fn)
-		if attempt < maxAttempts && retryable(err) {
+		if try < txTries && retryable(err) {
 			continue
 		}
 		return err
 	}
 }
+
+// txTries is how many times write runs a transaction that PostgreSQL chose
+// as a deadlock victim or could not serialize.
+const txTries = 5

@@ -78,7 +78,7 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 // are written in the same transaction, and so is the table that follows it
 // when the change makes one (cribbage.Change.Next).
 func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	for attempt := 0; ; attempt++ {
+	for try := 1; ; try++ {
 		// Checked first so a redelivered interaction is told so, rather
 		// than whatever fn would say of it now; the save checks again.
 		if err := s.checkInteraction(ctx, interactionID); err != nil {
@@ -96,15 +96,12 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 			return nil, nil
 		}
 		saved, err := s.save(ctx, cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < maxAttempts {
+		if errors.Is(err, cribbage.ErrStale) && try < cribbage.UpdateTries {
 			continue
 		}
 		return saved, err
 	}
 }
-
-// maxAttempts is how often Update retries a change that lost a race.
-const maxAttempts = 4
 
 // save writes a change made from cur in one transaction.
 func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {

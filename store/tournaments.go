@@ -124,7 +124,7 @@ func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID str
 // saves the change with the tables it opens in one transaction; a change
 // made meanwhile runs fn again on the newer tournament.
 func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for attempt := 0; ; attempt++ {
+	for try := 1; ; try++ {
 		if err := s.checkInteraction(ctx, interactionID); err != nil {
 			return nil, err
 		}
@@ -144,7 +144,7 @@ func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID st
 			return nil, nil
 		}
 		saved, err := s.saveTournament(ctx, cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < maxAttempts {
+		if errors.Is(err, cribbage.ErrStale) && try < cribbage.UpdateTries {
 			continue
 		}
 		return saved, err

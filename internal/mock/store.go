@@ -150,10 +150,6 @@ func (s *Store) claim(interactionID string) {
 	}
 }
 
-// attempts is how often Update runs fn before it gives up with ErrStale,
-// as many times as the SQL store's.
-const attempts = 5
-
 // Update implements cribbage.TableService: fn runs on a copy, outside the
 // lock, and its change is saved only if the table is still at the version
 // fn saw; if it is not, fn runs again on the newer table.
@@ -171,7 +167,7 @@ func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn f
 			return nil, nil
 		}
 		saved, err := s.save(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
+		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue
 		}
 		return saved, err

@@ -131,7 +131,7 @@ func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID st
 			return nil, nil
 		}
 		saved, err := s.saveTournament(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
+		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue
 		}
 		return saved, err
