@@ -81,8 +81,10 @@ func TestCoachHintsAndReview(t *testing.T) {
 		h.step(id, msg, people)
 	}
 	for h.table(id).State.Turn != 0 || h.table(id).State.Phase != engine.PhasePlay {
+		// Each player lays a card in the first hand's play, and no game
+		// ends before it, whatever the deal.
 		if !h.step(id, msg, people) {
-			t.Skip("game over before Alice's turn")
+			t.Fatal("the game ended before Alice's first turn in the play")
 		}
 	}
 	view = h.showHand(alice, msg, id)
