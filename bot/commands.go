@@ -69,18 +69,19 @@ func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice
 
 // commandDefinitions are the bot's commands with their subcommands and
 // options, registered with a bulk overwrite at start (which replaces
-// whatever an older version registered). None is offered in DMs.
+// whatever an older version registered). None is offered in DMs: each is
+// used in servers only (contexts), which replaces the deprecated
+// dm_permission.
 func commandDefinitions() []*discordgo.ApplicationCommand {
-	noDM := false
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
-		{Name: commandName, Description: "Play cribbage at a table in this channel", DMPermission: &noDM, Contexts: guildOnly, Options: playOptions()},
-		{Name: clubCommand, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", DMPermission: &noDM, Contexts: guildOnly, Options: clubOptions()},
-		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", DMPermission: &noDM, Contexts: guildOnly,
+		{Name: commandName, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
+		{Name: clubCommand, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", Contexts: guildOnly, Options: clubOptions()},
+		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
-		{Type: discordgo.UserApplicationCommand, Name: challengeMenu, DMPermission: &noDM, Contexts: guildOnly},
+		{Type: discordgo.UserApplicationCommand, Name: challengeMenu, Contexts: guildOnly},
 	}
 }
 
