@@ -195,7 +195,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if !ok {
 			return reply{}, errUnknownCommand
 		}
-		if ic.GuildID == "" && !r.anywhere {
+		if ic.GuildID == "" {
 			return reply{}, errNotInGuild
 		}
 		if err := checkOptions(data); err != nil {
@@ -224,7 +224,7 @@ func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error
 	switch {
 	case !ok || len(data.Options) != 0:
 		return reply{}, errUnknownCommand
-	case ic.GuildID == "" && !r.anywhere:
+	case ic.GuildID == "":
 		return reply{}, errNotInGuild
 	case data.TargetID == "":
 		return reply{}, errNoTarget

@@ -8,9 +8,9 @@ import (
 
 // The route table: every interaction the bot answers, once each — a slash
 // command by name, or a button or form by its custom_id pattern — with
-// its handler and where it may be used (disgoorg/disgo's handler.Mux, as a
-// table). Custom IDs are built and parsed from these patterns alone, in
-// customid.go.
+// its handler (disgoorg/disgo's handler.Mux, as a table). Every one is
+// answered in servers only. Custom IDs are built and parsed from these
+// patterns alone, in customid.go.
 
 // action names a kind of click: the first segment of its custom_id.
 type action string
@@ -87,47 +87,46 @@ var clickRoutes = []clickRoute{
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
 // command, which has none) and its handler; name is its path within the
-// command ("season new" for a subcommand of a group, see invoked);
-// anywhere allows it in direct
-// messages too (it needs no table).
+// command ("season new" for a subcommand of a group, see invoked). Every
+// command is registered for servers only (commandDefinitions), so every
+// route is answered in servers only.
 type commandRoute struct {
-	command  string
-	name     string
-	handle   func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
-	anywhere bool
+	command string
+	name    string
+	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
 }
 
 // routeKey names a subcommand: its command and its own name.
 type routeKey struct{ command, sub string }
 
 var commandRoutes = []commandRoute{
-	{commandName, "start", (*Bot).cmdStart, false},
-	{commandName, "join", (*Bot).cmdJoin, false},
-	{commandName, "leave", (*Bot).cmdLeave, false},
-	{commandName, "hand", (*Bot).cmdHand, false},
-	{commandName, "status", (*Bot).cmdStatus, false},
-	{commandName, "resign", (*Bot).cmdResign, false},
-	{commandName, "challenge", (*Bot).cmdChallenge, false},
-	{commandName, "count", (*Bot).cmdCount, true},
-	{commandName, "games", (*Bot).cmdGames, false},
-	{commandName, "verify", (*Bot).cmdVerify, true},
-	{commandName, "replay", (*Bot).cmdReplay, false},
-	{commandName, "rules", (*Bot).cmdRules, true},
-	{commandName, "help", (*Bot).cmdHelp, true},
-	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard, false},
-	{clubCommand, "stats", (*Bot).cmdStats, false},
-	{clubCommand, "seasons", (*Bot).cmdSeasons, false},
-	{clubCommand, "tournament", (*Bot).cmdTournamentStandings, false},
-	{adminCommand, "cancel", (*Bot).cmdCancel, false},
-	{adminCommand, "settings", (*Bot).cmdSettings, false},
-	{adminCommand, "season new", (*Bot).cmdSeasonNew, false},
-	{adminCommand, "tournament open", (*Bot).cmdTournamentOpen, false},
-	{adminCommand, "tournament start", (*Bot).cmdTournamentStart, false},
-	{adminCommand, "tournament cancel", (*Bot).cmdTournamentCancel, false},
-	{adminCommand, "tournament computers", (*Bot).cmdTournamentComputers, false},
+	{commandName, "start", (*Bot).cmdStart},
+	{commandName, "join", (*Bot).cmdJoin},
+	{commandName, "leave", (*Bot).cmdLeave},
+	{commandName, "hand", (*Bot).cmdHand},
+	{commandName, "status", (*Bot).cmdStatus},
+	{commandName, "resign", (*Bot).cmdResign},
+	{commandName, "challenge", (*Bot).cmdChallenge},
+	{commandName, "count", (*Bot).cmdCount},
+	{commandName, "games", (*Bot).cmdGames},
+	{commandName, "verify", (*Bot).cmdVerify},
+	{commandName, "replay", (*Bot).cmdReplay},
+	{commandName, "rules", (*Bot).cmdRules},
+	{commandName, "help", (*Bot).cmdHelp},
+	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard},
+	{clubCommand, "stats", (*Bot).cmdStats},
+	{clubCommand, "seasons", (*Bot).cmdSeasons},
+	{clubCommand, "tournament", (*Bot).cmdTournamentStandings},
+	{adminCommand, "cancel", (*Bot).cmdCancel},
+	{adminCommand, "settings", (*Bot).cmdSettings},
+	{adminCommand, "season new", (*Bot).cmdSeasonNew},
+	{adminCommand, "tournament open", (*Bot).cmdTournamentOpen},
+	{adminCommand, "tournament start", (*Bot).cmdTournamentStart},
+	{adminCommand, "tournament cancel", (*Bot).cmdTournamentCancel},
+	{adminCommand, "tournament computers", (*Bot).cmdTournamentComputers},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
-	{challengeMenu, "", (*Bot).menuChallenge, false},
+	{challengeMenu, "", (*Bot).menuChallenge},
 }
 
 // movedRoutes are subcommands an older version had, and where they went:
