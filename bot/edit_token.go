@@ -57,19 +57,22 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 	}
 	h := rep.hand
 	k := seatKey{h.table, h.seat}
-	if b.live.answered(k, h.version, h.view) {
-		// A live edit of the view was under way and may land after this
-		// answer, showing an older table with its buttons: the pass after
-		// it writes the view again, now rather than at the table's next
-		// move (a player clicking the older buttons meanwhile was told
-		// the table had moved on).
-		b.touchTable(h.table)
+	// clobbered: a live edit of the view was under way and may land after
+	// this answer, showing an older table with its buttons. The pass after
+	// it writes the view again, now rather than at the table's next move
+	// (a player clicking the older buttons meanwhile was told the table
+	// had moved on).
+	clobbered := b.live.answered(k, h.version, h.view)
+	if clobbered {
+		defer b.touchTable(h.table)
 	}
 	tok := cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
 	// A click on the view already recorded, whose token has long to live,
 	// changes nothing worth a write: the recorded token edits the same
-	// message for nine minutes more at the least.
-	if !b.live.recordedFresh(k, tok) {
+	// message for nine minutes more at the least. The click's own token is
+	// recorded all the same when the view must be written again: the edit
+	// under way has just used the recorded token's turn (tokenEditGap).
+	if clobbered || !b.live.recordedFresh(k, tok) {
 		if err := b.store.RecordHandView(ctx, h.table, cribbage.HandView{Seat: h.seat, Version: h.version, Token: tok}); err != nil {
 			if ctx.Err() == nil {
 				b.log.Warn("could not record a hand view", "interaction", ic.ID, "table", h.table, "err", err)
