@@ -123,7 +123,15 @@ func (l *liveTable) step() bool {
 		l.click(u, confirm.CustomID)
 	case engine.PhasePlay:
 		u := l.people[t.Seats[g.Turn].UserID]
-		m := l.view(u, func(m discordtest.Message) bool { return hasButton(m, "/play/", true) })
+		// The view shows the table as it stands when it offers a card to
+		// play and a button for each card the player still holds: one
+		// from before their last play has a button more. (Such a view can
+		// show for a moment: a live edit under way when the player's last
+		// click was answered may land after the answer.)
+		held := len((g.Hands[g.Turn] &^ g.Played[g.Turn]).Cards())
+		m := l.view(u, func(m discordtest.Message) bool {
+			return hasButton(m, "/play/", true) && countButtons(m, "/play/") == held
+		})
 		b, _ := button(l.h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 		l.click(u, b.CustomID)
 	default:
@@ -141,6 +149,18 @@ func hasButton(m discordtest.Message, prefix string, enabled bool) bool {
 		}
 	}
 	return false
+}
+
+// countButtons counts a message's buttons whose custom_id starts with
+// prefix.
+func countButtons(m discordtest.Message, prefix string) int {
+	n := 0
+	for _, b := range discordtest.Buttons(m.Components) {
+		if strings.HasPrefix(b.CustomID, prefix) {
+			n++
+		}
+	}
+	return n
 }
 
 // tableMessageTime is the last action time a table message shows (the
