@@ -265,7 +265,7 @@ func TestServerSettingsApply(t *testing.T) {
 	h.eventually("a reminder after the server's hour", func() bool { return h.countIn(id, "⏰") == 1 })
 	h.fake.Advance(2 * time.Hour)
 	h.eventually("a forfeit offered after the server's 3 hours", func() bool { return h.countIn(id, "⌛") == 1 })
-	h.within(30*time.Second, "the Claim button", func() bool {
+	h.eventually("the Claim button", func() bool {
 		m, _ := h.fake.Message(msg)
 		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
 		return ok

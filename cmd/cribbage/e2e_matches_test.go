@@ -305,7 +305,7 @@ func TestAMatchEndsByForfeitOrResignation(t *testing.T) {
 	h.click(bob, fmsg, "/join/"+itoa64(fid))
 	h.discard(alice, fmsg, fid, 2)
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.within(30*time.Second, "the Claim button", func() bool {
+	h.eventually("the Claim button", func() bool {
 		m, _ := h.fake.Message(fmsg)
 		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
 		return ok
