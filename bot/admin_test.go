@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -69,7 +70,7 @@ func TestCancelHandler(t *testing.T) {
 		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
 	}
 	// Every button and command at the table answers that it was cancelled.
-	view := viewVersion(tb.State.ViewFor(0))
+	view := click.ViewVersion(tb.State.ViewFor(0))
 	for _, ic := range []*discordgo.Interaction{
 		discordtest.Click(guild, channel, alice, "m", "/hand/1"),
 		discordtest.Click(guild, channel, bob, "m", "/discard/1/"+view+"/3"),
@@ -259,7 +260,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.click(bob, clickID{Action: actBegin, Table: classic.ID}.String()); err != nil {
+	if _, err := u.click(bob, click.ID{Action: click.Begin, Table: classic.ID}.String()); err != nil {
 		t.Fatal(err)
 	}
 	tb := u.table(classic.ID)
@@ -273,7 +274,7 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 	tb := u.twoPlayers()
 	// Alice throws to the crib: the table waits on Bob alone.
 	sel := engine.SetOf(tb.State.Hands[0].Cards()[:2]...)
-	if _, err := u.clickView(alice, clickID{Action: actDiscard, Table: 1, View: viewVersion(tb.State.ViewFor(0)), Cards: sel}.String()); err != nil {
+	if _, err := u.clickView(alice, click.ID{Action: click.Discard, Table: 1, View: click.ViewVersion(tb.State.ViewFor(0)), Cards: sel}.String()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := u.admin(ada, "settings", opt("reminder-after", "1h"), opt("forfeit-after", "3h")); err != nil {

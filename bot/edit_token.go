@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
@@ -28,7 +29,7 @@ func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp
 		resp == nil || (resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
 		return
 	}
-	c, err := parseClickID(ic.MessageComponentData().CustomID)
+	c, err := click.Parse(ic.MessageComponentData().CustomID)
 	if err != nil || c.Table == 0 {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -54,7 +55,7 @@ func (b *Bot) applyMove(ctx context.Context, ic *discordgo.Interaction, tableID 
 		if seat = t.SeatOf(userID); seat < 0 {
 			return nil, cribbage.ErrNotSeated
 		}
-		if view != "" && viewVersion(t.State.ViewFor(seat)) != view {
+		if view != "" && click.ViewVersion(t.State.ViewFor(seat)) != view {
 			return nil, errStaleView
 		}
 		ch, events, err := move(t, seat)

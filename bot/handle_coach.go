@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -15,13 +16,13 @@ import (
 // clickHint asks the coach: the best three discards with their expected
 // points, or the card to play and why. Hints are private, and a game in
 // which one was given is marked assisted.
-func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
 	v := t.State.ViewFor(seat)
-	if viewVersion(v) != c.View {
+	if click.ViewVersion(v) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
 	var hint string
@@ -135,7 +136,7 @@ func showHint(t *cribbage.Table) string {
 
 // clickReview compares the seat's discard in the last hand with the best
 // one, in points given away on average.
-func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err

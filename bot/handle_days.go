@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -30,7 +31,7 @@ func (b *Bot) forfeitDue(t *cribbage.Table, after time.Duration) bool {
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time (the server's, or the bot's). A forfeit
 // is a win, never a skunk.
-func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err

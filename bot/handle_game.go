@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -22,7 +23,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: viewVersion(t.State.ViewFor(seat))}}
+		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -49,7 +50,7 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 }
 
 // clickHand is Show my hand (a new private message) and Refresh (in place).
-func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
@@ -72,12 +73,12 @@ func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, er
 
 // clickSelect toggles a card for the crib: only the view changes, so
 // nothing is stored until Confirm.
-func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
-	if viewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
@@ -85,7 +86,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 
 // act applies a seat's move and answers with the hand view after it. A
 // refusal the player can act on is shown on their hand view as it is now.
-func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
 	t, seat, note, err := b.applyAction(ctx, ic, c.Table, c.View, build)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
@@ -102,7 +103,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, bui
 
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
-func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID, cause error) (reply, error) {
+func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
 	msg, known := userMessage(cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
@@ -115,40 +116,40 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID,
 }
 
 // clickDiscard confirms the throw to the crib.
-func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
 	})
 }
 
 // clickPlay lays a card.
-func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
 	})
 }
 
 // clickMuggins takes points an opponent missed.
-func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
 	})
 }
 
 // clickClaim opens the claim form for the seat whose count it is.
-func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
-	if viewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: claimModal(t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
-func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	points, err := claimedPoints(ic)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
@@ -181,7 +182,7 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
 // the deal waits for a person so that muggins can be called before it).
-func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
@@ -213,15 +214,15 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		what = "the game for your partnership"
 	}
 	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
-	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()}}
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
 	if t.Match != nil {
 		// A game of a match resigns that game alone, and the match goes on;
 		// or the whole match goes with it.
 		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
 			"**Resign the match** concedes the match as well.", t.ID)
 		buttons = []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()},
-			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: clickID{Action: actResignM, Table: t.ID}.String()},
+			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
+			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
 	r := ephemeral(text)
@@ -230,7 +231,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 }
 
 // clickResign concedes after the confirmation.
-func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})

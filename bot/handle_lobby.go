@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -177,11 +178,11 @@ func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
 
 // clickJoin and clickLeave answer the lobby buttons by updating the table
 // message in place.
-func (b *Bot) clickJoin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickJoin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.lobbyClick(ctx, ic, c.Table, true)
 }
 
-func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.lobbyClick(ctx, ic, c.Table, false)
 }
 
@@ -196,7 +197,7 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 // clickBegin is the host's Start button: the game starts when every seat
 // is taken (it also starts by itself when the last player joins), or at
 // once with computer players in the empty seats if the table has them.
-func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	unlock := b.locks.lock(c.Table)
 	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {

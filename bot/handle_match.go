@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -44,7 +45,7 @@ func updated(t *cribbage.Table) reply {
 // clickRematch is Rematch on a finished table's message: an offer to the
 // others at the table, or a yes to the offer open. The last yes makes the
 // rematch (cribbage.OfferRematch), whose table message the bot then posts.
-func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	// A rematch is a new table: whoever asks for it (or says yes) is held
 	// to the server's limit, as a start is.
@@ -111,7 +112,7 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
 // takes it back).
-func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		var by string
@@ -156,7 +157,7 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 
 // clickResignMatch resigns the match with its game, after the
 // confirmation.
-func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, _, _, err := b.applyMove(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
 		return cribbage.ResignMatch(t, seat, b.env())
 	})
@@ -264,7 +265,7 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 
 // clickAccept is the person challenged taking the held seat: the game
 // starts.
-func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, name := user(ic)
 	// Why the click cannot be answered at all comes before the server's
 	// limit: a challenge withdrawn is not "too many tables".
@@ -299,7 +300,7 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 
 // clickDecline is the person challenged saying no: the table closes, and
 // the challenger is told.
-func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.DeclineChallenge(t, uid)
@@ -317,7 +318,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 }
 
 // clickWithdraw is the challenger taking the challenge back.
-func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)

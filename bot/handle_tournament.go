@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 )
 
 // Tournaments: an admin opens one in a channel, people sign up on its
@@ -228,7 +229,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 }
 
 // clickTournamentSignUp enters the person who clicked.
-func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, name := user(ic)
 	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
@@ -247,7 +248,7 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 }
 
 // clickTournamentWithdraw takes the clicker's entry back.
-func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
@@ -265,7 +266,7 @@ func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interac
 }
 
 // clickTournamentStart is the Start button.
-func (b *Bot) clickTournamentStart(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentStart(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.startTournament(ctx, ic, c.Table)
 }
 

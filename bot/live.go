@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -121,7 +122,7 @@ type viewWrite struct {
 	version   int64
 	inFlight  bool
 	clobbered bool
-	// view is the seat's view version (viewVersion) the view last showed:
+	// view is the seat's view version (click.ViewVersion) the view last showed:
 	// while it is unchanged in the discard, the view keeps the cards the
 	// player is choosing.
 	view string
@@ -177,7 +178,7 @@ func (l *live) choosing(k seatKey, g *engine.State) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.views[k]
-	return ok && !w.clobbered && w.view == viewVersion(g.ViewFor(k.seat))
+	return ok && !w.clobbered && w.view == click.ViewVersion(g.ViewFor(k.seat))
 }
 
 // viewCurrent reports whether seat's view shows version, by what this
@@ -547,7 +548,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 	b.live.writing(k)
 	// The token's life is checked as the request goes (sender.Client).
 	err := b.editThroughToken(ctx, v.Token, r)
-	b.live.wrote(k, t.Version, viewVersion(t.State.ViewFor(v.Seat)), err == nil)
+	b.live.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
 	var paced *sender.Paced
 	switch {
 	case err == nil:

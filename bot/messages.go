@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -69,7 +70,7 @@ var errorTexts = []struct {
 	err  error
 	text string
 }{
-	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
+	{click.ErrBad, "That button isn't one I made, so I can't act on it."},
 	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
 	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
 	{errNoUser, "I can't tell who sent that, so I did nothing."},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -69,7 +70,7 @@ func interactionKind(ic *discordgo.Interaction) string {
 		} else {
 			id = ic.MessageComponentData().CustomID
 		}
-		if c, err := parseClickID(id); err == nil {
+		if c, err := click.Parse(id); err == nil {
 			return "click:" + string(c.Action)
 		}
 		return "click:unknown"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -20,7 +21,7 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	}
 	g := t.State
 	v := g.ViewFor(seat)
-	ver := viewVersion(v)
+	ver := click.ViewVersion(v)
 	var lines []string
 	if note != "" {
 		lines = append(lines, note)
@@ -48,21 +49,21 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	if row := mugginsRow(t, v, ver); row != nil {
 		rows = append(rows, row)
 	}
-	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actRefresh, Table: t.ID}.String()}}
+	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Refresh, Table: t.ID}.String()}}
 	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) || countingNow(t, seat) {
 		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
-			CustomID: clickID{Action: actHint, Table: t.ID, View: ver}.String()})
+			CustomID: click.ID{Action: click.Hint, Table: t.ID, View: ver}.String()})
 	}
 	if v.LastHandNo > 0 {
-		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReview, Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Review, Table: t.ID}.String()})
 	}
 	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
-		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: actDeal, Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
 	}
 	if v.Phase == engine.PhaseOver && t.Match != nil && !t.Match.Over() && t.RematchID != 0 {
 		// The match's next game, one click from the last.
 		refresh = append(refresh, discordgo.Button{Label: fmt.Sprintf("Game %d: my hand", len(t.Match.Games)+1), Style: discordgo.PrimaryButton,
-			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: clickID{Action: actHand, Table: t.RematchID}.String()})
+			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: click.ID{Action: click.Hand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
 	return rendered{Content: strings.Join(lines, "\n"), Components: rows}
@@ -103,11 +104,11 @@ func discardControls(t *cribbage.Table, v engine.View, ver string, selected engi
 		if selected.Has(c) {
 			style, next = discordgo.PrimaryButton, selected.Remove(c)
 		}
-		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: clickID{Action: actSelect, Table: t.ID, View: ver, Cards: next}.String()})
+		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: click.ID{Action: click.Select, Table: t.ID, View: ver, Cards: next}.String()})
 	}
 	rows := cardRows(buttons)
 	confirm := discordgo.Button{Label: "Confirm", Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
-		CustomID: clickID{Action: actDiscard, Table: t.ID, View: ver, Cards: selected}.String()}
+		CustomID: click.ID{Action: click.Discard, Table: t.ID, View: ver, Cards: selected}.String()}
 	return lines, append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{confirm}})
 }
 
@@ -131,7 +132,7 @@ func playControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 	var buttons []discordgo.MessageComponent
 	for _, c := range v.Remaining.Cards() {
 		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: discordgo.PrimaryButton, Disabled: !legal.Has(c),
-			CustomID: clickID{Action: actPlay, Table: t.ID, View: ver, Card: c}.String()})
+			CustomID: click.ID{Action: click.Play, Table: t.ID, View: ver, Card: c}.String()})
 	}
 	return lines, cardRows(buttons)
 }
@@ -153,7 +154,7 @@ func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 		// A table that has used the coach gets its help here unasked.
 		lines = append(lines, "🧑‍🏫 "+showHint(t))
 	}
-	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: clickID{Action: actClaim, Table: t.ID, View: ver}.String()}
+	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Claim, Table: t.ID, View: ver}.String()}
 	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
 }
 
@@ -165,7 +166,7 @@ func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageC
 			continue
 		}
 		label := fmt.Sprintf("Muggins: %s missed %d", seatName(t, m.Seat), m.Points)
-		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: clickID{Action: actMuggins, Table: t.ID, View: ver, Index: i}.String()})
+		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Muggins, Table: t.ID, View: ver, Index: i}.String()})
 	}
 	if len(buttons) == 0 {
 		return nil
@@ -189,7 +190,7 @@ func waitingLine(t *cribbage.Table) string {
 // claimModal is the form a counter claims points in.
 func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
-		CustomID: clickID{Action: actClaimed, Table: t.ID, View: ver}.String(),
+		CustomID: click.ID{Action: click.Claimed, Table: t.ID, View: ver}.String(),
 		Title:    "Claim your count",
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.TextInput{CustomID: "points", Label: fmt.Sprintf("Points (0 to %d)", engine.MaxShow), Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},

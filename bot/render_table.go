@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -267,28 +268,28 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	case cribbage.StatusLobby:
 		if t.Challenge != nil {
 			buttons = append(buttons,
-				discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: clickID{Action: actAccept, Table: t.ID}.String()},
-				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: clickID{Action: actDecline, Table: t.ID}.String()},
-				discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actWithdraw, Table: t.ID}.String()})
+				discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Accept, Table: t.ID}.String()},
+				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Decline, Table: t.ID}.String()},
+				discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Withdraw, Table: t.ID}.String()})
 			break
 		}
 		full := len(t.Seats) >= t.Options.Players
 		buttons = append(buttons,
-			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: clickID{Action: actJoin, Table: t.ID}.String(), Disabled: full},
-			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actLeave, Table: t.ID}.String()},
-			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actBegin, Table: t.ID}.String()},
+			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Join, Table: t.ID}.String(), Disabled: full},
+			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Leave, Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Begin, Table: t.ID}.String()},
 		)
 	case cribbage.StatusPlaying:
-		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actHand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
+		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Hand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
 		if t.State.Phase == engine.PhaseDeal {
-			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: clickID{Action: actDeal, Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
 		}
 		if !t.ForfeitOfferedAt.Before(t.Since()) {
-			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: clickID{Action: actClaimWin, Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ClaimWin, Table: t.ID}.String()})
 		}
 	case cribbage.StatusFinished:
 		buttons = append(buttons, rematchButtons(t)...)
-		buttons = append(buttons, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actReplay, Table: t.ID, Index: 1}.String()})
+		buttons = append(buttons, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: 1}.String()})
 	default:
 		return nil
 	}
@@ -305,11 +306,11 @@ func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
 		return nil
 	case t.Offer != nil:
 		return []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: clickID{Action: actNoMatch, Table: t.ID}.String()},
+			discordgo.Button{Label: "Accept rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.NoRematch, Table: t.ID}.String()},
 		}
 	}
-	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: clickID{Action: actRematch, Table: t.ID}.String()}}
+	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
 }
 
 // plural returns "s" unless n is 1.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
@@ -176,9 +177,9 @@ func renderTournament(t *cribbage.Tournament, tables []*cribbage.Table) rendered
 	r := rendered{Content: clip(tournamentText(t, tables), maxContent)}
 	if t.Status == cribbage.TournamentSignup {
 		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Sign up", Style: discordgo.SuccessButton, CustomID: clickID{Action: actTSignUp, Table: t.ID}.String()},
-			discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: clickID{Action: actTWithdraw, Table: t.ID}.String()},
-			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: clickID{Action: actTStart, Table: t.ID}.String()},
+			discordgo.Button{Label: "Sign up", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
+			discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.TWithdraw, Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.TStart, Table: t.ID}.String()},
 		}}}
 		return r
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -117,7 +118,7 @@ func (b *Bot) cmdReplay(ctx context.Context, ic *discordgo.Interaction) (reply, 
 
 // clickReplay turns a replay's page, or opens it from a finished table's
 // Replay button.
-func (b *Bot) clickReplay(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickReplay(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	update := ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 	return b.replayPage(ctx, ic, c.Table, c.Index, update)
 }
@@ -198,9 +199,9 @@ func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
 	}
 	buttons := []discordgo.MessageComponent{
 		discordgo.Button{Label: "◀ Previous hand", Style: discordgo.SecondaryButton, Disabled: n == 1,
-			CustomID: clickID{Action: actReplay, Table: t.ID, Index: n - 1}.String()},
+			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n - 1}.String()},
 		discordgo.Button{Label: "Next hand ▶", Style: discordgo.PrimaryButton, Disabled: n == len(hands),
-			CustomID: clickID{Action: actReplay, Table: t.ID, Index: n + 1}.String()},
+			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n + 1}.String()},
 	}
 	return rendered{Embeds: embeds, Files: files, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}},
 		Attachments: []*discordgo.MessageAttachment{{ID: "0", Filename: "deal.png"}, {ID: "1", Filename: "board.png"}}}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/click"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -234,7 +235,7 @@ func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error
 
 // click routes a button or form by its custom_id.
 func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID string) (reply, error) {
-	c, err := parseClickID(customID)
+	c, err := click.Parse(customID)
 	if err != nil {
 		return reply{}, err
 	}

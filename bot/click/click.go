@@ -1,4 +1,7 @@
-package bot
+// Package click builds and parses the custom_ids of the bot's buttons and
+// forms. An id is a compact path that carries everything a click needs,
+// so any button keeps working after a restart with no registry in memory.
+package click
 
 import (
 	"errors"
@@ -10,10 +13,9 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// Custom IDs are compact paths that carry everything a click needs, so any
-// button keeps working after a restart with no registry in memory. Each
-// action's path is its pattern in the route table (routes.go), e.g.
-// /play/{table}/{view}/{card}; this file builds and parses them.
+// Each action's path is its pattern (patterns below), e.g.
+// /play/{table}/{view}/{card}; the bot's route table maps each action to
+// its handler.
 //
 // {view} is the seat's view version: a short hash of what the seat can see
 // and decide on (its cards, the count, whose turn). A click made on an older
@@ -22,20 +24,20 @@ import (
 // {cards} is a card set in hex. Every id stays well under Discord's 100
 // characters.
 
-// maxCustomID is Discord's limit on a custom_id.
-const maxCustomID = 100
+// MaxLen is Discord's limit on a custom_id.
+const MaxLen = 100
 
-// maxIndex bounds {index}: a muggins button's place in the show's misses,
+// MaxIndex bounds {index}: a muggins button's place in the show's misses,
 // or a hand of a replay. Every hand pegs at least the last card's point, so
 // no game reaches this many hands.
-const maxIndex = 255
+const MaxIndex = 255
 
-// errBadCustomID means a custom_id the bot did not make (or could not parse).
-var errBadCustomID = errors.New("bot: malformed custom id")
+// ErrBad means a custom_id the bot did not make (or could not parse).
+var ErrBad = errors.New("click: malformed custom id")
 
-// clickID is a parsed custom_id.
-type clickID struct {
-	Action action
+// ID is a parsed custom_id.
+type ID struct {
+	Action Action
 	Table  int64
 	View   string
 	Cards  engine.CardSet
@@ -44,12 +46,12 @@ type clickID struct {
 }
 
 // String builds the custom_id from the action's pattern.
-func (c clickID) String() string {
-	r, ok := clickByAction[c.Action]
+func (c ID) String() string {
+	p, ok := patterns[c.Action]
 	if !ok {
-		panic(fmt.Sprintf("bot: no route for action %q", c.Action))
+		panic(fmt.Sprintf("click: no pattern for action %q", c.Action))
 	}
-	segs := strings.Split(r.pattern, "/")
+	segs := strings.Split(p, "/")
 	for i, seg := range segs {
 		switch seg {
 		case "{table}":
@@ -67,66 +69,67 @@ func (c clickID) String() string {
 	return strings.Join(segs, "/")
 }
 
-// parseClickID parses a custom_id by its action's pattern. Anything the bot
-// could not have made, even a different spelling of the same click, is
-// errBadCustomID: the id must be exactly what String builds.
-func parseClickID(s string) (clickID, error) {
-	if len(s) > maxCustomID || !strings.HasPrefix(s, "/") {
-		return clickID{}, errBadCustomID
+// Parse parses a custom_id by its action's pattern. Anything the bot could
+// not have made, even a different spelling of the same click, is ErrBad:
+// the id must be exactly what String builds.
+func Parse(s string) (ID, error) {
+	if len(s) > MaxLen || !strings.HasPrefix(s, "/") {
+		return ID{}, ErrBad
 	}
 	segs := strings.Split(s, "/")
-	r, ok := clickByAction[action(segs[1])]
+	a := Action(segs[1])
+	p, ok := patterns[a]
 	if !ok {
-		return clickID{}, errBadCustomID
+		return ID{}, ErrBad
 	}
-	pattern := strings.Split(r.pattern, "/")
+	pattern := strings.Split(p, "/")
 	if len(segs) != len(pattern) {
-		return clickID{}, errBadCustomID
+		return ID{}, ErrBad
 	}
-	c := clickID{Action: r.action}
+	c := ID{Action: a}
 	for i, seg := range pattern {
 		if err := c.set(seg, segs[i]); err != nil {
-			return clickID{}, err
+			return ID{}, err
 		}
 	}
 	if c.String() != s {
-		return clickID{}, errBadCustomID
+		return ID{}, ErrBad
 	}
 	return c, nil
 }
 
 // set reads one segment of a custom_id into c by its placeholder.
-func (c *clickID) set(placeholder, v string) error {
+func (c *ID) set(placeholder, v string) error {
 	var err error
 	switch placeholder {
 	case "{table}":
 		if c.Table, err = strconv.ParseInt(v, 10, 64); err != nil || c.Table <= 0 {
-			return errBadCustomID
+			return ErrBad
 		}
 	case "{view}":
-		if c.View = v; !validView(v) {
-			return errBadCustomID
+		if c.View = v; !ValidView(v) {
+			return ErrBad
 		}
 	case "{cards}":
 		mask, err := strconv.ParseUint(v, 16, 64)
 		if err != nil || mask>>52 != 0 {
-			return errBadCustomID
+			return ErrBad
 		}
 		c.Cards = engine.CardSet(mask)
 	case "{card}":
 		if c.Card, err = engine.ParseCard(v); err != nil {
-			return errBadCustomID
+			return ErrBad
 		}
 	case "{index}":
-		if c.Index, err = strconv.Atoi(v); err != nil || c.Index < 0 || c.Index > maxIndex {
-			return errBadCustomID
+		if c.Index, err = strconv.Atoi(v); err != nil || c.Index < 0 || c.Index > MaxIndex {
+			return ErrBad
 		}
 	}
 	return nil
 }
 
-// validView reports whether s could be a view version.
-func validView(s string) bool {
+// ValidView reports whether s could be a view version.
+func ValidView(s string) bool {
 	if len(s) == 0 || len(s) > 7 {
 		return false
 	}
@@ -138,8 +141,8 @@ func validView(s string) bool {
 	return true
 }
 
-// viewVersion hashes what a seat sees and decides on into a short token.
-func viewVersion(v engine.View) string {
+// ViewVersion hashes what a seat sees and decides on into a short token.
+func ViewVersion(v engine.View) string {
 	h := fnv.New32a()
 	fmt.Fprintf(h, "%d|%s|%d|%d|%x|%x|%d|%d|%d|%d", v.HandNo, v.Phase, v.Dealer, v.Turn, uint64(v.Remaining), uint64(v.Discards),
 		v.Count, len(v.Plays), len(v.Shown), len(v.Missed))
