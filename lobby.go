@@ -1,5 +1,11 @@
 package cribbage
 
+import "time"
+
+// LobbyLife is how long a lobby nobody started stays open, and so how long
+// a challenge waits for its answer.
+const LobbyLife = 24 * time.Hour
+
 // A lobby's changes: people take and give up seats, and the host starts
 // the game. A lobby that fills starts its game in the same change (Start,
 // in move.go), so the last seat taken and the first deal are saved

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -57,15 +58,15 @@ func TestCancelHandler(t *testing.T) {
 	// is refreshed.
 	var post, refresh bool
 	for _, it := range u.store.Outbox() {
-		post = post || it.Kind == kindPost && strings.Contains(it.Payload, "spam in the channel") &&
+		post = post || it.Kind == render.KindPost && strings.Contains(it.Payload, "spam in the channel") &&
 			strings.Contains(it.Payload, alice.ID) && strings.Contains(it.Payload, bob.ID) && strings.Contains(it.Payload, "counts for nobody")
-		refresh = refresh || it.Kind == kindTable && it.ID > 2
+		refresh = refresh || it.Kind == render.KindTable && it.ID > 2
 	}
 	if !post || !refresh {
 		t.Errorf("announcements: post %v, table refresh %v", post, refresh)
 	}
 	// The table message says who and why, and has no buttons left.
-	m := renderTable(tb)
+	m := render.Table(tb)
 	if !strings.Contains(m.Embeds[0].Description, "cancelled by <@"+ada.ID+">: spam in the channel") || len(m.Components) != 0 {
 		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
 	}
@@ -86,7 +87,7 @@ func TestCancelHandler(t *testing.T) {
 		}
 	}
 	// The hand view, if open, says so too and offers nothing.
-	if h := renderHand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
+	if h := render.Hand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
 		t.Errorf("hand view: %q, %d rows", h.Content, len(h.Components))
 	}
 	// Over is over.
@@ -239,7 +240,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if tb := u.table(1); tb.Computer != "expert" {
 		t.Errorf("strong is stored as %q", tb.Computer)
 	}
-	if m := renderTable(u.table(1)); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
+	if m := render.Table(u.table(1)); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
 		t.Errorf("lobby: %q", m.Embeds[0].Description)
 	}
 	if _, err := u.click(alice, "/begin/1"); err != nil {
@@ -284,7 +285,7 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 	posts := func(text string) int {
 		n := 0
 		for _, it := range u.store.Outbox() {
-			if it.Kind == kindPost && strings.Contains(it.Payload, text) {
+			if it.Kind == render.KindPost && strings.Contains(it.Payload, text) {
 				n++
 			}
 		}
@@ -359,7 +360,7 @@ func TestCancelAChallenge(t *testing.T) {
 			Content  string   `json:"content"`
 			Mentions []string `json:"mentions"`
 		}
-		if it.Kind != kindPost || json.Unmarshal([]byte(it.Payload), &p) != nil {
+		if it.Kind != render.KindPost || json.Unmarshal([]byte(it.Payload), &p) != nil {
 			continue
 		}
 		told = told || strings.Contains(p.Content, "cancelled") && strings.Contains(p.Content, "<@"+bob.ID+">") &&

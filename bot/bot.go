@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -76,9 +77,6 @@ const restTimeout = 20 * time.Second
 // workersPerCPU is how many interactions do their work at once per CPU
 // (see routeQueued): enough to overlap each one's waits on the disk.
 const workersPerCPU = 2
-
-// lobbyExpiry is how long a lobby nobody started stays open.
-const lobbyExpiry = 24 * time.Hour
 
 // Bot is one connection to Discord serving cribbage tables.
 type Bot struct {
@@ -182,7 +180,7 @@ func New(opts Options) (*Bot, error) {
 	// (tests run both on one fake clock).
 	b.rest = &sender.Client{HTTP: s.Client, Token: opts.Token, Limits: sender.NewLimits(opts.Now)}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,
-		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == kindTable },
+		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == render.KindTable },
 		Handle:      func(it cribbage.OutboxItem) { b.touchTable(it.TableID) },
 		RateLimited: func() { b.metrics.rateLimited.Inc() }})
 	return b, nil

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"sync"
+
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // The REST budget. Discord allows a bot 50 bot-token requests a second in
@@ -21,7 +23,7 @@ type shownSums struct {
 }
 
 // unchanged reports whether r is what the table message already shows.
-func (c *shownSums) unchanged(table int64, r rendered) bool {
+func (c *shownSums) unchanged(table int64, r render.Message) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	last, ok := c.last[table]
@@ -29,7 +31,7 @@ func (c *shownSums) unchanged(table int64, r rendered) bool {
 }
 
 // sent records that the table message shows r.
-func (c *shownSums) sent(table int64, r rendered) {
+func (c *shownSums) sent(table int64, r render.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.last == nil {
@@ -48,7 +50,7 @@ func (c *shownSums) forget(table int64) {
 // renderSum is a digest of a rendered message's text, embeds and buttons.
 // Its pictures are left out: a new board is sent when the key of the board
 // shown differs (see showTable).
-func renderSum(r rendered) [32]byte {
+func renderSum(r render.Message) [32]byte {
 	raw, _ := json.Marshal(struct {
 		Content    string
 		Embeds     any

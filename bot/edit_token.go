@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
@@ -101,7 +102,7 @@ func (b *Bot) recordEditToken(ctx context.Context, ic *discordgo.Interaction, ta
 // of the board the message now shows. draw is called for each attempt,
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
-func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (rendered, string)) (string, error) {
+func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (render.Message, string)) (string, error) {
 	if tok := t.EditToken; sender.TokenEdits(tok, t.MessageID, b.now()) {
 		if next, ok := b.live.spaced(tokenBucket(tok.Token), b.now()); !ok {
 			return t.Board, &sender.Paced{Until: next}
@@ -114,7 +115,7 @@ func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func
 		b.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 	}
 	r, key := draw()
-	e := r.edit(t.ChannelID, t.MessageID)
+	e := r.Edit(t.ChannelID, t.MessageID)
 	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
 		Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	return key, err
@@ -122,8 +123,8 @@ func (b *Bot) editTableMessage(ctx context.Context, t *cribbage.Table, draw func
 
 // editThroughToken edits an interaction's original response through its
 // token: outside the bot token's global limit, in the token's own bucket.
-func (b *Bot) editThroughToken(ctx context.Context, tok cribbage.MessageToken, r rendered) error {
-	e := r.edit("", "")
+func (b *Bot) editThroughToken(ctx context.Context, tok cribbage.MessageToken, r render.Message) error {
+	e := r.Edit("", "")
 	body := discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments, AllowedMentions: e.AllowedMentions}
 	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(b.appID, tok.Token, "@original"),
 		Bucket: tokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/@original", Body: body, Files: r.Files,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // /cribbage-admin: a server's admins cancel tables and keep the server's
@@ -75,12 +76,12 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, err
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
 		people := toldOfCancel(t)
 		if len(people) > 0 {
-			text = mentionList(people) + " " + text
+			text = render.Mentions(people) + " " + text
 		}
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, people), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, people), {ChannelID: t.ChannelID, Kind: render.KindTable}}}, nil
 	})
 	unlock()
 	if err != nil {
@@ -92,19 +93,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		b.tournamentMoved(t.Tournament.ID)
 	}
 	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, messageLink(t), strings.ToLower(countsForNobody[:1])+countsForNobody[1:]))}, nil
-}
-
-// countsForNobody is what a cancelled table leaves behind.
-const countsForNobody = "It counts for nobody: no winner, and nothing in the records or on the leaderboard."
-
-// cancelledLine says who cancelled a table, and why.
-func cancelledLine(t *cribbage.Table) string {
-	line := fmt.Sprintf("Table %d was cancelled by <@%s>", t.ID, t.CancelledBy)
-	if t.CancelReason != "" {
-		return line + ": " + t.CancelReason
-	}
-	return line + "."
+		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its

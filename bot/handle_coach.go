@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -31,8 +32,8 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 		hint = discardHint(v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
 		hint = playHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
-	case countingNow(t, seat):
-		hint = showHint(t)
+	case render.CountingNow(t, seat):
+		hint = render.ShowHint(t)
 	default:
 		return handView(ic, t, seat, 0, "The coach has advice when you have a discard, a card to play or a hand to count."), nil
 	}
@@ -108,30 +109,6 @@ func playHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
 		net = fmt.Sprintf("it holds %s to about %.1f more than %s, the least any card does", others, -a.Net, us)
 	}
 	return fmt.Sprintf("**Coach** — play %s: %s, and over the rest of the play %s.", card, pegs, net)
-}
-
-// countingNow reports whether it is the seat's turn to count a hand or
-// crib by hand.
-func countingNow(t *cribbage.Table, seat int) bool {
-	g := t.State
-	if !t.Options.ManualCounting || g.Phase != engine.PhaseShow {
-		return false
-	}
-	s, _ := g.ShowOrder(g.Shown)
-	return s == seat
-}
-
-// showHint counts the hand or crib being shown for its counter, the way
-// players count aloud.
-func showHint(t *cribbage.Table) string {
-	g := t.State
-	seat, crib := g.ShowOrder(g.Shown)
-	cards, what := g.Hands[seat].Cards(), "your hand"
-	if crib {
-		cards, what = g.Crib.Cards(), "your crib"
-	}
-	b := engine.ScoreShow(cards, g.Starter, crib)
-	return fmt.Sprintf("**Coach** — you have **%d** in %s %s + %s: %s.", b.Total, what, engine.DisplayCards(cards), g.Starter.Display(), b.Spoken())
 }
 
 // clickReview compares the seat's discard in the last hand with the best

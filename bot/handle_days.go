@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -63,7 +64,7 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
 }
 
 // messageLink is " (its message link)" for a table whose message is
@@ -109,11 +110,11 @@ func gameLine(t *cribbage.Table, uid string) string {
 	if t.Status == cribbage.StatusLobby {
 		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
 	}
-	seats, verb := waitingFor(t)
+	seats, verb := render.WaitingFor(t)
 	var names []string
 	mine := false
 	for _, s := range seats {
-		names = append(names, seatName(t, s))
+		names = append(names, render.SeatName(t, s))
 		mine = mine || t.Seats[s].UserID == uid
 	}
 	if mine {

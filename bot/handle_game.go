@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -22,7 +23,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)},
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(t, seat, selected, note).Response(true)},
 		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
 }
 
@@ -145,7 +146,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: claimModal(t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
@@ -239,5 +240,5 @@ func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: rendered{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.response(true)}}, nil
+		Data: render.Message{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.Response(true)}}, nil
 }

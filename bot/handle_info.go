@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -28,9 +29,9 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		public = o.BoolValue()
 	}
 	// A message of its own: it carries its own board.
-	r := renderTable(t)
-	uploadBoard(&r, t)
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(!public)}}, nil
+	r := render.Table(t)
+	render.UploadBoard(&r, t)
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}}, nil
 }
 
 // cmdLeaderboard ranks the players of a season (the current one unless
@@ -65,7 +66,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 	}
 	uid, _ := user(ic)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: renderLeaderboard(board, se, se.Number == len(seasons), period, uid).response(false)}}, nil
+		Data: renderLeaderboard(board, se, se.Number == len(seasons), period, uid).Response(false)}}, nil
 }
 
 // renderLeaderboard lists the top ten of a season's board, and the
@@ -74,7 +75,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 // rank, name, rating, wins–losses and games. Provisional ratings are
 // marked with a ? and come after the settled ones, under a line that says
 // what the mark means.
-func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bool, period, uid string) rendered {
+func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bool, period, uid string) render.Message {
 	title := "Cribbage leaderboard · " + seasonTitle(se)
 	if period != "" {
 		title += " · " + period
@@ -88,7 +89,7 @@ func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bo
 		if current {
 			e.Description += " Start one with `/cribbage start`!"
 		}
-		return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+		return render.Message{Embeds: []*discordgo.MessageEmbed{e}}
 	}
 	var lines []string
 	marked := false
@@ -109,11 +110,11 @@ func renderLeaderboard(board []cribbage.Standing, se cribbage.Season, current bo
 	}
 	e.Description = strings.Join(lines, "\n")
 	e.Footer = &discordgo.MessageEmbedFooter{Text: "rating · wins–losses · games between people · /cribbage-club seasons lists the seasons"}
-	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+	return render.Message{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
 // games is "1 game" or "n games".
-func games(n int) string { return fmt.Sprintf("%d game%s", n, plural(n)) }
+func games(n int) string { return fmt.Sprintf("%d game%s", n, render.Plural(n)) }
 
 // ratingNumber is a rating as a whole number, with a ? while provisional.
 func ratingNumber(r cribbage.Rating) string {
@@ -194,7 +195,7 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		e.Description = "No finished games yet."
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Embeds: []*discordgo.MessageEmbed{e}}.response(true)}}, nil
+		Data: render.Message{Embeds: []*discordgo.MessageEmbed{e}}.Response(true)}}, nil
 }
 
 // recordFields renders a record.
@@ -260,7 +261,7 @@ func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		share = o.BoolValue()
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Content: strings.Join(lines, "\n")}.response(!share)}}, nil
+		Data: render.Message{Content: strings.Join(lines, "\n")}.Response(!share)}}, nil
 }
 
 // rulesText summarises RULES.md for players.

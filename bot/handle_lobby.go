@@ -7,40 +7,20 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
-)
-
-// The computer levels players choose from: easy, and strong, which is
-// engine/ai's expert. The classic baseline is cribbage simulate's alone;
-// tables stored with it still play.
-const (
-	levelEasy   = "easy"
-	levelStrong = "strong"
 )
 
 // computerLevel is the level a player's choice of computer plays at.
 func computerLevel(choice string) (ai.Level, bool) {
 	switch choice {
-	case levelEasy:
+	case render.LevelEasy:
 		return ai.Easy, true
-	case levelStrong:
+	case render.LevelStrong:
 		return ai.Expert, true
 	}
 	return "", false
-}
-
-// levelName is what players call a stored level: the expert is strong.
-func levelName(level string) string {
-	if level == string(ai.Expert) {
-		return levelStrong
-	}
-	return level
-}
-
-// computerName names a computer seat: "Computer 2 (strong)".
-func computerName(level string, seat int) string {
-	return fmt.Sprintf("Computer %d (%s)", seat+1, levelName(level))
 }
 
 // cmdStart opens a table with the host in the first seat and answers with
@@ -112,9 +92,9 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, err
 	}
-	r := renderTable(t)
+	r := render.Table(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -159,9 +139,9 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 func (b *Bot) shown(ch *cribbage.Change) *cribbage.Change {
 	t := ch.Table
 	if t.Status == cribbage.StatusPlaying {
-		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
-	ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
+	ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
 	return ch
 }
 
@@ -191,7 +171,7 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
@@ -215,7 +195,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -32,14 +33,14 @@ func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int6
 		if err != nil {
 			return nil, err
 		}
-		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
+		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
 		return ch, nil
 	})
 }
 
 // updated answers a click on a table message with the message as it is.
 func updated(t *cribbage.Table) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
@@ -64,14 +65,14 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		}
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
-			ch.Outbox = append(ch.Outbox, post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
 		case offering && ch.Next == nil:
 			var waiting []string
 			for _, s := range t.Offer.Waiting(t) {
 				waiting = append(waiting, s.UserID)
 			}
-			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", nameOf(t, uid), mentionList(waiting))
-			ch.Outbox = append(ch.Outbox, post(t, text, waiting))
+			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", render.NameOf(t, uid), render.Mentions(waiting))
+			ch.Outbox = append(ch.Outbox, render.Post(t, text, waiting))
 		}
 		return ch, nil
 	})
@@ -124,9 +125,9 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 			return nil, rematchRefusal(err)
 		}
 		if by == uid {
-			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("%s took back the rematch offer.", nameOf(t, uid)), nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("%s took back the rematch offer.", render.NameOf(t, uid)), nil))
 		} else {
-			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, nameOf(t, uid)), []string{by}))
+			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, render.NameOf(t, uid)), []string{by}))
 		}
 		return ch, nil
 	})
@@ -148,7 +149,7 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 		ch := cribbage.LapseOffer(t, b.now())
 		if ch != nil {
 			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
-			ch.Outbox = []cribbage.Outbound{post(t, text, []string{by}), {ChannelID: t.ChannelID, Kind: kindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by}), {ChannelID: t.ChannelID, Kind: render.KindTable}}
 		}
 		return ch, nil
 	})
@@ -165,7 +166,7 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 		return reply{}, err
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: rendered{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.response(true)}}, nil
+		Data: render.Message{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.Response(true)}}, nil
 }
 
 // The bot's refusals of challenges.
@@ -244,7 +245,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, err
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: renderTable(t).response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t).Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -289,7 +290,7 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 			return nil, err
 		}
 		// The game started: its thread opens before its story.
-		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 		return ch, nil
 	})
 	if err != nil {
@@ -308,7 +309,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 			return nil, err
 		}
 		text := fmt.Sprintf("<@%s>, **%s** declined your challenge.", t.HostID, t.Challenge.Name)
-		ch.Outbox = append(ch.Outbox, post(t, text, []string{t.HostID}))
+		ch.Outbox = append(ch.Outbox, render.Post(t, text, []string{t.HostID}))
 		return ch, nil
 	})
 	if err != nil {

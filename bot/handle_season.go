@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // Seasons: everyone sees the list (cmdSeasons) and any season's
@@ -42,13 +43,13 @@ func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply,
 		return reply{}, err
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: renderSeasons(seasons).response(true)}}, nil
+		Data: renderSeasons(seasons).Response(true)}}, nil
 }
 
 // renderSeasons lists seasons newest first, a line each: its name, when it
 // ran and who started it, and its games. Times are Discord timestamps,
 // shown in each reader's own time zone.
-func renderSeasons(seasons []cribbage.Season) rendered {
+func renderSeasons(seasons []cribbage.Season) render.Message {
 	var lines []string
 	for i, se := range slices.Backward(seasons) {
 		line := "**" + seasonTitle(se) + "**"
@@ -68,7 +69,7 @@ func renderSeasons(seasons []cribbage.Season) rendered {
 	}
 	e := &discordgo.MessageEmbed{Title: "Cribbage seasons", Color: 0x2e7d32, Description: strings.Join(lines, "\n"),
 		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage-club leaderboard season: N shows a season's leaderboard"}}
-	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+	return render.Message{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
 // cmdSeasonNew starts the server's next season, for a member who may
@@ -94,5 +95,5 @@ func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (repl
 	text := fmt.Sprintf("🏁 **%s** has begun, started by <@%s>. Every rating starts again at 1500, provisional until a few games are played. "+
 		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", seasonTitle(se), uid, se.Number-1, clubCommand, se.Number-1)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Content: text}.response(false)}}, nil
+		Data: render.Message{Content: text}.Response(false)}}, nil
 }

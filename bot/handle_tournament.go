@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // Tournaments: an admin opens one in a channel, people sign up on its
@@ -43,7 +44,7 @@ func tournamentGroup() *discordgo.ApplicationCommandOption {
 		sub("cancel", "End this channel's tournament: its open games are cancelled"),
 		sub("computers", "Enter computer players in this channel's tournament, to fill a small field",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: maxComputerEntrants},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(levelEasy, levelStrong)}))
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(render.LevelEasy, render.LevelStrong)}))
 }
 
 // openTournamentHere returns the channel's open tournament, or
@@ -164,7 +165,7 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 		}
 	}
 	b.logger(ic).Info("tournament cancelled", "tournament", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, countsForNobody)),
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody)),
 		after: b.showTournamentsLater}, nil
 }
 
@@ -175,8 +176,8 @@ func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name stri
 		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
 			return nil, nil // over already
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: render.KindTable}}}, nil
 	})
 	if err != nil {
 		b.log.Warn("could not cancel a tournament table", "table", id, "err", err)
@@ -197,7 +198,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 		return reply{}, err
 	}
 	opts := options(ic)
-	choice := levelEasy
+	choice := render.LevelEasy
 	if o, ok := opts["level"]; ok {
 		choice = o.StringValue()
 	}
@@ -225,7 +226,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, plural(n), len(t.Entrants))), after: b.showTournamentsLater}, nil
+	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, render.Plural(n), len(t.Entrants))), after: b.showTournamentsLater}, nil
 }
 
 // clickTournamentSignUp enters the person who clicked.
@@ -244,7 +245,7 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 		return reply{}, err
 	}
 	return reply{resp: ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
-		t.Name, len(t.Entrants), plural(len(t.Entrants)))), after: b.showTournamentsLater}, nil
+		t.Name, len(t.Entrants), render.Plural(len(t.Entrants)))), after: b.showTournamentsLater}, nil
 }
 
 // clickTournamentWithdraw takes the clicker's entry back.
@@ -284,7 +285,7 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(clip(tournamentText(t, tables), maxContent))}, nil
+	return reply{resp: ephemeral(render.Clip(render.TournamentText(t, tables), render.MaxContent))}, nil
 }
 
 // tournamentStep is the change that moves t on from its tables (Advance),
@@ -327,15 +328,15 @@ func anyPerson(seats []cribbage.Seat) bool {
 // message, its thread, and a line that pings its players.
 func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
 	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
-		return introduce(prev, next) // a playoff match's next game
+		return render.Introduce(prev, next) // a playoff match's next game
 	}
 	l := next.Tournament
 	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
 	if l.Playoff {
-		where = fmt.Sprintf("%s, best of %d", playoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
+		where = fmt.Sprintf("%s, best of %d", render.PlayoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
 	}
-	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), seatName(next, next.State.Dealer))
-	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: kindOpen}, {ChannelID: next.ChannelID, Kind: kindThread}, post(next, line, seatedPeople(next))}
+	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), render.SeatName(next, next.State.Dealer))
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: render.KindOpen}, {ChannelID: next.ChannelID, Kind: render.KindThread}, render.Post(next, line, seatedPeople(next))}
 }
 
 // seatLabel is a seat as a line names it: a person's mention, a
@@ -345,18 +346,6 @@ func seatLabel(t *cribbage.Table, seat int) string {
 		return "<@" + s.UserID + ">"
 	}
 	return t.Seats[seat].Name
-}
-
-// playoffRoundName names playoff round r of rounds: the final, the
-// semi-finals, or round r.
-func playoffRoundName(rounds, r int) string {
-	switch rounds - r {
-	case 0:
-		return "the final"
-	case 1:
-		return "a semi-final"
-	}
-	return fmt.Sprintf("playoff round %d", r)
 }
 
 // maxTournamentSteps bounds one advance: each step opens a round's tables

@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/internal/mock"
@@ -293,7 +294,7 @@ func TestRematchHandler(t *testing.T) {
 	}
 	opened := false
 	for _, it := range u.store.Outbox() {
-		opened = opened || it.TableID == 2 && it.Kind == kindOpen
+		opened = opened || it.TableID == 2 && it.Kind == render.KindOpen
 	}
 	if !opened {
 		t.Error("nothing posts the rematch's table message")

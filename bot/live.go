@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -357,7 +358,7 @@ func moveNote(t *cribbage.Table, events []engine.Event) []string {
 		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
 			continue // the view's own lines say the hand and scores
 		}
-		if line := storyLine(t, e); line != "" {
+		if line := render.StoryLine(t, e); line != "" {
 			lines = append(lines, line)
 		}
 	}
@@ -540,7 +541,7 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 	if lines := b.live.note(t.ID, t.Version); len(lines) > 0 {
 		note = lastMoveNote(lines)
 	}
-	r := renderHand(t, v.Seat, 0, note)
+	r := render.Hand(t, v.Seat, 0, note)
 	if next, ok := b.live.spaced(tokenBucket(v.Token.Token), b.now()); !ok {
 		b.touchLater(t.ID, next.Sub(b.now()))
 		return
@@ -579,10 +580,10 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		if b.now().Sub(t.CreatedAt) < sender.TokenLife {
 			return nil // the answer that posts it records it
 		}
-		return b.postTableMessage(ctx, t, openNonce(t))
+		return b.postTableMessage(ctx, t, render.OpenNonce(t))
 	}
-	r := renderTable(t)
-	newBoard := boardKey(t) != t.Board
+	r := render.Table(t)
+	newBoard := render.BoardKey(t) != t.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := b.live.boardWait(t.ID, b.now()); wait > 0 {
 			newBoard = false
@@ -604,10 +605,10 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
-	key, err := b.editTableMessage(ctx, t, func() (rendered, string) {
-		r := renderTable(t)
+	key, err := b.editTableMessage(ctx, t, func() (render.Message, string) {
+		r := render.Table(t)
 		if newBoard {
-			return r, uploadBoard(&r, t)
+			return r, render.UploadBoard(&r, t)
 		}
 		return r, t.Board
 	})
@@ -638,9 +639,9 @@ type tableMessageCreate struct {
 // bucket, with its own copy of the board. A nonce, if given, makes a
 // resend after a lost answer return the message first posted.
 func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
-	r := renderTable(t)
-	key := uploadBoard(&r, t)
-	send := r.send()
+	r := render.Table(t)
+	key := render.UploadBoard(&r, t)
+	send := r.Send()
 	body := tableMessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
 	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
 		Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -49,7 +50,7 @@ func userMessage(err error) (msg string, known bool) {
 	var many *tooManyTablesError
 	if errors.As(err, &many) {
 		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",
-			many.max, plural(many.max)), true
+			many.max, render.Plural(many.max)), true
 	}
 	var card *engine.CardError
 	if errors.As(err, &card) {

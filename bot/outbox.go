@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
@@ -45,7 +46,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		return nil, err
 	}
 	switch it.Kind {
-	case kindPost:
+	case render.KindPost:
 		dest := t.ChannelID
 		if t.ThreadID != "" {
 			dest = t.ThreadID
@@ -66,21 +67,21 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		if err != nil {
 			return nil, err
 		}
-		m, _ := compose(items)
+		m, _ := render.Compose(items)
 		var carried []int64
 		for _, c := range items {
 			if c.ID != it.ID {
 				carried = append(carried, c.ID)
 			}
 		}
-		return carried, b.post(ctx, dest, fitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
-	case kindThread:
+		return carried, b.post(ctx, dest, render.FitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
+	case render.KindThread:
 		return nil, b.openThread(ctx, t, it.Attempts)
-	case kindOpen:
+	case render.KindOpen:
 		if t.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
 		}
-		return nil, b.postTableMessage(ctx, t, openNonce(t))
+		return nil, b.postTableMessage(ctx, t, render.OpenNonce(t))
 	}
 	return nil, errGiveUp
 }
@@ -93,12 +94,12 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 func (b *Bot) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]cribbage.OutboxItem, error) {
 	var first cribbage.OutboxItem
 	for _, p := range pending {
-		if p.TableID == it.TableID && p.Kind != kindTable {
+		if p.TableID == it.TableID && p.Kind != render.KindTable {
 			first = p
 			break
 		}
 	}
-	items := gather(pending, it.TableID, first.SealedThrough)
+	items := render.Gather(pending, it.TableID, first.SealedThrough)
 	if len(items) == 0 || !slices.ContainsFunc(items, func(c cribbage.OutboxItem) bool { return c.ID == it.ID }) {
 		// The pending read missed it (a race with another sender that
 		// has since lost the lease): the post alone.
@@ -126,11 +127,11 @@ type messageCreate struct {
 // post sends a story message to a channel, notifying only the users it
 // mentions. The pictures are drawn now, from the cards queued: the same
 // post resent after a failure carries the same pictures.
-func (b *Bot) post(ctx context.Context, channelID string, m storyMessage, nonce string) error {
+func (b *Bot) post(ctx context.Context, channelID string, m render.StoryMessage, nonce string) error {
 	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
 	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
-		Bucket: postBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: pictureFiles(m.Pictures)})
+		Bucket: postBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
 	return err
 }
 

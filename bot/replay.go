@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -61,7 +62,7 @@ func replayHands(t *cribbage.Table, actions []cribbage.LoggedAction) ([]replayHa
 			cur.thrown, cur.starter = slices.Clone(next.Discards), next.Starter
 		}
 		for _, e := range events {
-			if line := storyLine(t, e); line != "" {
+			if line := render.StoryLine(t, e); line != "" {
 				cur.lines = append(cur.lines, line)
 			}
 			if e.Kind == engine.EvHandOver || e.Kind == engine.EvGameOver {
@@ -151,7 +152,7 @@ func (b *Bot) replayPage(ctx context.Context, ic *discordgo.Interaction, id int6
 	if update {
 		kind = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: kind, Data: r.response(true)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: kind, Data: r.Response(true)}}, nil
 }
 
 // maxDescription is Discord's limit on an embed's description.
@@ -159,7 +160,7 @@ const maxDescription = 4096
 
 // renderReplay is page n of a replay: the hand as told, a picture of the
 // deal with each throw, and the board after the hand; buttons page on.
-func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
+func renderReplay(t *cribbage.Table, hands []replayHand, n int) render.Message {
 	h := hands[n-1]
 	var lines []string
 	for i, line := range h.lines {
@@ -168,7 +169,7 @@ func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
 			for k := range t.Seats {
 				seat := (h.dealer + 1 + k) % len(t.Seats)
 				if h.thrown != nil {
-					lines = append(lines, fmt.Sprintf("%s was dealt %s and threw %s.", seatName(t, seat), engine.DisplayCards(h.dealt[seat].Cards()), engine.DisplayCards(h.thrown[seat].Cards())))
+					lines = append(lines, fmt.Sprintf("%s was dealt %s and threw %s.", render.SeatName(t, seat), engine.DisplayCards(h.dealt[seat].Cards()), engine.DisplayCards(h.thrown[seat].Cards())))
 				}
 			}
 		}
@@ -180,13 +181,13 @@ func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
 	deal := picture.Cards{FourColour: t.FourColour}
 	for k := range t.Seats {
 		seat := (h.dealer + 1 + k) % len(t.Seats)
-		row := picture.Hand{Label: seatName(t, seat), Cards: h.dealt[seat].Cards()}
+		row := picture.Hand{Label: render.SeatName(t, seat), Cards: h.dealt[seat].Cards()}
 		if h.thrown != nil {
 			row.Note = "threw " + engine.DisplayCards(h.thrown[seat].Cards())
 		}
 		deal.Hands = append(deal.Hands, row)
 	}
-	board := boardAt(t, h.scores, h.back, h.result)
+	board := render.BoardAt(t, h.scores, h.back, h.result)
 	board.Title = fmt.Sprintf("After hand %d", h.no)
 	embeds := []*discordgo.MessageEmbed{
 		{Title: fmt.Sprintf("Replay · table %d · hand %d of %d", t.ID, n, len(hands)), Color: 0x2e7d32, Description: desc,
@@ -203,6 +204,6 @@ func renderReplay(t *cribbage.Table, hands []replayHand, n int) rendered {
 		discordgo.Button{Label: "Next hand ▶", Style: discordgo.PrimaryButton, Disabled: n == len(hands),
 			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n + 1}.String()},
 	}
-	return rendered{Embeds: embeds, Files: files, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}},
+	return render.Message{Embeds: embeds, Files: files, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}},
 		Attachments: []*discordgo.MessageAttachment{{ID: "0", Filename: "deal.png"}, {ID: "1", Filename: "board.png"}}}
 }

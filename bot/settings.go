@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // /cribbage-admin settings: a server's own settings. Without options it
@@ -117,7 +118,7 @@ func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.Applica
 	}
 	if o, ok := opts[setMaxTables]; ok {
 		n := int(o.IntValue())
-		words := fmt.Sprintf("at most %d open table%s a person", n, plural(n))
+		words := fmt.Sprintf("at most %d open table%s a person", n, render.Plural(n))
 		if n == 0 {
 			words = "no limit on open tables"
 		}

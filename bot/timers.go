@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // The timers of games played over days: a reminder to the player keeping a
@@ -47,13 +47,13 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		guilds[gs.GuildID] = gs
 		durations = append(durations, gs.Reminder(b.opts.ReminderAfter), gs.Forfeit(b.opts.ForfeitAfter))
 	}
-	idleFor := lobbyExpiry
+	idleFor := cribbage.LobbyLife
 	for _, d := range durations {
 		if d > 0 && d < idleFor {
 			idleFor = d
 		}
 	}
-	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-lobbyExpiry))
+	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-cribbage.LobbyLife))
 	if err != nil {
 		if ctx.Err() == nil {
 			b.log.Error("timers: cannot list idle tables", "err", err)
@@ -117,7 +117,7 @@ func safely(fn func() error) (err error) {
 // fireTimers fires what is due at one table.
 func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) error {
 	if t.Status == cribbage.StatusLobby {
-		if now.Sub(t.CreatedAt) >= lobbyExpiry {
+		if now.Sub(t.CreatedAt) >= cribbage.LobbyLife {
 			return b.closeLobby(ctx, t.ID)
 		}
 		return nil
@@ -135,17 +135,17 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 	}
 	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
-			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
-		out := []cribbage.Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
+			render.Mentions(waiting), render.HasHave(len(waiting)), t.ID, since.Unix(), render.Mentions(opponents))
+		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: render.KindTable}}
 		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
 			return err
 		}
 		return nil
 	}
 	if ts.reminderDue(t, now) {
-		_, verb := waitingFor(t)
-		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
-		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
+		_, verb := render.WaitingFor(t)
+		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", render.Mentions(waiting), t.ID, verb, since.Unix())
+		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{render.Post(t, text, waiting)})
 		return err
 	}
 	return nil
@@ -192,7 +192,7 @@ func (ts timerSettings) reminderDue(t *cribbage.Table, now time.Time) bool {
 // waitingPeople returns the user ids of the people the game waits on and
 // of the people on the other sides, who could claim a forfeit.
 func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
-	seats, _ := waitingFor(t)
+	seats, _ := render.WaitingFor(t)
 	sides := map[int]bool{}
 	for _, s := range seats {
 		if seat := t.Seats[s]; seat.Computer == "" {
@@ -222,31 +222,9 @@ func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 				text = fmt.Sprintf("<@%s>, **%s** didn't answer your challenge within a day, so table %d is closed.", t.HostID, c.Name, t.ID)
 				mentions = []string{t.HostID}
 			}
-			ch.Outbox = []cribbage.Outbound{post(t, text, mentions), {ChannelID: t.ChannelID, Kind: kindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, mentions), {ChannelID: t.ChannelID, Kind: render.KindTable}}
 		}
 		return ch, nil
 	})
 	return err
-}
-
-// post is a story message as an outbox entry.
-func post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
-	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: postPayload{Content: content, Mentions: mentions}.encode()}
-}
-
-// mentionList writes user mentions.
-func mentionList(ids []string) string {
-	var out []string
-	for _, id := range ids {
-		out = append(out, "<@"+id+">")
-	}
-	return strings.Join(out, " ")
-}
-
-// hasHave agrees the verb with the number of players.
-func hasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
 }

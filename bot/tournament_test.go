@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -107,7 +108,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	tr := &cribbage.Tournament{ID: 1, Name: "Club open", GamesPerRound: 1, Rounds: 3, Points: 121, Status: cribbage.TournamentPlayoff,
 		Entrants: []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}},
 		Playoff:  [][]cribbage.PlayoffMatch{{{A: "a", B: "d"}, {A: "b", B: "c"}}}}
-	text := tournamentText(tr, nil)
+	text := render.TournamentText(tr, nil)
 	if strings.Contains(text, "the final") || strings.Count(text, "a semi-final") != 2 {
 		t.Errorf("the semi-finals as the message shows them:\n%s", text)
 	}
@@ -118,7 +119,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}
 	tr.Playoff = append(tr.Playoff, []cribbage.PlayoffMatch{{A: "a", B: "b"}})
-	if text := tournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
+	if text := render.TournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
 		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
@@ -143,8 +144,8 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	tr, _ := u.store.Tournament(context.Background(), 1)
 	tables, _ := u.store.TournamentTables(context.Background(), 1)
-	text := renderTournament(tr, tables).Content
-	if n := utf8.RuneCountInString(text); n > maxContent {
+	text := render.Tournament(tr, tables).Content
+	if n := utf8.RuneCountInString(text); n > render.MaxContent {
 		t.Fatalf("%d characters", n)
 	}
 	if strings.Contains(text, "…") || strings.Count(text, "• ") != 16 || !strings.Contains(text, "standings are in the picture") {
@@ -154,7 +155,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := utf8.RuneCountInString(r.resp.Data.Content); n == 0 || n > maxContent {
+	if n := utf8.RuneCountInString(r.resp.Data.Content); n == 0 || n > render.MaxContent {
 		t.Errorf("/cribbage-club tournament answered %d characters", n)
 	}
 }

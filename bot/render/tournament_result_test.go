@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ func TestGameStateSaysHowAGameWasWon(t *testing.T) {
 	} {
 		tb := &cribbage.Table{ID: 7, Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{Name: "Ann"}, {Name: "Bob"}},
 			State: &engine.State{Result: &engine.Result{Reason: c.reason, Winner: 0, Loser: 1, Scores: c.scores, Skunks: []int{0, 0}, Games: 1}}}
-		if got := gameState(tb); !strings.HasPrefix(got, c.want) {
+		if got := GameState(tb); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.reason, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -18,15 +18,15 @@ func queued(specs ...string) []cribbage.OutboxItem {
 		it := cribbage.OutboxItem{ID: int64(i + 1), TableID: 1}
 		switch {
 		case strings.HasPrefix(s, "l:"):
-			it.Kind, it.Waits, it.Payload = kindLine, true, postPayload{Lines: []storyEntry{{Text: s[2:], Hand: 1}}}.encode()
+			it.Kind, it.Waits, it.Payload = KindLine, true, PostPayload{Lines: []StoryEntry{{Text: s[2:], Hand: 1}}}.encode()
 		case strings.HasPrefix(s, "p:"):
-			it.Kind, it.Payload = kindPost, postPayload{Lines: []storyEntry{{Text: s[2:], Hand: 1}}}.encode()
+			it.Kind, it.Payload = KindPost, PostPayload{Lines: []StoryEntry{{Text: s[2:], Hand: 1}}}.encode()
 		case strings.HasPrefix(s, "c:"):
-			it.Kind, it.Payload = kindPost, postPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}}.encode()
+			it.Kind, it.Payload = KindPost, PostPayload{Content: s[2:], Mentions: []string{fmt.Sprint("u", len(s)%2)}}.encode()
 		case s == "t":
-			it.Kind = kindTable
+			it.Kind = KindTable
 		case s == "h":
-			it.Kind = kindThread
+			it.Kind = KindThread
 		}
 		out = append(out, it)
 	}
@@ -61,15 +61,15 @@ func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 		{"a hand's record does not take a reminder's lines", queued("p:a", "l:b", "c:c"), 0, []int64{1}},
 		{"stops at 2000 characters", queued("c:a", "c:"+long, "c:c"), 0, []int64{1, 2}},
 		{"a sealed message carries exactly its items", queued("l:a", "p:b", "l:c", "p:d"), 2, []int64{1, 2}},
-		{"another table's items stay out", append(queued("c:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: kindPost, Payload: `{"content":"z"}`}), 0, []int64{1}},
+		{"another table's items stay out", append(queued("c:a"), cribbage.OutboxItem{ID: 9, TableID: 2, Kind: KindPost, Payload: `{"content":"z"}`}), 0, []int64{1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := gather(tt.items, 1, tt.through)
+			got := Gather(tt.items, 1, tt.through)
 			if !slices.Equal(ids(got), tt.want) {
 				t.Errorf("gathered %v, want %v", ids(got), tt.want)
 			}
-			if m, ok := compose(got); len(got) > 1 && !ok {
+			if m, ok := Compose(got); len(got) > 1 && !ok {
 				t.Errorf("over Discord's limits: %d characters", len([]rune(m.Content)))
 			}
 		})
@@ -81,13 +81,13 @@ func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 // their own; plain posts are the message's text; mentions are joined.
 func TestComposeReadsAsAHand(t *testing.T) {
 	items := []cribbage.OutboxItem{
-		{ID: 1, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob A♣ 1", Hand: 2, Frag: true}, {Text: "Alice 5♣ 6", Hand: 2, Frag: true}}}.encode()},
-		{ID: 2, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob go", Hand: 2, Frag: true}, {Text: "*go, one for Alice*", Hand: 2, Frag: true, End: true}}}.encode()},
-		{ID: 3, TableID: 1, Kind: kindLine, Payload: postPayload{Lines: []storyEntry{{Text: "Bob 9♣ 9", Hand: 2, Frag: true}}}.encode()},
-		{ID: 4, TableID: 1, Kind: kindPost, Payload: postPayload{Lines: []storyEntry{{Text: "Bob: 9♣ … — fifteen two.", Hand: 2}, {Text: "**Hand 3** — Bob deals.", Hand: 2}}, Mentions: []string{"1"}}.encode()},
-		{ID: 5, TableID: 1, Kind: kindPost, Payload: postPayload{Content: "⏰ reminder", Mentions: []string{"2", "1"}}.encode()},
+		{ID: 1, TableID: 1, Kind: KindLine, Payload: PostPayload{Lines: []StoryEntry{{Text: "Bob A♣ 1", Hand: 2, Frag: true}, {Text: "Alice 5♣ 6", Hand: 2, Frag: true}}}.encode()},
+		{ID: 2, TableID: 1, Kind: KindLine, Payload: PostPayload{Lines: []StoryEntry{{Text: "Bob go", Hand: 2, Frag: true}, {Text: "*go, one for Alice*", Hand: 2, Frag: true, End: true}}}.encode()},
+		{ID: 3, TableID: 1, Kind: KindLine, Payload: PostPayload{Lines: []StoryEntry{{Text: "Bob 9♣ 9", Hand: 2, Frag: true}}}.encode()},
+		{ID: 4, TableID: 1, Kind: KindPost, Payload: PostPayload{Lines: []StoryEntry{{Text: "Bob: 9♣ … — fifteen two.", Hand: 2}, {Text: "**Hand 3** — Bob deals.", Hand: 2}}, Mentions: []string{"1"}}.encode()},
+		{ID: 5, TableID: 1, Kind: KindPost, Payload: PostPayload{Content: "⏰ reminder", Mentions: []string{"2", "1"}}.encode()},
 	}
-	m, ok := compose(items)
+	m, ok := Compose(items)
 	if !ok {
 		t.Fatal("over Discord's limits")
 	}

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"bytes"
@@ -16,15 +16,15 @@ const boardFile = "board.png"
 // boardOf is the board of a table's game, or false before the game.
 func boardOf(t *cribbage.Table) (picture.Board, bool) {
 	if g := t.State; g != nil {
-		return boardAt(t, g.Scores, g.Back, g.Result), true
+		return BoardAt(t, g.Scores, g.Back, g.Result), true
 	}
 	return picture.Board{}, false
 }
 
-// boardAt is the table's board with the pegs at scores and back (the back
+// BoardAt is the table's board with the pegs at scores and back (the back
 // pegs at the front ones for a game saved before they were kept), and the
 // winner and skunks of result if the game is over.
-func boardAt(t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
+func BoardAt(t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
 	b := picture.Board{Target: t.Options.Target}
 	for side := range t.Options.Sides() {
 		s := picture.Side{Name: sideName(t, side), Score: scores[side], Back: scores[side]}
@@ -45,15 +45,15 @@ func boardAt(t *cribbage.Table, scores, back []int, result *engine.Result) pictu
 // showBoard points the table embed at the board picture the message
 // already has (Table.Board says so): an edit that sends no files keeps the
 // message's attachments.
-func showBoard(r *rendered, t *cribbage.Table) {
+func showBoard(r *Message, t *cribbage.Table) {
 	if t.Board != "" && t.State != nil && len(r.Embeds) > 0 {
 		r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
 	}
 }
 
-// uploadBoard puts a freshly drawn board on r, replacing any picture the
+// UploadBoard puts a freshly drawn board on r, replacing any picture the
 // message had, and returns its key; "" when the table has no game yet.
-func uploadBoard(r *rendered, t *cribbage.Table) string {
+func UploadBoard(r *Message, t *cribbage.Table) string {
 	b, ok := boardOf(t)
 	if !ok || len(r.Embeds) == 0 {
 		return ""
@@ -64,8 +64,8 @@ func uploadBoard(r *rendered, t *cribbage.Table) string {
 	return b.Key()
 }
 
-// boardKey is the key of the board a table's message should show, or "".
-func boardKey(t *cribbage.Table) string {
+// BoardKey is the key of the board a table's message should show, or "".
+func BoardKey(t *cribbage.Table) string {
 	if b, ok := boardOf(t); ok {
 		return b.Key()
 	}
@@ -80,11 +80,11 @@ func showPicture(t *cribbage.Table, events []engine.Event) (picture.Cards, bool)
 		if e.Kind != engine.EvShow && e.Kind != engine.EvClaim {
 			continue
 		}
-		label := seatName(t, e.Seat)
+		label := SeatName(t, e.Seat)
 		if e.Crib {
 			label += "'s crib"
 		}
-		note := fmt.Sprintf("%d point%s", e.Points, plural(e.Points))
+		note := fmt.Sprintf("%d point%s", e.Points, Plural(e.Points))
 		if e.Kind == engine.EvClaim {
 			note = fmt.Sprintf("claims %d", e.Claimed)
 		}
@@ -94,8 +94,8 @@ func showPicture(t *cribbage.Table, events []engine.Event) (picture.Cards, bool)
 	return p, len(p.Hands) > 0
 }
 
-// pictureFiles draws a post's pictures as files to upload with it.
-func pictureFiles(pictures []picture.Cards) []*discordgo.File {
+// PictureFiles draws a post's pictures as files to upload with it.
+func PictureFiles(pictures []picture.Cards) []*discordgo.File {
 	var files []*discordgo.File
 	for i, p := range pictures {
 		files = append(files, &discordgo.File{Name: fmt.Sprintf("show-%d.png", i+1), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -23,10 +23,10 @@ func gamePoints(t *cribbage.Table) string {
 	return fmt.Sprintf("game points %d–%d", p[0], p[1])
 }
 
-// matchLine is the match as it stands, for a table of a match: "Match:
+// MatchLine is the match as it stands, for a table of a match: "Match:
 // Alice 1 – Bob 0 · game 2 of best of 3 · game points 2–0", or who won
 // it; "" for a game of its own.
-func matchLine(t *cribbage.Table) string {
+func MatchLine(t *cribbage.Table) string {
 	m := t.Match
 	switch {
 	case m == nil:
@@ -49,7 +49,7 @@ func matchStory(t *cribbage.Table) string {
 	if m.Over() {
 		return "\n" + matchWonLine(t)
 	}
-	return fmt.Sprintf("\n%s\nGame %d follows: a new table message in the channel.", matchLine(t), len(m.Games)+1)
+	return fmt.Sprintf("\n%s\nGame %d follows: a new table message in the channel.", MatchLine(t), len(m.Games)+1)
 }
 
 // matchWonLine announces a decided match: "🏆 Alice wins the match 2–1 ·
@@ -99,22 +99,22 @@ func offerLine(t *cribbage.Table) string {
 		waiting = append(waiting, s.Name)
 	}
 	return fmt.Sprintf("🔁 **%s** offers a rematch — waiting for **%s** to accept (until <t:%d:R>).",
-		nameOf(t, o.By), strings.Join(waiting, "**, **"), o.At.Add(cribbage.OfferLife).Unix())
+		NameOf(t, o.By), strings.Join(waiting, "**, **"), o.At.Add(cribbage.OfferLife).Unix())
 }
 
-// nameOf is the name of the person at t with userID.
-func nameOf(t *cribbage.Table, userID string) string {
+// NameOf is the name of the person at t with userID.
+func NameOf(t *cribbage.Table, userID string) string {
 	if seat := t.SeatOf(userID); seat >= 0 {
 		return t.Seats[seat].Name
 	}
 	return "someone"
 }
 
-// introduce words what opens next, the table after prev: its table
+// Introduce words what opens next, the table after prev: its table
 // message (no interaction answers with it), its thread, and its first
 // line.
-func introduce(prev, next *cribbage.Table) []cribbage.Outbound {
-	dealer := seatName(next, next.State.Dealer)
+func Introduce(prev, next *cribbage.Table) []cribbage.Outbound {
+	dealer := SeatName(next, next.State.Dealer)
 	var intro string
 	switch m := next.Match; {
 	case m != nil && m.Game > 1:
@@ -125,17 +125,17 @@ func introduce(prev, next *cribbage.Table) []cribbage.Outbound {
 	default:
 		intro = fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, dealer)
 	}
-	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: kindOpen}, {ChannelID: next.ChannelID, Kind: kindThread}, post(next, intro, nil)}
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: KindOpen}, {ChannelID: next.ChannelID, Kind: KindThread}, Post(next, intro, nil)}
 }
 
-// openNonce is the nonce of a table message the bot posts itself, so that
+// OpenNonce is the nonce of a table message the bot posts itself, so that
 // it is posted once whoever sends it.
-func openNonce(t *cribbage.Table) string { return fmt.Sprintf("open%d", t.ID) }
+func OpenNonce(t *cribbage.Table) string { return fmt.Sprintf("open%d", t.ID) }
 
 // challengeLines describe a challenge's lobby, or how it ended.
 func challengeLines(t *cribbage.Table) []string {
 	c := t.Challenge
-	host := nameOf(t, t.HostID)
+	host := NameOf(t, t.HostID)
 	what := fmt.Sprintf("%d points", t.Options.Target)
 	if t.Match != nil {
 		what += fmt.Sprintf(", a best-of-%d match", t.Match.BestOf)
@@ -150,6 +150,6 @@ func challengeLines(t *cribbage.Table) []string {
 	}
 	return []string{
 		fmt.Sprintf("⚔️ **%s** challenges **%s** to cribbage — %s.", host, c.Name, what),
-		fmt.Sprintf("%s: **Accept** or **Decline**. The challenge lapses <t:%d:R>.", c.Name, t.CreatedAt.Add(lobbyExpiry).Unix()),
+		fmt.Sprintf("%s: **Accept** or **Decline**. The challenge lapses <t:%d:R>.", c.Name, t.CreatedAt.Add(cribbage.LobbyLife).Unix()),
 	}
 }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// rendered is a message's full content: content, embeds and components are
+// Message is a message's full content: content, embeds and components are
 // always sent together, because an edit that leaves embeds unset clears them.
-type rendered struct {
+type Message struct {
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
@@ -24,8 +24,8 @@ type rendered struct {
 	Attachments []*discordgo.MessageAttachment
 }
 
-// allowedMentions limits notifications to the mentioned user, if any.
-func (r rendered) allowedMentions() *discordgo.MessageAllowedMentions {
+// AllowedMentions limits notifications to the mentioned user, if any.
+func (r Message) AllowedMentions() *discordgo.MessageAllowedMentions {
 	am := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 	if r.Mention != "" {
 		am.Users = []string{r.Mention}
@@ -33,29 +33,29 @@ func (r rendered) allowedMentions() *discordgo.MessageAllowedMentions {
 	return am
 }
 
-// send is the render as a new channel message.
-func (r rendered) send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions(), Files: r.Files}
+// Send is the render as a new channel message.
+func (r Message) Send() *discordgo.MessageSend {
+	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
 }
 
-// edit is the render as a full edit of message id in channel.
-func (r rendered) edit(channelID, id string) *discordgo.MessageEdit {
+// Edit is the render as a full edit of message id in channel.
+func (r Message) Edit(channelID, id string) *discordgo.MessageEdit {
 	content := r.Content
 	embeds := r.Embeds
 	if embeds == nil {
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	components := r.componentsOrEmpty()
-	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.allowedMentions(), Files: r.Files}
+	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.AllowedMentions(), Files: r.Files}
 	if r.Attachments != nil {
 		e.Attachments = &r.Attachments
 	}
 	return e
 }
 
-// response is the render as interaction response data.
-func (r rendered) response(ephemeral bool) *discordgo.InteractionResponseData {
-	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.allowedMentions(), Files: r.Files}
+// Response is the render as interaction response data.
+func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
 	if r.Attachments != nil {
 		d.Attachments = &r.Attachments
 	}
@@ -68,15 +68,15 @@ func (r rendered) response(ephemeral bool) *discordgo.InteractionResponseData {
 	return d
 }
 
-func (r rendered) componentsOrEmpty() []discordgo.MessageComponent {
+func (r Message) componentsOrEmpty() []discordgo.MessageComponent {
 	if r.Components == nil {
 		return []discordgo.MessageComponent{}
 	}
 	return r.Components
 }
 
-// waitingFor says whom the game waits on and for what.
-func waitingFor(t *cribbage.Table) (seats []int, verb string) {
+// WaitingFor says whom the game waits on and for what.
+func WaitingFor(t *cribbage.Table) (seats []int, verb string) {
 	seats = t.Waiting()
 	if len(seats) == 0 {
 		return nil, ""
@@ -115,10 +115,10 @@ func optionsLine(o engine.Options) string {
 	return strings.Join(parts, " · ")
 }
 
-// renderTable is the public table message: options, seats and scores,
+// Table is the public table message: options, seats and scores,
 // whose turn it is and since when, and the table's buttons. It shows no
 // card that is still hidden in a hand.
-func renderTable(t *cribbage.Table) rendered {
+func Table(t *cribbage.Table) Message {
 	footer := optionsLine(t.Options)
 	if t.Match != nil {
 		footer += fmt.Sprintf(" · best of %d", t.Match.BestOf)
@@ -129,19 +129,19 @@ func renderTable(t *cribbage.Table) rendered {
 		Footer: &discordgo.MessageEmbedFooter{Text: footer},
 	}
 	var desc []string
-	r := rendered{}
+	r := Message{}
 	switch {
 	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
 		desc = append(desc, challengeLines(t)...)
 		if t.Status == cribbage.StatusLobby {
 			// The challenge's message mentions the person challenged, and
 			// notifies them alone (edits notify nobody).
-			r.Content = fmt.Sprintf("<@%s>, **%s** challenges you to cribbage!", t.Challenge.UserID, nameOf(t, t.HostID))
+			r.Content = fmt.Sprintf("<@%s>, **%s** challenges you to cribbage!", t.Challenge.UserID, NameOf(t, t.HostID))
 			r.Mention = t.Challenge.UserID
 		}
 	case t.Status == cribbage.StatusLobby:
 		free := t.Options.Players - len(t.Seats)
-		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, plural(free)))
+		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, Plural(free)))
 		if t.Computer != "" {
 			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", levelName(t.Computer)))
 		}
@@ -152,13 +152,13 @@ func renderTable(t *cribbage.Table) rendered {
 			desc = append(desc, fmt.Sprintf("A best-of-%d match: the first side to win %d games wins it.", m.BestOf, m.Needed()))
 		}
 	case t.Status == cribbage.StatusPlaying:
-		if line := matchLine(t); line != "" {
+		if line := MatchLine(t); line != "" {
 			desc = append(desc, line)
 		}
 		desc = append(desc, playingLines(t)...)
 	case t.Status == cribbage.StatusFinished:
-		desc = append(desc, resultLine(t, t.State.Result))
-		for _, line := range []string{matchLine(t), nextGameLine(t), offerLine(t)} {
+		desc = append(desc, ResultLine(t, t.State.Result))
+		for _, line := range []string{MatchLine(t), nextGameLine(t), offerLine(t)} {
 			if line != "" {
 				desc = append(desc, line)
 			}
@@ -166,7 +166,7 @@ func renderTable(t *cribbage.Table) rendered {
 	case t.Status == cribbage.StatusClosed:
 		desc = append(desc, "This table was closed without a game.")
 	case t.Status == cribbage.StatusCancelled:
-		desc = append(desc, "🚫 "+cancelledLine(t), countsForNobody)
+		desc = append(desc, "🚫 "+CancelledLine(t), CountsForNobody)
 		// Only a game that began was part of a match; a lobby (or a
 		// challenge) that would have opened one leaves no match behind.
 		if t.Match != nil && t.State != nil {
@@ -190,7 +190,7 @@ func playingLines(t *cribbage.Table) []string {
 	g := t.State
 	var lines []string
 	if g.HandNo > 0 {
-		lines = append(lines, fmt.Sprintf("Hand %d · %s deals", g.HandNo, seatName(t, g.Dealer)))
+		lines = append(lines, fmt.Sprintf("Hand %d · %s deals", g.HandNo, SeatName(t, g.Dealer)))
 	}
 	if g.StarterUp && g.Phase != engine.PhaseDeal {
 		lines = append(lines, "Starter: **"+g.Starter.Display()+"**")
@@ -203,10 +203,10 @@ func playingLines(t *cribbage.Table) []string {
 			lines = append(lines, "Count: **0**")
 		}
 	}
-	if seats, verb := waitingFor(t); len(seats) > 0 {
+	if seats, verb := WaitingFor(t); len(seats) > 0 {
 		var names []string
 		for _, s := range seats {
-			names = append(names, seatName(t, s))
+			names = append(names, SeatName(t, s))
 		}
 		since := t.Since().Unix()
 		lines = append(lines, fmt.Sprintf("Waiting for **%s** to %s — since <t:%d:R>", strings.Join(names, "**, **"), verb, since))
@@ -245,10 +245,10 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 					continue
 				}
 				if seat == g.Dealer {
-					notes = append(notes, seatName(t, seat)+" deals")
+					notes = append(notes, SeatName(t, seat)+" deals")
 				}
 				if g.Phase == engine.PhasePlay {
-					notes = append(notes, fmt.Sprintf("%s holds %d", seatName(t, seat), g.Remaining(seat).Len()))
+					notes = append(notes, fmt.Sprintf("%s holds %d", SeatName(t, seat), g.Remaining(seat).Len()))
 				}
 			}
 			if len(notes) > 0 {
@@ -313,8 +313,8 @@ func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
 }
 
-// plural returns "s" unless n is 1.
-func plural(n int) string {
+// Plural returns "s" unless n is 1.
+func Plural(n int) string {
 	if n == 1 {
 		return ""
 	}

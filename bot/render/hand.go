@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// renderHand is a seat's private hand view: its cards, the starter and
+// Hand is a seat's private hand view: its cards, the starter and
 // count, and the controls for what it may do now. selected is the cards
 // chosen so far for the crib; note, if any, leads the message (for
 // example why a click was refused).
-func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note string) rendered {
+func Hand(t *cribbage.Table, seat int, selected engine.CardSet, note string) Message {
 	if t.Status == cribbage.StatusCancelled {
 		// The cards are no use now: the view says why, with no buttons.
-		return rendered{Content: "🚫 " + cancelledLine(t) + "\n" + countsForNobody}
+		return Message{Content: "🚫 " + CancelledLine(t) + "\n" + CountsForNobody}
 	}
 	g := t.State
 	v := g.ViewFor(seat)
@@ -26,7 +26,7 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	if note != "" {
 		lines = append(lines, note)
 	}
-	lines = append(lines, fmt.Sprintf("**Your hand** · table %d · hand %d · %s deals · %s", t.ID, v.HandNo, seatName(t, v.Dealer), scoreLine(t, v.Scores)))
+	lines = append(lines, fmt.Sprintf("**Your hand** · table %d · hand %d · %s deals · %s", t.ID, v.HandNo, SeatName(t, v.Dealer), scoreLine(t, v.Scores)))
 	if v.Starter != engine.NoCard {
 		lines = append(lines, "Starter: **"+v.Starter.Display()+"**")
 	}
@@ -39,10 +39,10 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 	case engine.PhaseShow:
 		lines, rows = showControls(t, v, ver, lines)
 	case engine.PhaseDeal:
-		lines = append(lines, "The hand is over; waiting for "+seatName(t, v.Dealer)+" to deal.")
+		lines = append(lines, "The hand is over; waiting for "+SeatName(t, v.Dealer)+" to deal.")
 	case engine.PhaseOver:
-		lines = append(lines, resultLine(t, v.Result))
-		if line := matchLine(t); line != "" {
+		lines = append(lines, ResultLine(t, v.Result))
+		if line := MatchLine(t); line != "" {
 			lines = append(lines, line)
 		}
 	}
@@ -50,7 +50,7 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 		rows = append(rows, row)
 	}
 	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Refresh, Table: t.ID}.String()}}
-	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) || countingNow(t, seat) {
+	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) || CountingNow(t, seat) {
 		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
 			CustomID: click.ID{Action: click.Hint, Table: t.ID, View: ver}.String()})
 	}
@@ -66,7 +66,7 @@ func renderHand(t *cribbage.Table, seat int, selected engine.CardSet, note strin
 			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: click.ID{Action: click.Hand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
-	return rendered{Content: strings.Join(lines, "\n"), Components: rows}
+	return Message{Content: strings.Join(lines, "\n"), Components: rows}
 }
 
 // cardRows lays card buttons out five to a row.
@@ -84,7 +84,7 @@ func cardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent
 // exactly the right number is chosen.
 func discardControls(t *cribbage.Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
 	want := t.Options.DiscardSize()
-	crib := seatName(t, v.Dealer) + "'s"
+	crib := SeatName(t, v.Dealer) + "'s"
 	if v.Dealer == v.Seat {
 		crib = "your"
 	}
@@ -93,7 +93,7 @@ func discardControls(t *cribbage.Table, v engine.View, ver string, selected engi
 		return append(lines, waitingLine(t)), nil
 	}
 	selected &= v.Hand
-	lines = append(lines, fmt.Sprintf("Choose %s card%s for %s crib, then **Confirm**.", engine.NumberWord(want), plural(want), crib))
+	lines = append(lines, fmt.Sprintf("Choose %s card%s for %s crib, then **Confirm**.", engine.NumberWord(want), Plural(want), crib))
 	if selected != 0 {
 		lines = append(lines, "Chosen: "+engine.DisplayCards(selected.Cards()))
 	}
@@ -152,7 +152,7 @@ func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 	lines = append(lines, fmt.Sprintf("**Count %s** with the starter %s, then press **Claim**.", what, v.Starter.Display()))
 	if t.Assisted {
 		// A table that has used the coach gets its help here unasked.
-		lines = append(lines, "🧑‍🏫 "+showHint(t))
+		lines = append(lines, "🧑‍🏫 "+ShowHint(t))
 	}
 	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Claim, Table: t.ID, View: ver}.String()}
 	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
@@ -165,7 +165,7 @@ func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageC
 		if m.Taken || t.Options.SideOf(m.Seat) == t.Options.SideOf(v.Seat) || len(buttons) == 5 {
 			continue
 		}
-		label := fmt.Sprintf("Muggins: %s missed %d", seatName(t, m.Seat), m.Points)
+		label := fmt.Sprintf("Muggins: %s missed %d", SeatName(t, m.Seat), m.Points)
 		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Muggins, Table: t.ID, View: ver, Index: i}.String()})
 	}
 	if len(buttons) == 0 {
@@ -176,19 +176,19 @@ func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageC
 
 // waitingLine says whom the table waits on.
 func waitingLine(t *cribbage.Table) string {
-	seats, verb := waitingFor(t)
+	seats, verb := WaitingFor(t)
 	if len(seats) == 0 {
 		return ""
 	}
 	var names []string
 	for _, s := range seats {
-		names = append(names, seatName(t, s))
+		names = append(names, SeatName(t, s))
 	}
 	return fmt.Sprintf("Waiting for %s to %s.", strings.Join(names, ", "), verb)
 }
 
-// claimModal is the form a counter claims points in.
-func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
+// ClaimModal is the form a counter claims points in.
+func ClaimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		CustomID: click.ID{Action: click.Claimed, Table: t.ID, View: ver}.String(),
 		Title:    "Claim your count",
@@ -196,4 +196,28 @@ func claimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseDat
 			discordgo.TextInput{CustomID: "points", Label: fmt.Sprintf("Points (0 to %d)", engine.MaxShow), Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},
 		}}},
 	}
+}
+
+// CountingNow reports whether it is the seat's turn to count a hand or
+// crib by hand.
+func CountingNow(t *cribbage.Table, seat int) bool {
+	g := t.State
+	if !t.Options.ManualCounting || g.Phase != engine.PhaseShow {
+		return false
+	}
+	s, _ := g.ShowOrder(g.Shown)
+	return s == seat
+}
+
+// ShowHint counts the hand or crib being shown for its counter, the way
+// players count aloud.
+func ShowHint(t *cribbage.Table) string {
+	g := t.State
+	seat, crib := g.ShowOrder(g.Shown)
+	cards, what := g.Hands[seat].Cards(), "your hand"
+	if crib {
+		cards, what = g.Crib.Cards(), "your crib"
+	}
+	b := engine.ScoreShow(cards, g.Starter, crib)
+	return fmt.Sprintf("**Coach** — you have **%d** in %s %s + %s: %s.", b.Total, what, engine.DisplayCards(cards), g.Starter.Display(), b.Spoken())
 }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"encoding/json"
@@ -23,29 +23,29 @@ import (
 
 // Outbox kinds, delivered by the sender (bot/sender) through outbox.go.
 const (
-	kindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
-	kindLine   = "line"   // a line of a hand in progress: sent only with the post after it
-	kindTable  = "table"  // bring the table message up to date (the live surface; see live.go)
-	kindThread = "thread" // open the table's thread on its message
-	kindOpen   = "open"   // post the table message of a table no interaction answers with (a match's next game, a rematch)
+	KindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
+	KindLine   = "line"   // a line of a hand in progress: sent only with the post after it
+	KindTable  = "table"  // bring the table message up to date (the live surface; see live.go)
+	KindThread = "thread" // open the table's thread on its message
+	KindOpen   = "open"   // post the table message of a table no interaction answers with (a match's next game, a rematch)
 )
 
-// postPayload is a story item as queued. Pictures are drawn when it is
+// PostPayload is a story item as queued. Pictures are drawn when it is
 // sent, so the queue holds their few cards, not their pixels.
-type postPayload struct {
+type PostPayload struct {
 	// Content is a plain message (a reminder, a rematch's first line).
 	Content string `json:"content,omitempty"`
 	// Lines are the story's lines, each with its hand.
-	Lines    []storyEntry    `json:"lines,omitempty"`
+	Lines    []StoryEntry    `json:"lines,omitempty"`
 	Mentions []string        `json:"mentions,omitempty"`
 	Pictures []picture.Cards `json:"pictures,omitempty"`
 }
 
-// storyEntry is one line of the story. Hand is the hand whose record it is
+// StoryEntry is one line of the story. Hand is the hand whose record it is
 // in (0 for lines between games' hands, which go in the message's text);
 // a fragment (Frag) joins the fragment before it on one line, so a run of
 // the play reads "Bob A♣ 1 · Alice 5♣ 6 · …".
-type storyEntry struct {
+type StoryEntry struct {
 	Text string `json:"text"`
 	Hand int    `json:"hand,omitempty"`
 	Frag bool   `json:"frag,omitempty"`
@@ -57,7 +57,7 @@ type storyEntry struct {
 // encode is the payload as queued. A post is strings only, which JSON
 // always encodes; a failure would be a bug, and must not queue an empty
 // announcement.
-func (p postPayload) encode() string {
+func (p PostPayload) encode() string {
 	raw, err := json.Marshal(p)
 	if err != nil {
 		panic(fmt.Sprintf("bot: encode a post: %v", err))
@@ -65,20 +65,20 @@ func (p postPayload) encode() string {
 	return string(raw)
 }
 
-// storyPosts turns a change's events into the story: one outbox item, a
-// post when the change ends a hand, deals one, cuts for deal or ends the
+// Story turns a change's events into the story: one outbox item, a
+// Post when the change ends a hand, deals one, cuts for deal or ends the
 // game (so a deal's commitment is public before anyone plays a card), a
 // waiting line otherwise. Nobody is mentioned: the table message and hand
 // views say whose turn it is, and a player the table waits on is pinged
 // only after a pause (timers.go).
-func storyPosts(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
+func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 	hand := t.State.HandNo
 	for _, e := range events {
 		if e.Kind == engine.EvDeal {
 			hand--
 		}
 	}
-	var lines []storyEntry
+	var lines []StoryEntry
 	flush, ended := false, false
 	for _, e := range events {
 		h := hand
@@ -98,7 +98,7 @@ func storyPosts(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 			// Muggins too: a penalty is news at the table.
 			flush = true
 		}
-		if l := storyText(t, e); l.Text != "" {
+		if l := StoryText(t, e); l.Text != "" {
 			l.Hand = h
 			lines = append(lines, l)
 		}
@@ -106,19 +106,19 @@ func storyPosts(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 	if len(lines) == 0 {
 		return nil
 	}
-	p := postPayload{Lines: lines}
+	p := PostPayload{Lines: lines}
 	if show, ok := showPicture(t, events); ok {
 		p.Pictures = []picture.Cards{show}
 	}
-	kind := kindLine
+	kind := KindLine
 	if flush {
-		kind = kindPost
+		kind = KindPost
 	}
-	return []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kind, Payload: p.encode(), Waits: kind == kindLine}}
+	return []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kind, Payload: p.encode(), Waits: kind == KindLine}}
 }
 
-// storyMessage is one message of the story as sent.
-type storyMessage struct {
+// StoryMessage is one message of the story as sent.
+type StoryMessage struct {
 	Content  string
 	Embeds   []*discordgo.MessageEmbed
 	Mentions []string
@@ -127,7 +127,7 @@ type storyMessage struct {
 
 // Discord's limits on a message.
 const (
-	maxContent          = 2000 // characters of content
+	MaxContent          = 2000 // characters of content
 	maxMentions         = 100  // users allowed_mentions may name
 	maxFiles            = 10   // files uploaded with it
 	maxEmbeds           = 10
@@ -138,27 +138,27 @@ const (
 // handColour is the colour of a hand's record.
 const handColour = 0x2e7d32
 
-// gather returns the items one story message of a table carries, in order:
+// Gather returns the items one story message of a table carries, in order:
 // from its first pending item, the lines of a hand and the post that ends
 // it, then later posts with the lines before each, while they fit in one
 // message (through, when set, is where a message sealed earlier ends, and
 // then exactly those items go). Lines with no post after them wait: their
 // hand is not over. It stops at a thread, which must be opened first. nil
 // means nothing is ready.
-func gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.OutboxItem {
+func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.OutboxItem {
 	var taken, run []cribbage.OutboxItem
 	for _, it := range pending {
-		if it.TableID != table || it.Kind == kindTable {
+		if it.TableID != table || it.Kind == KindTable {
 			continue
 		}
 		if through != 0 && it.ID > through {
 			break
 		}
-		if it.Kind != kindPost && it.Kind != kindLine {
+		if it.Kind != KindPost && it.Kind != KindLine {
 			break
 		}
 		run = append(run, it)
-		if it.Kind != kindPost {
+		if it.Kind != KindPost {
 			continue
 		}
 		if len(run) > 1 && plainPost(it) {
@@ -170,7 +170,7 @@ func gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 			break
 		}
 		if through == 0 && len(taken) > 0 {
-			if _, ok := compose(append(slices.Clone(taken), run...)); !ok {
+			if _, ok := Compose(append(slices.Clone(taken), run...)); !ok {
 				break
 			}
 		}
@@ -182,18 +182,18 @@ func gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 // plainPost reports whether a post is a plain message (a reminder, a
 // ping), not story lines.
 func plainPost(it cribbage.OutboxItem) bool {
-	var p postPayload
+	var p PostPayload
 	return json.Unmarshal([]byte(it.Payload), &p) == nil && len(p.Lines) == 0
 }
 
-// compose builds the message that carries items, and reports whether it
+// Compose builds the message that carries items, and reports whether it
 // is within Discord's limits. An item that cannot be read is left out.
-func compose(items []cribbage.OutboxItem) (storyMessage, bool) {
-	var m storyMessage
+func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
+	var m StoryMessage
 	var content []string
 	joins := false // the next fragment joins the line before
 	for _, it := range items {
-		var p postPayload
+		var p PostPayload
 		if json.Unmarshal([]byte(it.Payload), &p) != nil {
 			continue
 		}
@@ -230,7 +230,7 @@ func compose(items []cribbage.OutboxItem) (storyMessage, bool) {
 		m.Pictures = append(m.Pictures, p.Pictures...)
 	}
 	m.Content = strings.Join(content, "\n")
-	ok := utf8.RuneCountInString(m.Content) <= maxContent && len(m.Embeds) <= maxEmbeds &&
+	ok := utf8.RuneCountInString(m.Content) <= MaxContent && len(m.Embeds) <= maxEmbeds &&
 		len(m.Mentions) <= maxMentions && len(m.Pictures) <= maxFiles
 	total := 0
 	for _, e := range m.Embeds {
@@ -244,11 +244,11 @@ func compose(items []cribbage.OutboxItem) (storyMessage, bool) {
 // handTitle titles a hand's record.
 func handTitle(n int) string { return fmt.Sprintf("Hand %d", n) }
 
-// fitMessage cuts a message that is over Discord's limits down to them,
+// FitMessage cuts a message that is over Discord's limits down to them,
 // so that one too long to send cannot stop a table's story: a hand's
 // record is far shorter, so this is only a guard.
-func fitMessage(m storyMessage) storyMessage {
-	m.Content = cutRunes(m.Content, maxContent)
+func FitMessage(m StoryMessage) StoryMessage {
+	m.Content = cutRunes(m.Content, MaxContent)
 	if len(m.Embeds) > maxEmbeds {
 		m.Embeds = m.Embeds[len(m.Embeds)-maxEmbeds:]
 	}
@@ -273,4 +273,26 @@ func cutRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// Post is a story message as an outbox entry.
+func Post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
+	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: KindPost, Payload: PostPayload{Content: content, Mentions: mentions}.encode()}
+}
+
+// Mentions writes user mentions.
+func Mentions(ids []string) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, "<@"+id+">")
+	}
+	return strings.Join(out, " ")
+}
+
+// HasHave agrees the verb with the number of players.
+func HasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
 }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 // The words the bot uses for a table: names of seats and sides, scores,
 // each event as the story and the hand views tell it, and results. They
@@ -10,10 +10,11 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
-// seatName returns the display name of a seat.
-func seatName(t *cribbage.Table, seat int) string {
+// SeatName returns the display name of a seat.
+func SeatName(t *cribbage.Table, seat int) string {
 	if seat < 0 || seat >= len(t.Seats) {
 		return "?"
 	}
@@ -25,7 +26,7 @@ func sideName(t *cribbage.Table, side int) string {
 	var names []string
 	for seat := range t.Seats {
 		if t.Options.SideOf(seat) == side {
-			names = append(names, seatName(t, seat))
+			names = append(names, SeatName(t, seat))
 		}
 	}
 	return strings.Join(names, " & ")
@@ -40,16 +41,16 @@ func scoreLine(t *cribbage.Table, scores []int) string {
 	return strings.Join(parts, " · ")
 }
 
-// storyLine renders one event, or "" for events the table message shows.
-func storyLine(t *cribbage.Table, e engine.Event) string {
-	name := seatName(t, e.Seat)
+// StoryLine renders one event, or "" for events the table message shows.
+func StoryLine(t *cribbage.Table, e engine.Event) string {
+	name := SeatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvCutForDeal:
 		var rounds []string
 		for _, round := range engine.CutRounds(len(t.Seats), e.Cards) {
 			var cuts []string
 			for _, c := range round {
-				cuts = append(cuts, fmt.Sprintf("%s %s", seatName(t, c.Seat), c.Card.Display()))
+				cuts = append(cuts, fmt.Sprintf("%s %s", SeatName(t, c.Seat), c.Card.Display()))
 			}
 			rounds = append(rounds, strings.Join(cuts, ", "))
 		}
@@ -80,24 +81,24 @@ func storyLine(t *cribbage.Table, e engine.Event) string {
 		return claimLine(t, e)
 	case engine.EvMuggins:
 		if e.Items[0].Kind == engine.KindOverClaim {
-			return fmt.Sprintf("%s over-counted: %s takes the %s extra.", seatName(t, e.Other), name, engine.NumberWord(e.Points))
+			return fmt.Sprintf("%s over-counted: %s takes the %s extra.", SeatName(t, e.Other), name, engine.NumberWord(e.Points))
 		}
-		return fmt.Sprintf("**Muggins!** %s takes the %s that %s missed.", name, engine.NumberWord(e.Points), seatName(t, e.Other))
+		return fmt.Sprintf("**Muggins!** %s takes the %s that %s missed.", name, engine.NumberWord(e.Points), SeatName(t, e.Other))
 	case engine.EvHandOver:
 		return fmt.Sprintf("Scores: %s. %s deals next.", scoreLine(t, e.Scores), name) + seedLine(t, e)
 	case engine.EvResign:
 		return fmt.Sprintf("%s resigns.", name)
 	case engine.EvGameOver:
-		return resultLine(t, e.Result) + seedLine(t, e)
+		return ResultLine(t, e.Result) + seedLine(t, e)
 	}
 	return ""
 }
 
-// storyText is an event as the thread's record reads it: the play in
+// StoryText is an event as the thread's record reads it: the play in
 // short fragments ("Bob A♣ 1", "Alice 5♣ 6 fifteen for two"), a line for
 // everything else, and each deal's commitment and seed on one short line.
-func storyText(t *cribbage.Table, e engine.Event) storyEntry {
-	name := seatName(t, e.Seat)
+func StoryText(t *cribbage.Table, e engine.Event) StoryEntry {
+	name := SeatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvPlay:
 		text := fmt.Sprintf("%s %s %d", name, e.Card.Display(), e.Count)
@@ -114,25 +115,25 @@ func storyText(t *cribbage.Table, e engine.Event) storyEntry {
 				text += fmt.Sprintf(" *%s for %s*", what, engine.NumberWord(e.Points))
 			}
 		}
-		return storyEntry{Text: text, Frag: true, End: e.Count == 31}
+		return StoryEntry{Text: text, Frag: true, End: e.Count == 31}
 	case engine.EvGo:
-		return storyEntry{Text: name + " go", Frag: true}
+		return StoryEntry{Text: name + " go", Frag: true}
 	case engine.EvGoPoint:
-		return storyEntry{Text: fmt.Sprintf("*go, one for %s*", name), Frag: true, End: true}
+		return StoryEntry{Text: fmt.Sprintf("*go, one for %s*", name), Frag: true, End: true}
 	case engine.EvLastCard:
-		return storyEntry{Text: fmt.Sprintf("*last card, one for %s*", name), Frag: true, End: true}
+		return StoryEntry{Text: fmt.Sprintf("*last card, one for %s*", name), Frag: true, End: true}
 	case engine.EvReset:
-		return storyEntry{}
+		return StoryEntry{}
 	case engine.EvDeal:
 		// The commitment is published before anyone sees a card, so the
 		// deal cannot be changed afterwards without it showing.
-		return storyEntry{Text: fmt.Sprintf("**Hand %d** — %s deals.\n-# 🔒 hand %d commitment `%s`", e.N, name, e.N, e.Commitment)}
+		return StoryEntry{Text: fmt.Sprintf("**Hand %d** — %s deals.\n-# 🔒 hand %d commitment `%s`", e.N, name, e.N, e.Commitment)}
 	case engine.EvHandOver:
-		return storyEntry{Text: fmt.Sprintf("**%s.** %s deals next.", scoreLine(t, e.Scores), name) + shortSeedLine(t, e)}
+		return StoryEntry{Text: fmt.Sprintf("**%s.** %s deals next.", scoreLine(t, e.Scores), name) + shortSeedLine(t, e)}
 	case engine.EvGameOver:
-		return storyEntry{Text: resultLine(t, e.Result) + matchStory(t) + shortSeedLine(t, e)}
+		return StoryEntry{Text: ResultLine(t, e.Result) + matchStory(t) + shortSeedLine(t, e)}
 	}
-	return storyEntry{Text: storyLine(t, e)}
+	return StoryEntry{Text: StoryLine(t, e)}
 }
 
 // shortSeedLine reveals a hand's seed once it is over, on one line of
@@ -174,7 +175,7 @@ func playLine(name string, e engine.Event) string {
 
 // showLine: "Bob: 5♥ 5♦ 2♣ 3♠ + Q♣ — fifteen two, … is ten".
 func showLine(t *cribbage.Table, e engine.Event) string {
-	who := seatName(t, e.Seat)
+	who := SeatName(t, e.Seat)
 	if e.Crib {
 		who += "'s crib"
 	}
@@ -184,7 +185,7 @@ func showLine(t *cribbage.Table, e engine.Event) string {
 
 // claimLine reports a manual count and the true breakdown.
 func claimLine(t *cribbage.Table, e engine.Event) string {
-	who := seatName(t, e.Seat)
+	who := SeatName(t, e.Seat)
 	if e.Crib {
 		who += "'s crib"
 	}
@@ -199,8 +200,8 @@ func claimLine(t *cribbage.Table, e engine.Event) string {
 	return line
 }
 
-// resultLine announces the winner and any skunk.
-func resultLine(t *cribbage.Table, r *engine.Result) string {
+// ResultLine announces the winner and any skunk.
+func ResultLine(t *cribbage.Table, r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
@@ -234,3 +235,36 @@ func resultLine(t *cribbage.Table, r *engine.Result) string {
 	}
 	return line
 }
+
+// CountsForNobody is what a cancelled table leaves behind.
+const CountsForNobody = "It counts for nobody: no winner, and nothing in the records or on the leaderboard."
+
+// CancelledLine says who cancelled a table, and why.
+func CancelledLine(t *cribbage.Table) string {
+	line := fmt.Sprintf("Table %d was cancelled by <@%s>", t.ID, t.CancelledBy)
+	if t.CancelReason != "" {
+		return line + ": " + t.CancelReason
+	}
+	return line + "."
+}
+
+// levelName is what players call a stored level: the expert is strong.
+func levelName(level string) string {
+	if level == string(ai.Expert) {
+		return LevelStrong
+	}
+	return level
+}
+
+// ComputerName names a computer seat: "Computer 2 (strong)".
+func ComputerName(level string, seat int) string {
+	return fmt.Sprintf("Computer %d (%s)", seat+1, levelName(level))
+}
+
+// The computer levels players choose from: easy, and strong, which is
+// engine/ai's expert. The classic baseline is cribbage simulate's alone;
+// tables stored with it still play.
+const (
+	LevelEasy   = "easy"
+	LevelStrong = "strong"
+)

@@ -1,18 +1,14 @@
-package bot
+package render
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
-	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -24,12 +20,12 @@ import (
 // keeps which version it shows, so an edit a restart cut off is made by
 // the next pass (showTournaments).
 
-// tournamentText is the tournament as the message words it.
-func tournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
+// TournamentText is the tournament as the message words it.
+func TournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "🏆 **%s** — %s\n", t.Name, tournamentStage(t))
 	fmt.Fprintf(&b, "-# %d game%s a pairing each round · %d qualifying round%s · %d points · the top quarter plays off, best of %d\n",
-		t.GamesPerRound, plural(t.GamesPerRound), t.Rounds, plural(t.Rounds), t.Points, cribbage.PlayoffBestOf)
+		t.GamesPerRound, Plural(t.GamesPerRound), t.Rounds, Plural(t.Rounds), t.Points, cribbage.PlayoffBestOf)
 	if t.Status == cribbage.TournamentSignup {
 		fmt.Fprintf(&b, "Signed up (%d): %s\n", len(t.Entrants), entrantList(t))
 		fmt.Fprintf(&b, "Press **Sign up** to enter. It starts when an admin presses **Start** (at least %d entrants).", cribbage.MinEntrants)
@@ -55,7 +51,7 @@ func tournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
 	// the attached picture shows too: a field too large for both in one
 	// message keeps the round and leaves the standings to the picture.
 	standings := standingsBlock(t, tables)
-	if utf8.RuneCountInString(b.String()+standings+now.String()) > maxContent {
+	if utf8.RuneCountInString(b.String()+standings+now.String()) > MaxContent {
 		standings = "-# The standings are in the picture: the field is too large to list them here as well.\n"
 	}
 	b.WriteString(standings)
@@ -103,14 +99,14 @@ func standingsBlock(t *cribbage.Tournament, tables []*cribbage.Table) string {
 	var b strings.Builder
 	b.WriteString("```\n #  Player               GP  Spread  W-L  Bye\n")
 	for i, s := range t.Standings(tables) {
-		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
+		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, Clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
 	}
 	b.WriteString("```\n")
 	return b.String()
 }
 
-// clip shortens a name to n characters.
-func clip(s string, n int) string {
+// Clip shortens a name to n characters.
+func Clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -127,14 +123,14 @@ func pairingLine(t *cribbage.Tournament, i int, p cribbage.Pairing, tables []*cr
 	var games []string
 	for _, tb := range tables {
 		if l := tb.Tournament; l != nil && !l.Playoff && l.Round == p.Round && l.Pairing == i {
-			games = append(games, gameState(tb))
+			games = append(games, GameState(tb))
 		}
 	}
 	return fmt.Sprintf("• %s v %s — %s", entrantName(t, p.A), entrantName(t, p.B), strings.Join(games, ", "))
 }
 
-// gameState is one game's table and result, or that it is on.
-func gameState(tb *cribbage.Table) string {
+// GameState is one game's table and result, or that it is on.
+func GameState(tb *cribbage.Table) string {
 	switch {
 	case tb.Status == cribbage.StatusFinished && tb.State != nil && tb.State.Result != nil:
 		r := tb.State.Result
@@ -154,7 +150,7 @@ func gameState(tb *cribbage.Table) string {
 
 // playoffLine is one playoff match.
 func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch, tables []*cribbage.Table) string {
-	name := playoffRoundName(rounds, r)
+	name := PlayoffRoundName(rounds, r)
 	if m.B == "" {
 		return fmt.Sprintf("• %s: %s has a bye", name, entrantName(t, m.A))
 	}
@@ -172,9 +168,9 @@ func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch,
 	return line
 }
 
-// renderTournament is the tournament message.
-func renderTournament(t *cribbage.Tournament, tables []*cribbage.Table) rendered {
-	r := rendered{Content: clip(tournamentText(t, tables), maxContent)}
+// Tournament is the tournament message.
+func Tournament(t *cribbage.Tournament, tables []*cribbage.Table) Message {
+	r := Message{Content: Clip(TournamentText(t, tables), MaxContent)}
 	if t.Status == cribbage.TournamentSignup {
 		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: "Sign up", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
@@ -198,7 +194,7 @@ const standingsFile = "standings.png"
 // picture draws them, the same figures as the message's table.
 func standingsPicture(t *cribbage.Tournament, tables []*cribbage.Table) picture.Standings {
 	p := picture.Standings{Title: t.Name, Subtitle: fmt.Sprintf("%s · %d game%s a pairing · %d points",
-		stripMarkdown(tournamentStage(t)), t.GamesPerRound, plural(t.GamesPerRound), t.Points)}
+		stripMarkdown(tournamentStage(t)), t.GamesPerRound, Plural(t.GamesPerRound), t.Points)}
 	qualified := map[string]bool{}
 	for _, round := range t.Playoff {
 		for _, m := range round {
@@ -226,53 +222,14 @@ func stripMarkdown(s string) string {
 	return strings.TrimSpace(strings.NewReplacer("**", "", "🥇 ", "", "<@", "", ">", "").Replace(s))
 }
 
-// showTournaments brings every tournament message that is behind up to
-// date, posting it the first time (under a nonce, so a retry after a lost
-// answer does not post it twice).
-func (b *Bot) showTournaments(ctx context.Context) {
-	b.tourMu.Lock()
-	defer b.tourMu.Unlock()
-	list, err := b.store.TournamentsToShow(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			b.log.Warn("cannot list tournaments to show", "err", err)
-		}
-		return
+// PlayoffRoundName names playoff round r of rounds: the final, the
+// semi-finals, or round r.
+func PlayoffRoundName(rounds, r int) string {
+	switch rounds - r {
+	case 0:
+		return "the final"
+	case 1:
+		return "a semi-final"
 	}
-	for _, t := range list {
-		if err := b.showTournament(ctx, t); err != nil && ctx.Err() == nil {
-			b.log.Info("tournament message not updated; the next pass retries", "tournament", t.ID, "err", err)
-		}
-	}
-}
-
-// showTournament posts or edits one tournament's message.
-func (b *Bot) showTournament(ctx context.Context, t *cribbage.Tournament) error {
-	tables, err := b.store.TournamentTables(ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	r := renderTournament(t, tables)
-	id := t.MessageID
-	if id == "" {
-		send := r.send()
-		body := tableMessageCreate{MessageSend: send, Nonce: fmt.Sprintf("tour%d", t.ID), EnforceNonce: true}
-		raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
-			Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
-		if err != nil {
-			return err
-		}
-		var m discordgo.Message
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return err
-		}
-		id = m.ID
-	} else {
-		e := r.edit(t.ChannelID, id)
-		if _, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, id),
-			Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files}); err != nil {
-			return err
-		}
-	}
-	return b.store.MarkTournamentShown(ctx, t.ID, id, t.Version)
+	return fmt.Sprintf("playoff round %d", r)
 }
