@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/prometheus/client_golang/prometheus"
@@ -103,12 +104,10 @@ type Bot struct {
 	// runCtx is the running bot's context, set once Run has connected.
 	runCtx  context.Context
 	metrics *metrics
-	// edits skips table-message edits that would change nothing.
-	edits shownSums
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
-	// live brings table messages and hand views up to date (live.go).
-	live *live
+	// live brings table messages and hand views up to date.
+	live *live.Surface
 	// tourMu lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice.
 	tourMu sync.Mutex
@@ -167,7 +166,6 @@ func New(opts Options) (*Bot, error) {
 		seeds:   opts.Seeds,
 		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
-		live:    newLive(),
 	}
 	b.metrics = newMetrics(opts.Metrics, b)
 	owner := opts.OutboxOwner
@@ -179,9 +177,11 @@ func New(opts Options) (*Bot, error) {
 	// The rate limits run on the bot's clock, as Discord's do on real time
 	// (tests run both on one fake clock).
 	b.rest = &sender.Client{HTTP: s.Client, Token: opts.Token, Limits: sender.NewLimits(opts.Now)}
+	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
+		AppID: func() string { return b.appID }, Context: b.liveContext})
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,
 		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == render.KindTable },
-		Handle:      func(it cribbage.OutboxItem) { b.touchTable(it.TableID) },
+		Handle:      func(it cribbage.OutboxItem) { b.live.Touch(it.TableID) },
 		RateLimited: func() { b.metrics.rateLimited.Inc() }})
 	return b, nil
 }
@@ -274,7 +274,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	// The moves the last interactions made are shown before the end:
 	// another process would not show them until the table's next click.
-	b.live.wait(flushTimeout)
+	b.live.Wait(flushTimeout)
 	flushCtx, flushCancel := context.WithTimeout(context.Background(), flushTimeout)
 	b.outbox.Drain(flushCtx)
 	// Another process takes over whatever is left at once.
@@ -393,7 +393,7 @@ func (b *Bot) resume(ctx context.Context) {
 	for _, t := range tables {
 		// The last run may have stopped between a move and its edits:
 		// every open table's message and hand views are shown afresh.
-		b.touchTable(t.ID)
+		b.live.Touch(t.ID)
 		if t.Status != cribbage.StatusPlaying || t.State == nil {
 			continue
 		}
@@ -415,7 +415,7 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, events, err := cribbage.Continue(t, b.env())
 		if ch != nil {
-			note = moveNote(t, events)
+			note = live.MoveNote(t, events)
 		}
 		return ch, err
 	})

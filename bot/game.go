@@ -7,6 +7,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -63,7 +64,7 @@ func (b *Bot) applyMove(ctx context.Context, ic *discordgo.Interaction, tableID 
 		if err != nil {
 			return nil, err
 		}
-		note = moveNote(t, events)
+		note = live.MoveNote(t, events)
 		return ch, nil
 	})
 	if err != nil {
@@ -71,4 +72,14 @@ func (b *Bot) applyMove(ctx context.Context, ic *discordgo.Interaction, tableID 
 	}
 	b.moved(t, note)
 	return t, seat, note, nil
+}
+
+// moved shows a change a move made at a table on the live surface, with
+// note, what it did in words, for the hand views; and a tournament game's
+// end advances its tournament, whose round or match it may finish.
+func (b *Bot) moved(t *cribbage.Table, note []string) {
+	b.live.Moved(t, note)
+	if t.Tournament != nil && !t.Status.Open() {
+		b.tournamentMoved(t.Tournament.ID)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -97,7 +98,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, bu
 	// is chosen.
 	text := ""
 	if len(note) > 0 {
-		text = lastMoveNote(note)
+		text = live.LastMoveNote(note)
 	}
 	return handView(ic, t, seat, 0, text), nil
 }

@@ -184,7 +184,7 @@ func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name stri
 		return
 	}
 	if t != nil {
-		b.touchTable(t.ID)
+		b.live.Touch(t.ID)
 	}
 }
 
@@ -374,15 +374,7 @@ func (b *Bot) tournamentMoved(id int64) {
 	if !ok {
 		return // the next start's resume advances it
 	}
-	b.live.mu.Lock()
-	b.live.later++
-	b.live.mu.Unlock()
 	go func() {
-		defer func() {
-			b.live.mu.Lock()
-			b.live.later--
-			b.live.mu.Unlock()
-		}()
 		if err := safely(func() error { return b.advanceTournament(ctx, id) }); err != nil && ctx.Err() == nil {
 			b.log.Warn("could not advance a tournament", "tournament", id, "err", err)
 		}

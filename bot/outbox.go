@@ -53,7 +53,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		}
 		// Nothing is sealed for a post that would wait: the lines queued
 		// meanwhile go with it when it goes.
-		if until, ok := b.rest.Limits.Ready(postBucket(dest), true); !ok {
+		if until, ok := b.rest.Limits.Ready(sender.PostBucket(dest), true); !ok {
 			return nil, &sender.Paced{Until: until}
 		}
 		// The post carries the lines its hand queued before it, and the
@@ -81,7 +81,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		if t.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
 		}
-		return nil, b.postTableMessage(ctx, t, render.OpenNonce(t))
+		return nil, b.live.PostTableMessage(ctx, t, render.OpenNonce(t))
 	}
 	return nil, errGiveUp
 }
@@ -131,16 +131,9 @@ func (b *Bot) post(ctx context.Context, channelID string, m render.StoryMessage,
 	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
 	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
-		Bucket: postBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
+		Bucket: sender.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
 	return err
 }
-
-// The rate-limit buckets of the bot's requests, as Discord counts them:
-// by route and top-level resource.
-func postBucket(channelID string) string   { return "post " + channelID }
-func editBucket(channelID string) string   { return "edit " + channelID }
-func threadBucket(channelID string) string { return "thread " + channelID }
-func tokenBucket(token string) string      { return "token " + token }
 
 // openThread starts the table's thread on its message, where the story of
 // the game goes so a busy channel stays readable. Without permission to
@@ -168,7 +161,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	}
 	var ch discordgo.Channel
 	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID),
-		Bucket: threadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
+		Bucket: sender.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
 		Body: &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}})
 	if err == nil {
 		err = json.Unmarshal(raw, &ch)

@@ -169,7 +169,7 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	b.recordEditToken(ctx, ic, tableID, id)
+	b.live.EditToken(ctx, tableID, b.token(ic, id))
 }
 
 // route finds the handler for an interaction. An interaction that names

@@ -42,9 +42,9 @@ func (b *Bot) showTournament(ctx context.Context, t *cribbage.Tournament) error 
 	id := t.MessageID
 	if id == "" {
 		send := r.Send()
-		body := tableMessageCreate{MessageSend: send, Nonce: fmt.Sprintf("tour%d", t.ID), EnforceNonce: true}
+		body := sender.MessageCreate{MessageSend: send, Nonce: fmt.Sprintf("tour%d", t.ID), EnforceNonce: true}
 		raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
-			Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
+			Bucket: sender.PostBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
 		if err != nil {
 			return err
 		}
@@ -56,7 +56,7 @@ func (b *Bot) showTournament(ctx context.Context, t *cribbage.Tournament) error 
 	} else {
 		e := r.Edit(t.ChannelID, id)
 		if _, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, id),
-			Bucket: editBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files}); err != nil {
+			Bucket: sender.EditBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files}); err != nil {
 			return err
 		}
 	}

@@ -224,3 +224,20 @@ func (c *Client) rateLimited(h http.Header, body []byte) error {
 	}
 	return &RateLimited{RetryAfter: wait, Global: global}
 }
+
+// The rate-limit buckets of the bot's requests, as Discord counts them: by
+// route and top-level resource. PostBucket is a channel's new messages,
+// EditBucket its edits with the bot token, ThreadBucket its new threads,
+// and TokenBucket the requests made with one interaction's token.
+func PostBucket(channelID string) string   { return "post " + channelID }
+func EditBucket(channelID string) string   { return "edit " + channelID }
+func ThreadBucket(channelID string) string { return "thread " + channelID }
+func TokenBucket(token string) string      { return "token " + token }
+
+// MessageCreate is a new table message with Discord's enforced nonce,
+// which discordgo's MessageSend lacks.
+type MessageCreate struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
+}

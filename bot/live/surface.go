@@ -1,10 +1,25 @@
-package bot
+// Package live keeps the live surface current: the table message and each
+// player's open hand view show the table as it is now. After every change the process that made it
+// brings both up to date at once, through interaction tokens where it can
+// (they are outside the bot token's 50 requests a second): the table
+// message through the newest token whose response it is, each hand view
+// through the token of its player's own last click. Nothing here waits
+// behind the story in the outbox.
+//
+// A table's updates are coalesced: while one is being sent, further
+// changes only mark the table dirty, and one more pass then shows the
+// latest. Each pass reads the table afresh and reads it again after its
+// edits, going round once more if it moved meanwhile, so however passes of
+// several processes interleave, the last edit to land shows the latest
+// version.
+package live
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -19,20 +34,56 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// The live surface: the table message and each player's open hand view
-// show the table as it is now. After every change the process that made it
-// brings both up to date at once, through interaction tokens where it can
-// (they are outside the bot token's 50 requests a second): the table
-// message through the newest token whose response it is, each hand view
-// through the token of its player's own last click. Nothing here waits
-// behind the story in the outbox.
-//
-// A table's updates are coalesced: while one is being sent, further
-// changes only mark the table dirty, and one more pass then shows the
-// latest. Each pass reads the table afresh and reads it again after its
-// edits, going round once more if it moved meanwhile, so however passes of
-// several processes interleave, the last edit to land shows the latest
-// version.
+// Store is what the live surface reads of a table and records of its
+// messages on Discord.
+type Store interface {
+	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	RecordBoard(ctx context.Context, id int64, key string) error
+	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
+	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
+}
+
+// Options are what a Surface needs from the bot.
+type Options struct {
+	Store Store
+	// REST sends the edits and posts, within Discord's rate limits.
+	REST *sender.Client
+	// AppID is the application's id, which a token's edits name; known
+	// once the bot has connected.
+	AppID func() string
+	// Context is the running bot's context, and false once it is stopping:
+	// no pass starts then (the next start shows every open table).
+	Context func() (context.Context, bool)
+	// Now is the clock Discord's limits run on, and After runs f after d
+	// on it (time.Now and time.AfterFunc if nil).
+	Now   func() time.Time
+	After func(d time.Duration, f func())
+	Log   *slog.Logger
+}
+
+// Surface brings tables' messages and hand views up to date.
+type Surface struct {
+	opts  Options
+	log   *slog.Logger
+	l     *live
+	edits shownSums
+}
+
+// New makes a Surface.
+func New(o Options) *Surface {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.After == nil {
+		o.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Surface{opts: o, log: o.Log, l: newLive()}
+}
 
 // liveWorkers bounds how many tables are brought up to date at once. The
 // edits share the CPU with the interactions, whose answers must not wait:
@@ -289,10 +340,12 @@ func (l *live) record(k seatKey, tok cribbage.MessageToken) {
 	l.recorded[k] = tok
 }
 
-// wait waits up to d for the passes under way to end. Touches may start
-// more meanwhile (a pass that had to wait for its bucket), so it looks
-// until none is under way rather than waiting for a fixed set.
-func (l *live) wait(d time.Duration) {
+// Wait waits up to d for the passes under way to end, for a shutdown to
+// show the last moves. Touches may start more meanwhile (a pass that had
+// to wait for its bucket), so it looks until none is under way rather than
+// waiting for a fixed set.
+func (s *Surface) Wait(d time.Duration) {
+	l := s.l
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		l.mu.Lock()
@@ -338,20 +391,17 @@ func (l *live) forget(table int64) {
 	}
 }
 
-// moved records a change a move made at a table, for the hand views that
-// show its version, and brings the table's live surface up to date.
-func (b *Bot) moved(t *cribbage.Table, note []string) {
-	b.live.noteChange(t.ID, t.Version, note)
-	b.touchTable(t.ID)
-	if t.Tournament != nil && !t.Status.Open() {
-		// A tournament game's end may finish its round or match.
-		b.tournamentMoved(t.Tournament.ID)
-	}
+// Moved records what a change did at a table in words (MoveNote), for the
+// hand views that show its version, and brings the table's message and
+// hand views up to date.
+func (s *Surface) Moved(t *cribbage.Table, note []string) {
+	s.l.noteChange(t.ID, t.Version, note)
+	s.Touch(t.ID)
 }
 
-// moveNote is what a change did, as a hand view shows it above the cards:
+// MoveNote is what a change did, as a hand view shows it above the cards:
 // the plays, gos, shows and claims in the story's words, the last few.
-func moveNote(t *cribbage.Table, events []engine.Event) []string {
+func MoveNote(t *cribbage.Table, events []engine.Event) []string {
 	var lines []string
 	for _, e := range events {
 		switch e.Kind {
@@ -369,21 +419,23 @@ func moveNote(t *cribbage.Table, events []engine.Event) []string {
 	return lines
 }
 
-// lastMoveNote is a change's lines as the note at the top of a hand view.
-func lastMoveNote(lines []string) string {
+// LastMoveNote is a change's lines as the note at the top of a hand view.
+func LastMoveNote(lines []string) string {
 	return "-# Last move\n" + strings.Join(lines, "\n")
 }
 
-// touchTable asks for a table's live surface to be brought up to date.
-func (b *Bot) touchTable(table int64) {
+// Touch asks for a table's message and hand views to be brought up to
+// date. Touches of a table while a pass over it is under way coalesce
+// into one more pass.
+func (s *Surface) Touch(table int64) {
 	if table == 0 {
 		return
 	}
-	ctx, ok := b.liveContext()
+	ctx, ok := s.opts.Context()
 	if !ok {
 		return // the run is over; the next start shows every open table
 	}
-	l := b.live
+	l := s.l
 	l.mu.Lock()
 	if l.running[table] {
 		l.dirty[table] = true
@@ -399,26 +451,27 @@ func (b *Bot) touchTable(table int64) {
 			l.active--
 			l.mu.Unlock()
 		}()
-		b.runLive(ctx, table)
+		s.runLive(ctx, table)
 	}()
 }
 
 // touchLater touches a table after d, unless the bot is stopping by then.
-func (b *Bot) touchLater(table int64, d time.Duration) {
-	l := b.live
+func (s *Surface) touchLater(table int64, d time.Duration) {
+	l := s.l
 	l.mu.Lock()
 	l.later++
 	l.mu.Unlock()
-	time.AfterFunc(d, func() {
-		b.touchTable(table)
+	s.opts.After(d, func() {
+		s.Touch(table)
 		l.mu.Lock()
 		l.later--
 		l.mu.Unlock()
 	})
 }
 
-// pending counts the passes under way and the touches to come.
-func (l *live) pending() int {
+// Pending counts the passes under way and the touches to come.
+func (s *Surface) Pending() int {
+	l := s.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.active + l.later
@@ -426,8 +479,8 @@ func (l *live) pending() int {
 
 // runLive makes passes over one table until nobody touched it during the
 // last one.
-func (b *Bot) runLive(ctx context.Context, table int64) {
-	l := b.live
+func (s *Surface) runLive(ctx context.Context, table int64) {
+	l := s.l
 	select {
 	case l.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -438,7 +491,7 @@ func (b *Bot) runLive(ctx context.Context, table int64) {
 	}
 	defer func() { <-l.sem }()
 	for {
-		b.livePassSafely(ctx, table)
+		s.livePassSafely(ctx, table)
 		l.mu.Lock()
 		if !l.dirty[table] || ctx.Err() != nil {
 			delete(l.running, table)
@@ -453,66 +506,66 @@ func (b *Bot) runLive(ctx context.Context, table int64) {
 
 // livePassSafely is livePass with a panic logged and the table left for
 // its next touch, so one table cannot stop the others or the bot.
-func (b *Bot) livePassSafely(ctx context.Context, table int64) {
+func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			s.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
 	for range 3 {
-		version, err := b.livePass(ctx, table)
+		version, err := s.livePass(ctx, table)
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, cribbage.ErrNotFound) {
-				b.log.Warn("live: could not update a table", "table", table, "err", err)
+				s.log.Warn("live: could not update a table", "table", table, "err", err)
 			}
 			return
 		}
 		// Another process (or a click answered meanwhile) may have moved
 		// the table on while the edits were sent: look again.
-		t, err := b.store.Table(ctx, table)
+		t, err := s.opts.Store.Table(ctx, table)
 		if err != nil || t.Version == version {
 			return
 		}
 	}
-	b.touchLater(table, 0)
+	s.touchLater(table, 0)
 }
 
 // livePass brings a table's message and open hand views up to the table as
 // it is now, and returns the version shown.
-func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
-	t, err := b.store.Table(ctx, table)
+func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
+	t, err := s.opts.Store.Table(ctx, table)
 	if err != nil {
 		return 0, err
 	}
-	if err := b.showTable(ctx, t); err != nil {
+	if err := s.showTable(ctx, t); err != nil {
 		var paced *sender.Paced
 		switch {
 		case errors.As(err, &paced):
-			b.touchLater(table, paced.Until.Sub(b.now()))
+			s.touchLater(table, paced.Until.Sub(s.opts.Now()))
 		case sender.Permanent(err):
 			// Discord refused (the channel is gone, the bot may not post
 			// there): trying again cannot help; the next change tries.
-			b.log.Warn("live: Discord refused the table message", "table", table, "err", err)
+			s.log.Warn("live: Discord refused the table message", "table", table, "err", err)
 		case ctx.Err() == nil:
-			b.log.Info("live: table message not updated; will retry", "table", table, "err", err)
-			b.touchLater(table, liveRetry)
+			s.log.Info("live: table message not updated; will retry", "table", table, "err", err)
+			s.touchLater(table, liveRetry)
 		}
 	}
 	if t.State == nil {
 		if !t.Status.Open() {
-			b.live.forget(table)
-			b.edits.forget(table)
+			s.l.forget(table)
+			s.edits.forget(table)
 		}
 		return t.Version, nil
 	}
-	views, err := b.store.HandViews(ctx, table)
+	views, err := s.opts.Store.HandViews(ctx, table)
 	if err != nil {
 		return 0, err
 	}
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || b.live.viewCurrent(k, v.Version, t.Version) || b.live.choosing(k, t.State) {
+		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) {
 			continue
 		}
 		wg.Add(1)
@@ -520,52 +573,52 @@ func (b *Bot) livePass(ctx context.Context, table int64) (int64, error) {
 			defer wg.Done()
 			defer func() {
 				if p := recover(); p != nil {
-					b.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				}
 			}()
-			b.showHand(ctx, t, v)
+			s.showHand(ctx, t, v)
 		}()
 	}
 	wg.Wait()
 	if !t.Status.Open() {
-		b.live.forget(table)
-		b.edits.forget(table)
+		s.l.forget(table)
+		s.edits.forget(table)
 	}
 	return t.Version, nil
 }
 
 // showHand edits one seat's open hand view to the table as it is.
-func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
+func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
 	k := seatKey{t.ID, v.Seat}
 	note := ""
-	if lines := b.live.note(t.ID, t.Version); len(lines) > 0 {
-		note = lastMoveNote(lines)
+	if lines := s.l.note(t.ID, t.Version); len(lines) > 0 {
+		note = LastMoveNote(lines)
 	}
 	r := render.Hand(t, v.Seat, 0, note)
-	if next, ok := b.live.spaced(tokenBucket(v.Token.Token), b.now()); !ok {
-		b.touchLater(t.ID, next.Sub(b.now()))
+	if next, ok := s.l.spaced(sender.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
+		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
 	}
-	b.live.writing(k)
+	s.l.writing(k)
 	// The token's life is checked as the request goes (sender.Client).
-	err := b.editThroughToken(ctx, v.Token, r)
-	b.live.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
+	err := s.editThroughToken(ctx, v.Token, r)
+	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
 	var paced *sender.Paced
 	switch {
 	case err == nil:
 	case errors.As(err, &paced):
-		b.touchLater(t.ID, paced.Until.Sub(b.now()))
+		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
 	case sender.TokenRefused(err):
 		// The player dismissed the view, or the token expired: the next
 		// click opens a fresh one.
-		b.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
+		s.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
 	case sender.Permanent(err):
-		b.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
+		s.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
 	case ctx.Err() == nil:
 		// A server error or a lost connection: the view is tried again,
 		// so the player whose turn it is sees it.
-		b.log.Info("live: hand view not updated; will retry", "table", t.ID, "seat", v.Seat, "err", err)
-		b.touchLater(t.ID, liveRetry)
+		s.log.Info("live: hand view not updated; will retry", "table", t.ID, "seat", v.Seat, "err", err)
+		s.touchLater(t.ID, liveRetry)
 	}
 }
 
@@ -575,37 +628,37 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 // answer that made it records it, and so does any click on it, but an
 // interaction's token lives 15 minutes. So a table never gets two messages
 // with live buttons.
-func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
+func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
-		if b.now().Sub(t.CreatedAt) < sender.TokenLife {
+		if s.opts.Now().Sub(t.CreatedAt) < sender.TokenLife {
 			return nil // the answer that posts it records it
 		}
-		return b.postTableMessage(ctx, t, render.OpenNonce(t))
+		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
 	}
 	r := render.Table(t)
 	newBoard := render.BoardKey(t) != t.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
-		if wait := b.live.boardWait(t.ID, b.now()); wait > 0 {
+		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
 			newBoard = false
-			b.touchLater(t.ID, wait)
+			s.touchLater(t.ID, wait)
 		}
 	}
-	if !newBoard && b.edits.unchanged(t.ID, r) {
-		b.live.showed(t.ID, t.Version)
+	if !newBoard && s.edits.unchanged(t.ID, r) {
+		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if !sender.TokenEdits(t.EditToken, t.MessageID, b.now()) {
+	if !sender.TokenEdits(t.EditToken, t.MessageID, s.opts.Now()) {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
 		// the story keeps the rest of the budget.
-		if until, ok := b.live.takeBotEdit(t.ID, b.now()); !ok {
+		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
 			return &sender.Paced{Until: until}
 		}
 	}
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
-	key, err := b.editTableMessage(ctx, t, func() (render.Message, string) {
+	key, err := s.editTableMessage(ctx, t, func() (render.Message, string) {
 		r := render.Table(t)
 		if newBoard {
 			return r, render.UploadBoard(&r, t)
@@ -613,38 +666,30 @@ func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 		return r, t.Board
 	})
 	if err == nil {
-		b.edits.sent(t.ID, r)
-		b.live.showed(t.ID, t.Version)
+		s.edits.sent(t.ID, r)
+		s.l.showed(t.ID, t.Version)
 		if key != t.Board {
-			b.live.boardShown(t.ID, b.now())
-			return b.store.RecordBoard(ctx, t.ID, key)
+			s.l.boardShown(t.ID, s.opts.Now())
+			return s.opts.Store.RecordBoard(ctx, t.ID, key)
 		}
 		return nil
 	}
 	if !sender.NotFound(err) {
 		return err
 	}
-	return b.postTableMessage(ctx, t, "")
+	return s.PostTableMessage(ctx, t, "")
 }
 
-// tableMessageCreate is a new table message with Discord's enforced nonce,
-// which discordgo's MessageSend lacks.
-type tableMessageCreate struct {
-	*discordgo.MessageSend
-	Nonce        string `json:"nonce,omitempty"`
-	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
-}
-
-// postTableMessage posts a new table message in the channel, in its own
+// PostTableMessage posts a new table message in the channel, in its own
 // bucket, with its own copy of the board. A nonce, if given, makes a
 // resend after a lost answer return the message first posted.
-func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
+func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
 	r := render.Table(t)
 	key := render.UploadBoard(&r, t)
 	send := r.Send()
-	body := tableMessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
-	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
-		Bucket: postBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
+	body := sender.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
+	raw, err := s.opts.REST.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
+		Bucket: sender.PostBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
 	var m discordgo.Message
 	if err == nil {
 		err = json.Unmarshal(raw, &m)
@@ -652,9 +697,9 @@ func (b *Bot) postTableMessage(ctx context.Context, t *cribbage.Table, nonce str
 	if err != nil {
 		return err
 	}
-	b.edits.sent(t.ID, r)
-	if err := b.store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+	s.edits.sent(t.ID, r)
+	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
 		return err
 	}
-	return b.store.RecordBoard(ctx, t.ID, key)
+	return s.opts.Store.RecordBoard(ctx, t.ID, key)
 }

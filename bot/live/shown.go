@@ -1,4 +1,4 @@
-package bot
+package live
 
 import (
 	"crypto/sha256"
