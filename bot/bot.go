@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -410,19 +411,10 @@ func (b *Bot) resume(ctx context.Context) {
 // advanceTable makes whatever moves the table makes by itself now, if any
 // (cribbage.Continue).
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
-	defer b.locks.lock(id)()
-	var note []string
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		ch, events, err := cribbage.Continue(t, b.env())
-		if ch != nil {
-			note = live.MoveNote(t, events)
-		}
-		return ch, err
-	})
-	if err == nil && note != nil {
-		b.moved(t, note)
-	}
-	return t, err
+	done, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Continue(t, b.env())
+	}})
+	return done.table, err
 }
 
 // shard sets which gateway shards this process runs. SHARD_ID of

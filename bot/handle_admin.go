@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // /cribbage-admin: a server's admins cancel tables and keep the server's
@@ -68,30 +69,24 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
 	uid, _ := user(ic)
-	unlock := b.locks.lock(id)
-	t, err := b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.GuildID != ic.GuildID {
-			return nil, errNotInServer
-		}
+	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
 		people := toldOfCancel(t)
 		if len(people) > 0 {
 			text = render.Mentions(people) + " " + text
 		}
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, people), {ChannelID: t.ChannelID, Kind: render.KindTable}}}, nil
-	})
-	unlock()
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, people)}}, nil, nil
+	}})
 	if err != nil {
 		return reply{}, err
 	}
+	// A cancelled tournament game counts for nobody, and its round goes on
+	// (moved advances the tournament).
+	t := done.table
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
-	if t.Tournament != nil {
-		// A cancelled game counts for nobody, and its round goes on.
-		b.tournamentMoved(t.Tournament.ID)
-	}
 	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
 		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }

@@ -38,7 +38,7 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 		return reply{}, err
 	}
 	after := settings.Forfeit(b.opts.ForfeitAfter)
-	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if after == 0 {
 			return engine.Action{}, errNoForfeits
 		}
@@ -64,7 +64,7 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table).Response(false)}}, nil
 }
 
 // messageLink is " (its message link)" for a table whose message is

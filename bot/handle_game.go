@@ -89,7 +89,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 // act applies a seat's move and answers with the hand view after it. A
 // refusal the player can act on is shown on their hand view as it is now.
 func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
-	t, seat, note, err := b.applyAction(ctx, ic, c.Table, c.View, build)
+	done, err := b.play(ctx, ic, c.Table, c.View, build)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
@@ -97,10 +97,10 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, bu
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
 	text := ""
-	if len(note) > 0 {
-		text = live.LastMoveNote(note)
+	if len(done.note) > 0 {
+		text = live.LastMoveNote(done.note)
 	}
-	return handView(ic, t, seat, 0, text), nil
+	return handView(ic, done.table, done.seat, 0, text), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
@@ -185,7 +185,7 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
 // the deal waits for a person so that muggins can be called before it).
 func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	t, seat, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
 		}
@@ -198,7 +198,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, t, seat, 0, fmt.Sprintf("You dealt hand %d.", t.State.HandNo)), nil
+	return handView(ic, done.table, done.seat, 0, fmt.Sprintf("You dealt hand %d.", done.table.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.
@@ -234,12 +234,13 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 
 // clickResign concedes after the confirmation.
 func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 		Data: render.Message{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.Response(true)}}, nil
 }

@@ -111,49 +111,26 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 			return nil, err
 		}
 	}
-	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if err := checkHere(t, ic); err != nil {
-			return nil, err
-		}
-		noteTableMessage(t, ic)
-		var ch *cribbage.Change
-		var err error
+	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if join {
-			ch, err = cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
-		} else {
-			ch, err = cribbage.Leave(t, uid)
+			return started(cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env()))
 		}
-		if err != nil {
-			return nil, err
-		}
-		return b.shown(ch), nil
-	})
+		ch, err := cribbage.Leave(t, uid)
+		return ch, nil, err
+	}})
+	return done.table, err
 }
 
-// shown adds to a lobby's change what Discord is to show of it, besides
-// the story the domain worded: a game that just started opens its thread,
-// and the table message is refreshed. The click that made the change updates the
-// table message in place, but a command answers privately, so the sender
-// shows it (a table refresh is handed to the live surface at once).
-func (b *Bot) shown(ch *cribbage.Change) *cribbage.Change {
-	t := ch.Table
-	if t.Status == cribbage.StatusPlaying {
+// started adds to a lobby's change the thread of a game that it started,
+// opened before the game's story is posted.
+func started(ch *cribbage.Change, err error) (*cribbage.Change, []engine.Event, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	if t := ch.Table; t.Status == cribbage.StatusPlaying {
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
-	ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
-	return ch
-}
-
-// noteTableMessage records the table message from a click on one of its
-// buttons, in the change the click makes, if the table does not know it
-// yet: a second player can press Join before the answer that posted the
-// message has been recorded.
-func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
-	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
-		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.MessageID = ic.Message.ID
-	}
+	return ch, nil, nil
 }
 
 // clickJoin and clickLeave answer the lobby buttons by updating the table
@@ -179,23 +156,13 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 // once with computer players in the empty seats if the table has them.
 func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
-	unlock := b.locks.lock(c.Table)
-	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if !here(t, ic) {
-			return nil, errNotHere
-		}
-		noteTableMessage(t, ic)
-		ch, err := cribbage.Begin(t, uid, b.env())
-		if err != nil {
-			return nil, err
-		}
-		return b.shown(ch), nil
-	})
-	unlock()
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return started(cribbage.Begin(t, uid, b.env()))
+	}})
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
+	return updated(done.table), nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).

@@ -23,19 +23,11 @@ import (
 // table message is refreshed too: the click may come from a copy of it
 // (/cribbage status public: True), which its answer updates instead.
 func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if err := checkHere(t, ic); err != nil {
-			return nil, err
-		}
-		noteTableMessage(t, ic)
+	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch, err := change(t)
-		if err != nil {
-			return nil, err
-		}
-		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
-		return ch, nil
-	})
+		return ch, nil, err
+	}})
+	return done.table, err
 }
 
 // updated answers a click on a table message with the message as it is.
@@ -140,8 +132,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 // lapseOffer withdraws a rematch offer nobody answered in time, and says
 // so; a table whose offer was answered meanwhile is left alone.
 func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
-	defer b.locks.lock(id)()
-	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		by := ""
 		if t.Offer != nil {
 			by = t.Offer.By
@@ -149,22 +140,23 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 		ch := cribbage.LapseOffer(t, b.now())
 		if ch != nil {
 			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
-			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by}), {ChannelID: t.ChannelID, Kind: render.KindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
 		}
-		return ch, nil
-	})
+		return ch, nil, nil
+	}})
 	return err
 }
 
 // clickResignMatch resigns the match with its game, after the
 // confirmation.
 func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	t, _, _, err := b.applyMove(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, seated: true, decide: func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
 		return cribbage.ResignMatch(t, seat, b.env())
-	})
+	}})
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 		Data: render.Message{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.Response(true)}}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // Tournaments: an admin opens one in a channel, people sign up on its
@@ -171,20 +172,15 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 
 // cancelTournamentTable cancels one open table of a cancelled tournament.
 func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name string) {
-	defer b.locks.lock(id)()
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
-			return nil, nil // over already
+			return nil, nil, nil // over already
 		}
 		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: render.KindTable}}}, nil
-	})
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, seatedPeople(t))}}, nil, nil
+	}})
 	if err != nil {
 		b.log.Warn("could not cancel a tournament table", "table", id, "err", err)
-		return
-	}
-	if t != nil {
-		b.live.Touch(t.ID)
 	}
 }
 

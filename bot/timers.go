@@ -8,6 +8,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // The timers of games played over days: a reminder to the player keeping a
@@ -136,11 +137,13 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			render.Mentions(waiting), render.HasHave(len(waiting)), t.ID, since.Unix(), render.Mentions(opponents))
-		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: render.KindTable}}
-		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
-			return err
+		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...))}
+		marked, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out)
+		if marked {
+			// The table message offers the claim now.
+			b.live.Touch(t.ID)
 		}
-		return nil
+		return err
 	}
 	if ts.reminderDue(t, now) {
 		_, verb := render.WaitingFor(t)
@@ -156,18 +159,14 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 // (cribbage.ComputerClaim), as a person there would claim it
 // (clickClaimWin).
 func (b *Bot) computerClaims(ctx context.Context, id int64, after time.Duration) error {
-	defer b.locks.lock(id)()
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if t.Tournament == nil || !b.forfeitDue(t, after) {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return cribbage.ComputerClaim(t, b.env())
-	})
-	if err != nil || t == nil {
-		return err
-	}
-	b.moved(t, nil)
-	return nil
+		ch, err := cribbage.ComputerClaim(t, b.env())
+		return ch, nil, err
+	}})
+	return err
 }
 
 // reminderDue reports whether the people a table waits on are to be
@@ -210,8 +209,7 @@ func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 
 // closeLobby closes a lobby nobody started, and says so.
 func (b *Bot) closeLobby(ctx context.Context, id int64) error {
-	defer b.locks.lock(id)()
-	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch := cribbage.CloseLobby(t)
 		if ch != nil {
 			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
@@ -222,9 +220,9 @@ func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 				text = fmt.Sprintf("<@%s>, **%s** didn't answer your challenge within a day, so table %d is closed.", t.HostID, c.Name, t.ID)
 				mentions = []string{t.HostID}
 			}
-			ch.Outbox = []cribbage.Outbound{render.Post(t, text, mentions), {ChannelID: t.ChannelID, Kind: render.KindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, mentions)}
 		}
-		return ch, nil
-	})
+		return ch, nil, nil
+	}})
 	return err
 }

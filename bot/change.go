@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
+)
+
+// Every change to a table goes one way, whatever asks for it (a click, a
+// command, a timer, a tournament): change locks the table in this process,
+// loads it, checks that the interaction may change it (the place, the seat,
+// the view clicked on), lets the domain decide, saves the change with its
+// story in one transaction, and shows the result on the live surface. A
+// reader finds what a move does in the domain's function and here.
+
+// changeOf says who asks for a change to a table, and what it is.
+type changeOf struct {
+	// ic is the click or command that asks for it; nil for the bot's own
+	// changes (timers, tournaments), which no place or seat limits.
+	ic *discordgo.Interaction
+	// place checks that ic may change the table (checkHere if nil).
+	place func(t *cribbage.Table, ic *discordgo.Interaction) error
+	// seated asks that ic's user hold a seat at a game being played, and
+	// view, when set, that the seat's view is still the one they clicked
+	// on (click.ViewVersion).
+	seated bool
+	view   string
+	// decide makes the change with the domain, given the user's seat (-1
+	// for none): the change to save, and the events of the game it made,
+	// whose lines the hand views show. A nil change saves nothing.
+	decide func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error)
+}
+
+// changed is a saved change: the table as saved, the seat of the person
+// who made it, and what it did in the story's words.
+type changed struct {
+	table *cribbage.Table
+	seat  int
+	note  []string
+}
+
+// change makes one change to table id; see changeOf. It returns the zero
+// changed (a nil table) when decide made no change.
+func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
+	defer b.locks.lock(id)()
+	interactionID, userID := "", ""
+	if c.ic != nil {
+		interactionID = c.ic.ID
+		userID, _ = user(c.ic)
+	}
+	done := changed{seat: -1}
+	t, err := b.store.Update(ctx, id, interactionID, func(t *cribbage.Table) (*cribbage.Change, error) {
+		done = changed{seat: -1}
+		if c.ic != nil {
+			place := c.place
+			if place == nil {
+				place = checkHere
+			}
+			if err := place(t, c.ic); err != nil {
+				return nil, err
+			}
+			noteTableMessage(t, c.ic)
+			done.seat = t.SeatOf(userID)
+		}
+		if c.seated {
+			switch {
+			case t.Status != cribbage.StatusPlaying:
+				return nil, cribbage.ErrNotPlaying
+			case done.seat < 0:
+				return nil, cribbage.ErrNotSeated
+			case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
+				return nil, errStaleView
+			}
+		}
+		ch, events, err := c.decide(t, done.seat)
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		if t.State != nil {
+			done.note = live.MoveNote(t, events)
+		}
+		if !t.Status.Open() {
+			// A table that closes leaves the open tables a restart shows
+			// again: its last refresh is queued with it, so a process that
+			// dies before showing it leaves it to the next.
+			ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
+		}
+		return ch, nil
+	})
+	if err != nil || t == nil {
+		return changed{seat: -1}, err
+	}
+	done.table = t
+	b.moved(t, done.note)
+	return done, nil
+}
+
+// moved shows a change at a table on the live surface, with note, what it
+// did in words, for the hand views; and a tournament game's end advances
+// its tournament, whose round or match it may finish.
+func (b *Bot) moved(t *cribbage.Table, note []string) {
+	b.live.Moved(t, note)
+	if t.Tournament != nil && !t.Status.Open() {
+		b.tournamentMoved(t.Tournament.ID)
+	}
+}
+
+// noteTableMessage records the table message from a click on one of its
+// buttons, in the change the click makes, if the table does not know it
+// yet: a second player can press Join before the answer that posted the
+// message has been recorded.
+func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
+	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
+		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.MessageID = ic.Message.ID
+	}
+}
+
+// play is a seated person's action at a game (cribbage.Move), which
+// action builds from the table as loaded.
+func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, view string, action func(t *cribbage.Table, seat int) (engine.Action, error)) (changed, error) {
+	return b.change(ctx, id, changeOf{ic: ic, seated: true, view: view, decide: func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+		a, err := action(t, seat)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cribbage.Move(t, a, b.env())
+	}})
+}
+
+// env is what the domain's moves take from the bot: its clock and seeds,
+// the computer players, and the story's words for what happened.
+func (b *Bot) env() cribbage.Env {
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: render.Story, ComputerName: render.ComputerName, Introduce: render.Introduce}
+}
