@@ -19,6 +19,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/prometheus/client_golang/prometheus"
@@ -91,7 +92,7 @@ type Bot struct {
 	locks   keyLocks[int64] // a table's updates, one at a time
 	// rest makes the sender's and the live surface's requests, within
 	// the rate limits it learns; outbox delivers the announcements.
-	rest   *sender.Client
+	rest   *rest.Client
 	outbox *sender.Sender
 
 	// mu guards closing; inflight counts handlers running.
@@ -177,7 +178,7 @@ func New(opts Options) (*Bot, error) {
 	}
 	// The rate limits run on the bot's clock, as Discord's do on real time
 	// (tests run both on one fake clock).
-	b.rest = &sender.Client{HTTP: s.Client, Token: opts.Token, Limits: sender.NewLimits(opts.Now)}
+	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: func() string { return b.appID }, Context: b.liveContext})
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,

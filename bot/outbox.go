@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
@@ -32,15 +33,12 @@ const threadArchiveMinutes = 7 * 24 * 60
 // message is recorded.
 var errTableMessageUnknown = errors.New("bot: the table message is not known yet")
 
-// errGiveUp marks an announcement that can never be delivered.
-var errGiveUp = sender.ErrGiveUp
-
 // deliver sends one announcement, and returns the others it carried: the
 // story items that went out in the same message.
 func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	t, err := b.store.Table(ctx, it.TableID)
 	if errors.Is(err, cribbage.ErrNotFound) {
-		return nil, errGiveUp
+		return nil, sender.ErrGiveUp
 	}
 	if err != nil {
 		return nil, err
@@ -53,8 +51,8 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		}
 		// Nothing is sealed for a post that would wait: the lines queued
 		// meanwhile go with it when it goes.
-		if until, ok := b.rest.Limits.Ready(sender.PostBucket(dest), true); !ok {
-			return nil, &sender.Paced{Until: until}
+		if until, ok := b.rest.Limits.Ready(rest.PostBucket(dest), true); !ok {
+			return nil, &rest.Paced{Until: until}
 		}
 		// The post carries the lines its hand queued before it, and the
 		// posts (with their lines) queued after it that fit: read afresh,
@@ -83,7 +81,7 @@ func (b *Bot) deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, err
 		}
 		return nil, b.live.PostTableMessage(ctx, t, render.OpenNonce(t))
 	}
-	return nil, errGiveUp
+	return nil, sender.ErrGiveUp
 }
 
 // seal returns the items one story message carries, from the table's
@@ -130,8 +128,8 @@ type messageCreate struct {
 func (b *Bot) post(ctx context.Context, channelID string, m render.StoryMessage, nonce string) error {
 	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
-	_, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
-		Bucket: sender.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
+	_, err := b.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
+		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
 	return err
 }
 
@@ -144,7 +142,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	}
 	if t.MessageID == "" {
 		if attempts >= threadAttempts {
-			return errGiveUp
+			return sender.ErrGiveUp
 		}
 		return errTableMessageUnknown
 	}
@@ -160,8 +158,8 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 		name = string(r[:100])
 	}
 	var ch discordgo.Channel
-	raw, err := b.rest.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID),
-		Bucket: sender.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
+	raw, err := b.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID),
+		Bucket: rest.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
 		Body: &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}})
 	if err == nil {
 		err = json.Unmarshal(raw, &ch)
@@ -169,7 +167,7 @@ func (b *Bot) openThread(ctx context.Context, t *cribbage.Table, attempts int) e
 	if discordCode(err) == codeThreadExists {
 		// An earlier attempt opened it but its answer was lost (a timeout,
 		// or a crash before it was recorded): the message names it.
-		raw, gerr := b.rest.Do(ctx, sender.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+		raw, gerr := b.rest.Do(ctx, rest.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
 			Bucket: "get " + t.ChannelID, Route: "GET /channels/{channel}/messages/{message}"})
 		var m discordgo.Message
 		if gerr == nil {
@@ -195,7 +193,7 @@ const codeThreadExists = 160004
 
 // discordCode returns the JSON error code of Discord's refusal, or 0.
 func discordCode(err error) int {
-	var api *sender.APIError
+	var api *rest.APIError
 	if errors.As(err, &api) {
 		return api.Code
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/render"
-	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -49,7 +49,7 @@ type Store interface {
 type Options struct {
 	Store Store
 	// REST sends the edits and posts, within Discord's rate limits.
-	REST *sender.Client
+	REST *rest.Client
 	// AppID is the application's id, which a token's edits name; known
 	// once the bot has connected.
 	AppID func() string
@@ -112,7 +112,7 @@ const boardGap = 3 * time.Second
 // lives 14 minutes after the last click on the table message; past that,
 // in long games at many tables, the table messages share these and the
 // story the rest.
-const botEditBudget = sender.GlobalBudget / 2
+const botEditBudget = rest.GlobalBudget / 2
 
 // maxTokenEdits is how many token buckets' last edits are kept before
 // those whose gap has passed are swept.
@@ -538,11 +538,11 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 		return 0, err
 	}
 	if err := s.showTable(ctx, t); err != nil {
-		var paced *sender.Paced
+		var paced *rest.Paced
 		switch {
 		case errors.As(err, &paced):
 			s.touchLater(table, paced.Until.Sub(s.opts.Now()))
-		case sender.Permanent(err):
+		case rest.Permanent(err):
 			// Discord refused (the channel is gone, the bot may not post
 			// there): trying again cannot help; the next change tries.
 			s.log.Warn("live: Discord refused the table message", "table", table, "err", err)
@@ -595,24 +595,24 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		note = LastMoveNote(lines)
 	}
 	r := render.Hand(t, v.Seat, 0, note)
-	if next, ok := s.l.spaced(sender.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
+	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
 	}
 	s.l.writing(k)
-	// The token's life is checked as the request goes (sender.Client).
+	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
 	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
-	var paced *sender.Paced
+	var paced *rest.Paced
 	switch {
 	case err == nil:
 	case errors.As(err, &paced):
 		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
-	case sender.TokenRefused(err):
+	case rest.TokenRefused(err):
 		// The player dismissed the view, or the token expired: the next
 		// click opens a fresh one.
 		s.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
-	case sender.Permanent(err):
+	case rest.Permanent(err):
 		s.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
 	case ctx.Err() == nil:
 		// A server error or a lost connection: the view is tried again,
@@ -630,7 +630,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 // with live buttons.
 func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
-		if s.opts.Now().Sub(t.CreatedAt) < sender.TokenLife {
+		if s.opts.Now().Sub(t.CreatedAt) < rest.TokenLife {
 			return nil // the answer that posts it records it
 		}
 		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
@@ -647,12 +647,12 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if !sender.TokenEdits(t.EditToken, t.MessageID, s.opts.Now()) {
+	if !tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
 		// the story keeps the rest of the budget.
 		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
-			return &sender.Paced{Until: until}
+			return &rest.Paced{Until: until}
 		}
 	}
 	// The board rides on the edit, drawn and uploaded only when it would
@@ -674,7 +674,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		}
 		return nil
 	}
-	if !sender.NotFound(err) {
+	if !rest.NotFound(err) {
 		return err
 	}
 	return s.PostTableMessage(ctx, t, "")
@@ -687,9 +687,9 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 	r := render.Table(t)
 	key := render.UploadBoard(&r, t)
 	send := r.Send()
-	body := sender.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
-	raw, err := s.opts.REST.Do(ctx, sender.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
-		Bucket: sender.PostBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
+	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
+	raw, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
+		Bucket: rest.PostBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
 	var m discordgo.Message
 	if err == nil {
 		err = json.Unmarshal(raw, &m)

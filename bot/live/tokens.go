@@ -8,7 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
-	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 )
 
 // Interaction tokens that edit the live surface. Discord lets the bot edit
@@ -79,21 +79,21 @@ func (s *Surface) EditToken(ctx context.Context, table int64, tok cribbage.Messa
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
 func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (render.Message, string)) (string, error) {
-	if tok := t.EditToken; sender.TokenEdits(tok, t.MessageID, s.opts.Now()) {
-		if next, ok := s.l.spaced(sender.TokenBucket(tok.Token), s.opts.Now()); !ok {
-			return t.Board, &sender.Paced{Until: next}
+	if tok := t.EditToken; tokenEdits(tok, t.MessageID, s.opts.Now()) {
+		if next, ok := s.l.spaced(rest.TokenBucket(tok.Token), s.opts.Now()); !ok {
+			return t.Board, &rest.Paced{Until: next}
 		}
 		r, key := draw()
 		err := s.editThroughToken(ctx, tok, r)
-		if err == nil || !sender.TokenRefused(err) {
+		if err == nil || !rest.TokenRefused(err) {
 			return key, err
 		}
 		s.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 	}
 	r, key := draw()
 	e := r.Edit(t.ChannelID, t.MessageID)
-	_, err := s.opts.REST.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
-		Bucket: sender.EditBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
+	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+		Bucket: rest.EditBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	return key, err
 }
 
@@ -102,8 +102,15 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, draw 
 func (s *Surface) editThroughToken(ctx context.Context, tok cribbage.MessageToken, r render.Message) error {
 	e := r.Edit("", "")
 	body := discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments, AllowedMentions: e.AllowedMentions}
-	_, err := s.opts.REST.Do(ctx, sender.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(s.opts.AppID(), tok.Token, "@original"),
-		Bucket: sender.TokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/@original", Body: body, Files: r.Files,
+	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(s.opts.AppID(), tok.Token, "@original"),
+		Bucket: rest.TokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/@original", Body: body, Files: r.Files,
 		Interaction: true, TokenAt: tok.At})
 	return err
+}
+
+// tokenEdits reports whether token m may edit message id at now: it is
+// that message's token and rest.TokenUsable has not passed since its
+// interaction.
+func tokenEdits(m cribbage.MessageToken, id string, now time.Time) bool {
+	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < rest.TokenUsable
 }

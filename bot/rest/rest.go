@@ -1,4 +1,8 @@
-package sender
+// Package rest is the bot's client of Discord's REST API: it builds and
+// sends requests, bot-token and interaction-token alike, and keeps them
+// within Discord's rate limits, which it learns from every answer (Limits).
+// It knows requests, buckets and tokens, and nothing of cribbage.
+package rest
 
 import (
 	"bytes"
@@ -13,10 +17,9 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage"
 )
 
-// Client makes the sender's requests to Discord's REST API: story posts,
+// Client makes the bot's requests to Discord's REST API: story posts,
 // threads, and the table message's and hand views' edits. It checks each
 // request against the limits first and makes none that would wait or meet
 // a 429; it learns the limits from every answer.
@@ -58,18 +61,11 @@ const (
 	TokenUsable = TokenLife - time.Minute
 )
 
-// TokenEdits reports whether token m may edit message id at now: it is
-// that message's token and TokenUsable has not passed since its
-// interaction.
-func TokenEdits(m cribbage.MessageToken, id string, now time.Time) bool {
-	return m.Token != "" && id != "" && m.MessageID == id && now.Sub(m.At) < TokenUsable
-}
-
 // Errors of a request.
 var (
 	// ErrTokenExpired: the interaction token is too old to use; nothing
 	// was sent.
-	ErrTokenExpired = errors.New("sender: the interaction token is too old to use")
+	ErrTokenExpired = errors.New("rest: the interaction token is too old to use")
 )
 
 // Paced says a request would have had to wait for a rate limit; it was not
@@ -77,7 +73,7 @@ var (
 type Paced struct{ Until time.Time }
 
 func (e *Paced) Error() string {
-	return fmt.Sprintf("sender: rate limited until %s", e.Until.Format(time.StampMilli))
+	return fmt.Sprintf("rest: rate limited until %s", e.Until.Format(time.StampMilli))
 }
 
 // RateLimited is Discord's 429 all the same (another process, or a limit
@@ -88,7 +84,7 @@ type RateLimited struct {
 }
 
 func (e *RateLimited) Error() string {
-	return fmt.Sprintf("sender: Discord answered 429, retry after %v", e.RetryAfter)
+	return fmt.Sprintf("rest: Discord answered 429, retry after %v", e.RetryAfter)
 }
 
 // APIError is Discord refusing a request: its status and JSON error code.
@@ -100,7 +96,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	return fmt.Sprintf("sender: %s: Discord answered %d (%d %s)", e.Route, e.Status, e.Code, e.Message)
+	return fmt.Sprintf("rest: %s: Discord answered %d (%d %s)", e.Route, e.Status, e.Code, e.Message)
 }
 
 // Permanent reports whether retrying cannot help: Discord refused the
@@ -153,12 +149,12 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("sender: %s: %w", r.Route, err)
+		return nil, fmt.Errorf("rest: %s: %w", r.Route, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return nil, fmt.Errorf("sender: %s: read the answer: %w", r.Route, err)
+		return nil, fmt.Errorf("rest: %s: read the answer: %w", r.Route, err)
 	}
 	header = resp.Header
 	switch {
@@ -186,11 +182,11 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, error) {
 		body, err = json.Marshal(r.Body)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sender: %s: %w", r.Route, err)
+		return nil, fmt.Errorf("rest: %s: %w", r.Route, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("sender: %s: %w", r.Route, err)
+		return nil, fmt.Errorf("rest: %s: %w", r.Route, err)
 	}
 	if r.Body != nil || len(r.Files) > 0 {
 		req.Header.Set("Content-Type", contentType)

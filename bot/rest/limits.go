@@ -1,4 +1,4 @@
-package sender
+package rest
 
 import (
 	"math"
@@ -70,7 +70,7 @@ func (l *Limits) take(key string, global bool) (release func(http.Header), until
 	}
 	if b.busy {
 		// Another request holds the bucket; it ends in moments.
-		return nil, now.Add(busyRetry), false
+		return nil, now.Add(BusyRetry), false
 	}
 	if b.known && !now.Before(b.reset) {
 		b.known = false // the window has passed: its count starts afresh
@@ -108,7 +108,7 @@ func (l *Limits) Ready(key string, global bool) (time.Time, bool) {
 	now := l.now()
 	if b := l.buckets[key]; b != nil {
 		if b.busy {
-			return now.Add(busyRetry), false
+			return now.Add(BusyRetry), false
 		}
 		if b.known && b.remaining <= 0 && now.Before(b.reset) {
 			return b.reset, false
@@ -131,8 +131,8 @@ func (l *Limits) Ready(key string, global bool) (time.Time, bool) {
 	return time.Time{}, true
 }
 
-// busyRetry is how soon a request on a busy bucket is tried again.
-const busyRetry = 20 * time.Millisecond
+// BusyRetry is how soon a request on a busy bucket is tried again.
+const BusyRetry = 20 * time.Millisecond
 
 // release ends a request on bucket key and learns from its answer's
 // headers how many requests are left and when the bucket resets.
