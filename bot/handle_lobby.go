@@ -53,9 +53,6 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
 	}
 	uid, name := user(ic)
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
 	opts := options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -107,9 +104,10 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		fourColour = v.BoolValue()
 	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil)
+		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
+		openTablesHold(settings, uid))
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	r := renderTable(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
@@ -121,17 +119,15 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 // Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
+	var settings cribbage.GuildSettings
 	if join {
-		settings, err := b.store.GuildSettings(ctx, ic.GuildID)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, id); err != nil {
+		var err error
+		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
 			return nil, err
 		}
 	}
 	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
+	t, err := b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
 		if err := checkHere(t, ic); err != nil {
 			return nil, err
 		}
@@ -140,6 +136,9 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		var err error
 		if join {
 			ch, err = cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
+			if ch != nil {
+				ch.Hold = openTablesHold(settings, uid)
+			}
 		} else {
 			ch, err = cribbage.Leave(t, uid)
 		}
@@ -148,6 +147,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		}
 		return b.shown(ch), nil
 	})
+	return t, tooMany(err, settings)
 }
 
 // shown adds to a lobby's change what Discord is to show of it, besides

@@ -113,7 +113,7 @@ var errorTexts = []struct {
 	{cribbage.ErrNotChallenged, "This challenge is for someone else: only the person challenged can accept or decline it. Challenge someone yourself with `/cribbage challenge`."},
 	{cribbage.ErrSeatHeld, "The free seat is held for the person challenged. Open your own table with `/cribbage start`."},
 	{errChallengeBot, "Bots don't play cribbage here. Challenge a person, or play the computer with `/cribbage start computer: strong`."},
-	{errChallengedAlready, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
+	{cribbage.ErrChallengedAgain, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
 	{errNotChallenger, "Only the challenger can withdraw a challenge."},
 	{errNoTarget, "I can't tell whom you meant to challenge, so I did nothing."},
 	{errNoReplay, "There's no finished hand to replay at that table yet."},

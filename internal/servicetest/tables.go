@@ -48,7 +48,7 @@ func testCreateTable(t *testing.T, h *harness) {
 		t.Errorf("announcement ids %d then %d", items[0].ID, items[1].ID)
 	}
 
-	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil, cribbage.Hold{}); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a second table for one interaction: %v, want ErrDuplicate", err)
 	}
 	other := h.create(t, lobby("g", "x"), "i-2")
