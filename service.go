@@ -33,6 +33,9 @@ type TableService interface {
 	// ChannelTables returns a channel's open tables: those posted in it,
 	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
+	// ThreadTable returns the table whose thread the channel is, whether
+	// its game is on, over or cancelled, or ErrNotFound.
+	ThreadTable(ctx context.Context, channelID string) (*Table, error)
 	// Actions returns a table's action log in order: with its cut seed
 	// (or first dealer) it replays the game.
 	Actions(ctx context.Context, id int64) ([]LoggedAction, error)

@@ -36,6 +36,29 @@ type cancelledError struct {
 
 func (e *cancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.id) }
 
+// overError answers what needs a table open at one that is over: its game
+// finished (result is how), or it closed before its game started.
+type overError struct {
+	id     int64
+	result string
+}
+
+func (e *overError) Error() string { return fmt.Sprintf("bot: table %d is over", e.id) }
+
+// checkOpen refuses a table that is no longer open, saying how it ended:
+// cancelled (cancelledError), finished or closed (overError).
+func checkOpen(t *cribbage.Table) error {
+	switch {
+	case t.Status == cribbage.StatusCancelled:
+		return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	case t.Status == cribbage.StatusFinished && t.State != nil:
+		return &overError{id: t.ID, result: resultLine(t, t.State.Result)}
+	case !t.Status.Open():
+		return &overError{id: t.ID}
+	}
+	return nil
+}
+
 // isAdmin reports whether the member may manage the server: Discord sends
 // the member's permissions in the channel with every interaction.
 func isAdmin(ic *discordgo.Interaction) bool {

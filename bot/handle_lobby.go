@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -132,6 +133,9 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 			return nil, err
 		}
 		noteTableMessage(t, ic)
+		if err := checkOpen(t); err != nil {
+			return nil, err
+		}
 		var ch *cribbage.Change
 		var err error
 		if join {
@@ -252,6 +256,21 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
 }
 
+// threadTable returns the id of the table whose thread the interaction
+// was made in, or 0 when it was made elsewhere.
+func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
+	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
+	switch {
+	case errors.Is(err, cribbage.ErrNotFound):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case !here(t, ic):
+		return 0, nil
+	}
+	return t.ID, nil
+}
+
 // pickTable resolves which table a command means: the table option if
 // given, else the one table in this channel that fits.
 func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
@@ -262,6 +281,12 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 			return 0, errNotHere
 		}
 		return t.ID, nil
+	}
+	// A command used in a table's thread means that table, whatever its
+	// state, as its table option would: one over or cancelled is answered
+	// as such (overError, cancelledError), not as no table at all.
+	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
+		return id, err
 	}
 	var tables []*cribbage.Table
 	var err error
@@ -275,7 +300,6 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	var ids []int64
 	for _, t := range tables {
-		// A command used in a table's thread finds that table (here).
 		if here(t, ic) && fits(t, uid) {
 			ids = append(ids, t.ID)
 		}

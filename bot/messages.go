@@ -45,6 +45,13 @@ func userMessage(err error) (msg string, known bool) {
 		}
 		return fmt.Sprintf("Table %d was cancelled by <@%s>%s — it's over, and counts for nobody.", cancelled.id, cancelled.by, why), true
 	}
+	var over *overError
+	if errors.As(err, &over) {
+		if over.result == "" {
+			return fmt.Sprintf("Table %d closed before its game started. Open another with `/cribbage start`.", over.id), true
+		}
+		return fmt.Sprintf("Table %d is over: %s `/cribbage replay table: %d` goes through it hand by hand.", over.id, over.result, over.id), true
+	}
 	var many *tooManyTablesError
 	if errors.As(err, &many) {
 		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",

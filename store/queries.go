@@ -36,6 +36,23 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 		WHERE (channel_id = ? OR thread_id = ?) AND status IN ('lobby', 'playing') ORDER BY id`, channelID, channelID)
 }
 
+// ThreadTable returns the table whose thread the channel is, whatever its
+// status: a command used in the thread of a table that is over is about
+// that table, and is told so.
+func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
+	if channelID == "" {
+		return nil, cribbage.ErrNotFound
+	}
+	tables, err := s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE thread_id = ? ORDER BY id LIMIT 1`, channelID)
+	if err != nil {
+		return nil, err
+	}
+	if len(tables) == 0 {
+		return nil, cribbage.ErrNotFound
+	}
+	return tables[0], nil
+}
+
 // GamesInProgress counts the tables with a game being played.
 func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	var n int

@@ -297,6 +297,15 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	}), nil
 }
 
+// ThreadTable implements cribbage.TableService.
+func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
+	found := s.find(func(t *cribbage.Table) bool { return channelID != "" && t.ThreadID == channelID })
+	if len(found) == 0 {
+		return nil, cribbage.ErrNotFound
+	}
+	return found[0], nil
+}
+
 // GamesInProgress implements cribbage.TableService.
 func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	return len(s.find(func(t *cribbage.Table) bool { return t.Status == cribbage.StatusPlaying })), nil

@@ -71,6 +71,7 @@ func Run(t *testing.T, open Open) {
 		{"NextTable", testNextTable},
 		{"NextTableRacesMakeOne", testNextTableRacesMakeOne},
 		{"FindTables", testFindTables},
+		{"ThreadTable", testThreadTable},
 		{"HoldsUnderARace", testHoldsUnderARace},
 		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},

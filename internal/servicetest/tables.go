@@ -547,6 +547,46 @@ func testFindTables(t *testing.T, h *harness) {
 	}
 }
 
+// testThreadTable: a table's thread finds it whatever its status — on,
+// over or cancelled — and a channel that is no table's thread finds none.
+func testThreadTable(t *testing.T, h *harness) {
+	finished := h.finish(t, h.startGame(t, lobby("g", "alice", "bob")).ID)
+	cancelled := h.startGame(t, lobby("g", "alice", "bob"))
+	if _, err := h.s.Update(ctx, cancelled.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.Status, cur.CancelledBy = cribbage.StatusCancelled, "ada"
+		return &cribbage.Change{Table: cur}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	playing := h.startGame(t, lobby("g", "alice", "bob"))
+	threads := map[string]*cribbage.Table{"thread-f": finished, "thread-c": cancelled, "thread-p": playing}
+	for thread, tb := range threads {
+		if err := h.s.SetMessages(ctx, tb.ID, "m-"+thread, thread); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		channel string
+		want    int64
+		status  cribbage.Status
+	}{
+		{"thread-f", finished.ID, cribbage.StatusFinished},
+		{"thread-c", cancelled.ID, cribbage.StatusCancelled},
+		{"thread-p", playing.ID, cribbage.StatusPlaying},
+		{"c1", 0, ""},
+		{"", 0, ""},
+	}
+	for _, tt := range tests {
+		got, err := h.s.ThreadTable(ctx, tt.channel)
+		switch {
+		case tt.want == 0 && !errors.Is(err, cribbage.ErrNotFound):
+			t.Errorf("channel %q: %v, %v; want ErrNotFound", tt.channel, got, err)
+		case tt.want != 0 && (err != nil || got.ID != tt.want || got.Status != tt.status || len(got.Seats) != 2):
+			t.Errorf("channel %q: %+v, %v; want table %d, %s", tt.channel, got, err, tt.want, tt.status)
+		}
+	}
+}
+
 // testActions: a table's log is its actions in the order of the changes
 // and, within one, the order given; a table with none has an empty log.
 func testActions(t *testing.T, h *harness) {
