@@ -33,6 +33,10 @@ type TableService interface {
 	// ChannelTables returns a channel's open tables: those posted in it,
 	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
+	// AwaitingAnswer returns the tables in a server that wait on a
+	// person's answer (Table.AwaitsAnswer): challenges to them, and rematch
+	// offers they have still to accept.
+	AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*Table, error)
 	// ThreadTable returns the table whose thread the channel is, whether
 	// its game is on, over or cancelled, or ErrNotFound.
 	ThreadTable(ctx context.Context, channelID string) (*Table, error)

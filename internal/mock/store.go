@@ -297,6 +297,11 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	}), nil
 }
 
+// AwaitingAnswer implements cribbage.TableService.
+func (s *Store) AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
+	return s.find(func(t *cribbage.Table) bool { return t.GuildID == guildID && t.AwaitsAnswer(userID) }), nil
+}
+
 // ThreadTable implements cribbage.TableService.
 func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
 	found := s.find(func(t *cribbage.Table) bool { return channelID != "" && t.ThreadID == channelID })

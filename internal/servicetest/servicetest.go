@@ -72,6 +72,7 @@ func Run(t *testing.T, open Open) {
 		{"NextTableRacesMakeOne", testNextTableRacesMakeOne},
 		{"FindTables", testFindTables},
 		{"ThreadTable", testThreadTable},
+		{"AwaitingAnswer", testAwaitingAnswer},
 		{"HoldsUnderARace", testHoldsUnderARace},
 		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},

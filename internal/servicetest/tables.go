@@ -631,3 +631,70 @@ func actionsText(log []cribbage.LoggedAction) string {
 
 // cloneTable copies a table, its seats and game included.
 func cloneTable(tb *cribbage.Table) *cribbage.Table { return tb.Clone() }
+
+// testAwaitingAnswer: what waits on a person's answer is an open challenge
+// to them and an open rematch offer they have still to accept, in their
+// server; not a challenge answered or their own (it waits on the other),
+// not an offer they made or accepted, one taken up by its rematch, or one
+// in another server.
+func testAwaitingAnswer(t *testing.T, h *harness) {
+	challenge := func(guild, from, to string) *cribbage.Table {
+		c := lobby(guild, from)
+		c.Options.Players, c.Challenge = 2, &cribbage.Challenge{UserID: to, Name: to}
+		return h.create(t, c, "")
+	}
+	toBob := challenge("g", "a", "b")
+	bobs := challenge("g", "b", "c")
+	challenge("other", "a", "b") // another server
+	declined := challenge("g", "c", "b")
+	h.update(t, declined.ID, func(cur *cribbage.Table) {
+		cur.Challenge.Outcome, cur.Status = cribbage.ChallengeDeclined, cribbage.StatusClosed
+	})
+	offer := func(by string, accepted ...string) *cribbage.Table {
+		f := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
+		return h.update(t, f.ID, func(cur *cribbage.Table) {
+			cur.Offer = &cribbage.RematchOffer{By: by, At: cur.FinishedAt, Accepted: accepted}
+		})
+	}
+	byAlice := offer("a", "a")
+	byBob := offer("b", "b")
+	offer("a", "a", "b") // both said yes (its rematch not made here)
+	taken := offer("a", "a")
+	if _, err := h.s.Update(ctx, taken.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		return &cribbage.Change{Table: cur, Next: rematchOf(cur)}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID) // no offer
+
+	tests := []struct {
+		guild, user string
+		want        []*cribbage.Table
+	}{
+		{"g", "b", []*cribbage.Table{toBob, byAlice}},
+		{"g", "a", []*cribbage.Table{byBob}},
+		{"g", "c", []*cribbage.Table{bobs}},
+		{"g", "zed", nil},
+	}
+	for _, tt := range tests {
+		got, err := h.s.AwaitingAnswer(ctx, tt.guild, tt.user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIDs(t, "awaiting "+tt.user+" in "+tt.guild, ids(got), ids(tt.want))
+	}
+}
+
+// update saves what change makes of a table, failing the test if it
+// cannot.
+func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table)) *cribbage.Table {
+	t.Helper()
+	saved, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		change(cur)
+		return &cribbage.Change{Table: cur}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
