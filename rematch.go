@@ -36,6 +36,19 @@ func (o *RematchOffer) Waiting(t *Table) []Seat {
 	return out
 }
 
+// AwaitsAnswer reports whether t waits on userID's answer: it is an open
+// challenge to them, or a finished table whose open rematch offer they
+// have still to accept.
+func (t *Table) AwaitsAnswer(userID string) bool {
+	if c := t.Challenge; c != nil && t.Status == StatusLobby && c.Outcome == "" && c.UserID == userID {
+		return true
+	}
+	if t.Offer == nil || t.RematchID != 0 || t.Status != StatusFinished {
+		return false
+	}
+	return slices.ContainsFunc(t.Offer.Waiting(t), func(s Seat) bool { return s.UserID == userID })
+}
+
 // OfferRematch is a player's Rematch at a finished table: an offer to the
 // others, or their acceptance of an offer already made (two players who
 // press Rematch at once agree). At a table with no other person the

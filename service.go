@@ -10,8 +10,9 @@ import (
 // interaction that asked for it, so a move is applied once or not at all.
 type TableService interface {
 	// CreateTable saves a new table with its announcements, recording the
-	// interaction; it sets the id, version and times.
-	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound) (*Table, error)
+	// interaction; it sets the id, version and times. The table is saved
+	// only if hold is kept once it is (see Hold).
+	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound, hold Hold) (*Table, error)
 	// Update loads a table, lets fn decide the change and saves it, its
 	// actions, announcements and the interaction in one transaction. If
 	// the table changed while fn decided, fn runs again on the newer
@@ -21,7 +22,7 @@ type TableService interface {
 	// nothing. The change saves the game (see Change); a MessageID fn
 	// sets on a table that has none is recorded. A change with Next makes
 	// the next table in the same transaction and records it as the
-	// table's RematchID.
+	// table's RematchID. The change is saved only if its Hold is kept.
 	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
@@ -32,6 +33,13 @@ type TableService interface {
 	// ChannelTables returns a channel's open tables: those posted in it,
 	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
+	// AwaitingAnswer returns the tables in a server that wait on a
+	// person's answer (Table.AwaitsAnswer): challenges to them, and rematch
+	// offers they have still to accept.
+	AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*Table, error)
+	// ThreadTable returns the table whose thread the channel is, whether
+	// its game is on, over or cancelled, or ErrNotFound.
+	ThreadTable(ctx context.Context, channelID string) (*Table, error)
 	// Actions returns a table's action log in order: with its cut seed
 	// (or first dealer) it replays the game.
 	Actions(ctx context.Context, id int64) ([]LoggedAction, error)

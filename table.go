@@ -215,6 +215,28 @@ type Change struct {
 	// table has one: if Table has one already the whole change fails with
 	// ErrRematched.
 	Next func(next *Table) (*Change, error)
+	// Hold is what the change must keep once written, checked in the same
+	// transaction: see Hold.
+	Hold Hold
+}
+
+// Hold is a limit on people's tables that a change must keep. The store
+// checks it inside the transaction that writes the change, after the
+// change's writes, where no other write can come between the check and
+// the change: checked before the write, two commands at the same instant
+// would both see room for one more and both get it. The zero Hold holds
+// nothing.
+type Hold struct {
+	// MaxOpenTables, when above 0, is the most open tables (lobbies and
+	// games) in the table's server that each of People may sit at once
+	// the change is written (its next table counted): more fails the
+	// change with ErrTooManyTables.
+	MaxOpenTables int
+	People        []string
+	// OneChallenge fails the change with ErrChallengedAgain if the table's
+	// host would then have more than one open challenge to the person the
+	// table's challenge is for.
+	OneChallenge bool
 }
 
 // Waiting returns the seats the game waits on: those still to throw to

@@ -257,7 +257,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 		}
 	}
 	classic, err := u.store.CreateTable(context.Background(), &cribbage.Table{GuildID: guild, ChannelID: channel, HostID: bob.ID,
-		Options: engine.Options{Players: 2, Target: 61}, Computer: "classic", Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: bob.ID, Name: "Bob"}}}, "", nil)
+		Options: engine.Options{Players: 2, Target: 61}, Computer: "classic", Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: bob.ID, Name: "Bob"}}}, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}

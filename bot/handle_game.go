@@ -43,6 +43,9 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	case t.Status == cribbage.StatusCancelled:
 		// Its cards and buttons are no use now.
 		return nil, -1, &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	case seat < 0 && !t.Status.Open():
+		// Not "join it": there is nothing left to join.
+		return nil, -1, checkOpen(t)
 	case seat < 0:
 		return nil, -1, cribbage.ErrNotSeated
 	case t.State == nil:
@@ -209,6 +212,10 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	}
 	t, _, err := b.seatedTable(ctx, ic, id)
 	if err != nil {
+		return reply{}, err
+	}
+	// A game over has nothing to concede: no confirmation to press.
+	if err := checkOpen(t); err != nil {
 		return reply{}, err
 	}
 	what := "the game"

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -34,9 +35,6 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
 	}
 	uid, name := user(ic)
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
 	opts := options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -88,9 +86,10 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		fourColour = v.BoolValue()
 	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil)
+		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
+		openTablesHold(settings, uid))
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	r := render.Table(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
@@ -102,23 +101,28 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 // Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
+	var settings cribbage.GuildSettings
 	if join {
-		settings, err := b.store.GuildSettings(ctx, ic.GuildID)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, id); err != nil {
+		var err error
+		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
 			return nil, err
 		}
 	}
 	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		if err := checkOpen(t); err != nil {
+			return nil, nil, err
+		}
 		if join {
-			return started(cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env()))
+			ch, err := cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
+			if ch != nil {
+				ch.Hold = openTablesHold(settings, uid)
+			}
+			return started(ch, err)
 		}
 		ch, err := cribbage.Leave(t, uid)
 		return ch, nil, err
 	}})
-	return done.table, err
+	return done.table, tooMany(err, settings)
 }
 
 // started adds to a lobby's change the thread of a game that it started,
@@ -200,6 +204,21 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
 }
 
+// threadTable returns the id of the table whose thread the interaction
+// was made in, or 0 when it was made elsewhere.
+func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
+	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
+	switch {
+	case errors.Is(err, cribbage.ErrNotFound):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case !here(t, ic):
+		return 0, nil
+	}
+	return t.ID, nil
+}
+
 // pickTable resolves which table a command means: the table option if
 // given, else the one table in this channel that fits.
 func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
@@ -210,6 +229,12 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 			return 0, errNotHere
 		}
 		return t.ID, nil
+	}
+	// A command used in a table's thread means that table, whatever its
+	// state, as its table option would: one over or cancelled is answered
+	// as such (overError, cancelledError), not as no table at all.
+	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
+		return id, err
 	}
 	var tables []*cribbage.Table
 	var err error
@@ -223,7 +248,6 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	var ids []int64
 	for _, t := range tables {
-		// A command used in a table's thread finds that table (here).
 		if here(t, ic) && fits(t, uid) {
 			ids = append(ids, t.ID)
 		}

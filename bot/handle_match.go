@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -46,7 +45,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, err
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings); err != nil {
 		return reply{}, err
 	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
@@ -55,6 +54,10 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		if err != nil {
 			return nil, rematchRefusal(err)
 		}
+		// Checked above for an offer, which makes no table; the yes that
+		// makes one is held to it again in the write, where a start at the
+		// same instant cannot slip in beside it.
+		ch.Hold = openTablesHold(settings, uid)
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
 			ch.Outbox = append(ch.Outbox, render.Post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
@@ -72,7 +75,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		return b.rematchedAlready(ctx, c.Table)
 	}
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	return updated(t), nil
 }
@@ -163,10 +166,9 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 
 // The bot's refusals of challenges.
 var (
-	errChallengeBot      = errors.New("bot: a bot cannot be challenged")
-	errChallengedAlready = errors.New("bot: an open challenge to that person already")
-	errNotChallenger     = errors.New("bot: only the challenger withdraws a challenge")
-	errNoTarget          = errors.New("bot: the interaction names nobody to challenge")
+	errChallengeBot  = errors.New("bot: a bot cannot be challenged")
+	errNotChallenger = errors.New("bot: only the challenger withdraws a challenge")
+	errNoTarget      = errors.New("bot: the interaction names nobody to challenge")
 )
 
 // cmdChallenge is /cribbage challenge user [points] [match].
@@ -221,21 +223,14 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, err
 	}
-	mine, err := b.store.PlayerTables(ctx, ic.GuildID, uid)
+	// The server's limit and the one open challenge to a person are held
+	// in the write, last: a challenge to oneself or to a bot is refused
+	// for that, whatever the tables open.
+	hold := openTablesHold(settings, uid)
+	hold.OneChallenge = true
+	t, err = b.store.CreateTable(ctx, t, ic.ID, nil, hold)
 	if err != nil {
-		return reply{}, err
-	}
-	if slices.ContainsFunc(mine, func(t *cribbage.Table) bool { return t.OpenChallenge(uid, target.ID) }) {
-		return reply{}, errChallengedAlready
-	}
-	// The server's limit last: a challenge to oneself or to a bot is
-	// refused for that, whatever the tables open.
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
-	t, err = b.store.CreateTable(ctx, t, ic.ID, nil)
-	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t).Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
@@ -273,20 +268,18 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, c.Table); err != nil {
-		return reply{}, err
-	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
 		if err != nil {
 			return nil, err
 		}
+		ch.Hold = openTablesHold(settings, uid)
 		// The game started: its thread opens before its story.
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 		return ch, nil
 	})
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	return updated(t), nil
 }

@@ -47,6 +47,13 @@ func userMessage(err error) (msg string, known bool) {
 		}
 		return fmt.Sprintf("Table %d was cancelled by <@%s>%s — it's over, and counts for nobody.", cancelled.id, cancelled.by, why), true
 	}
+	var over *overError
+	if errors.As(err, &over) {
+		if over.result == "" {
+			return fmt.Sprintf("Table %d closed before its game started. Open another with `/cribbage start`.", over.id), true
+		}
+		return fmt.Sprintf("Table %d is over: %s `/cribbage replay table: %d` goes through it hand by hand.", over.id, over.result, over.id), true
+	}
 	var many *tooManyTablesError
 	if errors.As(err, &many) {
 		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",
@@ -115,7 +122,7 @@ var errorTexts = []struct {
 	{cribbage.ErrNotChallenged, "This challenge is for someone else: only the person challenged can accept or decline it. Challenge someone yourself with `/cribbage challenge`."},
 	{cribbage.ErrSeatHeld, "The free seat is held for the person challenged. Open your own table with `/cribbage start`."},
 	{errChallengeBot, "Bots don't play cribbage here. Challenge a person, or play the computer with `/cribbage start computer: strong`."},
-	{errChallengedAlready, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
+	{cribbage.ErrChallengedAgain, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
 	{errNotChallenger, "Only the challenger can withdraw a challenge."},
 	{errNoTarget, "I can't tell whom you meant to challenge, so I did nothing."},
 	{errNoReplay, "There's no finished hand to replay at that table yet."},

@@ -203,8 +203,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 			return reply{}, err
 		}
 		rep, err := r.handle(b, ctx, ic)
-		if o, ok := options(ic)["table"]; ok && err != nil && r.command == commandName {
-			err = b.explainCancelled(ctx, ic, o.IntValue(), err)
+		if err != nil && r.command == commandName {
+			err = b.explainCancelled(ctx, ic, b.namedTable(ctx, ic), err)
 		}
 		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
@@ -215,6 +215,17 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		return b.click(ctx, ic, ic.ModalSubmitData().CustomID)
 	}
 	return reply{}, errors.New("bot: unknown interaction type")
+}
+
+// namedTable is the table a command is about, for explaining its refusal:
+// the one its table option names, else the one whose thread it was used
+// in, else 0.
+func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
+	if o, ok := options(ic)["table"]; ok {
+		return o.IntValue()
+	}
+	id, _ := b.threadTable(ctx, ic)
+	return id
 }
 
 // menu routes a user context-menu command by its name. Discord sends no

@@ -40,7 +40,7 @@ func TestExpertSeatsAreNamedStrong(t *testing.T) {
 	ctx := context.Background()
 	lobby := newLobby("g", "alice", "bob")
 	lobby.Seats[1] = cribbage.Seat{Computer: "expert", Name: "Computer 2 (expert)"}
-	tb, err := s.CreateTable(ctx, lobby, "", nil)
+	tb, err := s.CreateTable(ctx, lobby, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}

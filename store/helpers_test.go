@@ -68,7 +68,7 @@ func nextAction(g *engine.State, seed engine.Seed) engine.Action {
 func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := s.CreateTable(ctx, lobby, "", nil)
+	tb, err := s.CreateTable(ctx, lobby, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}

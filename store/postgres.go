@@ -150,6 +150,23 @@ func (*postgres) lockMigrations(ctx context.Context, db *conn) (unlock func(), e
 	}, nil
 }
 
+// lockPeople takes a transaction advisory lock on each person, released
+// when the transaction ends. Writers of PostgreSQL run at once, each at
+// READ COMMITTED, so without it two transactions could each count a
+// person's tables before the other's commit and both add one. Taken
+// before the change's writes, in one order (personLocks), they never wait
+// in a circle; once a lock is had, each later statement of the
+// transaction sees what the holder before committed. Two people whose
+// keys hash alike only wait on each other.
+func (*postgres) lockPeople(ctx context.Context, tx *txn, guildID string, people []string) error {
+	for _, key := range personLocks(guildID, people) {
+		if _, err := tx.exec(ctx, `SELECT pg_advisory_xact_lock(hashtext(?))`, key); err != nil {
+			return fmt.Errorf("store: lock %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
 // exec runs the statement as it is: pgx caches statements on each
 // connection by itself, and preparing one on the pool would need a second
 // connection while the transaction holds one (with every connection in a

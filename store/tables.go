@@ -18,7 +18,7 @@ import (
 // CreateTable saves a new table, queues its announcements and records the
 // interaction that asked for it, in one transaction. It sets the table's
 // id, version and times.
-func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound) (*cribbage.Table, error) {
+func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound, hold cribbage.Hold) (*cribbage.Table, error) {
 	t = cloneTable(t)
 	now := s.now()
 	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
@@ -26,10 +26,16 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
 			return err
 		}
+		if err := s.lockHold(ctx, tx, t, hold); err != nil {
+			return err
+		}
 		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&t.ID); err != nil {
 			return err
 		}
-		return s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID)
+		if err := s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID); err != nil {
+			return err
+		}
+		return checkHold(ctx, tx, t, hold)
 	})
 	if err != nil {
 		return nil, err
@@ -125,6 +131,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
 			return err
 		}
+		if err := s.lockHold(ctx, tx, t, ch.Hold); err != nil {
+			return err
+		}
 		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
 			return err
 		}
@@ -145,7 +154,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 			}
 			t.RematchID = id
 		}
-		return nil
+		return checkHold(ctx, tx, t, ch.Hold)
 	})
 	if err != nil {
 		return nil, err

@@ -104,7 +104,7 @@ func (r *rig) queue(n int) {
 	for i := range n {
 		_, err := r.store.CreateTable(context.Background(), &cribbage.Table{GuildID: "1", ChannelID: channel, HostID: "2",
 			Options: cribbageOptions(), Status: cribbage.StatusLobby}, "",
-			[]cribbage.Outbound{{ChannelID: channel, Kind: "post", Payload: fmt.Sprint("post ", i)}})
+			[]cribbage.Outbound{{ChannelID: channel, Kind: "post", Payload: fmt.Sprint("post ", i)}}, cribbage.Hold{})
 		if err != nil {
 			r.t.Fatal(err)
 		}

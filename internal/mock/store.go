@@ -130,7 +130,7 @@ func (s *Store) insert(ch *cribbage.Change) {
 }
 
 // CreateTable implements cribbage.TableService.
-func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound) (*cribbage.Table, error) {
+func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound, hold cribbage.Hold) (*cribbage.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if interactionID != "" && s.interactions[interactionID] {
@@ -138,6 +138,9 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 	}
 	t = clone(t)
 	t.ID, t.Version, t.CreatedAt, t.LastActionAt = int64(len(s.tables)+1), 1, s.now(), s.now()
+	if err := s.checkHold(t, hold, t); err != nil {
+		return nil, err
+	}
 	s.insert(&cribbage.Change{Table: t, Outbox: out})
 	s.claim(interactionID)
 	return t, nil
@@ -231,6 +234,13 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 			n.StartedAt = nt.CreatedAt
 		}
 	}
+	written := []*cribbage.Table{t}
+	if next != nil {
+		written = append(written, next.Table)
+	}
+	if err := s.checkHold(t, ch.Hold, written...); err != nil {
+		return nil, err
+	}
 	saveGame(stored, t)
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
@@ -285,6 +295,20 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	return s.find(func(t *cribbage.Table) bool {
 		return t.Status.Open() && (t.ChannelID == channelID || (t.ThreadID != "" && t.ThreadID == channelID))
 	}), nil
+}
+
+// AwaitingAnswer implements cribbage.TableService.
+func (s *Store) AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
+	return s.find(func(t *cribbage.Table) bool { return t.GuildID == guildID && t.AwaitsAnswer(userID) }), nil
+}
+
+// ThreadTable implements cribbage.TableService.
+func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
+	found := s.find(func(t *cribbage.Table) bool { return channelID != "" && t.ThreadID == channelID })
+	if len(found) == 0 {
+		return nil, cribbage.ErrNotFound
+	}
+	return found[0], nil
 }
 
 // GamesInProgress implements cribbage.TableService.
@@ -580,4 +604,46 @@ func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (
 		return cribbage.Season{}, cribbage.ErrSeasonUnplayed
 	}
 	return s.StartSeasonFn(guildID, userID, name)
+}
+
+// checkHold reports whether writing the tables written (t among them, as
+// they would be saved) breaks h, as the SQL store checks it inside the
+// write: the mutex held by its callers makes the check and the write one
+// step here.
+func (s *Store) checkHold(t *cribbage.Table, h cribbage.Hold, written ...*cribbage.Table) error {
+	// after is every table of the server as it would be once written.
+	var after []*cribbage.Table
+	for id, st := range s.tables {
+		if !slices.ContainsFunc(written, func(w *cribbage.Table) bool { return w.ID == id }) {
+			after = append(after, st)
+		}
+	}
+	after = append(after, written...)
+	// A second challenge to the same person is refused for that, even
+	// when the server's limit would refuse it too: it says what to do.
+	if h.OneChallenge && t.Challenge != nil {
+		n := 0
+		for _, a := range after {
+			if a.GuildID == t.GuildID && a.OpenChallenge(t.HostID, t.Challenge.UserID) {
+				n++
+			}
+		}
+		if n > 1 {
+			return cribbage.ErrChallengedAgain
+		}
+	}
+	if h.MaxOpenTables > 0 {
+		for _, p := range h.People {
+			n := 0
+			for _, a := range after {
+				if a.GuildID == t.GuildID && a.Status.Open() && a.SeatOf(p) >= 0 {
+					n++
+				}
+			}
+			if n > h.MaxOpenTables {
+				return cribbage.ErrTooManyTables
+			}
+		}
+	}
+	return nil
 }

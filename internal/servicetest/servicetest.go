@@ -71,6 +71,10 @@ func Run(t *testing.T, open Open) {
 		{"NextTable", testNextTable},
 		{"NextTableRacesMakeOne", testNextTableRacesMakeOne},
 		{"FindTables", testFindTables},
+		{"ThreadTable", testThreadTable},
+		{"AwaitingAnswer", testAwaitingAnswer},
+		{"HoldsUnderARace", testHoldsUnderARace},
+		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},
 		{"RecordingChangesNoVersion", testRecordingChangesNoVersion},
 		{"NewerTokensWin", testNewerTokensWin},
@@ -142,7 +146,7 @@ func lobby(guild string, users ...string) *cribbage.Table {
 // create saves a table.
 func (h *harness) create(t *testing.T, tb *cribbage.Table, interactionID string, out ...cribbage.Outbound) *cribbage.Table {
 	t.Helper()
-	made, err := h.s.CreateTable(ctx, tb, interactionID, out)
+	made, err := h.s.CreateTable(ctx, tb, interactionID, out, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func testCreateTable(t *testing.T, h *harness) {
 		t.Errorf("announcement ids %d then %d", items[0].ID, items[1].ID)
 	}
 
-	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil, cribbage.Hold{}); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a second table for one interaction: %v, want ErrDuplicate", err)
 	}
 	other := h.create(t, lobby("g", "x"), "i-2")
@@ -547,6 +547,46 @@ func testFindTables(t *testing.T, h *harness) {
 	}
 }
 
+// testThreadTable: a table's thread finds it whatever its status — on,
+// over or cancelled — and a channel that is no table's thread finds none.
+func testThreadTable(t *testing.T, h *harness) {
+	finished := h.finish(t, h.startGame(t, lobby("g", "alice", "bob")).ID)
+	cancelled := h.startGame(t, lobby("g", "alice", "bob"))
+	if _, err := h.s.Update(ctx, cancelled.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.Status, cur.CancelledBy = cribbage.StatusCancelled, "ada"
+		return &cribbage.Change{Table: cur}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	playing := h.startGame(t, lobby("g", "alice", "bob"))
+	threads := map[string]*cribbage.Table{"thread-f": finished, "thread-c": cancelled, "thread-p": playing}
+	for thread, tb := range threads {
+		if err := h.s.SetMessages(ctx, tb.ID, "m-"+thread, thread); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		channel string
+		want    int64
+		status  cribbage.Status
+	}{
+		{"thread-f", finished.ID, cribbage.StatusFinished},
+		{"thread-c", cancelled.ID, cribbage.StatusCancelled},
+		{"thread-p", playing.ID, cribbage.StatusPlaying},
+		{"c1", 0, ""},
+		{"", 0, ""},
+	}
+	for _, tt := range tests {
+		got, err := h.s.ThreadTable(ctx, tt.channel)
+		switch {
+		case tt.want == 0 && !errors.Is(err, cribbage.ErrNotFound):
+			t.Errorf("channel %q: %v, %v; want ErrNotFound", tt.channel, got, err)
+		case tt.want != 0 && (err != nil || got.ID != tt.want || got.Status != tt.status || len(got.Seats) != 2):
+			t.Errorf("channel %q: %+v, %v; want table %d, %s", tt.channel, got, err, tt.want, tt.status)
+		}
+	}
+}
+
 // testActions: a table's log is its actions in the order of the changes
 // and, within one, the order given; a table with none has an empty log.
 func testActions(t *testing.T, h *harness) {
@@ -591,3 +631,70 @@ func actionsText(log []cribbage.LoggedAction) string {
 
 // cloneTable copies a table, its seats and game included.
 func cloneTable(tb *cribbage.Table) *cribbage.Table { return tb.Clone() }
+
+// testAwaitingAnswer: what waits on a person's answer is an open challenge
+// to them and an open rematch offer they have still to accept, in their
+// server; not a challenge answered or their own (it waits on the other),
+// not an offer they made or accepted, one taken up by its rematch, or one
+// in another server.
+func testAwaitingAnswer(t *testing.T, h *harness) {
+	challenge := func(guild, from, to string) *cribbage.Table {
+		c := lobby(guild, from)
+		c.Options.Players, c.Challenge = 2, &cribbage.Challenge{UserID: to, Name: to}
+		return h.create(t, c, "")
+	}
+	toBob := challenge("g", "a", "b")
+	bobs := challenge("g", "b", "c")
+	challenge("other", "a", "b") // another server
+	declined := challenge("g", "c", "b")
+	h.update(t, declined.ID, func(cur *cribbage.Table) {
+		cur.Challenge.Outcome, cur.Status = cribbage.ChallengeDeclined, cribbage.StatusClosed
+	})
+	offer := func(by string, accepted ...string) *cribbage.Table {
+		f := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
+		return h.update(t, f.ID, func(cur *cribbage.Table) {
+			cur.Offer = &cribbage.RematchOffer{By: by, At: cur.FinishedAt, Accepted: accepted}
+		})
+	}
+	byAlice := offer("a", "a")
+	byBob := offer("b", "b")
+	offer("a", "a", "b") // both said yes (its rematch not made here)
+	taken := offer("a", "a")
+	if _, err := h.s.Update(ctx, taken.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		return &cribbage.Change{Table: cur, Next: rematchOf(cur)}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID) // no offer
+
+	tests := []struct {
+		guild, user string
+		want        []*cribbage.Table
+	}{
+		{"g", "b", []*cribbage.Table{toBob, byAlice}},
+		{"g", "a", []*cribbage.Table{byBob}},
+		{"g", "c", []*cribbage.Table{bobs}},
+		{"g", "zed", nil},
+	}
+	for _, tt := range tests {
+		got, err := h.s.AwaitingAnswer(ctx, tt.guild, tt.user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIDs(t, "awaiting "+tt.user+" in "+tt.guild, ids(got), ids(tt.want))
+	}
+}
+
+// update saves what change makes of a table, failing the test if it
+// cannot.
+func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table)) *cribbage.Table {
+	t.Helper()
+	saved, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		change(cur)
+		return &cribbage.Change{Table: cur}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
