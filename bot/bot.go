@@ -77,9 +77,6 @@ const restTimeout = 20 * time.Second
 // (see routeQueued): enough to overlap each one's waits on the disk.
 const workersPerCPU = 2
 
-// lobbyExpiry is how long a lobby nobody started stays open.
-const lobbyExpiry = 24 * time.Hour
-
 // Bot is one connection to Discord serving cribbage tables.
 type Bot struct {
 	opts    Options

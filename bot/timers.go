@@ -47,13 +47,13 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		guilds[gs.GuildID] = gs
 		durations = append(durations, gs.Reminder(b.opts.ReminderAfter), gs.Forfeit(b.opts.ForfeitAfter))
 	}
-	idleFor := lobbyExpiry
+	idleFor := cribbage.LobbyLife
 	for _, d := range durations {
 		if d > 0 && d < idleFor {
 			idleFor = d
 		}
 	}
-	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-lobbyExpiry))
+	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-cribbage.LobbyLife))
 	if err != nil {
 		if ctx.Err() == nil {
 			b.log.Error("timers: cannot list idle tables", "err", err)
@@ -117,23 +117,22 @@ func safely(fn func() error) (err error) {
 // fireTimers fires what is due at one table.
 func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) error {
 	if t.Status == cribbage.StatusLobby {
-		if now.Sub(t.CreatedAt) >= lobbyExpiry {
-			return b.closeLobby(ctx, t.ID)
+		if !now.Before(t.LobbyLapses()) {
+			return b.closeLobby(ctx, t.ID, now)
 		}
 		return nil
 	}
 	since := t.Since()
-	idle := now.Sub(since)
 	waiting, opponents := b.waitingPeople(t)
 	if len(waiting) == 0 {
 		return nil
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
+	if d := ts.forfeit; t.ForfeitDue(now, d) && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
 		// Nobody could claim it: the tournament's computer entrant takes
 		// the win itself, or the round would wait for ever.
 		return b.computerClaims(ctx, t.ID, d)
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
+	if t.ForfeitDue(now, ts.forfeit) && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
 		out := []cribbage.Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
@@ -158,10 +157,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 func (b *Bot) computerClaims(ctx context.Context, id int64, after time.Duration) error {
 	defer b.locks.lock(id)()
 	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.Tournament == nil || !b.forfeitDue(t, after) {
-			return nil, nil
-		}
-		return cribbage.ComputerClaim(t, b.env())
+		return cribbage.ComputerClaim(t, after, b.env())
 	})
 	if err != nil || t == nil {
 		return err
@@ -208,11 +204,11 @@ func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 	return waiting, opponents
 }
 
-// closeLobby closes a lobby nobody started, and says so.
-func (b *Bot) closeLobby(ctx context.Context, id int64) error {
+// closeLobby closes a lobby nobody started by now, and says so.
+func (b *Bot) closeLobby(ctx context.Context, id int64, now time.Time) error {
 	defer b.locks.lock(id)()
 	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		ch := cribbage.CloseLobby(t)
+		ch := cribbage.CloseLobby(t, now)
 		if ch != nil {
 			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
 			var mentions []string
