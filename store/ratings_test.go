@@ -238,14 +238,14 @@ func TestGamesFinishingTogetherAllCount(t *testing.T) {
 
 // TestIdleWeeks: a rating's RD widens one idle step a whole week away, up
 // to a newcomer's; and a player who plays once a week, or stops, moves
-// as idlePeriod's comment says.
+// as cribbage.RatingIdle's comment says.
 func TestIdleWeeks(t *testing.T) {
 	start := time.Date(2026, 1, 5, 20, 0, 0, 0, time.UTC)
 	settled := storedRating{Rating: rating.Rating{R: 1600, RD: 60, Volatility: 0.06}, games: 40, ratedAt: start}
 	for _, tc := range []struct {
 		after time.Duration
 		steps int
-	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}, {60 * idlePeriod, 60}} {
+	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}, {60 * cribbage.RatingIdle, 60}} {
 		want := settled.Rating
 		for range tc.steps {
 			want = rating.Idle(want, ratingSystem)
@@ -264,13 +264,13 @@ func TestIdleWeeks(t *testing.T) {
 	weekly := storedRating{Rating: ratingSystem.Newcomer(), ratedAt: start}
 	var highest float64
 	for week := range 104 {
-		at := start.Add(time.Duration(week) * idlePeriod)
+		at := start.Add(time.Duration(week) * cribbage.RatingIdle)
 		before := weekly.at(at)
 		if week >= 52 {
 			highest = max(highest, before.RD)
 		}
-		after := rateGame(map[string]rating.Rating{"a": before, "b": opp},
-			[]seatResult{{userID: "a", side: 0, won: week%2 == 0}, {userID: "b", side: 1, won: week%2 == 1}})
+		after := rating.RateBouts(map[string]rating.Rating{"a": before, "b": opp},
+			bouts([]cribbage.PlayerResult{{UserID: "a", Side: 0, Won: week%2 == 0}, {UserID: "b", Side: 1, Won: week%2 == 1}}), ratingSystem)
 		weekly = storedRating{Rating: after["a"], ratedAt: at}
 	}
 	if highest > 75 {
@@ -279,7 +279,7 @@ func TestIdleWeeks(t *testing.T) {
 	t.Logf("a weekly player's RD before a game, second year: at most %.1f", highest)
 	// A settled player away: provisional after how many weeks?
 	weeks := 0
-	for !settled.at(start.Add(time.Duration(weeks) * idlePeriod)).Provisional(rating.ProvisionalRD) {
+	for !settled.at(start.Add(time.Duration(weeks) * cribbage.RatingIdle)).Provisional(rating.ProvisionalRD) {
 		weeks++
 	}
 	if weeks < 52 || weeks > 104 {
