@@ -84,12 +84,34 @@ func boolInt(b bool) int {
 }
 
 // Rated reports whether finished table t moves its players' ratings, in
-// the season current when it finishes: only a game where every seat is a
-// person; a computer at the table, as opponent or partner, rates nobody.
-// A resignation, or a claimed forfeit, is a loss for the side that
-// resigned or kept the table waiting.
+// the season current when it finishes:
+//
+//   - Only a game where every seat is a person: a computer at the table,
+//     as opponent or partner, rates nobody.
+//   - A resignation before any card has left a hand (nobody has thrown to
+//     the crib, nobody has laid a card) rates nobody: such a game says
+//     nothing of how anyone plays, and rating it would let a friend's
+//     second account feed someone a win a click at a time. It is still
+//     in the records, as the resigner's loss: the table says who resigned,
+//     and a match or tournament counts it.
+//   - Any other resignation, or a claimed forfeit (however early: the
+//     claimer waited the forfeit time for it), is a loss for the side that
+//     resigned or kept the table waiting.
 func (t *Table) Rated() bool {
-	return t.State != nil && t.State.Result != nil && !t.HasComputer()
+	if t.State == nil || t.State.Result == nil || t.HasComputer() {
+		return false
+	}
+	return t.State.Result.Reason != engine.ReasonResigned || CardPlayed(t.State)
+}
+
+// CardPlayed reports whether any card of game g has left a player's
+// hand: thrown to the crib, or laid in the play. The first hand's deal
+// and the cut for it are no card played.
+func CardPlayed(g *engine.State) bool {
+	if g.HandNo > 1 || len(g.Plays) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(g.Discards, func(d engine.CardSet) bool { return d != 0 })
 }
 
 // Bout is one contest a rated game is rated as: Winners beat Losers.

@@ -84,6 +84,69 @@ func TestResultsCreditSkunks(t *testing.T) {
 	}
 }
 
+// TestWhichGamesAreRated: people only, and a resignation before any card
+// has left a hand rates nobody.
+func TestWhichGamesAreRated(t *testing.T) {
+	two := engine.Options{Players: 2, Target: 121}
+	win := engine.Result{Reason: engine.ReasonTarget, Winner: 0, Loser: -1, Scores: []int{121, 100}, Skunks: []int{0, 0}, Games: 1}
+	resigned := engine.Result{Reason: engine.ReasonResigned, Winner: 1, Loser: 0, Scores: []int{0, 0}, Skunks: []int{0, 0}, Games: 1}
+	forfeit := engine.Result{Reason: engine.ReasonForfeit, Winner: 0, Loser: 1, Scores: []int{0, 0}, Skunks: []int{0, 0}, Games: 1}
+	cut, _, _ := engine.New(two, engine.SeedFromUint64(1))
+	tests := []struct {
+		name  string
+		g     *engine.State
+		r     engine.Result
+		users []string
+		want  bool
+	}{
+		{"a game played out", nil, win, []string{"ann", "bob"}, true},
+		{"a computer opponent", nil, win, []string{"ann", "cpu"}, false},
+		{"resigned before the first deal", cut, resigned, []string{"ann", "bob"}, false},
+		{"resigned with the cards dealt, none thrown", dealt(t, two), resigned, []string{"ann", "bob"}, false},
+		{"resigned after one throw to the crib", dealt(t, two, 1), resigned, []string{"ann", "bob"}, true},
+		{"resigned in a later hand", nil, resigned, []string{"ann", "bob"}, true},
+		{"a forfeit before any card", dealt(t, two), forfeit, []string{"ann", "bob"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := finishedTable(two, tt.g, tt.r, tt.users...).Rated(); got != tt.want {
+				t.Errorf("Rated = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if (&Table{Status: StatusPlaying, State: cut}).Rated() {
+		t.Error("a game without a result is rated")
+	}
+}
+
+// TestCardPlayed follows a game from its cut to the play.
+func TestCardPlayed(t *testing.T) {
+	two := engine.Options{Players: 2, Target: 121}
+	cut, _, _ := engine.New(two, engine.SeedFromUint64(1))
+	both := dealt(t, two, 0, 1)
+	a := engine.Action{Kind: engine.ActPlay, Seat: both.Turn, Card: both.LegalPlays(both.Turn)[0]}
+	laid, _, err := both.Apply(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		g    *engine.State
+		want bool
+	}{
+		{"the cut for deal", cut, false},
+		{"dealt", dealt(t, two), false},
+		{"one thrown", dealt(t, two, 0), true},
+		{"both thrown", both, true},
+		{"a card laid", laid, true},
+	}
+	for _, tt := range tests {
+		if got := CardPlayed(tt.g); got != tt.want {
+			t.Errorf("%s: CardPlayed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestRatingBouts: two sides are one bout, side against side; three or
 // four players are the winner against each of the others.
 func TestRatingBouts(t *testing.T) {
