@@ -53,6 +53,17 @@ func currentSeason(ctx context.Context, q querier, guildID string) (int, error) 
 	return n, err
 }
 
+// seasonForResult returns the season a game finishing in tx counts in:
+// the server's current one, which stays current until tx ends
+// (lockSeason), so a game never lands in a season started before it
+// finished.
+func seasonForResult(ctx context.Context, tx *txn, guildID string) (int, error) {
+	if err := tx.c.d.lockSeason(ctx, tx, guildID, false); err != nil {
+		return 0, err
+	}
+	return currentSeason(ctx, tx, guildID)
+}
+
 // rateResult rates a finished game between people in tx: it reads each
 // player's rating in the season (a newcomer's if none), as it stands at
 // the game's end, and writes each rating after the game with one more

@@ -42,7 +42,7 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
-	season, err := currentSeason(ctx, tx, t.GuildID)
+	season, err := seasonForResult(ctx, tx, t.GuildID)
 	if err != nil {
 		return err
 	}
