@@ -170,15 +170,13 @@ func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, sin
 				st = &cribbage.Standing{UserID: p.UserID}
 				byUser[p.UserID] = st
 			}
-			var rec cribbage.Record
-			add(&rec, p)
 			st.Name = max(st.Name, p.Name)
 			st.Games++
-			st.Wins += rec.Wins
-			st.Losses += rec.Losses
-			st.GamesWon += rec.GamesWon
-			st.SkunksGiven += rec.SkunksGiven + rec.DoubleSkunksGiven
-			st.SkunksTaken += rec.SkunksTaken + rec.DoubleSkunksTaken
+			st.Wins += boolInt(p.Won)
+			st.Losses += boolInt(!p.Won)
+			st.GamesWon += p.GamesWon
+			st.SkunksGiven += p.SkunksGiven + p.DoubleSkunksGiven
+			st.SkunksTaken += p.SkunksTaken + p.DoubleSkunksTaken
 		}
 	}
 	now := s.now()
@@ -289,6 +287,7 @@ func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (cribbage.
 	return h, nil
 }
 
+// boolInt is 1 for true.
 func boolInt(b bool) int {
 	if b {
 		return 1

@@ -1,7 +1,9 @@
 package servicetest
 
 import (
+	"cmp"
 	"errors"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -234,14 +236,8 @@ func testRecordsFromFinishedGames(t *testing.T, h *harness) {
 // out: ranked by rating, all of them provisional.
 func checkBoard(t *testing.T, board []cribbage.Standing, want map[string]cribbage.Standing, ratings map[string]rating.Rating, rated map[string]int) {
 	t.Helper()
-	order := slices.Collect(func(yield func(string) bool) {
-		for u := range want {
-			if !yield(u) {
-				return
-			}
-		}
-	})
-	slices.SortFunc(order, func(a, b string) int { return -cmpFloat(ratings[a].R, ratings[b].R) })
+	order := slices.Collect(maps.Keys(want))
+	slices.SortFunc(order, func(a, b string) int { return cmp.Compare(ratings[b].R, ratings[a].R) })
 	if len(board) != len(order) {
 		t.Fatalf("board %+v, want %v", board, order)
 	}
@@ -253,16 +249,6 @@ func checkBoard(t *testing.T, board []cribbage.Standing, want map[string]cribbag
 		}
 		sameRating(t, st.UserID, st.Rating, ratings[st.UserID], rated[st.UserID])
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // testSeasonsStartAfresh: a server without games, or with games against
@@ -387,5 +373,41 @@ func testResignationsAndRatings(t *testing.T, h *harness) {
 				sameRating(t, who+tt.name, st.Rating, want, games)
 			}
 		})
+	}
+}
+
+// testMatchesInStats: a decided match between people counts in both
+// players' stats, won and lost; a match still on, or one against the
+// computer, counts in neither.
+func testMatchesInStats(t *testing.T, h *harness) {
+	finishMatchGame := func(tb *cribbage.Table, conceded bool) {
+		t.Helper()
+		h.advance(time.Minute)
+		id := h.startGame(t, tb).ID
+		_, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+			if err != nil {
+				return nil, err
+			}
+			cur.SetGame(g, h.now())
+			cur.Match = &cribbage.Match{ID: cur.ID, BestOf: 3, Game: 1, Conceded: conceded,
+				Games: []cribbage.MatchGame{{Table: cur.ID, Winner: 0, Reason: g.Result.Reason, Points: cribbage.GamePoints(g.Result)}}}
+			return &cribbage.Change{Table: cur}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	finishMatchGame(seated(two, "alice", "bob"), true)  // bob resigns the match
+	finishMatchGame(seated(two, "alice", "bob"), false) // game 1 of a match still on
+	finishMatchGame(seated(two, "alice", "cpu"), true)  // against the computer
+	for user, want := range map[string]cribbage.MatchRecord{"alice": {Matches: 1, Won: 1}, "bob": {Matches: 1, Lost: 1}} {
+		st, err := h.s.PlayerStats(ctx, "g", user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Matches != want {
+			t.Errorf("%s's matches: %+v, want %+v", user, st.Matches, want)
+		}
 	}
 }

@@ -93,6 +93,7 @@ func Run(t *testing.T, open Open) {
 		{"RecordsFromFinishedGames", testRecordsFromFinishedGames},
 		{"SeasonsStartAfresh", testSeasonsStartAfresh},
 		{"ResignationsAndRatings", testResignationsAndRatings},
+		{"MatchesInStats", testMatchesInStats},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
