@@ -106,7 +106,7 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Errorf("withdrawn: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
 	}
 	tb = challenge(t, 0)
-	if ch := CloseLobby(tb); ch == nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeLapsed {
+	if ch := CloseLobby(tb, tb.LobbyLapses()); ch == nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeLapsed {
 		t.Errorf("lapsed: %s, %q", tb.Status, tb.Challenge.Outcome)
 	}
 	tb = challenge(t, 0)

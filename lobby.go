@@ -2,10 +2,6 @@ package cribbage
 
 import "time"
 
-// LobbyLife is how long a lobby nobody started stays open, and so how long
-// a challenge waits for its answer.
-const LobbyLife = 24 * time.Hour
-
 // A lobby's changes: people take and give up seats, and the host starts
 // the game. A lobby that fills starts its game in the same change (Start,
 // in move.go), so the last seat taken and the first deal are saved
@@ -84,10 +80,20 @@ func Begin(t *Table, userID string, env Env) (*Change, error) {
 	return ch, err
 }
 
-// CloseLobby closes a lobby nobody started (a challenge nobody answered
-// lapses); a table past its lobby is left alone (a nil change).
-func CloseLobby(t *Table) *Change {
-	if t.Status != StatusLobby {
+// LobbyLife is how long a lobby nobody starts stays open, and a
+// challenge nobody answers stands: a day, long enough for everyone asked
+// to see it whatever their time zone, short enough that a channel is not
+// left with stale tables.
+const LobbyLife = 24 * time.Hour
+
+// LobbyLapses returns when lobby t closes if nobody starts it.
+func (t *Table) LobbyLapses() time.Time { return t.CreatedAt.Add(LobbyLife) }
+
+// CloseLobby closes a lobby nobody started within LobbyLife of now (a
+// challenge nobody answered lapses); a table past its lobby, or a lobby
+// younger than that, is left alone (a nil change).
+func CloseLobby(t *Table, now time.Time) *Change {
+	if t.Status != StatusLobby || now.Before(t.LobbyLapses()) {
 		return nil
 	}
 	if t.Challenge != nil {

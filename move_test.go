@@ -226,7 +226,7 @@ func TestALobbyFillsAndStarts(t *testing.T) {
 	if _, err := Leave(left, "b"); err != nil || left.Status != StatusClosed {
 		t.Errorf("the last person leaving: %v, %s", err, left.Status)
 	}
-	if CloseLobby(tb) != nil || CloseLobby(lobby()).Table.Status != StatusClosed {
+	if l := lobby(); CloseLobby(tb, tb.LobbyLapses()) != nil || CloseLobby(l, l.LobbyLapses()).Table.Status != StatusClosed {
 		t.Errorf("CloseLobby closes lobbies only")
 	}
 }

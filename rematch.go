@@ -13,7 +13,7 @@ import (
 
 // OfferLife is how long a rematch offer stands unanswered before it
 // lapses: a day, as long as a lobby nobody starts.
-const OfferLife = 24 * time.Hour
+const OfferLife = LobbyLife
 
 // RematchOffer is a finished table's open offer of a rematch: who made
 // it, when, and who has accepted it (whoever made it among them). Once

@@ -535,23 +535,21 @@ func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, erro
 // ComputerClaim is a tournament computer entrant's claim of the win at a
 // game whose people have let it wait the forfeit time, as a person would
 // claim it (engine.ActForfeit: a win, never a skunk): nobody else could,
-// and the round would wait for ever. The bot decides the time is up. A
-// game not waiting on people, or with no computer on another side, gives
-// a nil change.
-func ComputerClaim(t *Table, env Env) (*Change, error) {
-	if t.Tournament == nil || t.Status != StatusPlaying || t.State == nil {
+// and the round would wait for ever. It claims by a person's rule: the
+// table has waited the forfeit time after (ForfeitDue at env.Now), and
+// not on the computer's side (LateSeat). A game not yet due, not waiting
+// on people, or with no computer on another side, gives a nil change.
+func ComputerClaim(t *Table, after time.Duration, env Env) (*Change, error) {
+	if t.Tournament == nil || t.State == nil || !t.ForfeitDue(env.Now, after) {
 		return nil, nil
 	}
-	late, waits := -1, map[int]bool{}
-	for _, w := range t.State.Waiting() {
-		waits[t.Options.SideOf(w)] = true
-		if late < 0 {
-			late = w
-		}
-	}
 	for i, s := range t.Seats {
-		if s.Computer == "" || late < 0 || waits[t.Options.SideOf(i)] {
+		if s.Computer == "" {
 			continue
+		}
+		late, err := t.LateSeat(i)
+		if err != nil || late < 0 {
+			continue // its own side keeps the table waiting, or nobody does
 		}
 		a := engine.Action{Kind: engine.ActForfeit, Seat: i, Other: late}
 		g, events, err := t.State.Apply(a)

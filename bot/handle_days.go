@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -23,12 +22,6 @@ var errNobodyLate = errors.New("bot: no opponent is keeping the table waiting")
 // errNoForfeits means the server turned forfeits off.
 var errNoForfeits = errors.New("bot: forfeits are off on this server")
 
-// forfeitDue reports whether the table has waited long enough for a
-// forfeit to be claimed, with forfeits after after (0: never).
-func (b *Bot) forfeitDue(t *cribbage.Table, after time.Duration) bool {
-	return after > 0 && t.Status == cribbage.StatusPlaying && b.now().Sub(t.Since()) >= after
-}
-
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time (the server's, or the bot's). A forfeit
 // is a win, never a skunk.
@@ -42,19 +35,12 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 		if after == 0 {
 			return engine.Action{}, errNoForfeits
 		}
-		if !b.forfeitDue(t, after) {
+		if !t.ForfeitDue(b.now(), after) {
 			return engine.Action{}, errTooSoon
 		}
-		late := -1
-		for _, w := range t.State.Waiting() {
-			if t.Options.SideOf(w) == t.Options.SideOf(seat) {
-				// The engine refuses it too; said first, it is the reason
-				// the claimer can act on.
-				return engine.Action{}, engine.ErrClaimerWaited
-			}
-			if late < 0 {
-				late = w
-			}
+		late, err := t.LateSeat(seat)
+		if err != nil {
+			return engine.Action{}, err
 		}
 		if late < 0 {
 			return engine.Action{}, errNobodyLate

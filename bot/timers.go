@@ -118,23 +118,22 @@ func safely(fn func() error) (err error) {
 // fireTimers fires what is due at one table.
 func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) error {
 	if t.Status == cribbage.StatusLobby {
-		if now.Sub(t.CreatedAt) >= cribbage.LobbyLife {
-			return b.closeLobby(ctx, t.ID)
+		if !now.Before(t.LobbyLapses()) {
+			return b.closeLobby(ctx, t.ID, now)
 		}
 		return nil
 	}
 	since := t.Since()
-	idle := now.Sub(since)
 	waiting, opponents := b.waitingPeople(t)
 	if len(waiting) == 0 {
 		return nil
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
+	if d := ts.forfeit; t.ForfeitDue(now, d) && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
 		// Nobody could claim it: the tournament's computer entrant takes
 		// the win itself, or the round would wait for ever.
 		return b.computerClaims(ctx, t.ID, d)
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
+	if t.ForfeitDue(now, ts.forfeit) && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
 			render.Mentions(waiting), render.HasHave(len(waiting)), t.ID, since.Unix(), render.Mentions(opponents))
 		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...))}
@@ -160,10 +159,7 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 // (clickClaimWin).
 func (b *Bot) computerClaims(ctx context.Context, id int64, after time.Duration) error {
 	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		if t.Tournament == nil || !b.forfeitDue(t, after) {
-			return nil, nil, nil
-		}
-		ch, err := cribbage.ComputerClaim(t, b.env())
+		ch, err := cribbage.ComputerClaim(t, after, b.env())
 		return ch, nil, err
 	}})
 	return err
@@ -207,10 +203,10 @@ func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 	return waiting, opponents
 }
 
-// closeLobby closes a lobby nobody started, and says so.
-func (b *Bot) closeLobby(ctx context.Context, id int64) error {
+// closeLobby closes a lobby nobody started by now, and says so.
+func (b *Bot) closeLobby(ctx context.Context, id int64, now time.Time) error {
 	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		ch := cribbage.CloseLobby(t)
+		ch := cribbage.CloseLobby(t, now)
 		if ch != nil {
 			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
 			var mentions []string

@@ -37,6 +37,10 @@ type dialect interface {
 	lockPeople(ctx context.Context, tx *txn, guildID string, people []string) error
 	// exec runs one statement of a write transaction.
 	exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error)
+	// lockSeason holds a server's current season still until tx ends:
+	// shared by the transactions that record a game in it, exclusive for
+	// the one that starts the next (seasonForResult, StartSeason).
+	lockSeason(ctx context.Context, tx *txn, guildID string, exclusive bool) error
 }
 
 // conn is the database, speaking its dialect: every query's placeholders

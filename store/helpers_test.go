@@ -117,3 +117,16 @@ func mustTable(t testing.TB, s *Store, id int64) *cribbage.Table {
 	}
 	return tb
 }
+
+// resignAfterAThrow has seat resign game g once a card has left a hand:
+// the first hand dealt if need be, and one player's throw to the crib. A
+// resignation before any card rates nobody (cribbage.Table.Rated).
+func resignAfterAThrow(g *engine.State, seat int) (*engine.State, []engine.Event, error) {
+	for !cribbage.CardPlayed(g) {
+		var err error
+		if g, _, err = g.Apply(nextAction(g, engine.SeedFromUint64(7))); err != nil {
+			return nil, nil, err
+		}
+	}
+	return g.Apply(engine.Action{Kind: engine.ActResign, Seat: seat})
+}

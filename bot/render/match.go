@@ -150,6 +150,6 @@ func challengeLines(t *cribbage.Table) []string {
 	}
 	return []string{
 		fmt.Sprintf("⚔️ **%s** challenges **%s** to cribbage — %s.", host, c.Name, what),
-		fmt.Sprintf("%s: **Accept** or **Decline**. The challenge lapses <t:%d:R>.", c.Name, t.CreatedAt.Add(cribbage.LobbyLife).Unix()),
+		fmt.Sprintf("%s: **Accept** or **Decline**. The challenge lapses <t:%d:R>.", c.Name, t.LobbyLapses().Unix()),
 	}
 }

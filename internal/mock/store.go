@@ -6,7 +6,7 @@
 // once, a table's next table (Change.Next) is made once and with its
 // change or not at all, a table's announcements go to the holder
 // of its lease, and times are kept to the millisecond. The records are
-// whatever the test sets.
+// kept from the games finished, as the store keeps them (records.go).
 package mock
 
 import (
@@ -25,8 +25,10 @@ type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
 	// LeaderboardFn, PlayerStatsFn, HeadToHeadFn, SeasonsFn and
-	// StartSeasonFn answer the records; nil ones answer as a server with no
-	// games would.
+	// StartSeasonFn, when set, answer the records in place of the games
+	// finished here: for a handler test that needs a server's long
+	// history (forty games, two seasons) it would be slow to play out.
+	// Left nil, the records are the games', as the store's are.
 	LeaderboardFn func(guildID string, season int, since time.Time) ([]cribbage.Standing, error)
 	PlayerStatsFn func(guildID, userID string) (cribbage.Stats, error)
 	HeadToHeadFn  func(guildID, a, b string) (cribbage.HeadToHead, error)
@@ -43,6 +45,7 @@ type Store struct {
 	leases       map[int64]lease
 	guilds       map[string]cribbage.GuildSettings
 	tournaments  map[int64]*tournament
+	records      records
 }
 
 // lease is who sends a table's announcements, until when.
@@ -127,6 +130,10 @@ func (s *Store) insert(ch *cribbage.Change) {
 	s.tables[t.ID] = stored
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	if stored.Status == cribbage.StatusFinished {
+		// A game that ended as it was made, between computer players.
+		s.records.record(stored, stored.FinishedAt)
+	}
 }
 
 // CreateTable implements cribbage.TableService.
@@ -233,6 +240,10 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 		if n.Status == cribbage.StatusPlaying {
 			n.StartedAt = nt.CreatedAt
 		}
+		if n.Status == cribbage.StatusFinished {
+			// Ended as it was made, as the store's openTable has it.
+			n.StartedAt, n.FinishedAt = nt.CreatedAt, nt.CreatedAt
+		}
 	}
 	written := []*cribbage.Table{t}
 	if next != nil {
@@ -244,6 +255,9 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 	saveGame(stored, t)
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
+		s.records.record(stored, stored.FinishedAt)
+	}
 	if next != nil {
 		s.insert(next)
 		stored.RematchID, t.RematchID = next.Table.ID, next.Table.ID
@@ -561,49 +575,6 @@ func (s *Store) Seal(ctx context.Context, id, through int64) error {
 	}
 	it.SealedThrough = through
 	return nil
-}
-
-// Leaderboard implements cribbage.RecordService.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]cribbage.Standing, error) {
-	if s.LeaderboardFn == nil {
-		if season > 1 {
-			return nil, cribbage.ErrNoSeason
-		}
-		return nil, nil
-	}
-	return s.LeaderboardFn(guildID, season, since)
-}
-
-// PlayerStats implements cribbage.RecordService.
-func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribbage.Stats, error) {
-	if s.PlayerStatsFn == nil {
-		return cribbage.Stats{}, nil
-	}
-	return s.PlayerStatsFn(guildID, userID)
-}
-
-// HeadToHead implements cribbage.RecordService.
-func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (cribbage.HeadToHead, error) {
-	if s.HeadToHeadFn == nil {
-		return cribbage.HeadToHead{}, nil
-	}
-	return s.HeadToHeadFn(guildID, a, b)
-}
-
-// Seasons implements cribbage.RecordService.
-func (s *Store) Seasons(ctx context.Context, guildID string) ([]cribbage.Season, error) {
-	if s.SeasonsFn == nil {
-		return []cribbage.Season{{Number: 1}}, nil
-	}
-	return s.SeasonsFn(guildID)
-}
-
-// StartSeason implements cribbage.RecordService.
-func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (cribbage.Season, error) {
-	if s.StartSeasonFn == nil {
-		return cribbage.Season{}, cribbage.ErrSeasonUnplayed
-	}
-	return s.StartSeasonFn(guildID, userID, name)
 }
 
 // checkHold reports whether writing the tables written (t among them, as

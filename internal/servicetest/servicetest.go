@@ -4,10 +4,9 @@
 // Each runs it from a test of its own, so what a handler test learns from
 // the double holds of the store. It is for tests only.
 //
-// The records (cribbage.RecordService) are left out: the double answers
-// them from functions each test sets, not from the games played, and the
-// store's records are checked against figures worked out by hand in its
-// own tests (store/records_test.go).
+// The records (cribbage.RecordService) are in it too: each implementation
+// keeps them from the games finished through it, by the domain's policy,
+// and the suite reads them back against figures worked out by hand.
 package servicetest
 
 import (
@@ -24,9 +23,10 @@ import (
 )
 
 // Services is what the suite holds an implementation to: every service
-// the bot uses but the records.
+// the bot uses.
 type Services interface {
 	cribbage.TableService
+	cribbage.RecordService
 	cribbage.TimerService
 	cribbage.OutboxService
 	cribbage.GuildService
@@ -94,6 +94,10 @@ func Run(t *testing.T, open Open) {
 		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
 		{"TournamentShown", testTournamentShown},
 		{"CancelledTournamentTables", testCancelledTournamentTables},
+		{"RecordsFromFinishedGames", testRecordsFromFinishedGames},
+		{"SeasonsStartAfresh", testSeasonsStartAfresh},
+		{"ResignationsAndRatings", testResignationsAndRatings},
+		{"MatchesInStats", testMatchesInStats},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
