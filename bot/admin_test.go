@@ -318,25 +318,25 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 // TestHelpNamesEveryCommand: /cribbage help tells of every subcommand of
 // every command, within a message's 2000 characters.
 func TestHelpNamesEveryCommand(t *testing.T) {
-	if n := len([]rune(helpText)); n > 2000 {
+	if n := len([]rune(render.HelpText)); n > 2000 {
 		t.Errorf("help is %d characters", n)
 	}
 	for _, c := range commandDefinitions() {
 		if c.Type == discordgo.UserApplicationCommand {
 			// A user command is chosen from a person's menu, by its name.
-			if !strings.Contains(helpText, "**"+c.Name+"**") {
+			if !strings.Contains(render.HelpText, "**"+c.Name+"**") {
 				t.Errorf("help never names the user command %q", c.Name)
 			}
 			continue
 		}
-		if c.Name != commandName && !strings.Contains(helpText, "/"+c.Name) {
+		if c.Name != commandName && !strings.Contains(render.HelpText, "/"+c.Name) {
 			t.Errorf("help never names /%s", c.Name)
 		}
 		for _, o := range c.Options {
 			if o.Name == "help" {
 				continue // being read
 			}
-			if !strings.Contains(helpText, "`"+o.Name) && !strings.Contains(helpText, " "+o.Name+"`") {
+			if !strings.Contains(render.HelpText, "`"+o.Name) && !strings.Contains(render.HelpText, " "+o.Name+"`") {
 				t.Errorf("help never names /%s %s", c.Name, o.Name)
 			}
 		}

@@ -38,7 +38,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		board = append(board, cribbage.Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
 	}
-	desc := renderLeaderboard(board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
+	desc := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
 	lines := strings.Split(desc, "\n")
 	if len(lines) != 12 || !strings.HasPrefix(lines[0], "**1.** P1") || lines[10] != "…" || !strings.HasPrefix(lines[11], "**12.** P12") {
 		t.Errorf("board:\n%s", desc)
@@ -46,7 +46,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	if strings.Contains(desc, "P11") {
 		t.Error("rank 11 shown though the caller is 12th")
 	}
-	if d := renderLeaderboard(board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
+	if d := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
 		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
 	}
 }
@@ -59,7 +59,7 @@ func TestLeaderboardLines(t *testing.T) {
 		{Rank: 1, UserID: "a", Name: "Alice", Games: 12, Wins: 8, Losses: 4, Rating: cribbage.Rating{R: 1623.4, RD: 71.6, Games: 12}},
 		{Rank: 2, UserID: "b", Name: "Bob", Games: 1, Wins: 1, Losses: 0, Rating: cribbage.Rating{R: 1662.3, RD: 290.3, Games: 1, Provisional: true}},
 	}
-	r := renderLeaderboard(board, cribbage.Season{Number: 2, Name: "Winter"}, true, "last 7 days", "")
+	r := render.Leaderboard(board, cribbage.Season{Number: 2, Name: "Winter"}, true, "last 7 days", "")
 	want := "**1.** Alice · **1623** · 8–4 · 12 games\n" +
 		"*Provisional (?) — too few recent games to be sure yet:*\n" +
 		"**2.** Bob · **1662?** · 1–0 · 1 game"
@@ -74,10 +74,10 @@ func TestLeaderboardLines(t *testing.T) {
 			t.Errorf("%d characters, long for a phone: %s", n, l)
 		}
 	}
-	if got := ratingLine(board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
+	if got := render.RatingLine(board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
 		t.Errorf("stats line %q", got)
 	}
-	past := renderLeaderboard(nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
+	past := render.Leaderboard(nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
 	if past != "No games between people in Season 1 yet." {
 		t.Errorf("an empty past season: %q", past)
 	}

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"slices"
@@ -44,7 +44,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 			t.Fatalf("rematch %v: the game stopped in phase %v", rematch, g.Phase)
 		}
 		prev = tb
-		hands, err := replayHands(tb, actions)
+		hands, err := ReplayHands(tb, actions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 		if !slices.Equal(last.scores, g.Scores) || last.result == nil {
 			t.Errorf("rematch %v: the last hand ends at %v, the game at %v", rematch, last.scores, g.Scores)
 		}
-		if r := renderReplay(tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
+		if r := Replay(tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
 			t.Errorf("the last page: %d files, %d embeds", len(r.Files), len(r.Embeds))
 		}
 	}
