@@ -410,21 +410,71 @@ func (b *Bot) resume(ctx context.Context) {
 }
 
 // advanceTable makes whatever moves the table makes by itself now, if any
-// (cribbage.Continue).
+// (cribbage.Continue), and shows them.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
+	t, note, err := b.continueTable(ctx, id)
+	if err == nil && t != nil {
+		b.moved(t, note)
+	}
+	return t, err
+}
+
+// continueTable makes the moves table id makes by itself now (a computer
+// player's, a deal), in one update: the computers decide before the
+// update's transaction, never in it. It returns the table as saved and
+// what the moves did, or a nil table when there were none.
+func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
 	defer b.locks.lock(id)()
 	var note []string
 	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		ch, events, err := cribbage.Continue(t, b.env())
+		env := b.env()
+		if !anyPerson(t.Seats) {
+			// A tournament's game between computer entrants is played
+			// quietly: its result is on the standings.
+			env.Announce, env.Introduce = nil, nil
+		}
+		ch, events, err := cribbage.Continue(t, env)
 		if ch != nil {
 			note = moveNote(t, events)
 		}
 		return ch, err
 	})
-	if err == nil && note != nil {
-		b.moved(t, note)
+	return t, note, err
+}
+
+// playLater lets table id, just opened by another table's change (a
+// rematch, a match's next game), make its own moves in the background:
+// its computer players' first decisions, made after the change that
+// opened it was saved. If this process stops first, the next start
+// (resume) or any replica's timers make them.
+func (b *Bot) playLater(id int64) {
+	b.inBackground(func(ctx context.Context) {
+		if _, err := b.advanceTable(ctx, id); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not play a table opened", "table", id, "err", err)
+		}
+	})
+}
+
+// inBackground runs fn on its own goroutine within the run, counted with
+// the live surface's work to come (cribbage_live_pending), so that a
+// shutdown and the tests see it; it does nothing once the run is over
+// (the next start's resume picks up what it would have done).
+func (b *Bot) inBackground(fn func(ctx context.Context)) {
+	ctx, ok := b.liveContext()
+	if !ok {
+		return
 	}
-	return t, err
+	b.live.mu.Lock()
+	b.live.later++
+	b.live.mu.Unlock()
+	go func() {
+		defer func() {
+			b.live.mu.Lock()
+			b.live.later--
+			b.live.mu.Unlock()
+		}()
+		fn(ctx)
+	}()
 }
 
 // shard sets which gateway shards this process runs. SHARD_ID of

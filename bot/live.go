@@ -339,12 +339,24 @@ func (l *live) forget(table int64) {
 // moved records a change a move made at a table, for the hand views that
 // show its version, and brings the table's live surface up to date.
 func (b *Bot) moved(t *cribbage.Table, note []string) {
+	b.showMove(t, note)
+	switch {
+	case t.Tournament != nil && !t.Status.Open():
+		// A tournament game's end may finish its round or match, and the
+		// tournament plays on its tables (a playoff match's next game
+		// among them).
+		b.tournamentMoved(t.Tournament.ID)
+	case t.RematchID != 0 && !t.Status.Open():
+		// The match's next game opened with this change: its computer
+		// players move now it is saved.
+		b.playLater(t.RematchID)
+	}
+}
+
+// showMove brings the live surface up to date with a change to t.
+func (b *Bot) showMove(t *cribbage.Table, note []string) {
 	b.live.noteChange(t.ID, t.Version, note)
 	b.touchTable(t.ID)
-	if t.Tournament != nil && !t.Status.Open() {
-		// A tournament game's end may finish its round or match.
-		b.tournamentMoved(t.Tournament.ID)
-	}
 }
 
 // moveNote is what a change did, as a hand view shows it above the cards:
