@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -59,6 +60,9 @@ type Options struct {
 	// Seeds draws the seeds of cuts and deals (cribbage.RandomSeed if nil);
 	// tests fix the deals with it.
 	Seeds cribbage.Seeds
+	// Computers decides for the computer players (engine/ai's if nil);
+	// tests hold a decision back with it.
+	Computers cribbage.Computers
 	// HTTPOnly takes interactions from the interactions endpoint
 	// (InteractionsHandler) alone: no gateway connection is opened.
 	HTTPOnly bool
@@ -134,6 +138,9 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.Seeds == nil {
 		opts.Seeds = cribbage.RandomSeed
+	}
+	if opts.Computers == nil {
+		opts.Computers = ai.Players{}
 	}
 	if opts.TimerInterval <= 0 {
 		// Often enough that a ping comes soon after its pause.

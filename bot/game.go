@@ -7,13 +7,12 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // env is what the domain's moves take from the bot: its clock and seeds,
 // the computer players, and the story's words for what happened.
 func (b *Bot) env() cribbage.Env {
-	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: storyPosts, ComputerName: computerName, Introduce: introduce}
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers, Announce: storyPosts, ComputerName: computerName, Introduce: introduce}
 }
 
 // applyAction is one seat's move in one store update: check the table is
