@@ -452,8 +452,10 @@ func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []s
 // playLater lets table id, just opened by another table's change (a
 // rematch, a match's next game), make its own moves in the background:
 // its computer players' first decisions, made after the change that
-// opened it was saved. If this process stops first, the next start
-// (resume) or any replica's timers make them.
+// opened it was saved. If this process stops first, nothing waits on
+// them alone: the game opens waiting on a person too (every seat throws
+// to the crib, or a person deals), whose move lets the computers move
+// after it (cribbage.Move); the next start's resume makes them as well.
 func (b *Bot) playLater(id int64) {
 	b.inBackground(func(ctx context.Context) {
 		if _, err := b.advanceTable(ctx, id); err != nil && ctx.Err() == nil {
