@@ -587,6 +587,12 @@ func (b *Bot) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandVi
 // with live buttons.
 func (b *Bot) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
+		if !anyPerson(t.Seats) {
+			// A tournament's game between computer entrants is played
+			// quietly (tournamentStep): it has no message, and it may be
+			// played long after it opened.
+			return nil
+		}
 		if b.now().Sub(t.CreatedAt) < sender.TokenLife {
 			return nil // the answer that posts it records it
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cribbage-bot/cribbage"
@@ -68,6 +69,13 @@ func TestTournamentHandlers(t *testing.T) {
 	// after, by the advance that follows the start.
 	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusPlaying || !tables[1].OwnMove() || tables[0].OwnMove() {
 		t.Errorf("round 1: %s and %s (waiting on its computers: %v)", tables[0].Status, tables[1].Status, tables[1].OwnMove())
+	}
+	// Nor has it a table message, however long after it opened it is
+	// shown (a restart's resume shows every open table): no request is
+	// made for it.
+	u.clock = u.clock.Add(time.Hour)
+	if err := u.b.showTable(ctx, tables[1]); err != nil || u.table(tables[1].ID).MessageID != "" {
+		t.Errorf("showing the computers' game: %v, message %q", err, u.table(tables[1].ID).MessageID)
 	}
 	// The advance plays the computers' game, and counts it (Ended);
 	// with the people's game on, advancing again changes nothing.
