@@ -13,10 +13,11 @@ import (
 // (Move), the start of a game (Start, StartRematch), and what the table
 // then does by itself (Continue) all end in settle (or, for a table a
 // change opens, begin), which lets the computer players and the dealing
-// run, records the game on the table and words the announcements. The bot only parses the click before and shows
-// the change after; the store saves the Change in one transaction (and,
-// for a game that ended, derives its records for the leaderboard). A
-// lobby's changes, which end in Start when the seats fill, are lobby.go's.
+// run, records the game on the table and words the announcements. The bot
+// only parses the click before and shows the change after; the store
+// saves the Change in one transaction (and, for a game that ended,
+// derives its records for the leaderboard). A lobby's changes, which end
+// in Start when the seats fill, are lobby.go's.
 
 // Seeds draws the seed of each cut for deal and each deal. In play it is
 // RandomSeed; tests give a fixed sequence so deals are the same every run.
