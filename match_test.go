@@ -129,22 +129,19 @@ func twoPeople(bestOf int) *Table {
 	return tb
 }
 
-// nextOf makes the table a change calls for, as the store does: a new
-// table with its id and version set, handed to Change.Next.
+// nextOf saves the table a change calls for as the store does: the new
+// table of Change.Next gets its id (AssignID) and version.
 func nextOf(t *testing.T, ch *Change, id int64) (*Table, *Change) {
 	t.Helper()
 	if ch.Next == nil {
 		t.Fatal("the change makes no next table")
 	}
-	next := &Table{ID: id, Version: 1}
-	nch, err := ch.Next(next)
-	if err != nil {
-		t.Fatal(err)
+	if ch.Next.Table.ID != 0 || ch.Next.Next != nil {
+		t.Fatalf("the next table has id %d and makes another: %v", ch.Next.Table.ID, ch.Next.Next != nil)
 	}
-	if nch.Table != next {
-		t.Fatal("the next change is not of the table handed in")
-	}
-	return next, nch
+	ch.Next.Table.AssignID(id)
+	ch.Next.Table.Version = 1
+	return ch.Next.Table, ch.Next
 }
 
 // resign has seat resign the table's game.

@@ -23,6 +23,9 @@ type TableService interface {
 	// sets on a table that has none is recorded. A change with Next makes
 	// the next table in the same transaction and records it as the
 	// table's RematchID. The change is saved only if its Hold is kept.
+	// fn runs outside the transaction, so a change may take its time to
+	// decide (a computer player's search) without holding up any other
+	// table's.
 	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
@@ -158,9 +161,10 @@ type TournamentChange struct {
 	// Tournament is the tournament as it should be saved; its Version is
 	// set by the store.
 	Tournament *Tournament
-	// Open makes the tables the change opens: each function is handed a
-	// new table with its id, version and times set, and returns the
-	// change that saves it (and, as Change.Next says, the table after it
-	// when its game ends at once, as between computer players).
-	Open []func(next *Table) (*Change, error)
+	// Open are the changes that make the tables the change opens, new
+	// tables as Change.Next makes one: the store gives each its id,
+	// version and times. Their games are begun, not played: a game
+	// between two computer entrants is played after the commit, through
+	// Continue, never while this transaction holds the database's writer.
+	Open []*Change
 }

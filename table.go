@@ -121,6 +121,16 @@ func (t *Table) Clone() *Table {
 	return &c
 }
 
+// AssignID gives t, a new table a change opens (Change.Next,
+// TournamentChange.Open), the id the store draws for it as it saves it. A
+// match t begins is known by it: a match is known by its first game.
+func (t *Table) AssignID(id int64) {
+	t.ID = id
+	if t.Match != nil && t.Match.ID == 0 {
+		t.Match.ID = id
+	}
+}
+
 // Cancel ends an open table (a lobby or a game) for an admin: it is
 // recorded as cancelled, by whom and why, and is not a result: no winner,
 // and nothing in the records or the leaderboard. A table already over
@@ -208,13 +218,15 @@ type Change struct {
 	Actions []LoggedAction
 	// Outbox is queued for delivery in order.
 	Outbox []Outbound
-	// Next, when set, makes the table that follows Table — its rematch, or
-	// its match's next game — in the same transaction: the store hands it
-	// a new table with its id, version and times set, saves the change it
-	// returns with it, and records the new table as Table's rematch. A
-	// table has one: if Table has one already the whole change fails with
-	// ErrRematched.
-	Next func(next *Table) (*Change, error)
+	// Next, when set, is the change that makes the table that follows
+	// Table — its rematch, or its match's next game — in the same
+	// transaction. Next.Table is a new table with no id: the store gives
+	// it its id (AssignID), version and times, saves it with Next's actions and
+	// announcements, and records it as Table's rematch. A table has one:
+	// if Table has one already the whole change fails with ErrRematched.
+	// The new table's game is begun, not played (its computer players
+	// move after the commit, through Continue), so Next has no Next.
+	Next *Change
 	// Hold is what the change must keep once written, checked in the same
 	// transaction: see Hold.
 	Hold Hold

@@ -499,16 +499,16 @@ func (t *Tournament) placed(tables []*Table) func(id string) int {
 	}
 }
 
-// OpenTable makes the table spec s describes at next, a new table whose
-// id the store has set, and starts its game: the change to save with it.
-// A pairing's later game and a match's follow the deal on
-// (StartRematch); a first game cuts for deal.
-func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, error) {
-	next.GuildID, next.ChannelID, next.HostID = t.GuildID, t.ChannelID, t.HostID
-	next.Options = engine.Options{Players: 2, Target: t.Points}
-	next.Seats = slices.Clone(s.Seats)
+// OpenTable begins the table spec s describes, a new table the store
+// gives its id when it saves the change returned: a pairing's later game
+// and a match's follow the deal on (StartRematch); a first game cuts for
+// deal. Its game is begun, not played: a game between two computer
+// entrants is played by Continue once the table is saved, never in the
+// transaction that opens it.
+func (t *Tournament) OpenTable(s TableSpec, env Env) (*Change, error) {
 	link := s.Link
-	next.Tournament = &link
+	next := &Table{GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID,
+		Options: engine.Options{Players: 2, Target: t.Points}, Seats: slices.Clone(s.Seats), Tournament: &link}
 	if s.Match {
 		m, err := NewMatch(PlayoffBestOf, next.Options)
 		if err != nil {
@@ -521,7 +521,11 @@ func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, erro
 	if s.After != nil {
 		ch, _, err = StartRematch(s.After, next, env)
 	} else {
-		ch, _, err = Start(next, env)
+		var g *engine.State
+		var events []engine.Event
+		if g, events, err = cut(next, env); err == nil {
+			ch, _, err = begin(next, g, events, env)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -22,6 +23,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -63,6 +65,9 @@ type Options struct {
 	// Seeds draws the seeds of cuts and deals (cribbage.RandomSeed if nil);
 	// tests fix the deals with it.
 	Seeds cribbage.Seeds
+	// Computers decides for the computer players (engine/ai's if nil);
+	// tests hold a decision back with it.
+	Computers cribbage.Computers
 	// HTTPOnly takes interactions from the interactions endpoint
 	// (InteractionsHandler) alone: no gateway connection is opened.
 	HTTPOnly bool
@@ -106,6 +111,9 @@ type Bot struct {
 	// runCtx is the running bot's context, set once Run has connected.
 	runCtx  context.Context
 	metrics *metrics
+	// later counts the work inBackground runs, for a shutdown and the
+	// cribbage_live_pending metric.
+	later atomic.Int64
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
 	// live brings table messages and hand views up to date.
@@ -133,6 +141,9 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.Seeds == nil {
 		opts.Seeds = cribbage.RandomSeed
+	}
+	if opts.Computers == nil {
+		opts.Computers = ai.Players{}
 	}
 	if opts.TimerInterval <= 0 {
 		// Often enough that a ping comes soon after its pause.
@@ -410,12 +421,65 @@ func (b *Bot) resume(ctx context.Context) {
 }
 
 // advanceTable makes whatever moves the table makes by itself now, if any
-// (cribbage.Continue).
+// (cribbage.Continue), and shows them.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	done, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.env())
+		return cribbage.Continue(t, b.quietEnv(t))
 	}})
 	return done.table, err
+}
+
+// continueTable makes the moves table id makes by itself now (a computer
+// player's, a deal), in one change whose result the caller shows: the
+// tournament's pass, which advances the tournament itself. It returns the
+// table as saved and what the moves did, or a nil table when there were
+// none.
+func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
+	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Continue(t, b.quietEnv(t))
+	}})
+	return done.table, done.note, err
+}
+
+// quietEnv is env for table t's own moves: a tournament's game between
+// computer entrants is played quietly, its result on the standings.
+func (b *Bot) quietEnv(t *cribbage.Table) cribbage.Env {
+	env := b.env()
+	if !anyPerson(t.Seats) {
+		env.Announce, env.Introduce = nil, nil
+	}
+	return env
+}
+
+// playLater lets table id, just opened by another table's change (a
+// rematch, a match's next game), make its own moves in the background:
+// its computer players' first decisions, made after the change that
+// opened it was saved. If this process stops first, nothing waits on
+// them alone: the game opens waiting on a person too (every seat throws
+// to the crib, or a person deals), whose move lets the computers move
+// after it (cribbage.Move); the next start's resume makes them as well.
+func (b *Bot) playLater(id int64) {
+	b.inBackground(func(ctx context.Context) {
+		if _, err := b.advanceTable(ctx, id); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not play a table opened", "table", id, "err", err)
+		}
+	})
+}
+
+// inBackground runs fn on its own goroutine within the run, counted with
+// the live surface's work to come (cribbage_live_pending), so that a
+// shutdown and the tests see it; it does nothing once the run is over
+// (the next start's resume picks up what it would have done).
+func (b *Bot) inBackground(fn func(ctx context.Context)) {
+	ctx, ok := b.liveContext()
+	if !ok {
+		return
+	}
+	b.later.Add(1)
+	go func() {
+		defer b.later.Add(-1)
+		fn(ctx)
+	}()
 }
 
 // shard sets which gateway shards this process runs. SHARD_ID of

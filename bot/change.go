@@ -10,7 +10,6 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // Every change to a table goes one way, whatever asks for it (a click, a
@@ -32,6 +31,10 @@ type changeOf struct {
 	// on (click.ViewVersion).
 	seated bool
 	view   string
+	// own marks a table's own moves made by a caller that carries on
+	// from them itself (the tournament's pass): the change is shown, but
+	// its tournament is not advanced, nor the table it opens played, here.
+	own bool
 	// decide makes the change with the domain, given the user's seat (-1
 	// for none): the change to save, and the events of the game it made,
 	// whose lines the hand views show. A nil change saves nothing.
@@ -98,17 +101,27 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		return changed{seat: -1}, err
 	}
 	done.table = t
-	b.moved(t, done.note)
+	if c.own {
+		b.live.Moved(t, done.note)
+	} else {
+		b.moved(t, done.note)
+	}
 	return done, nil
 }
 
 // moved shows a change at a table on the live surface, with note, what it
-// did in words, for the hand views; and a tournament game's end advances
-// its tournament, whose round or match it may finish.
+// did in words, for the hand views, and carries on from it: a tournament
+// game's end advances its tournament, whose round or match it may finish
+// (and whose tables the tournament plays on), and a table the change
+// opened (a match's next game, a rematch) makes its computers' moves now
+// that it is saved.
 func (b *Bot) moved(t *cribbage.Table, note []string) {
 	b.live.Moved(t, note)
-	if t.Tournament != nil && !t.Status.Open() {
+	switch {
+	case t.Tournament != nil && !t.Status.Open():
 		b.tournamentMoved(t.Tournament.ID)
+	case t.RematchID != 0 && !t.Status.Open():
+		b.playLater(t.RematchID)
 	}
 }
 
@@ -138,5 +151,5 @@ func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, vie
 // env is what the domain's moves take from the bot: its clock and seeds,
 // the computer players, and the story's words for what happened.
 func (b *Bot) env() cribbage.Env {
-	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: ai.Players{}, Announce: render.Story, ComputerName: render.ComputerName, Introduce: render.Introduce}
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers, Announce: render.Story, ComputerName: render.ComputerName, Introduce: render.Introduce}
 }

@@ -77,6 +77,11 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
+	if t.RematchID != 0 {
+		// The last yes opened the rematch: its computer players move now
+		// it is saved.
+		b.playLater(t.RematchID)
+	}
 	return updated(t), nil
 }
 

@@ -287,8 +287,8 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 // tournamentStep is the change that moves t on from its tables (Advance),
 // or nil when nothing moves: the tables it opens start at once, their
 // table messages posted and their players pinged by the outbox. A table
-// of two computer players is played out as it opens, quietly: its result
-// is on the standings.
+// of two computer players is played quietly, after the change is saved
+// (advanceTournament): its result is on the standings.
 func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 	before := t.Clone()
 	specs, err := t.Advance(tables)
@@ -305,7 +305,11 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 		if !anyPerson(s.Seats) {
 			env.Announce, env.Introduce = nil, nil
 		}
-		ch.Open = append(ch.Open, func(next *cribbage.Table) (*cribbage.Change, error) { return t.OpenTable(s, next, env) })
+		open, err := t.OpenTable(s, env)
+		if err != nil {
+			return nil, err
+		}
+		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
 }
@@ -348,35 +352,76 @@ func seatLabel(t *cribbage.Table, seat int) string {
 // or decides a playoff round, so a tournament has far fewer.
 const maxTournamentSteps = 64
 
-// advanceTournament moves a tournament on as far as its tables allow:
-// games between computer players end as they open, so one step can make
-// the next possible at once.
+// advanceTournament moves a tournament on as far as its tables allow. Its
+// step only opens tables; their computer players then move, each table in
+// updates of its own (playTournament), so a game between two computer
+// entrants is played without holding the database's writer, and its end
+// can make the next step possible at once.
 func (b *Bot) advanceTournament(ctx context.Context, id int64) error {
 	for range maxTournamentSteps {
 		t, err := b.store.UpdateTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 			return b.tournamentStep(t, tables)
 		})
-		if err != nil || t == nil {
+		if err != nil {
+			return err
+		}
+		ended, err := b.playTournament(ctx, id)
+		if err != nil || (t == nil && !ended) {
 			return err
 		}
 	}
 	return nil
 }
 
+// playTournament makes the moves the tournament's tables make by
+// themselves (cribbage.Continue): a table just opened, or one a process
+// that stopped left waiting on its computers. It reports whether a game
+// ended, which may move the tournament on. Any replica may do this at
+// once with another: each move is saved once, by the table's version.
+func (b *Bot) playTournament(ctx context.Context, id int64) (bool, error) {
+	tables, err := b.store.TournamentTables(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	ended := false
+	for _, tb := range tables {
+		if !tb.OwnMove() {
+			continue
+		}
+		// A playoff match's game that ends opens the next (RematchID),
+		// played on here too.
+		for id := tb.ID; id != 0; {
+			if err := ctx.Err(); err != nil {
+				return ended, err
+			}
+			t, note, err := b.continueTable(ctx, id)
+			if err != nil {
+				return ended, err
+			}
+			id = 0
+			if t == nil {
+				continue // nothing to do there after all
+			}
+			// Not moved: this pass advances the tournament itself.
+			b.live.Moved(t, note)
+			if !t.Status.Open() {
+				ended, id = true, t.RematchID
+			}
+		}
+	}
+	return ended, nil
+}
+
 // tournamentMoved advances a tournament after one of its games changed,
 // and shows it, in the background: the answer to the move does not wait.
 func (b *Bot) tournamentMoved(id int64) {
-	ctx, ok := b.liveContext()
-	if !ok {
-		return // the next start's resume advances it
-	}
-	go func() {
+	b.inBackground(func(ctx context.Context) {
 		if err := safely(func() error { return b.advanceTournament(ctx, id) }); err != nil && ctx.Err() == nil {
 			b.log.Warn("could not advance a tournament", "tournament", id, "err", err)
 		}
 		b.outbox.Wake()
 		b.showTournaments(ctx)
-	}()
+	})
 }
 
 // advanceTournaments advances every open tournament: after a restart, and

@@ -31,7 +31,7 @@ func newMetrics(reg prometheus.Registerer, b *Bot) *metrics {
 	}
 	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "cribbage_live_pending",
 		Help: "Tables whose table message or hand views are being brought up to date, or are to be in moments (a retry or a spaced edit)."},
-		func() float64 { return float64(b.live.Pending()) })
+		func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	if reg != nil {
 		reg.MustRegister(m.interactions, m.latency, m.rateLimited, live, storeCollector{b})
 	}

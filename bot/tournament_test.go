@@ -64,15 +64,21 @@ func TestTournamentHandlers(t *testing.T) {
 	if len(tables) != 2 {
 		t.Fatalf("round 1 opened %d tables", len(tables))
 	}
-	// Alice and Bob (signed up first) meet; the computers' game is played
-	// out as it opens.
-	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusFinished {
-		t.Errorf("round 1: %s and %s", tables[0].Status, tables[1].Status)
+	// Alice and Bob (signed up first) meet; the computers' game is begun
+	// as it opens, dealt and waiting on its computers, and played out
+	// after, by the advance that follows the start.
+	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusPlaying || !tables[1].OwnMove() || tables[0].OwnMove() {
+		t.Errorf("round 1: %s and %s (waiting on its computers: %v)", tables[0].Status, tables[1].Status, tables[1].OwnMove())
 	}
-	// With the round's games on, advancing again changes nothing once
-	// the computers' game, over as it opened, is counted (Ended).
+	// (That it never gets a table message, however late it is shown, is
+	// the live surface's test: bot/live.)
+	// The advance plays the computers' game, and counts it (Ended);
+	// with the people's game on, advancing again changes nothing.
 	if err := u.b.advanceTournament(ctx, 1); err != nil {
 		t.Fatal(err)
+	}
+	if played := u.table(tables[1].ID); played.Status != cribbage.StatusFinished {
+		t.Errorf("the computers' game after the advance: %s", played.Status)
 	}
 	started, _ := u.store.Tournament(ctx, 1)
 	if started.Ended != 1 {

@@ -630,6 +630,12 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 // with live buttons.
 func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
+		if !hasPerson(t) {
+			// A tournament's game between computer entrants is played
+			// quietly: it has no message, and it may be played long after
+			// it opened.
+			return nil
+		}
 		if s.opts.Now().Sub(t.CreatedAt) < rest.TokenLife {
 			return nil // the answer that posts it records it
 		}
@@ -702,4 +708,14 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 		return err
 	}
 	return s.opts.Store.RecordBoard(ctx, t.ID, key)
+}
+
+// hasPerson reports whether a person holds a seat at t.
+func hasPerson(t *cribbage.Table) bool {
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			return true
+		}
+	}
+	return false
 }

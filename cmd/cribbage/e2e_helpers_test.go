@@ -64,6 +64,9 @@ type harness struct {
 	timersAt atomic.Int64
 	// seeds counts the seeds handed out: every run deals the same cards.
 	seeds atomic.Uint64
+	// computers, when set, decides for the computer players instead of
+	// engine/ai's.
+	computers cribbage.Computers
 
 	// latencies records, when set, every answer's time from dispatch to
 	// callback.
@@ -144,6 +147,7 @@ func (h *harness) startBot() {
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
 		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) },
 		HTTPOnly:      h.overHTTP,
+		Computers:     h.computers,
 		Metrics:       h.metrics})
 	if err != nil {
 		h.t.Fatal(err)

@@ -136,6 +136,27 @@ func (s *Store) insert(ch *cribbage.Change) {
 	}
 }
 
+// opened is the new table a change opens (ch.Table, with no id yet) as it
+// is saved with id: a copy with its id, version and times, refused as the
+// SQL store refuses it unless it is a game begun (or a lobby) that opens
+// no other.
+func (s *Store) opened(ch *cribbage.Change, id int64) (*cribbage.Change, error) {
+	if ch.Table == nil || ch.Next != nil || !ch.Table.Status.Open() {
+		return nil, errNotBegun
+	}
+	now := s.now()
+	t := clone(ch.Table)
+	t.AssignID(id)
+	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
+	if t.Status != cribbage.StatusLobby {
+		t.StartedAt = now
+	}
+	return &cribbage.Change{Table: t, Actions: ch.Actions, Outbox: ch.Outbox}, nil
+}
+
+// errNotBegun is the store's refusal of a new table already played.
+var errNotBegun = errors.New("mock: a table a change opens is a game begun, not over, and opens no other")
+
 // CreateTable implements cribbage.TableService.
 func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound, hold cribbage.Hold) (*cribbage.Table, error) {
 	s.mu.Lock()
@@ -222,27 +243,16 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
-	// The next table is made before anything is saved: its failure saves
-	// nothing, as the SQL store's transaction does. Next runs under the
-	// lock, as the store runs it inside its transaction.
+	// The next table is checked before anything is saved: its refusal
+	// saves nothing, as the SQL store's transaction does.
 	var next *cribbage.Change
 	if ch.Next != nil {
 		if stored.RematchID != 0 {
 			return nil, cribbage.ErrRematched
 		}
-		nt := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: t.LastActionAt, LastActionAt: t.LastActionAt}
 		var err error
-		if next, err = ch.Next(nt); err != nil {
+		if next, err = s.opened(ch.Next, int64(len(s.tables)+1)); err != nil {
 			return nil, err
-		}
-		n := next.Table
-		n.ID, n.Version, n.CreatedAt, n.LastActionAt = nt.ID, 1, nt.CreatedAt, nt.LastActionAt
-		if n.Status == cribbage.StatusPlaying {
-			n.StartedAt = nt.CreatedAt
-		}
-		if n.Status == cribbage.StatusFinished {
-			// Ended as it was made, as the store's openTable has it.
-			n.StartedAt, n.FinishedAt = nt.CreatedAt, nt.CreatedAt
 		}
 	}
 	written := []*cribbage.Table{t}

@@ -159,11 +159,11 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	}
 	var made []*cribbage.Change
 	for _, open := range ch.Open {
-		more, err := s.opened(open, int64(len(s.tables)+len(made)+1))
+		c, err := s.opened(open, int64(len(s.tables)+len(made)+1))
 		if err != nil {
 			return nil, err
 		}
-		made = append(made, more...)
+		made = append(made, c)
 	}
 	t := ch.Tournament.Clone()
 	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, st.t.MessageID, cur.CreatedAt, cur.Version+1
@@ -171,39 +171,9 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 		t.FinishedAt = s.now()
 	}
 	st.t = t.Clone()
-	for i, c := range made {
+	for _, c := range made {
 		s.insert(c)
-		if i > 0 && made[i-1].Next != nil {
-			s.tables[made[i-1].Table.ID].RematchID = c.Table.ID
-		}
 	}
 	s.claim(interactionID)
 	return t, nil
-}
-
-// opened makes the table fn opens as id, and the tables after it that a
-// game ended at once makes (Change.Next), in order.
-func (s *Store) opened(fn func(next *cribbage.Table) (*cribbage.Change, error), id int64) ([]*cribbage.Change, error) {
-	now := s.now()
-	ch, err := fn(&cribbage.Table{ID: id, Version: 1, CreatedAt: now, LastActionAt: now})
-	if err != nil {
-		return nil, err
-	}
-	t := ch.Table
-	t.ID, t.Version, t.CreatedAt, t.LastActionAt = id, 1, now, now
-	if t.Status != cribbage.StatusLobby {
-		t.StartedAt = now
-	}
-	if t.Status == cribbage.StatusFinished {
-		t.FinishedAt = now
-	}
-	out := []*cribbage.Change{ch}
-	if ch.Next != nil {
-		more, err := s.opened(ch.Next, id+1)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, more...)
-	}
-	return out, nil
 }

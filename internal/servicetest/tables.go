@@ -353,18 +353,16 @@ func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
 }
 
 // rematchOf is a Change.Next: the next table seats prev's players and
-// plays a match's next game, with an announcement.
-func rematchOf(prev *cribbage.Table) func(next *cribbage.Table) (*cribbage.Change, error) {
-	return func(next *cribbage.Table) (*cribbage.Change, error) {
-		next.GuildID, next.ChannelID, next.HostID, next.Options, next.Seats = prev.GuildID, prev.ChannelID, prev.HostID, prev.Options, prev.Seats
-		g, err := engine.Rematch(prev.State)
-		if err != nil {
-			return nil, err
-		}
-		next.State, next.Status = g, cribbage.StatusPlaying
-		next.Match = &cribbage.Match{ID: prev.ID, BestOf: 3, Game: 2, Games: []cribbage.MatchGame{{Table: prev.ID, Winner: 1, Reason: engine.ReasonResigned, Points: 2}}}
-		return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: prev.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+// begins a match's next game, with an announcement. It has no id.
+func rematchOf(prev *cribbage.Table) *cribbage.Change {
+	next := &cribbage.Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, HostID: prev.HostID, Options: prev.Options, Seats: prev.Seats}
+	g, err := engine.Rematch(prev.State)
+	if err != nil {
+		panic(err) // prev is a finished game
 	}
+	next.State, next.Status = g, cribbage.StatusPlaying
+	next.Match = &cribbage.Match{ID: prev.ID, BestOf: 3, Game: 2, Games: []cribbage.MatchGame{{Table: prev.ID, Winner: 1, Reason: engine.ReasonResigned, Points: 2}}}
+	return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: prev.ChannelID, Kind: "post", Payload: "rematch"}}}
 }
 
 // offered is a change that records a rematch offer on cur and makes its
@@ -376,41 +374,37 @@ func offered(cur *cribbage.Table, by string) *cribbage.Change {
 
 // testNextTable: a change that makes its table's next table (Change.Next)
 // makes it in one transaction with the change and its interaction: the
-// next table gets its id, version and times before Next decides it, and
-// the table records it as its rematch at the change's version. A second
-// next table is refused with ErrRematched, and a Next that fails saves
-// nothing of the change.
+// next table gets its id (and a match it begins, the same), version and
+// times as it is saved, and the
+// table records it as its rematch at the change's version. A second next
+// table is refused with ErrRematched, and so is a next table that is not
+// a game begun (one already over, or one that makes another): the change
+// is saved with neither.
 func testNextTable(t *testing.T, h *harness) {
 	prev := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
 	h.advance(time.Minute)
-	runs := 0
-	var next *cribbage.Table
+	var want *cribbage.Table
 	saved, err := h.s.Update(ctx, prev.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch := offered(cur, "b")
-		decide := ch.Next
-		ch.Next = func(n *cribbage.Table) (*cribbage.Change, error) {
-			runs++
-			if n.ID == 0 || n.ID == prev.ID || n.Version != 1 || !n.CreatedAt.Equal(h.now()) || !n.LastActionAt.Equal(h.now()) {
-				t.Errorf("Next got %+v", n)
-			}
-			nch, err := decide(n)
-			next = cloneTable(nch.Table)
-			return nch, err
-		}
+		// A new match, known by its first game: this table, once saved.
+		ch.Next.Table.Match = &cribbage.Match{BestOf: 3, Game: 1}
+		want = cloneTable(ch.Next.Table)
 		return ch, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runs != 1 || saved.RematchID != next.ID || saved.Version != prev.Version+1 || saved.Offer == nil || saved.Offer.By != "b" {
-		t.Fatalf("saved after %d runs of Next: %+v", runs, saved)
+	if saved.RematchID == 0 || saved.RematchID == prev.ID || saved.Version != prev.Version+1 || saved.Offer == nil || saved.Offer.By != "b" {
+		t.Fatalf("saved %+v", saved)
 	}
-	next.StartedAt = h.now()
-	sameTable(t, "the next table read back", h.table(t, next.ID), next)
-	if got := payloads(h.pending(t, next.ID)); fmt.Sprint(got) != "[rematch]" {
+	want.AssignID(saved.RematchID)
+	want.Version = 1
+	want.CreatedAt, want.StartedAt, want.LastActionAt = h.now(), h.now(), h.now()
+	sameTable(t, "the next table read back", h.table(t, want.ID), want)
+	if got := payloads(h.pending(t, want.ID)); fmt.Sprint(got) != "[rematch]" {
 		t.Errorf("the next table's announcements: %q", got)
 	}
-	if got := h.table(t, prev.ID); got.RematchID != next.ID || got.Version != prev.Version+1 || got.Offer == nil || !got.Offer.At.Equal(prev.FinishedAt) {
+	if got := h.table(t, prev.ID); got.RematchID != want.ID || got.Version != prev.Version+1 || got.Offer == nil || !got.Offer.At.Equal(prev.FinishedAt) {
 		t.Errorf("the finished table records rematch %d at version %d with offer %+v", got.RematchID, got.Version, got.Offer)
 	}
 
@@ -427,16 +421,25 @@ func testNextTable(t *testing.T, h *harness) {
 	if _, err := h.s.Update(ctx, other.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "c"), nil }); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a next table for a used interaction: %v, want ErrDuplicate", err)
 	}
-	_, err = h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
-		ch := offered(cur, "c")
-		ch.Outbox = []cribbage.Outbound{post("offer")}
-		ch.Next = func(*cribbage.Table) (*cribbage.Change, error) { return nil, cribbage.ErrNotSeated }
-		return ch, nil
-	})
-	if !errors.Is(err, cribbage.ErrNotSeated) {
-		t.Errorf("a refused next table: %v, want Next's error", err)
+	played := []struct {
+		name string
+		make func(next *cribbage.Change)
+	}{
+		{"over", func(next *cribbage.Change) { next.Table.Status = cribbage.StatusFinished }},
+		{"making another", func(next *cribbage.Change) { next.Next = rematchOf(other) }},
 	}
-	unchanged(t, h, other)
+	for _, p := range played {
+		_, err = h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			ch := offered(cur, "c")
+			ch.Outbox = []cribbage.Outbound{post("offer")}
+			p.make(ch.Next)
+			return ch, nil
+		})
+		if err == nil {
+			t.Errorf("a next table %s was saved", p.name)
+		}
+		unchanged(t, h, other)
+	}
 	if _, err := h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) { return nil, nil }); err != nil {
 		t.Errorf("the refused change's interaction was recorded: %v", err)
 	}

@@ -50,9 +50,11 @@ func advance(start bool) func(tr *cribbage.Tournament, tables []*cribbage.Table)
 		}
 		ch := &cribbage.TournamentChange{Tournament: tr}
 		for _, s := range specs {
-			ch.Open = append(ch.Open, func(next *cribbage.Table) (*cribbage.Change, error) {
-				return tr.OpenTable(s, next, tournamentEnv())
-			})
+			open, err := tr.OpenTable(s, tournamentEnv())
+			if err != nil {
+				return nil, err
+			}
+			ch.Open = append(ch.Open, open)
 		}
 		return ch, nil
 	}
