@@ -125,8 +125,7 @@ func TestComputerClaimsByThePersonsRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var n int
-			env := testEnv(&n)
+			env := testEnv()
 			env.Now = tt.now
 			tb := &Table{ID: 5, Status: StatusPlaying, Options: two, LastActionAt: last, Tournament: &TournamentLink{ID: 1},
 				Seats: []Seat{{UserID: "ann", Name: "Ann"}, {Computer: "plain", Name: "Computer"}}, State: dealt(t, two, tt.discarded...)}

@@ -57,7 +57,7 @@ func Leave(t *Table, userID string) (*Change, error) {
 }
 
 // Begin is the host's start: computer players of the table's level take
-// the empty seats (named by env.ComputerName) and the game starts. Only the
+// the empty seats (named by env.Computers) and the game starts. Only the
 // host may begin (ErrNotHost), and a table without computers only once its
 // seats are taken (ErrNeedPlayers: it starts by itself then).
 func Begin(t *Table, userID string, env Env) (*Change, error) {
@@ -70,11 +70,7 @@ func Begin(t *Table, userID string, env Env) (*Change, error) {
 		return nil, ErrNeedPlayers
 	}
 	for len(t.Seats) < t.Options.Players {
-		name := t.Computer
-		if env.ComputerName != nil {
-			name = env.ComputerName(t.Computer, len(t.Seats))
-		}
-		t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: name})
+		t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: env.Computers.Name(t.Computer, len(t.Seats))})
 	}
 	ch, _, err := Start(t, env)
 	return ch, err

@@ -159,13 +159,7 @@ func resign(t *testing.T, tb *Table, seat int, env Env) *Change {
 // on and the match score carried; the game that decides the match makes
 // none, and its match says who won.
 func TestAMatchGoesOnUntilDecided(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
-	introduced := 0
-	env.Introduce = func(prev, next *Table) []Outbound {
-		introduced++
-		return []Outbound{{ChannelID: next.ChannelID, Kind: "intro"}}
-	}
+	env := testEnv()
 	g1 := twoPeople(3)
 	if _, _, err := Start(g1, env); err != nil {
 		t.Fatal(err)
@@ -187,8 +181,8 @@ func TestAMatchGoesOnUntilDecided(t *testing.T) {
 		t.Errorf("game 2's match: %+v", g2.Match)
 	case g2.HostID != "ann" || g2.Seats[0].UserID != "ann" || g2.Seats[1].UserID != "bob" || g2.GuildID != "g" || g2.ChannelID != "c":
 		t.Errorf("game 2 at %s/%s hosted by %s, seated %+v", g2.GuildID, g2.ChannelID, g2.HostID, g2.Seats)
-	case len(nch.Outbox) == 0 || nch.Outbox[0].Kind != "intro" || introduced != 1:
-		t.Errorf("game 2's announcements: %+v", nch.Outbox)
+	case nch.Follows != g1 || len(nch.Events) == 0:
+		t.Errorf("game 2 follows %v with %d events, want table 7's and its deal", nch.Follows, len(nch.Events))
 	}
 	if g1.Match.Games[0].Table != 7 || len(g1.Match.Games) != 1 {
 		t.Errorf("game 2 changed game 1's match: %+v", g1.Match)
@@ -211,8 +205,7 @@ func TestAMatchGoesOnUntilDecided(t *testing.T) {
 // TestResigningTheMatch: ResignMatch ends the game and the match with it,
 // at any score; at a game of its own there is no match to resign.
 func TestResigningTheMatch(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := twoPeople(5)
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)
@@ -236,8 +229,7 @@ func TestResigningTheMatch(t *testing.T) {
 // TestAForfeitEndsTheMatch: the forfeit is a plain win of 2 game points,
 // and the side that kept the table waiting loses the match.
 func TestAForfeitEndsTheMatch(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := twoPeople(3)
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)
@@ -260,8 +252,7 @@ func TestAForfeitEndsTheMatch(t *testing.T) {
 // against the plain computer: the match counts what the result says, a
 // skunk 3 and a double skunk 4.
 func TestAMatchGameCountsItsSkunk(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := personAndComputer()
 	tb.Match = &Match{BestOf: 3, Game: 1}
 	if _, _, err := Start(tb, env); err != nil {

@@ -44,24 +44,18 @@ type Computers interface {
 	// Muggins returns the muggins a computer player of level in view v's
 	// seat calls, if any.
 	Muggins(level string, v engine.View) (engine.Action, bool)
+	// Name is what a computer player of level taking seat is called.
+	Name(level string, seat int) string
 }
 
 // Env is what a move takes from outside the game: the time, the seeds of
-// deals, the computer players, and the words of the announcements.
+// deals and the computer players. What happened comes back as data (the
+// change and its events) for the caller to word: the domain calls nothing
+// of the bot's.
 type Env struct {
 	Now       time.Time
 	Seeds     Seeds
 	Computers Computers
-	// Announce words what happened at t as the announcements to queue with
-	// the change (the bot's story of the game); nil queues none.
-	Announce func(t *Table, events []engine.Event) []Outbound
-	// ComputerName names a computer player of level taking seat; nil
-	// names it by its level.
-	ComputerName func(level string, seat int) string
-	// Introduce words the announcements that open next, the table that
-	// follows prev (a rematch, or a match's next game), queued before its
-	// game's own; nil queues none.
-	Introduce func(prev, next *Table) []Outbound
 }
 
 // Move applies action a, made by the person in seat a.Seat, to the table's
@@ -209,9 +203,7 @@ func run(t *Table, g *engine.State, actions []LoggedAction, events []engine.Even
 			ch.Next = next
 		}
 	}
-	if env.Announce != nil {
-		ch.Outbox = env.Announce(t, events)
-	}
+	ch.Events = events
 	return ch, events, nil
 }
 

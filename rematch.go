@@ -143,8 +143,8 @@ func mayRematch(t *Table, userID string) error {
 // options and colours, and its game started with the deal passed on
 // (StartRematch). A match still on goes on to its next game; after a
 // finished match a rematch is a new match of the same length, and after a
-// single game a single game. env.Introduce words what opens it. The new
-// table has no id until the store saves it.
+// single game a single game. The new table has no id until the store
+// saves it; the change's Follows is prev, for the caller's words.
 func startNext(prev *Table, host string, env Env) (*Change, error) {
 	next := &Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, HostID: host,
 		Options: prev.Options, Computer: prev.Computer, FourColour: prev.FourColour, Seats: slices.Clone(prev.Seats)}
@@ -166,8 +166,6 @@ func startNext(prev *Table, host string, env Env) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if env.Introduce != nil {
-		ch.Outbox = append(env.Introduce(prev, next), ch.Outbox...)
-	}
+	ch.Follows = prev
 	return ch, nil
 }

@@ -218,6 +218,13 @@ type Change struct {
 	Actions []LoggedAction
 	// Outbox is queued for delivery in order.
 	Outbox []Outbound
+	// Events are what the change's game did (the table's own moves after
+	// the person's included), for the caller to word; they are not saved.
+	Events []engine.Event
+	// Follows, at a new table (a rematch, a match's or a pairing's next
+	// game), is the table it follows, for the caller's introduction; nil
+	// for a first game. It is not saved.
+	Follows *Table
 	// Next, when set, is the change that makes the table that follows
 	// Table — its rematch, or its match's next game — in the same
 	// transaction. Next.Table is a new table with no id: the store gives

@@ -530,9 +530,7 @@ func (t *Tournament) OpenTable(s TableSpec, env Env) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if env.Introduce != nil {
-		ch.Outbox = append(env.Introduce(s.After, next), ch.Outbox...)
-	}
+	ch.Follows = s.After
 	return ch, nil
 }
 

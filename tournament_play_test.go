@@ -224,6 +224,8 @@ func (c refusingComputers) Muggins(string, engine.View) (engine.Action, bool) {
 	return engine.Action{}, false
 }
 
+func (refusingComputers) Name(level string, seat int) string { return level }
+
 // TestATableOpenedIsBegunNotPlayed: the tables a change opens — a
 // tournament's first game and its pairing's next, a playoff match's next
 // game — are cut for and dealt, but no computer player decides until the
@@ -236,8 +238,7 @@ func TestATableOpenedIsBegunNotPlayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	specs, _ := tr.Advance(nil)
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	opening := env
 	opening.Computers = refusingComputers{t}
 	ch, err := tr.OpenTable(specs[1], opening) // Computer p3 v computer p4
@@ -278,8 +279,7 @@ func TestATableOpenedIsBegunNotPlayed(t *testing.T) {
 // that ends, played by Continue, begins the match's next game as the
 // change's Next, dealt and waiting on its computers.
 func TestAMatchGameBetweenComputersBeginsTheNext(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := &Table{ChannelID: "c", Options: engine.Options{Players: 2, Target: 61}, Status: StatusPlaying,
 		Seats: []Seat{{UserID: "computer:1", Computer: "plain"}, {UserID: "computer:2", Computer: "plain"}},
 		Match: &Match{BestOf: 3, Game: 1}, Tournament: &TournamentLink{ID: 7, Round: 1, Playoff: true, Game: 1}}

@@ -424,7 +424,7 @@ func (b *Bot) resume(ctx context.Context) {
 // (cribbage.Continue), and shows them.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
 	done, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.quietEnv(t))
+		return cribbage.Continue(t, b.env())
 	}})
 	return done.table, err
 }
@@ -436,19 +436,9 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 // none.
 func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
 	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.quietEnv(t))
+		return cribbage.Continue(t, b.env())
 	}})
 	return done.table, done.note, err
-}
-
-// quietEnv is env for table t's own moves: a tournament's game between
-// computer entrants is played quietly, its result on the standings.
-func (b *Bot) quietEnv(t *cribbage.Table) cribbage.Env {
-	env := b.env()
-	if !anyPerson(t.Seats) {
-		env.Announce, env.Introduce = nil, nil
-	}
-	return env
 }
 
 // playLater lets table id, just opened by another table's change (a

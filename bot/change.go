@@ -86,6 +86,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil || ch == nil {
 			return nil, err
 		}
+		tell(ch)
 		if t.State != nil {
 			done.note = live.MoveNote(t, events)
 		}
@@ -149,7 +150,32 @@ func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, vie
 }
 
 // env is what the domain's moves take from the bot: its clock and seeds,
-// the computer players, and the story's words for what happened.
+// and the computer players.
 func (b *Bot) env() cribbage.Env {
-	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers, Announce: render.Story, ComputerName: render.ComputerName, Introduce: render.Introduce}
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
+}
+
+// tell adds the story to a change the domain decided: what its game did,
+// in the table's thread, and what opens the table it opens (a rematch, a
+// match's next game) before that table's own story. A table without a
+// person (a tournament's game between computer entrants) is played
+// quietly: its result is on the standings.
+func tell(ch *cribbage.Change) {
+	if t := ch.Table; len(ch.Events) > 0 && anyPerson(t.Seats) {
+		ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
+	}
+	if n := ch.Next; n != nil {
+		opened(n, render.Introduce(n.Follows, n.Table))
+	}
+}
+
+// opened words a new table's change: intro, what opens it, then its
+// game's story; nothing for a table without a person.
+func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
+	if !anyPerson(ch.Table.Seats) {
+		ch.Outbox = nil
+		return
+	}
+	out := append(intro, ch.Outbox...)
+	ch.Outbox = append(out, render.Story(ch.Table, ch.Events)...)
 }

@@ -300,15 +300,11 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 	}
 	ch := &cribbage.TournamentChange{Tournament: t}
 	for _, s := range specs {
-		env := b.env()
-		env.Introduce = func(prev, next *cribbage.Table) []cribbage.Outbound { return introduceTournamentGame(t, prev, next) }
-		if !anyPerson(s.Seats) {
-			env.Announce, env.Introduce = nil, nil
-		}
-		open, err := t.OpenTable(s, env)
+		open, err := t.OpenTable(s, b.env())
 		if err != nil {
 			return nil, err
 		}
+		opened(open, introduceTournamentGame(t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil

@@ -33,13 +33,11 @@ func goldenTable(t *testing.T, opts engine.Options, stop func(t *cribbage.Table)
 	env := cribbage.Env{
 		Now:   tb.CreatedAt,
 		Seeds: func() engine.Seed { n++; return engine.SeedFromUint64(n) },
-		// The story is worded as the bot words it.
-		Announce:     Story,
-		ComputerName: ComputerName,
 	}
 	var items []cribbage.OutboxItem
 	queue := func(ch *cribbage.Change) {
-		for _, o := range ch.Outbox {
+		// The story is worded as the bot words it.
+		for _, o := range append(ch.Outbox, Story(tb, ch.Events)...) {
 			items = append(items, cribbage.OutboxItem{ID: int64(len(items) + 1), TableID: tb.ID, ChannelID: o.ChannelID, Kind: o.Kind, Payload: o.Payload})
 		}
 		tb.Version++

@@ -8,6 +8,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // Message is a message's full content: content, embeds and components are
@@ -143,7 +144,7 @@ func Table(t *cribbage.Table) Message {
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, Plural(free)))
 		if t.Computer != "" {
-			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", levelName(t.Computer)))
+			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", ai.Label(t.Computer)))
 		}
 		if t.Options.Partners {
 			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")

@@ -10,7 +10,6 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // SeatName returns the display name of a seat.
@@ -246,19 +245,6 @@ func CancelledLine(t *cribbage.Table) string {
 		return line + ": " + t.CancelReason
 	}
 	return line + "."
-}
-
-// levelName is what players call a stored level: the expert is strong.
-func levelName(level string) string {
-	if level == string(ai.Expert) {
-		return LevelStrong
-	}
-	return level
-}
-
-// ComputerName names a computer seat: "Computer 2 (strong)".
-func ComputerName(level string, seat int) string {
-	return fmt.Sprintf("Computer %d (%s)", seat+1, levelName(level))
 }
 
 // The computer levels players choose from: easy, and strong, which is
