@@ -19,9 +19,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/live"
-	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/bot/story"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
@@ -192,10 +192,9 @@ func New(opts Options) (*Bot, error) {
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: func() string { return b.appID }, Context: b.liveContext})
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,
-		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == render.KindTable },
-		Handle:      func(it cribbage.OutboxItem) { b.live.Touch(it.TableID) },
-		RateLimited: func() { b.metrics.rateLimited.Inc() }})
+	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
+		Aside: story.Aside, Handle: delivery.Handle, RateLimited: func() { b.metrics.rateLimited.Inc() }})
 	return b, nil
 }
 

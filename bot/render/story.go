@@ -21,7 +21,7 @@ import (
 // commitment and the result. The table message and the hand views show
 // the game live; the story needs no post per card.
 
-// Outbox kinds, delivered by the sender (bot/sender) through outbox.go.
+// Outbox kinds, delivered by the sender (bot/sender) through bot/story.
 const (
 	KindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
 	KindLine   = "line"   // a line of a hand in progress: sent only with the post after it

@@ -3,8 +3,8 @@
 // fast as Discord's rate limits allow and never into a 429 it could have
 // seen coming, retrying server errors with backoff, and after a restart
 // whatever the last run left. What an announcement says, and the request
-// that sends it, are the bot's (a Deliverer); when, how often and what
-// happens on failure are this package's.
+// that sends it, are a Deliverer's (the story's: bot/story); when, how
+// often and what happens on failure are this package's.
 //
 // Time is the sender's injected clock, and so are the rate limits it learns
 // (rest.Limits): its tests run Discord's limits on a fake clock instead of
