@@ -13,20 +13,22 @@ type TableService interface {
 	// interaction; it sets the id, version and times. The table is saved
 	// only if hold is kept once it is (see Hold).
 	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound, hold Hold) (*Table, error)
-	// Update loads a table, lets fn decide the change and saves it, its
-	// actions, announcements and the interaction in one transaction. If
-	// the table changed while fn decided, fn runs again on the newer
-	// table (so fn must only decide), and Update fails with ErrStale if
-	// that keeps happening. It fails with ErrDuplicate for an interaction
-	// seen before; fn's error aborts everything, and a nil change saves
-	// nothing. The change saves the game (see Change); a MessageID fn
-	// sets on a table that has none is recorded. A change with Next makes
-	// the next table in the same transaction and records it as the
-	// table's RematchID. The change is saved only if its Hold is kept.
-	// fn runs outside the transaction, so a change may take its time to
-	// decide (a computer player's search) without holding up any other
-	// table's.
-	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
+	// Save writes ch, a change decided on from (the table as Table read
+	// it, unchanged), in one transaction: the table, its actions, its
+	// announcements and the interaction that asked for it, and the table
+	// it opens (Next), recorded as its RematchID. It saves the game (see
+	// Change), and a MessageID the change sets on a table that has none.
+	// It fails with ErrStale if the table has changed since from (decide
+	// again on the newer table), ErrDuplicate for an interaction seen
+	// before, and with the error of a Hold the change would break; a nil
+	// change saves nothing. The caller decides outside any transaction, so
+	// a change may take its time (a computer player's search) without
+	// holding up any other table's, and no code of the caller's runs in
+	// the store.
+	Save(ctx context.Context, from *Table, ch *Change, interactionID string) (*Table, error)
+	// Seen fails with ErrDuplicate for an interaction already applied, so
+	// a redelivered click is told so before anything is decided for it.
+	Seen(ctx context.Context, interactionID string) error
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
 	// OpenTables returns the tables in a lobby or playing.
@@ -98,7 +100,7 @@ type OutboxService interface {
 
 // RecordService answers the leaderboard and stats from finished games, and
 // keeps a server's seasons. A finished game's records and ratings are
-// written with the move that finished it (TableService.Update).
+// written with the move that finished it (TableService.Save).
 type RecordService interface {
 	// Leaderboard ranks the players of a server's season (0: the current
 	// one) by rating, settled ratings before provisional ones, over the

@@ -46,7 +46,7 @@ type Table struct {
 	// Computer is the level filling empty seats, or empty for none.
 	Computer string
 	Status   Status
-	// Version counts the table's changes; Update refuses a change made
+	// Version counts the table's changes; Save refuses a change made
 	// from an older version.
 	Version int64
 	Seats   []Seat
@@ -204,7 +204,7 @@ type LoggedAction struct {
 	Action engine.Action
 }
 
-// Change is what an Update writes, all in one transaction.
+// Change is what TableService.Save writes, all in one transaction.
 type Change struct {
 	// Table is the table as it should be saved: its host, options,
 	// computer, status, seats, cut seed, game and times, its match,

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -53,61 +54,88 @@ type changed struct {
 // changed (a nil table) when decide made no change.
 func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
 	defer b.locks.lock(id)()
-	interactionID, userID := "", ""
+	interactionID := ""
 	if c.ic != nil {
 		interactionID = c.ic.ID
-		userID, _ = user(c.ic)
 	}
-	done := changed{seat: -1}
-	t, err := b.store.Update(ctx, id, interactionID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		done = changed{seat: -1}
-		if c.ic != nil {
-			place := c.place
-			if place == nil {
-				place = checkHere
-			}
-			if err := place(t, c.ic); err != nil {
-				return nil, err
-			}
-			noteTableMessage(t, c.ic)
-			done.seat = t.SeatOf(userID)
+	for attempt := 1; ; attempt++ {
+		// A redelivered interaction is told so, rather than whatever the
+		// table would say of it now; the save checks again.
+		if err := b.store.Seen(ctx, interactionID); err != nil {
+			return changed{seat: -1}, err
 		}
-		if c.seated {
-			switch {
-			case t.Status != cribbage.StatusPlaying:
-				return nil, cribbage.ErrNotPlaying
-			case done.seat < 0:
-				return nil, cribbage.ErrNotSeated
-			case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
-				return nil, errStaleView
-			}
+		from, err := b.store.Table(ctx, id)
+		if err != nil {
+			return changed{seat: -1}, err
 		}
-		ch, events, err := c.decide(t, done.seat)
+		t := from.Clone()
+		done, ch, err := b.decide(t, c)
 		if err != nil || ch == nil {
-			return nil, err
+			return changed{seat: -1}, err
 		}
-		tell(ch)
-		if t.State != nil {
-			done.note = live.MoveNote(t, events)
+		saved, err := b.store.Save(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < changeAttempts {
+			continue // another process changed the table meanwhile: decide again
 		}
-		if !t.Status.Open() {
-			// A table that closes leaves the open tables a restart shows
-			// again: its last refresh is queued with it, so a process that
-			// dies before showing it leaves it to the next.
-			ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
+		if err != nil {
+			return changed{seat: -1}, err
 		}
-		return ch, nil
-	})
-	if err != nil || t == nil {
-		return changed{seat: -1}, err
+		done.table = saved
+		if c.own {
+			b.live.Moved(saved, done.note)
+		} else {
+			b.moved(saved, done.note)
+		}
+		return done, nil
 	}
-	done.table = t
-	if c.own {
-		b.live.Moved(t, done.note)
-	} else {
-		b.moved(t, done.note)
+}
+
+// changeAttempts is how often change decides a change that keeps losing
+// its race with another process's before it gives up with ErrStale.
+const changeAttempts = 5
+
+// decide checks that c may change t, lets the domain make the change on
+// t, and words it: the story, the note for the hand views, and a closing
+// table's last refresh.
+func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, error) {
+	done := changed{seat: -1}
+	if c.ic != nil {
+		place := c.place
+		if place == nil {
+			place = checkHere
+		}
+		if err := place(t, c.ic); err != nil {
+			return done, nil, err
+		}
+		noteTableMessage(t, c.ic)
+		userID, _ := user(c.ic)
+		done.seat = t.SeatOf(userID)
 	}
-	return done, nil
+	if c.seated {
+		switch {
+		case t.Status != cribbage.StatusPlaying:
+			return done, nil, cribbage.ErrNotPlaying
+		case done.seat < 0:
+			return done, nil, cribbage.ErrNotSeated
+		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
+			return done, nil, errStaleView
+		}
+	}
+	ch, events, err := c.decide(t, done.seat)
+	if err != nil || ch == nil {
+		return done, nil, err
+	}
+	tell(ch)
+	if t.State != nil {
+		done.note = live.MoveNote(t, events)
+	}
+	if !t.Status.Open() {
+		// A table that closes leaves the open tables a restart shows
+		// again: its last refresh is queued with it, so a process that
+		// dies before showing it leaves it to the next.
+		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
+	}
+	return done, ch, nil
 }
 
 // moved shows a change at a table on the live surface, with note, what it

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // clock is a settable test clock.
@@ -73,7 +74,7 @@ func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 		t.Fatal(err)
 	}
 	seed := engine.SeedFromUint64(uint64(tb.ID))
-	tb, err = s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err = servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := engine.New(cur.Options, seed)
 		if err != nil {
 			return nil, err
@@ -90,7 +91,7 @@ func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 // step applies the scripted next action in one Update.
 func step(t testing.TB, s *Store, id int64, interactionID string) (*cribbage.Table, error) {
 	t.Helper()
-	return s.Update(context.Background(), id, interactionID, func(cur *cribbage.Table) (*cribbage.Change, error) {
+	return servicetest.Update(context.Background(), s, id, interactionID, func(cur *cribbage.Table) (*cribbage.Change, error) {
 		a := nextAction(cur.State, engine.SeedFromUint64(uint64(cur.Version)))
 		g, events, err := cur.State.Apply(a)
 		if err != nil {

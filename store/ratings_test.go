@@ -12,6 +12,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/rating"
 )
 
@@ -134,7 +135,7 @@ func TestAThreeHanderIsTheWinnerAgainstEachOther(t *testing.T) {
 func TestAResignationIsALossInTheRatings(t *testing.T) {
 	s, _ := MustOpen(t)
 	tb := startGame(t, s, newLobby("g", "alice", "bob"))
-	_, err := s.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := servicetest.Update(context.Background(), s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := resignAfterAThrow(cur.State, 0)
 		if err != nil {
 			return nil, err
@@ -164,7 +165,7 @@ func TestAResignationBeforeAnyCardRatesNobody(t *testing.T) {
 			s, _ := MustOpen(t)
 			ctx := context.Background()
 			tb := startGame(t, s, newLobby("g", "alice", "bob"))
-			_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			_, err := servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 				g := cur.State
 				for range tt.deals {
 					var err error
@@ -208,7 +209,7 @@ func TestRatingsAndResultAreOneTransaction(t *testing.T) {
 	mustWrite(t, s, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
 		VALUES ('g', 1, 'bob', 1500, 0, 0.06, 3, 1)`)
 	tb := startGame(t, s, newLobby("g", "alice", "bob"))
-	_, err := s.Update(ctx, tb.ID, "i-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := servicetest.Update(ctx, s, tb.ID, "i-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := resignAfterAThrow(cur.State, 1)
 		if err != nil {
 			return nil, err
@@ -241,7 +242,7 @@ func TestGamesFinishingTogetherAllCount(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
 	resign := func(id int64) error {
-		_, err := s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := servicetest.Update(ctx, s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			g, _, err := resignAfterAThrow(cur.State, 1)
 			if err != nil {
 				return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // TestAGameFinishingAsASeasonStartsCountsWhereItFinished: alice and bob
@@ -35,7 +36,7 @@ func TestAGameFinishingAsASeasonStartsCountsWhereItFinished(t *testing.T) {
 	}
 	finished := make(chan error, 1)
 	go func() {
-		_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			g, _, err := resignAfterAThrow(cur.State, 1)
 			if err != nil {
 				return nil, err

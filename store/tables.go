@@ -11,7 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// The writes of tables: a new table, and a move (Update) with the next
+// The writes of tables: a new table, and a move (Save) with the next
 // table it may make, each one transaction with its actions, announcements
 // and interaction.
 
@@ -71,46 +71,23 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	return err
 }
 
-// Update is one action, one transaction: it reads the table, lets fn
-// decide the change, and saves the new table, appends its actions, queues
-// its announcements and records the interaction — all or nothing. fn gets
-// a copy to change; returning an error (or a nil Change) writes nothing.
-//
-// The read and fn run outside the write lock; the write compares and swaps
-// the version, so a change made meanwhile (by this process or another) is
-// never overwritten: fn is run again on the new table, and if that keeps
-// happening the caller gets ErrStale. An interaction seen before fails with
-// ErrDuplicate. When the change finishes the game, its result and records
-// are written in the same transaction, and so is the table that follows it
-// when the change makes one (cribbage.Change.Next).
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	for attempt := 0; ; attempt++ {
-		// Checked first so a redelivered interaction is told so, rather
-		// than whatever fn would say of it now; the save checks again.
-		if err := s.checkInteraction(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		cur, err := s.loadTable(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := fn(cloneTable(cur))
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Table == nil {
-			return nil, nil
-		}
-		saved, err := s.save(ctx, cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < maxAttempts {
-			continue
-		}
-		return saved, err
+// Save implements cribbage.TableService: it writes a change decided on
+// from, the table as read, and compares and swaps the version, so a change
+// made meanwhile (by this process or another) is never overwritten: the
+// caller gets ErrStale and decides again. When the change finishes the
+// game, its result and records are written in the same transaction, and
+// so is the table that follows it (cribbage.Change.Next).
+func (s *Store) Save(ctx context.Context, from *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	if ch == nil || ch.Table == nil {
+		return nil, nil
 	}
+	return s.save(ctx, from, ch, interactionID)
 }
 
-// maxAttempts is how often Update retries a change that lost a race.
-const maxAttempts = 4
+// Seen implements cribbage.TableService.
+func (s *Store) Seen(ctx context.Context, interactionID string) error {
+	return s.checkInteraction(ctx, interactionID)
+}
 
 // save writes a change made from cur in one transaction.
 func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
@@ -280,3 +257,8 @@ func (s *Store) appendActions(ctx context.Context, tx *txn, t *cribbage.Table, a
 	}
 	return nil
 }
+
+// maxAttempts is how often the store tries again a write that lost a race
+// it can retry itself: PostgreSQL's serialization failures, and a
+// tournament's change made from a version that moved on.
+const maxAttempts = 4

@@ -22,6 +22,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -142,7 +143,7 @@ func (r *rig) table(channelID string, people ...string) *cribbage.Table {
 // queue queues announcements for a table, as a change to it does.
 func (r *rig) queue(id int64, out ...cribbage.Outbound) {
 	r.t.Helper()
-	_, err := r.store.Update(context.Background(), id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := servicetest.Update(context.Background(), r.store, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: t, Outbox: out}, nil
 	})
 	if err != nil {

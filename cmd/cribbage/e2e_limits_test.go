@@ -11,6 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // gate holds the bot's writes back until two have come: armed, the first
@@ -66,7 +67,7 @@ func (g *gate) Update(ctx context.Context, id int64, interactionID string, fn fu
 	held := slices.Contains(g.tables, id)
 	g.mu.Unlock()
 	g.meet(ctx, held)
-	return g.Store.Update(ctx, id, interactionID, fn)
+	return servicetest.Update(ctx, g.Store, id, interactionID, fn)
 }
 
 // TestLimitsHoldUnderARace: the server's limit of open tables, and one

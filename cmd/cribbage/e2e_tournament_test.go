@@ -13,6 +13,7 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -437,7 +438,7 @@ func TestTournamentPairsAfterARestart(t *testing.T) {
 	tr, tb := h.stoppedInRoundOne()
 	reopened := h.reopen()
 	env := cribbage.Env{Now: h.fake.Now(), Seeds: func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }, Computers: ai.Players{}}
-	if _, err := reopened.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := servicetest.Update(context.Background(), reopened, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch, _, err := cribbage.Move(cur, engine.Action{Kind: engine.ActResign, Seat: 1}, env)
 		return ch, err
 	}); err != nil {

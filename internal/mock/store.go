@@ -181,35 +181,29 @@ func (s *Store) claim(interactionID string) {
 	}
 }
 
-// attempts is how often Update runs fn before it gives up with ErrStale,
-// as many times as the SQL store's.
-const attempts = 5
-
-// Update implements cribbage.TableService: fn runs on a copy, outside the
-// lock, and its change is saved only if the table is still at the version
-// fn saw; if it is not, fn runs again on the newer table.
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	for attempt := 1; ; attempt++ {
-		cur, err := s.read(id, interactionID)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := fn(clone(cur))
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Table == nil {
-			return nil, nil
-		}
-		saved, err := s.save(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
-			continue
-		}
-		return saved, err
+// Save implements cribbage.TableService: the change is saved only if the
+// table is still at the version it was decided on.
+func (s *Store) Save(ctx context.Context, from *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	if ch == nil || ch.Table == nil {
+		return nil, nil
 	}
+	if _, err := s.read(from.ID, interactionID); err != nil {
+		return nil, err
+	}
+	return s.save(from, ch, interactionID)
 }
 
-// read returns a copy of the table an Update starts from, or why there is
+// Seen implements cribbage.TableService.
+func (s *Store) Seen(ctx context.Context, interactionID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if interactionID != "" && s.interactions[interactionID] {
+		return cribbage.ErrDuplicate
+	}
+	return nil
+}
+
+// read returns a copy of the table a change starts from, or why there is
 // none: the interaction was applied already, or the table is missing.
 func (s *Store) read(id int64, interactionID string) (*cribbage.Table, error) {
 	s.mu.Lock()

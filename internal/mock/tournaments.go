@@ -177,3 +177,7 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	s.claim(interactionID)
 	return t, nil
 }
+
+// attempts is how often UpdateTournament runs fn before it gives up with
+// ErrStale, as many times as the SQL store's (its maxAttempts retries).
+const attempts = 5

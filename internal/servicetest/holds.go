@@ -40,7 +40,7 @@ func testHoldsUnderARace(t *testing.T, h *harness) {
 			}
 			return lobbies
 		}, func(g string, k int, lobbies []*cribbage.Table) error {
-			_, err := h.s.Update(ctx, lobbies[k].ID, fmt.Sprint(g, "-join-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
+			_, err := Update(ctx, h.s, lobbies[k].ID, fmt.Sprint(g, "-join-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				cur.Seats = append(cur.Seats, cribbage.Seat{UserID: "alice", Name: "Alice"})
 				return &cribbage.Change{Table: cur, Hold: limit}, nil
 			})
@@ -110,7 +110,7 @@ func testHoldsOnlyWhatTheyName(t *testing.T, h *harness) {
 	if _, err := h.s.CreateTable(ctx, lobby("g", "alice"), "", nil, one); !errors.Is(err, cribbage.ErrTooManyTables) {
 		t.Errorf("a second table past the limit: %v, want ErrTooManyTables", err)
 	}
-	if _, err := h.s.Update(ctx, sat.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, sat.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.HostID = "alice"
 		return &cribbage.Change{Table: cur, Hold: one}, nil
 	}); err != nil {
@@ -133,7 +133,7 @@ func testHoldsOnlyWhatTheyName(t *testing.T, h *harness) {
 	if _, err := challenge("alice", "bob"); !errors.Is(err, cribbage.ErrChallengedAgain) {
 		t.Errorf("alice's second challenge to bob: %v, want ErrChallengedAgain", err)
 	}
-	if _, err := h.s.Update(ctx, first.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, first.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.Challenge.Outcome, cur.Status = cribbage.ChallengeDeclined, cribbage.StatusClosed
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {

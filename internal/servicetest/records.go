@@ -53,7 +53,7 @@ func (h *harness) finishAs(t *testing.T, tb *cribbage.Table, p played) *cribbage
 	t.Helper()
 	h.advance(time.Minute)
 	id := h.startGame(t, tb).ID
-	done, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	done, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
 		if err != nil {
 			return nil, err
@@ -79,7 +79,7 @@ func (h *harness) resignAt(t *testing.T, tb *cribbage.Table, seat int, throw boo
 	t.Helper()
 	h.advance(time.Minute)
 	id := h.startGame(t, tb).ID
-	done, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	done, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g := cur.State
 		for throw && (g.Phase == engine.PhaseDeal || g.Phase == engine.PhaseDiscard) {
 			var err error
@@ -384,7 +384,7 @@ func testMatchesInStats(t *testing.T, h *harness) {
 		t.Helper()
 		h.advance(time.Minute)
 		id := h.startGame(t, tb).ID
-		_, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
 			if err != nil {
 				return nil, err

@@ -61,6 +61,7 @@ func Run(t *testing.T, open Open) {
 		{"CreateTable", testCreateTable},
 		{"NotFound", testNotFound},
 		{"UpdateSavesAChange", testUpdateSavesAChange},
+		{"SaveComparesAndSwaps", testSaveComparesAndSwaps},
 		{"UpdateRefusesADuplicate", testUpdateRefusesADuplicate},
 		{"UpdateErrorSavesNothing", testUpdateErrorSavesNothing},
 		{"UpdateNilChangeSavesNothing", testUpdateNilChangeSavesNothing},
@@ -162,7 +163,7 @@ func (h *harness) startGame(t *testing.T, tb *cribbage.Table) *cribbage.Table {
 	t.Helper()
 	tb = h.create(t, tb, "")
 	seed := engine.SeedFromUint64(uint64(tb.ID))
-	tb, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := engine.New(cur.Options, seed)
 		if err != nil {
 			return nil, err
@@ -210,13 +211,13 @@ func move(cur *cribbage.Table) (*cribbage.Change, error) {
 
 // step makes the scripted next move in one Update.
 func (h *harness) step(id int64, interactionID string) (*cribbage.Table, error) {
-	return h.s.Update(ctx, id, interactionID, move)
+	return Update(ctx, h.s, id, interactionID, move)
 }
 
 // finish ends a table's game with seat 0 resigning.
 func (h *harness) finish(t *testing.T, id int64) *cribbage.Table {
 	t.Helper()
-	tb, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
 		cur.State, cur.Status = g, cribbage.StatusFinished
 		return &cribbage.Change{Table: cur}, err

@@ -74,7 +74,7 @@ func testNotFound(t *testing.T, h *harness) {
 		call func() error
 	}{
 		{"Table", func() error { _, err := h.s.Table(ctx, missing); return err }},
-		{"Update", func() error { _, err := h.s.Update(ctx, missing, "i-1", never); return err }},
+		{"Update", func() error { _, err := Update(ctx, h.s, missing, "i-1", never); return err }},
 	}
 	for _, tt := range tests {
 		if err := tt.call(); !errors.Is(err, cribbage.ErrNotFound) {
@@ -103,7 +103,7 @@ func testUpdateSavesAChange(t *testing.T, h *harness) {
 	}
 	waiting := h.now().Add(-time.Second)
 	var want *cribbage.Table
-	saved, err := h.s.Update(ctx, tb.ID, "join", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	saved, err := Update(ctx, h.s, tb.ID, "join", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		// Bob joins and takes over as host; the game starts and is dealt.
 		cur.Seats = append(cur.Seats, cribbage.Seat{UserID: "bob", Name: "Bob"})
 		cur.HostID, cur.Status, cur.CutSeed, cur.State, cur.WaitingSince = "bob", cribbage.StatusPlaying, &seed, dealt, waiting
@@ -139,7 +139,7 @@ func testUpdateRefusesADuplicate(t *testing.T, h *harness) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"moved", "made-a-table"} {
-		_, err := h.s.Update(ctx, tb.ID, id, func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, id, func(cur *cribbage.Table) (*cribbage.Change, error) {
 			t.Errorf("fn ran for interaction %s, seen before", id)
 			return move(cur)
 		})
@@ -156,7 +156,7 @@ func testUpdateRefusesADuplicate(t *testing.T, h *harness) {
 // is saved, the interaction included, so it may be tried again.
 func testUpdateErrorSavesNothing(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
-	_, err := h.s.Update(ctx, tb.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := Update(ctx, h.s, tb.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.HostID = "changed, then given up"
 		return nil, engine.ErrNotYourTurn
 	})
@@ -185,7 +185,7 @@ func testUpdateNilChangeSavesNothing(t *testing.T, h *harness) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := h.startGame(t, lobby("g", "a", "b"))
-			if _, err := h.s.Update(ctx, tb.ID, "nothing-"+tt.name, func(*cribbage.Table) (*cribbage.Change, error) { return tt.change, nil }); err != nil {
+			if _, err := Update(ctx, h.s, tb.ID, "nothing-"+tt.name, func(*cribbage.Table) (*cribbage.Change, error) { return tt.change, nil }); err != nil {
 				t.Fatal(err)
 			}
 			unchanged(t, h, tb)
@@ -218,7 +218,7 @@ func testUpdateNeverSavesOverANewerVersion(t *testing.T, h *harness) {
 	t.Run("changed once", func(t *testing.T) {
 		tb := h.startGame(t, lobby("g", "a", "b"))
 		var saw []int64
-		saved, err := h.s.Update(ctx, tb.ID, "mine", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		saved, err := Update(ctx, h.s, tb.ID, "mine", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			saw = append(saw, cur.Version)
 			if len(saw) == 1 {
 				// Another move lands after this one read the table.
@@ -241,7 +241,7 @@ func testUpdateNeverSavesOverANewerVersion(t *testing.T, h *harness) {
 	t.Run("changing", func(t *testing.T) {
 		tb := h.startGame(t, lobby("g", "a", "b"))
 		runs := 0
-		_, err := h.s.Update(ctx, tb.ID, "mine-too", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, "mine-too", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			runs++
 			if _, err := h.step(tb.ID, fmt.Sprint("theirs-", runs)); err != nil {
 				return nil, err
@@ -269,7 +269,7 @@ func testUpdateConcurrentClicksApplyOnce(t *testing.T, h *harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = h.s.Update(ctx, tb.ID, fmt.Sprint("click-", i), func(cur *cribbage.Table) (*cribbage.Change, error) {
+			_, errs[i] = Update(ctx, h.s, tb.ID, fmt.Sprint("click-", i), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				if cur.Version != tb.Version {
 					return nil, cribbage.ErrStale // the click was on the version the player saw
 				}
@@ -300,7 +300,7 @@ func testUpdateKeepsWhatIsRecordedMeanwhile(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	at := h.now()
 	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: at}
-	_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		errs := []error{
 			h.s.SetMessages(ctx, tb.ID, "m1", "th1"),
 			h.s.RecordBoard(ctx, tb.ID, "board-1"),
@@ -332,7 +332,7 @@ func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	save := func(id string) {
 		t.Helper()
-		if _, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		if _, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			cur.MessageID = id
 			return &cribbage.Change{Table: cur}, nil
 		}); err != nil {
@@ -384,7 +384,7 @@ func testNextTable(t *testing.T, h *harness) {
 	prev := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
 	h.advance(time.Minute)
 	var want *cribbage.Table
-	saved, err := h.s.Update(ctx, prev.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	saved, err := Update(ctx, h.s, prev.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch := offered(cur, "b")
 		// A new match, known by its first game: this table, once saved.
 		ch.Next.Table.Match = &cribbage.Match{BestOf: 3, Game: 1}
@@ -409,7 +409,7 @@ func testNextTable(t *testing.T, h *harness) {
 	}
 
 	// The store refuses a second next table, whatever the change decides.
-	_, err = h.s.Update(ctx, prev.ID, "rematch-2", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil })
+	_, err = Update(ctx, h.s, prev.ID, "rematch-2", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil })
 	if !errors.Is(err, cribbage.ErrRematched) {
 		t.Errorf("a second next table: %v, want ErrRematched", err)
 	}
@@ -418,7 +418,7 @@ func testNextTable(t *testing.T, h *harness) {
 	}
 
 	other := h.finish(t, h.startGame(t, lobby("g", "c", "d")).ID)
-	if _, err := h.s.Update(ctx, other.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "c"), nil }); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := Update(ctx, h.s, other.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "c"), nil }); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a next table for a used interaction: %v, want ErrDuplicate", err)
 	}
 	played := []struct {
@@ -429,7 +429,7 @@ func testNextTable(t *testing.T, h *harness) {
 		{"making another", func(next *cribbage.Change) { next.Next = rematchOf(other) }},
 	}
 	for _, p := range played {
-		_, err = h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err = Update(ctx, h.s, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			ch := offered(cur, "c")
 			ch.Outbox = []cribbage.Outbound{post("offer")}
 			p.make(ch.Next)
@@ -440,7 +440,7 @@ func testNextTable(t *testing.T, h *harness) {
 		}
 		unchanged(t, h, other)
 	}
-	if _, err := h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) { return nil, nil }); err != nil {
+	if _, err := Update(ctx, h.s, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) { return nil, nil }); err != nil {
 		t.Errorf("the refused change's interaction was recorded: %v", err)
 	}
 	if open, _ := h.s.OpenTables(ctx); len(open) != 1 {
@@ -460,7 +460,7 @@ func testNextTableRacesMakeOne(t *testing.T, h *harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			saved, err := h.s.Update(ctx, prev.ID, fmt.Sprint("click-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
+			saved, err := Update(ctx, h.s, prev.ID, fmt.Sprint("click-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				if cur.RematchID != 0 {
 					return nil, cribbage.ErrRematched
 				}
@@ -505,7 +505,7 @@ func testFindTables(t *testing.T, h *harness) {
 	}
 	h.finish(t, h.startGame(t, lobby("g1", "alice", "bob")).ID)
 	closed := h.create(t, lobby("g1", "alice", "bob"), "")
-	if _, err := h.s.Update(ctx, closed.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, closed.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.Status = cribbage.StatusClosed
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {
@@ -555,7 +555,7 @@ func testFindTables(t *testing.T, h *harness) {
 func testThreadTable(t *testing.T, h *harness) {
 	finished := h.finish(t, h.startGame(t, lobby("g", "alice", "bob")).ID)
 	cancelled := h.startGame(t, lobby("g", "alice", "bob"))
-	if _, err := h.s.Update(ctx, cancelled.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, cancelled.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.Status, cur.CancelledBy = cribbage.StatusCancelled, "ada"
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {
@@ -596,7 +596,7 @@ func testActions(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	var want []cribbage.LoggedAction
 	for i := range 3 {
-		_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			var logged []cribbage.LoggedAction
 			for j := range i + 1 {
 				ch, err := move(cur)
@@ -663,7 +663,7 @@ func testAwaitingAnswer(t *testing.T, h *harness) {
 	byBob := offer("b", "b")
 	offer("a", "a", "b") // both said yes (its rematch not made here)
 	taken := offer("a", "a")
-	if _, err := h.s.Update(ctx, taken.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, taken.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur, Next: rematchOf(cur)}, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -692,7 +692,7 @@ func testAwaitingAnswer(t *testing.T, h *harness) {
 // cannot.
 func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table)) *cribbage.Table {
 	t.Helper()
-	saved, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	saved, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		change(cur)
 		return &cribbage.Change{Table: cur}, nil
 	})
@@ -700,4 +700,52 @@ func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table
 		t.Fatal(err)
 	}
 	return saved
+}
+
+// testSaveComparesAndSwaps: Save writes a change only over the version it
+// was decided on: a second change decided on the same read is refused with
+// ErrStale and saves nothing; an interaction once saved is Seen, and a
+// change carrying it again is refused with ErrDuplicate.
+func testSaveComparesAndSwaps(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	from := h.table(t, tb.ID)
+	first, err := move(from.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, from, first, "first"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := move(from.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, from, second, "second"); !errors.Is(err, cribbage.ErrStale) {
+		t.Errorf("a change decided on an old read: %v, want ErrStale", err)
+	}
+	if got := h.table(t, tb.ID).Version; got != from.Version+1 {
+		t.Errorf("version %d, want %d: the stale change was saved", got, from.Version+1)
+	}
+	for _, c := range []struct {
+		id   string
+		want error
+	}{{"first", cribbage.ErrDuplicate}, {"second", nil}, {"", nil}} {
+		if err := h.s.Seen(ctx, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Seen(%q) = %v, want %v", c.id, err, c.want)
+		}
+	}
+	cur := h.table(t, tb.ID)
+	again, err := move(cur.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, cur, again, "first"); !errors.Is(err, cribbage.ErrDuplicate) {
+		t.Errorf("the first interaction saved again: %v, want ErrDuplicate", err)
+	}
+	if saved, err := h.s.Save(ctx, cur, nil, "nothing"); saved != nil || err != nil {
+		t.Errorf("a nil change: %v, %v", saved, err)
+	}
+	if got := h.table(t, tb.ID).Version; got != cur.Version {
+		t.Errorf("version %d, want %d: a refused or empty change was saved", got, cur.Version)
+	}
 }

@@ -185,7 +185,7 @@ func testCancelledTournamentTables(t *testing.T, h *harness) {
 	if err != nil || len(tables) != 2 {
 		t.Fatalf("a cancelled tournament's open games: %d, %v", len(tables), err)
 	}
-	if _, err := h.s.Update(ctx, tables[0].ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, tables[0].ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur}, cur.Cancel("admin", "the tournament was cancelled")
 	}); err != nil {
 		t.Fatal(err)

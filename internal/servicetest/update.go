@@ -1,0 +1,39 @@
+package servicetest
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cribbage-bot/cribbage"
+)
+
+// updateAttempts is how often Update decides a change before it gives up
+// with ErrStale.
+const updateAttempts = 5
+
+// Update changes table id as the bot does (bot/change.go): it reads the
+// table, lets fn decide the change on a copy, and saves it (Save), deciding
+// again on the newer table while the save loses a race, and failing with
+// ErrStale if that keeps happening. A nil change saves nothing. It is how
+// the suite, and the tests that set tables up through a store, make their
+// changes.
+func Update(ctx context.Context, s cribbage.TableService, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
+	for attempt := 1; ; attempt++ {
+		if err := s.Seen(ctx, interactionID); err != nil {
+			return nil, err
+		}
+		from, err := s.Table(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := fn(from.Clone())
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		saved, err := s.Save(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < updateAttempts {
+			continue
+		}
+		return saved, err
+	}
+}
