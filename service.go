@@ -137,13 +137,13 @@ type TournamentService interface {
 	// tournaments: a cancel ends its tournament first and its games one
 	// by one after, and a process can die in between.
 	CancelledTournamentTables(ctx context.Context) ([]*Table, error)
-	// UpdateTournament loads a tournament and its tables, lets fn decide
-	// the change and saves it in one transaction, with the tables it
-	// opens. As Update does for a table, it runs fn again on a newer
-	// tournament if it changed meanwhile (ErrStale if that keeps
-	// happening), refuses an interaction seen before (ErrDuplicate), and
-	// saves nothing for fn's error or a nil change.
-	UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *Tournament, tables []*Table) (*TournamentChange, error)) (*Tournament, error)
+	// SaveTournament writes ch, a change decided on from (the tournament
+	// as Tournament read it, unchanged), with the tables it opens, in one
+	// transaction. As Save does for a table, it fails with ErrStale if the
+	// tournament has changed since from (decide again on the newer one)
+	// and with ErrDuplicate for an interaction seen before; a nil change
+	// saves nothing.
+	SaveTournament(ctx context.Context, from *Tournament, ch *TournamentChange, interactionID string) (*Tournament, error)
 	// ChannelTournaments returns a channel's tournaments, newest first.
 	ChannelTournaments(ctx context.Context, channelID string) ([]*Tournament, error)
 	// TournamentsToShow returns the tournaments whose standings message

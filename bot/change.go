@@ -207,3 +207,33 @@ func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
 	out := append(intro, ch.Outbox...)
 	ch.Outbox = append(out, render.Story(ch.Table, ch.Events)...)
 }
+
+// changeTournament makes one change to tournament id, as change does to a
+// table: it reads the tournament and its tables, lets decide make the
+// change (which opens its tables as data), and saves it over the version
+// it was decided on, deciding again on a newer one while it loses a race.
+// A nil change saves nothing, and returns a nil tournament.
+func (b *Bot) changeTournament(ctx context.Context, id int64, interactionID string, decide func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
+	for attempt := 1; ; attempt++ {
+		if err := b.store.Seen(ctx, interactionID); err != nil {
+			return nil, err
+		}
+		from, err := b.store.Tournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		tables, err := b.store.TournamentTables(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := decide(from.Clone(), tables)
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		saved, err := b.store.SaveTournament(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < changeAttempts {
+			continue
+		}
+		return saved, err
+	}
+}

@@ -113,7 +113,7 @@ func (b *Bot) cmdTournamentStart(ctx context.Context, ic *discordgo.Interaction)
 // an admin or whoever opened the tournament.
 func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -144,7 +144,7 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 		return reply{}, err
 	}
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if err := t.Cancel(uid); err != nil {
 			return nil, err
 		}
@@ -203,7 +203,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 		return reply{}, errBadOptions
 	}
 	n := int(opts["count"].IntValue())
-	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		computers := 0
 		for _, e := range t.Entrants {
 			if e.Computer != "" {
@@ -228,7 +228,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 // clickTournamentSignUp enters the person who clicked.
 func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, name := user(ic)
-	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -247,7 +247,7 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 // clickTournamentWithdraw takes the clicker's entry back.
 func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -355,7 +355,7 @@ const maxTournamentSteps = 64
 // can make the next step possible at once.
 func (b *Bot) advanceTournament(ctx context.Context, id int64) error {
 	for range maxTournamentSteps {
-		t, err := b.store.UpdateTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		t, err := b.changeTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 			return b.tournamentStep(t, tables)
 		})
 		if err != nil {

@@ -259,6 +259,5 @@ func (s *Store) appendActions(ctx context.Context, tx *txn, t *cribbage.Table, a
 }
 
 // maxAttempts is how often the store tries again a write that lost a race
-// it can retry itself: PostgreSQL's serialization failures, and a
-// tournament's change made from a version that moved on.
+// it can retry itself: PostgreSQL's serialization failures.
 const maxAttempts = 4

@@ -530,7 +530,7 @@ func TestACancelCutShortIsFinishedAtTheNextStart(t *testing.T) {
 	// What the cancel saved before its process died: the tournament's
 	// end, not yet its games'.
 	reopened := h.reopen()
-	if _, err := reopened.UpdateTournament(context.Background(), tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	if _, err := servicetest.UpdateTournament(context.Background(), reopened, tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel(ada.ID)
 	}); err != nil {
 		t.Fatal(err)

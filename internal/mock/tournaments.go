@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/cribbage-bot/cribbage"
@@ -110,32 +109,15 @@ func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID str
 	return nil
 }
 
-// UpdateTournament implements cribbage.TournamentService: fn runs on
-// copies outside the lock, and its change is saved with the tables it
-// opens only if the tournament is still at the version fn saw.
-func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for attempt := 1; ; attempt++ {
-		if interactionID != "" && s.seen(interactionID) {
-			return nil, cribbage.ErrDuplicate
-		}
-		cur, err := s.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		tables, _ := s.TournamentTables(ctx, id)
-		ch, err := fn(cur.Clone(), tables)
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Tournament == nil {
-			return nil, nil
-		}
-		saved, err := s.saveTournament(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < attempts {
-			continue
-		}
-		return saved, err
+// SaveTournament implements cribbage.TournamentService.
+func (s *Store) SaveTournament(ctx context.Context, from *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
+	if ch == nil || ch.Tournament == nil {
+		return nil, nil
 	}
+	if interactionID != "" && s.seen(interactionID) {
+		return nil, cribbage.ErrDuplicate
+	}
+	return s.saveTournament(from, ch, interactionID)
 }
 
 // seen reports whether an interaction was applied.
@@ -177,7 +159,3 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	s.claim(interactionID)
 	return t, nil
 }
-
-// attempts is how often UpdateTournament runs fn before it gives up with
-// ErrStale, as many times as the SQL store's (its maxAttempts retries).
-const attempts = 5

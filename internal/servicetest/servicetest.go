@@ -93,6 +93,7 @@ func Run(t *testing.T, open Open) {
 		{"GuildSettingsChangesAtOnceAreKept", testGuildSettingsChangesAtOnceAreKept},
 		{"Tournaments", testTournaments},
 		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
+		{"SaveTournamentComparesAndSwaps", testSaveTournamentComparesAndSwaps},
 		{"TournamentShown", testTournamentShown},
 		{"CancelledTournamentTables", testCancelledTournamentTables},
 		{"RecordsFromFinishedGames", testRecordsFromFinishedGames},

@@ -37,3 +37,28 @@ func Update(ctx context.Context, s cribbage.TableService, id int64, interactionI
 		return saved, err
 	}
 }
+
+// UpdateTournament changes tournament id as the bot does: it reads the
+// tournament and its tables, lets fn decide on a copy, and saves the
+// change (SaveTournament), deciding again while the save loses a race.
+func UpdateTournament(ctx context.Context, s cribbage.TournamentService, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
+	for attempt := 1; ; attempt++ {
+		from, err := s.Tournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		tables, err := s.TournamentTables(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := fn(from.Clone(), tables)
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		saved, err := s.SaveTournament(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < updateAttempts {
+			continue
+		}
+		return saved, err
+	}
+}
