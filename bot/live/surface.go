@@ -118,6 +118,16 @@ const botEditBudget = rest.GlobalBudget / 2
 // those whose gap has passed are swept.
 const maxTokenEdits = 4096
 
+// overKeep is how long what was shown of a table that is over is
+// remembered. The change that ends a game is not its last touch: it queues
+// a last refresh in the outbox (delivered as a touch moments later), and
+// clicks on its views and table message still come. Forgotten at once,
+// each of those edited the message and every open view again to what they
+// showed already. After overKeep every token of the game's last moments is
+// past use, so no view can be edited any more; a later touch costs at most
+// one bot-token edit of the table message.
+const overKeep = rest.TokenLife
+
 // tableEditGap is the least time between two bot-token edits of a table
 // message, made once no interaction token can edit it: those edits share
 // the bot token's budget with the story.
@@ -148,6 +158,9 @@ type live struct {
 	// active counts the tables being brought up to date, for a shutdown
 	// to wait on, and later the touches scheduled (touchLater).
 	active, later int
+	// over is when each table that is over was first shown over here;
+	// what is remembered of it is kept until overKeep has passed since.
+	over map[int64]time.Time
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
@@ -182,7 +195,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -375,6 +388,24 @@ func (l *live) behind(table, version int64) bool {
 	return l.shown[table] < version
 }
 
+// ended notes at now that table is over, and returns the tables over
+// for overKeep, whose memory may go.
+func (l *live) ended(table int64, now time.Time) []int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.over[table]; !ok {
+		l.over[table] = now
+	}
+	var done []int64
+	for id, at := range l.over {
+		if now.Sub(at) >= overKeep {
+			delete(l.over, id)
+			done = append(done, id)
+		}
+	}
+	return done
+}
+
 // forget drops what is remembered of a table that is over.
 func (l *live) forget(table int64) {
 	l.mu.Lock()
@@ -553,8 +584,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	}
 	if t.State == nil {
 		if !t.Status.Open() {
-			s.l.forget(table)
-			s.edits.forget(table)
+			s.ended(table)
 		}
 		return t.Version, nil
 	}
@@ -581,10 +611,18 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	}
 	wg.Wait()
 	if !t.Status.Open() {
-		s.l.forget(table)
-		s.edits.forget(table)
+		s.ended(table)
 	}
 	return t.Version, nil
+}
+
+// ended notes that a table is over and forgets the tables over for
+// overKeep. The table itself is remembered until then: see overKeep.
+func (s *Surface) ended(table int64) {
+	for _, id := range s.l.ended(table, s.opts.Now()) {
+		s.l.forget(id)
+		s.edits.forget(id)
+	}
 }
 
 // showHand edits one seat's open hand view to the table as it is.
