@@ -191,6 +191,10 @@ type viewWrite struct {
 	// while it is unchanged in the discard, the view keeps the cards the
 	// player is choosing.
 	view string
+	// refused is the token Discord refused for the view (the player
+	// dismissed it, or the token lapsed), which no later edit uses: the
+	// view is gone until a click records a new one.
+	refused string
 }
 
 func newLive() *live {
@@ -255,6 +259,23 @@ func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 		return !w.inFlight && !w.clobbered && w.version >= version
 	}
 	return recorded >= version
+}
+
+// refuse records that Discord refused the view's token.
+func (l *live) refuse(k seatKey, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.refused = token
+	l.views[k] = w
+}
+
+// gone reports whether seat's view is recorded with a token Discord has
+// refused.
+func (l *live) gone(k seatKey, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.views[k].refused == token
 }
 
 // writing marks a live edit of a view under way.
@@ -595,7 +616,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) {
+		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) {
 			continue
 		}
 		wg.Add(1)
@@ -648,7 +669,10 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
 	case rest.TokenRefused(err):
 		// The player dismissed the view, or the token expired: the next
-		// click opens a fresh one.
+		// click opens a fresh one. Until then the view is left alone;
+		// tried again at every move, it cost a request each (a 401 counts
+		// against Discord's invalid requests) for a view nobody sees.
+		s.l.refuse(k, v.Token.Token)
 		s.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
 	case rest.Permanent(err):
 		s.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)

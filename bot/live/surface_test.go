@@ -7,6 +7,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // TestAChangeIsShownOnce: a move at a table whose message has a live edit
@@ -262,4 +263,85 @@ func TestAnExpiredTokenIsNotUsed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAGoneViewIsNotTriedAgain: a view Discord no longer has (the player
+// dismissed it: Unknown Message) is tried once; later moves do not spend
+// a request on it each, until the seat opens a new one, which is kept
+// current.
+func TestAGoneViewIsNotTriedAgain(t *testing.T) {
+	r := newRig(t, 3)
+	r.playUntil(inPlay)
+	seat := (r.table().State.Turn + 2) % 3 // the next two moves are the others'
+	tok := r.openView(seat)
+	m, _, ok := r.fake.Original(tok)
+	if !ok {
+		t.Fatal("the view has no message")
+	}
+	r.fake.DeleteMessage(m.ID)
+
+	mark := r.mark()
+	r.move(r.table().State.Turn)
+	r.settle()
+	if n := len(through(r.requests(mark), tok)); n != 1 {
+		t.Fatalf("the gone view was tried %d times after the first move, want once", n)
+	}
+	r.advance(tableEditGap)
+	r.move(r.table().State.Turn)
+	r.settle()
+	r.advance(liveRetry)
+	if n := len(through(r.requests(mark), tok)); n != 1 {
+		t.Errorf("the gone view was tried %d times in all, want once", n)
+	}
+
+	if r.table().State.Turn != seat {
+		t.Fatal("the seat is not to play")
+	}
+	fresh := r.openView(seat)
+	mark = r.mark()
+	r.advance(tableEditGap)
+	r.move(seat)
+	tb, note := r.move(r.table().State.Turn)
+	r.settle()
+	r.advance(tokenEditGap)
+	edits := through(r.requests(mark), fresh)
+	if len(edits) == 0 {
+		t.Fatal("the seat's new view was not edited")
+	}
+	checkShows(t, edits[len(edits)-1], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
+}
+
+// TestAQuickTable: moves faster than a token may be used are coalesced,
+// within the token's limit (no 429), and the message ends showing the
+// last of them.
+func TestAQuickTable(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	tok := r.editToken()
+	r.settle()
+	mark := r.mark()
+	start := r.clock.Now()
+	for range 6 {
+		if r.table().State.Phase != engine.PhasePlay {
+			break
+		}
+		r.move(r.table().State.Turn)
+		r.advance(100 * time.Millisecond)
+	}
+	for range 50 {
+		if len(r.clock.Waits()) == 0 {
+			break
+		}
+		r.advance(r.clock.Waits()[0])
+	}
+	edits := through(r.requests(mark), tok)
+	elapsed := r.clock.Now().Sub(start)
+	if max := 1 + int(elapsed/tokenEditGap); len(edits) == 0 || len(edits) > max {
+		t.Errorf("%d edits through the token in %v, want 1 to %d", len(edits), elapsed, max)
+	}
+	tb := r.table()
+	if m, _ := r.fake.Message(tb.MessageID); m.Content != render.Table(tb).Content {
+		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(tb).Content)
+	}
+	r.checkCalm()
 }
