@@ -1,6 +1,8 @@
 package live
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -344,4 +346,72 @@ func TestAQuickTable(t *testing.T) {
 		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(tb).Content)
 	}
 	r.checkCalm()
+}
+
+// TestAnExpiredViewIsNotEdited: a hand view is edited through its token
+// only while the token is usable; past that nothing is sent for it (the
+// player's next click opens a fresh view).
+func TestAnExpiredViewIsNotEdited(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		age   time.Duration
+		edits int
+	}{
+		{"a second short of its use", rest.TokenUsable - time.Second, 1},
+		{"past its use", rest.TokenUsable, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, 2)
+			r.playUntil(inPlay)
+			mover := r.table().State.Turn
+			tok := r.openView(1 - mover)
+			r.advance(c.age)
+			mark := r.mark()
+			r.move(mover)
+			r.settle()
+			if n := len(through(r.requests(mark), tok)); n != c.edits {
+				t.Errorf("%d edits through the view's token, want %d", n, c.edits)
+			}
+		})
+	}
+}
+
+// TestTheTableMessageIsPostedOnlyWhenNoAnswerCanBe: a table with no
+// message recorded is left to the answer that posts it while that answer's
+// token may still come; after that the surface posts the message itself,
+// once.
+func TestTheTableMessageIsPostedOnlyWhenNoAnswerCanBe(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		age   time.Duration
+		posts int
+	}{
+		{"young", rest.TokenLife - time.Second, 0},
+		{"old", rest.TokenLife, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, 2)
+			if err := r.store.SetMessages(r.ctx, r.id, "", ""); err != nil {
+				t.Fatal(err)
+			}
+			r.advance(c.age)
+			mark := r.mark()
+			for range 2 {
+				r.s.Touch(r.id)
+				r.settle()
+			}
+			var posts int
+			for _, q := range r.requests(mark) {
+				if q.Method == http.MethodPost && strings.HasSuffix(q.Path, "/messages") {
+					posts++
+				}
+			}
+			if posts != c.posts {
+				t.Errorf("%d posts, want %d", posts, c.posts)
+			}
+			if got := r.table().MessageID != ""; got != (c.posts > 0) {
+				t.Errorf("a message recorded: %v", got)
+			}
+		})
+	}
 }
