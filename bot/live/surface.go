@@ -158,6 +158,9 @@ type live struct {
 	// active counts the tables being brought up to date, for a shutdown
 	// to wait on, and later the touches scheduled (touchLater).
 	active, later int
+	// refused is the edit token Discord last refused for each table's
+	// message, which is not tried again (a newer one is).
+	refused map[int64]string
 	// over is when each table that is over was first shown over here;
 	// what is remembered of it is kept until overKeep has passed since.
 	over map[int64]time.Time
@@ -199,7 +202,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -427,11 +430,26 @@ func (l *live) ended(table int64, now time.Time) []int64 {
 	return done
 }
 
+// refuseToken records that Discord refused token for table's message.
+func (l *live) refuseToken(table int64, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refused[table] = token
+}
+
+// tokenRefused reports whether Discord refused token for table's message.
+func (l *live) tokenRefused(table int64, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.refused[table] == token
+}
+
 // forget drops what is remembered of a table that is over.
 func (l *live) forget(table int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.notes, table)
+	delete(l.refused, table)
 	delete(l.botEdits, table)
 	delete(l.shown, table)
 	delete(l.boards, table)
@@ -709,7 +727,8 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if !tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) {
+	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
+	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
 		// the story keeps the rest of the budget.
@@ -720,7 +739,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
-	key, err := s.editTableMessage(ctx, t, func() (render.Message, string) {
+	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
 		r := render.Table(t)
 		if newBoard {
 			return r, render.UploadBoard(&r, t)

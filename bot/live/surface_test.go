@@ -415,3 +415,55 @@ func TestTheTableMessageIsPostedOnlyWhenNoAnswerCanBe(t *testing.T) {
 		})
 	}
 }
+
+// TestARefusedTableTokenIsNotTriedAgain: when Discord refuses the table
+// message's token though the bot's clock says it is usable (Discord's
+// clock ahead of the bot's, or the token revoked), the bot token edits
+// the message instead, within its own spacing, and the refused token is
+// not tried again; a newer token is.
+func TestARefusedTableTokenIsNotTriedAgain(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	r.advance(tableEditGap)
+	mark := r.mark()
+	r.move(r.table().State.Turn) // edited with the bot token: no token yet
+	r.settle()
+	if n := len(botEdits(r.requests(mark))); n != 1 {
+		t.Fatalf("%d bot-token edits, want 1", n)
+	}
+	tok := r.editToken()
+	r.settle()
+	r.fake.Advance(rest.TokenLife + time.Minute) // Discord's clock: the token is over
+
+	r.move(r.table().State.Turn)
+	r.settle()
+	reqs := r.requests(mark)
+	if len(through(reqs, tok)) != 1 || len(botEdits(reqs)) != 1 {
+		t.Fatalf("%d requests through the refused token, %d bot-token edits; want 1 and the second bot-token edit put off",
+			len(through(reqs, tok)), len(botEdits(reqs)))
+	}
+	if waits := r.clock.Waits(); len(waits) == 0 || waits[0] != tableEditGap {
+		t.Fatalf("put off for %v, want the table's bot-token spacing %v", waits, tableEditGap)
+	}
+	r.advance(tableEditGap)
+	for range 2 {
+		r.move(r.table().State.Turn)
+		r.settle()
+		r.advance(tableEditGap)
+	}
+	reqs = r.requests(mark)
+	if n, bot := len(through(reqs, tok)), len(botEdits(reqs)); n != 1 || bot != 4 {
+		t.Errorf("%d requests through the refused token, %d bot-token edits; want 1 and 4", n, bot)
+	}
+	tb := r.table()
+	checkShows(t, reqs[len(reqs)-1], tb, render.Table(tb))
+
+	fresh := r.editToken()
+	mark = r.mark()
+	r.move(r.table().State.Turn)
+	r.settle()
+	if reqs := r.requests(mark); len(reqs) != 1 || len(through(reqs, fresh)) != 1 {
+		t.Errorf("%d requests, %d through the new token; want one through it", len(reqs), len(through(reqs, fresh)))
+	}
+	r.checkCalm()
+}
