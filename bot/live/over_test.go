@@ -35,6 +35,9 @@ func TestAFinishedTable(t *testing.T) {
 		t.Fatalf("%d edits of the table message through its token, want 1", len(edits))
 	}
 	checkShows(t, edits[0], tb, render.Table(r.table()))
+	if len(edits[0].Uploads()) == 0 {
+		t.Error("the finished game's board (its winner's star) did not go with the edit")
+	}
 	for seat, v := range views {
 		edits := through(reqs, v)
 		if len(edits) != 1 {
@@ -81,5 +84,33 @@ func TestOverIsKeptForOverKeep(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("table %d over at +%v: forgets %v, want %v", c.table, c.after, got, c.want)
 		}
+	}
+}
+
+// TestAStoppingBotLeavesTheRest: once the bot is stopping, a change
+// starts no pass and an edit put off on the clock is not made when its
+// time comes; nothing is left pending (the next start shows every open
+// table).
+func TestAStoppingBotLeavesTheRest(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	tok := r.editToken()
+	r.settle()
+	mark := r.mark()
+	r.move(r.table().State.Turn)
+	r.settle()
+	r.move(r.table().State.Turn) // put off for the token's spacing
+	r.settle()
+	if len(r.clock.Waits()) == 0 {
+		t.Fatal("the second edit was not put off")
+	}
+	r.stopping.Store(true)
+	r.move(r.table().State.Turn)
+	r.advance(tokenEditGap)
+	if n := len(through(r.requests(mark), tok)); n != 1 {
+		t.Errorf("%d edits through the token, want only the first, made before the bot was stopping", n)
+	}
+	if r.s.Pending() != 0 || len(r.clock.Waits()) != 0 {
+		t.Errorf("%d passes or touches left, timers in %v", r.s.Pending(), r.clock.Waits())
 	}
 }

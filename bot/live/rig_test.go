@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,6 +120,8 @@ type rig struct {
 	s      *Surface
 	id     int64
 	seeds  uint64
+	// stopping is the bot stopping: the surface's Context says so.
+	stopping atomic.Bool
 }
 
 // newRig starts a table of players and posts its table message.
@@ -142,7 +145,7 @@ func newRig(t *testing.T, players int) *rig {
 	r.store.Now = c.Now
 	r.client = &rest.Client{HTTP: &http.Client{Transport: toFake{base}}, Token: "test-token", Limits: rest.NewLimits(c.Now)}
 	r.s = New(Options{Store: r.store, REST: r.client, AppID: func() string { return fake.AppID },
-		Context: func() (context.Context, bool) { return r.ctx, r.ctx.Err() == nil }, Now: c.Now, After: c.After})
+		Context: func() (context.Context, bool) { return r.ctx, r.ctx.Err() == nil && !r.stopping.Load() }, Now: c.Now, After: c.After})
 	t.Cleanup(r.noIdleEdits)
 
 	names := []string{"Ann", "Bob", "Cid", "Dee"}

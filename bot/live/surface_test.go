@@ -467,3 +467,65 @@ func TestARefusedTableTokenIsNotTriedAgain(t *testing.T) {
 	}
 	r.checkCalm()
 }
+
+// TestANewBoardWaitsForItsGap: a move that changes the board uploads a
+// new one with its edit; another within boardGap shows its text at once
+// and its board when the gap is over, on the clock.
+func TestANewBoardWaitsForItsGap(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	tok := r.editToken()
+	r.settle()
+	var first time.Time // when the first new board went
+	for moves := 0; ; moves++ {
+		if moves > 20 || r.table().State.Phase != engine.PhasePlay {
+			t.Fatal("the hand's play changed the board fewer than twice")
+		}
+		r.advance(tokenEditGap)
+		before := render.BoardKey(r.table())
+		mark := r.mark()
+		tb, _ := r.move(r.table().State.Turn)
+		r.settle()
+		edits := through(r.requests(mark), tok)
+		if len(edits) != 1 {
+			t.Fatalf("%d edits after a move, want 1", len(edits))
+		}
+		checkShows(t, edits[0], tb, render.Table(tb))
+		uploaded := len(edits[0].Uploads()) > 0
+		if render.BoardKey(tb) == before {
+			if uploaded {
+				t.Fatal("a board uploaded though it did not change")
+			}
+			continue
+		}
+		if first.IsZero() {
+			if !uploaded {
+				t.Fatal("the first new board did not go with its move")
+			}
+			first = r.clock.Now()
+			continue
+		}
+		since := r.clock.Now().Sub(first)
+		if since >= boardGap {
+			t.Fatalf("the second new board came %v after the first, not within boardGap", since)
+		}
+		if uploaded {
+			t.Fatalf("a new board went %v after the last, within boardGap", since)
+		}
+		if waits := r.clock.Waits(); len(waits) != 1 || waits[0] != boardGap-since {
+			t.Fatalf("the board put off for %v, want %v", waits, boardGap-since)
+		}
+		mark = r.mark()
+		r.advance(boardGap - since)
+		edits = through(r.requests(mark), tok)
+		if len(edits) != 1 || len(edits[0].Uploads()) == 0 {
+			t.Fatalf("%d edits once the gap was over, want one with the board", len(edits))
+		}
+		checkShows(t, edits[0], tb, render.Table(tb))
+		if got := r.table().Board; got != render.BoardKey(tb) {
+			t.Errorf("the board recorded is %q, want %q", got, render.BoardKey(tb))
+		}
+		break
+	}
+	r.checkCalm()
+}
