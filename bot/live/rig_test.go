@@ -7,9 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,66 +30,6 @@ import (
 // it, and nothing waits on the wall clock. A pass the surface starts runs
 // in a goroutine; the tests wait for it with Wait and check with Pending
 // that nothing but the clock's timers is left.
-
-// clock is a manual clock whose After runs f only when Advance passes its
-// time.
-type clock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []timer
-}
-
-// timer is a func After scheduled, and when it is due.
-type timer struct {
-	at time.Time
-	f  func()
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) After(d time.Duration, f func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.timers = append(c.timers, timer{at: c.now.Add(d), f: f})
-}
-
-// Advance moves the clock on by d and runs, in the order they are due, the
-// funcs due by then. It returns how many ran.
-func (c *clock) Advance(d time.Duration) int {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due, left []timer
-	for _, tm := range c.timers {
-		if tm.at.After(c.now) {
-			left = append(left, tm)
-		} else {
-			due = append(due, tm)
-		}
-	}
-	c.timers = left
-	c.mu.Unlock()
-	slices.SortStableFunc(due, func(a, b timer) int { return a.at.Compare(b.at) })
-	for _, tm := range due {
-		tm.f()
-	}
-	return len(due)
-}
-
-// Waits are how long from now each scheduled func is due, soonest first.
-func (c *clock) Waits() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []time.Duration
-	for _, tm := range c.timers {
-		out = append(out, tm.at.Sub(c.now))
-	}
-	slices.Sort(out)
-	return out
-}
 
 // toFake sends the requests discordgo's endpoints address to
 // discord.com to the fake Discord, as the bot's transport does.
@@ -402,8 +340,14 @@ func checkShows(t *testing.T, q discordtest.Request, tb *cribbage.Table, want re
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := shownBy(t, q.JSON()), shownBy(t, doc); !reflect.DeepEqual(got, want) {
-		t.Errorf("the edit shows\n%+v\nwant\n%+v", got.Content, want.Content)
+	got, exp := shownBy(t, q.JSON()), shownBy(t, doc)
+	switch {
+	case got.Content != exp.Content:
+		t.Errorf("the edit's text is\n%s\nwant\n%s", got.Content, exp.Content)
+	case !reflect.DeepEqual(got.Embeds, exp.Embeds):
+		t.Errorf("the edit's embeds differ from the render's")
+	case !reflect.DeepEqual(got.Components, exp.Components):
+		t.Errorf("the edit's buttons differ from the render's")
 	}
 }
 
