@@ -263,6 +263,24 @@ func (r *rig) openView(seat int) string {
 	return i.Token
 }
 
+// clickView is seat's click on Refresh on its view, answered as one that
+// updates the view (deferred: the view shows what it showed) and recorded
+// as the bot records it; it returns the click's token.
+func (r *rig) clickView(seat int, viewID string) string {
+	r.t.Helper()
+	i := r.fake.Prepare(discordtest.Click(guild, channel, discordtest.User{ID: userID(seat), Name: "p"}, viewID,
+		click.ID{Action: click.Refresh, Table: r.id}.String()))
+	if _, err := r.fake.Send(r.ctx, i); err == nil {
+		r.t.Fatal("an interaction was delivered with no bot connected")
+	}
+	t := r.table()
+	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)),
+		Token: cribbage.MessageToken{MessageID: viewID, Token: i.Token, At: r.clock.Now()}})
+	r.settle()
+	return i.Token
+}
+
 // handClick is Show my hand's button on a table.
 func handClick(table int64) click.ID { return click.ID{Action: click.Hand, Table: table} }
 

@@ -362,12 +362,16 @@ func (l *live) boardShown(table int64, now time.Time) {
 }
 
 // recordedFresh reports whether seat's view is recorded here with a token
-// for the same message that has long to live (see handTokenRenew).
+// for the same message that has long to live (see handTokenRenew), and
+// that Discord has not refused: a click on a view whose token was refused
+// records its own, or the view would not be edited again until
+// handTokenRenew had passed.
 func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	prev, ok := l.recorded[k]
-	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew
+	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew &&
+		l.views[k].refused != prev.Token
 }
 
 // record remembers the hand view recorded for a seat.

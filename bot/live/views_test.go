@@ -1,6 +1,7 @@
 package live
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
@@ -204,4 +205,38 @@ func TestAnExpiredViewIsNotEdited(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAClickRenewsARefusedView: a click on a view whose recorded token
+// Discord refused records the click's token, though the recorded one is
+// young (a click on the same view otherwise keeps it), so the view is kept
+// current again.
+func TestAClickRenewsARefusedView(t *testing.T) {
+	r := newRig(t, 3)
+	r.playUntil(inPlay)
+	seat := (r.table().State.Turn + 2) % 3 // the next two moves are the others'
+	view, _, ok := r.fake.Original(r.openView(seat))
+	if !ok {
+		t.Fatal("the view has no message")
+	}
+	recorded := r.clickView(seat, view.ID) // the view's own token from now on
+	r.fake.FailNext("PATCH", "/"+recorded+"/", http.StatusUnauthorized, 1)
+	mark := r.mark()
+	r.move(r.table().State.Turn)
+	r.settle()
+	if n := len(through(r.requests(mark), recorded)); n != 1 {
+		t.Fatalf("%d edits through the view's token, want the one refused", n)
+	}
+
+	r.clock.Advance(time.Second)
+	fresh := r.clickView(seat, view.ID)
+	r.advance(tableEditGap)
+	mark = r.mark()
+	tb, note := r.move(r.table().State.Turn)
+	r.settle()
+	edits := through(r.requests(mark), fresh)
+	if len(edits) != 1 {
+		t.Fatalf("%d edits through the click's token, want 1", len(edits))
+	}
+	checkShows(t, edits[0], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
 }
