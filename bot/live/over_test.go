@@ -52,7 +52,13 @@ func TestAFinishedTable(t *testing.T) {
 	r.advance(time.Minute)
 	r.s.Touch(r.id) // a timer
 	r.settle()
-	if reqs := r.requests(mark); len(reqs) != 0 {
+	if m, _, ok := r.fake.Original(views[0]); ok {
+		r.clickView(0, m.ID) // Refresh on a view
+	} else {
+		t.Error("the view has no message")
+	}
+	r.advance(time.Minute)
+	if reqs := surfaceOnly(r.requests(mark)); len(reqs) != 0 {
 		t.Errorf("touches of a finished table made %d requests, the first %s %s", len(reqs), reqs[0].Method, reqs[0].Route)
 	}
 	if r.s.Pending() != 0 || len(r.clock.Waits()) != 0 {

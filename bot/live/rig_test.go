@@ -319,6 +319,18 @@ func through(reqs []discordtest.Request, token string) []discordtest.Request {
 	return out
 }
 
+// surfaceOnly are reqs but the answers to interactions, which the tests
+// send as the bot would.
+func surfaceOnly(reqs []discordtest.Request) []discordtest.Request {
+	var out []discordtest.Request
+	for _, q := range reqs {
+		if !strings.HasPrefix(q.Route, "POST /interactions/") {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 // botEdits are the bot token's message edits among reqs.
 func botEdits(reqs []discordtest.Request) []discordtest.Request {
 	var out []discordtest.Request
