@@ -118,6 +118,16 @@ const botEditBudget = rest.GlobalBudget / 2
 // those whose gap has passed are swept.
 const maxTokenEdits = 4096
 
+// overKeep is how long what was shown of a table that is over is
+// remembered. The change that ends a game is not its last touch: it queues
+// a last refresh in the outbox (delivered as a touch moments later), and
+// clicks on its views and table message still come. Forgotten at once,
+// each of those edited the message and every open view again to what they
+// showed already. After overKeep every token of the game's last moments is
+// past use, so no view can be edited any more; a later touch costs at most
+// one bot-token edit of the table message.
+const overKeep = rest.TokenLife
+
 // tableEditGap is the least time between two bot-token edits of a table
 // message, made once no interaction token can edit it: those edits share
 // the bot token's budget with the story.
@@ -148,6 +158,12 @@ type live struct {
 	// active counts the tables being brought up to date, for a shutdown
 	// to wait on, and later the touches scheduled (touchLater).
 	active, later int
+	// refused is the edit token Discord last refused for each table's
+	// message, which is not tried again (a newer one is).
+	refused map[int64]string
+	// over is when each table that is over was first shown over here;
+	// what is remembered of it is kept until overKeep has passed since.
+	over map[int64]time.Time
 	// tokenEdits is when each token bucket (a table message's, a hand
 	// view's) was last used, on the bot's clock, which Discord's limits run on.
 	tokenEdits map[string]time.Time
@@ -178,11 +194,15 @@ type viewWrite struct {
 	// while it is unchanged in the discard, the view keeps the cards the
 	// player is choosing.
 	view string
+	// refused is the token Discord refused for the view (the player
+	// dismissed it, or the token lapsed), which no later edit uses: the
+	// view is gone until a click records a new one.
+	refused string
 }
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -242,6 +262,23 @@ func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 		return !w.inFlight && !w.clobbered && w.version >= version
 	}
 	return recorded >= version
+}
+
+// refuse records that Discord refused the view's token.
+func (l *live) refuse(k seatKey, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.refused = token
+	l.views[k] = w
+}
+
+// gone reports whether seat's view is recorded with a token Discord has
+// refused.
+func (l *live) gone(k seatKey, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.views[k].refused == token
 }
 
 // writing marks a live edit of a view under way.
@@ -325,12 +362,16 @@ func (l *live) boardShown(table int64, now time.Time) {
 }
 
 // recordedFresh reports whether seat's view is recorded here with a token
-// for the same message that has long to live (see handTokenRenew).
+// for the same message that has long to live (see handTokenRenew), and
+// that Discord has not refused: a click on a view whose token was refused
+// records its own, or the view would not be edited again until
+// handTokenRenew had passed.
 func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	prev, ok := l.recorded[k]
-	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew
+	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew &&
+		l.views[k].refused != prev.Token
 }
 
 // record remembers the hand view recorded for a seat.
@@ -375,11 +416,44 @@ func (l *live) behind(table, version int64) bool {
 	return l.shown[table] < version
 }
 
+// ended notes at now that table is over, and returns the tables over
+// for overKeep, whose memory may go.
+func (l *live) ended(table int64, now time.Time) []int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.over[table]; !ok {
+		l.over[table] = now
+	}
+	var done []int64
+	for id, at := range l.over {
+		if now.Sub(at) >= overKeep {
+			delete(l.over, id)
+			done = append(done, id)
+		}
+	}
+	return done
+}
+
+// refuseToken records that Discord refused token for table's message.
+func (l *live) refuseToken(table int64, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refused[table] = token
+}
+
+// tokenRefused reports whether Discord refused token for table's message.
+func (l *live) tokenRefused(table int64, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.refused[table] == token
+}
+
 // forget drops what is remembered of a table that is over.
 func (l *live) forget(table int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.notes, table)
+	delete(l.refused, table)
 	delete(l.botEdits, table)
 	delete(l.shown, table)
 	delete(l.boards, table)
@@ -553,8 +627,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	}
 	if t.State == nil {
 		if !t.Status.Open() {
-			s.l.forget(table)
-			s.edits.forget(table)
+			s.ended(table)
 		}
 		return t.Version, nil
 	}
@@ -565,7 +638,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) {
+		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) {
 			continue
 		}
 		wg.Add(1)
@@ -581,10 +654,18 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	}
 	wg.Wait()
 	if !t.Status.Open() {
-		s.l.forget(table)
-		s.edits.forget(table)
+		s.ended(table)
 	}
 	return t.Version, nil
+}
+
+// ended notes that a table is over and forgets the tables over for
+// overKeep. The table itself is remembered until then: see overKeep.
+func (s *Surface) ended(table int64) {
+	for _, id := range s.l.ended(table, s.opts.Now()) {
+		s.l.forget(id)
+		s.edits.forget(id)
+	}
 }
 
 // showHand edits one seat's open hand view to the table as it is.
@@ -610,7 +691,10 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
 	case rest.TokenRefused(err):
 		// The player dismissed the view, or the token expired: the next
-		// click opens a fresh one.
+		// click opens a fresh one. Until then the view is left alone;
+		// tried again at every move, it cost a request each (a 401 counts
+		// against Discord's invalid requests) for a view nobody sees.
+		s.l.refuse(k, v.Token.Token)
 		s.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
 	case rest.Permanent(err):
 		s.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
@@ -653,7 +737,8 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if !tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) {
+	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
+	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
 		// the story keeps the rest of the budget.
@@ -664,7 +749,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
-	key, err := s.editTableMessage(ctx, t, func() (render.Message, string) {
+	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
 		r := render.Table(t)
 		if newBoard {
 			return r, render.UploadBoard(&r, t)

@@ -73,13 +73,13 @@ func (s *Surface) EditToken(ctx context.Context, table int64, tok cribbage.Messa
 }
 
 // editTableMessage edits the table message to what draw renders: through
-// the table's live interaction token if it has one, with the bot token
+// the table's live interaction token if viaToken, with the bot token
 // otherwise, or when Discord no longer takes the token. It returns the key
 // of the board the message now shows. draw is called for each attempt,
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
-func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, draw func() (render.Message, string)) (string, error) {
-	if tok := t.EditToken; tokenEdits(tok, t.MessageID, s.opts.Now()) {
+func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, viaToken bool, draw func() (render.Message, string)) (string, error) {
+	if tok := t.EditToken; viaToken {
 		if next, ok := s.l.spaced(rest.TokenBucket(tok.Token), s.opts.Now()); !ok {
 			return t.Board, &rest.Paced{Until: next}
 		}
@@ -88,7 +88,17 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, draw 
 		if err == nil || !rest.TokenRefused(err) {
 			return key, err
 		}
+		// Discord refused a token the bot's clock holds usable (its clock
+		// ahead of ours, or the token revoked): it is not tried again, or
+		// every move would spend a refused request on it (a 401 counts
+		// against Discord's invalid requests) before the bot token's edit.
+		// That edit keeps the bot token's spacing and budget, as any
+		// other edit of the message with it does.
+		s.l.refuseToken(t.ID, tok.Token)
 		s.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
+		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
+			return t.Board, &rest.Paced{Until: until}
+		}
 	}
 	r, key := draw()
 	e := r.Edit(t.ChannelID, t.MessageID)
