@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/internal/mock"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // The live surface's tests run it against the fake Discord, on an
@@ -108,8 +109,7 @@ func userID(seat int) string { return fmt.Sprint(600000000000000001 + seat) }
 
 // env is the domain's environment on the rig's clock, with fixed seeds.
 func (r *rig) env() cribbage.Env {
-	return cribbage.Env{Now: r.clock.Now(), Seeds: func() engine.Seed { r.seeds++; return engine.SeedFromUint64(r.seeds) },
-		Announce: render.Story, ComputerName: render.ComputerName}
+	return cribbage.Env{Now: r.clock.Now(), Seeds: func() engine.Seed { r.seeds++; return engine.SeedFromUint64(r.seeds) }}
 }
 
 // table is the table as stored now.
@@ -127,8 +127,12 @@ func (r *rig) table() *cribbage.Table {
 func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, []string) {
 	r.t.Helper()
 	var events []engine.Event
-	t, err := r.store.Update(r.ctx, r.id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	t, err := servicetest.Update(r.ctx, r.store, r.id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, ev, err := fn(t)
+		if ch != nil {
+			// Worded as the bot words it.
+			ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
+		}
 		events = ev
 		return ch, err
 	})
