@@ -60,8 +60,7 @@ func TestNewChallenge(t *testing.T) {
 // TestAcceptingAChallengeStartsTheGame: only the person challenged takes
 // the held seat, and taking it starts the game (and the match).
 func TestAcceptingAChallengeStartsTheGame(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := challenge(t, 3)
 	for _, tt := range []struct {
 		name string
@@ -106,7 +105,7 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Errorf("withdrawn: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
 	}
 	tb = challenge(t, 0)
-	if ch := CloseLobby(tb); ch == nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeLapsed {
+	if ch := CloseLobby(tb, tb.LobbyLapses()); ch == nil || tb.Status != StatusClosed || tb.Challenge.Outcome != ChallengeLapsed {
 		t.Errorf("lapsed: %s, %q", tb.Status, tb.Challenge.Outcome)
 	}
 	tb = challenge(t, 0)
@@ -114,8 +113,7 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Errorf("the challenger left: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
 	}
 	tb = challenge(t, 0)
-	var announced int
-	if _, err := Join(tb, bob, testEnv(&announced)); err != nil || tb.Status != StatusPlaying || tb.Challenge.Outcome != ChallengeAccepted {
+	if _, err := Join(tb, bob, testEnv()); err != nil || tb.Status != StatusPlaying || tb.Challenge.Outcome != ChallengeAccepted {
 		t.Errorf("the person challenged joined: %v, %s, %q", err, tb.Status, tb.Challenge.Outcome)
 	}
 	plain := twoPeople(0)

@@ -58,6 +58,12 @@ var (
 	// ErrSeatHeld means the lobby's free seat is held for the person
 	// challenged.
 	ErrSeatHeld = errors.New("cribbage: the seat is held for the person challenged")
+	// ErrTooManyTables means a person would sit at more open tables than
+	// the server allows (Hold.MaxOpenTables).
+	ErrTooManyTables = errors.New("cribbage: at the server's limit of open tables")
+	// ErrChallengedAgain means a second open challenge from one person to
+	// another (Hold.OneChallenge).
+	ErrChallengedAgain = errors.New("cribbage: an open challenge to that person already")
 	// ErrNoSeason means the server has no season of that number.
 	ErrNoSeason = errors.New("cribbage: no such season")
 	// ErrSeasonUnplayed means the current season has no game between

@@ -1,5 +1,7 @@
 package cribbage
 
+import "time"
+
 // A lobby's changes: people take and give up seats, and the host starts
 // the game. A lobby that fills starts its game in the same change (Start,
 // in move.go), so the last seat taken and the first deal are saved
@@ -55,7 +57,7 @@ func Leave(t *Table, userID string) (*Change, error) {
 }
 
 // Begin is the host's start: computer players of the table's level take
-// the empty seats (named by env.ComputerName) and the game starts. Only the
+// the empty seats (named by env.Computers) and the game starts. Only the
 // host may begin (ErrNotHost), and a table without computers only once its
 // seats are taken (ErrNeedPlayers: it starts by itself then).
 func Begin(t *Table, userID string, env Env) (*Change, error) {
@@ -68,20 +70,26 @@ func Begin(t *Table, userID string, env Env) (*Change, error) {
 		return nil, ErrNeedPlayers
 	}
 	for len(t.Seats) < t.Options.Players {
-		name := t.Computer
-		if env.ComputerName != nil {
-			name = env.ComputerName(t.Computer, len(t.Seats))
-		}
-		t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: name})
+		t.Seats = append(t.Seats, Seat{Computer: t.Computer, Name: env.Computers.Name(t.Computer, len(t.Seats))})
 	}
 	ch, _, err := Start(t, env)
 	return ch, err
 }
 
-// CloseLobby closes a lobby nobody started (a challenge nobody answered
-// lapses); a table past its lobby is left alone (a nil change).
-func CloseLobby(t *Table) *Change {
-	if t.Status != StatusLobby {
+// LobbyLife is how long a lobby nobody starts stays open, and a
+// challenge nobody answers stands: a day, long enough for everyone asked
+// to see it whatever their time zone, short enough that a channel is not
+// left with stale tables.
+const LobbyLife = 24 * time.Hour
+
+// LobbyLapses returns when lobby t closes if nobody starts it.
+func (t *Table) LobbyLapses() time.Time { return t.CreatedAt.Add(LobbyLife) }
+
+// CloseLobby closes a lobby nobody started within LobbyLife of now (a
+// challenge nobody answered lapses); a table past its lobby, or a lobby
+// younger than that, is left alone (a nil change).
+func CloseLobby(t *Table, now time.Time) *Change {
+	if t.Status != StatusLobby || now.Before(t.LobbyLapses()) {
 		return nil
 	}
 	if t.Challenge != nil {

@@ -23,7 +23,8 @@ var MatchLengths = []int{3, 5}
 // without looking further; the store also records every match game and
 // every decided match for the records.
 type Match struct {
-	// ID is the match's first game's table; 0 until that game starts.
+	// ID is the match's first game's table; 0 until that table has its
+	// id (a first game a change opens gets it as it is saved: AssignID).
 	ID int64 `json:"id"`
 	// BestOf is 3 or 5.
 	BestOf int `json:"best_of"`

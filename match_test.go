@@ -129,22 +129,19 @@ func twoPeople(bestOf int) *Table {
 	return tb
 }
 
-// nextOf makes the table a change calls for, as the store does: a new
-// table with its id and version set, handed to Change.Next.
+// nextOf saves the table a change calls for as the store does: the new
+// table of Change.Next gets its id (AssignID) and version.
 func nextOf(t *testing.T, ch *Change, id int64) (*Table, *Change) {
 	t.Helper()
 	if ch.Next == nil {
 		t.Fatal("the change makes no next table")
 	}
-	next := &Table{ID: id, Version: 1}
-	nch, err := ch.Next(next)
-	if err != nil {
-		t.Fatal(err)
+	if ch.Next.Table.ID != 0 || ch.Next.Next != nil {
+		t.Fatalf("the next table has id %d and makes another: %v", ch.Next.Table.ID, ch.Next.Next != nil)
 	}
-	if nch.Table != next {
-		t.Fatal("the next change is not of the table handed in")
-	}
-	return next, nch
+	ch.Next.Table.AssignID(id)
+	ch.Next.Table.Version = 1
+	return ch.Next.Table, ch.Next
 }
 
 // resign has seat resign the table's game.
@@ -162,13 +159,7 @@ func resign(t *testing.T, tb *Table, seat int, env Env) *Change {
 // on and the match score carried; the game that decides the match makes
 // none, and its match says who won.
 func TestAMatchGoesOnUntilDecided(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
-	introduced := 0
-	env.Introduce = func(prev, next *Table) []Outbound {
-		introduced++
-		return []Outbound{{ChannelID: next.ChannelID, Kind: "intro"}}
-	}
+	env := testEnv()
 	g1 := twoPeople(3)
 	if _, _, err := Start(g1, env); err != nil {
 		t.Fatal(err)
@@ -190,8 +181,8 @@ func TestAMatchGoesOnUntilDecided(t *testing.T) {
 		t.Errorf("game 2's match: %+v", g2.Match)
 	case g2.HostID != "ann" || g2.Seats[0].UserID != "ann" || g2.Seats[1].UserID != "bob" || g2.GuildID != "g" || g2.ChannelID != "c":
 		t.Errorf("game 2 at %s/%s hosted by %s, seated %+v", g2.GuildID, g2.ChannelID, g2.HostID, g2.Seats)
-	case len(nch.Outbox) == 0 || nch.Outbox[0].Kind != "intro" || introduced != 1:
-		t.Errorf("game 2's announcements: %+v", nch.Outbox)
+	case nch.Follows != g1 || len(nch.Events) == 0:
+		t.Errorf("game 2 follows %v with %d events, want table 7's and its deal", nch.Follows, len(nch.Events))
 	}
 	if g1.Match.Games[0].Table != 7 || len(g1.Match.Games) != 1 {
 		t.Errorf("game 2 changed game 1's match: %+v", g1.Match)
@@ -214,8 +205,7 @@ func TestAMatchGoesOnUntilDecided(t *testing.T) {
 // TestResigningTheMatch: ResignMatch ends the game and the match with it,
 // at any score; at a game of its own there is no match to resign.
 func TestResigningTheMatch(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := twoPeople(5)
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)
@@ -239,8 +229,7 @@ func TestResigningTheMatch(t *testing.T) {
 // TestAForfeitEndsTheMatch: the forfeit is a plain win of 2 game points,
 // and the side that kept the table waiting loses the match.
 func TestAForfeitEndsTheMatch(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := twoPeople(3)
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)
@@ -263,8 +252,7 @@ func TestAForfeitEndsTheMatch(t *testing.T) {
 // against the plain computer: the match counts what the result says, a
 // skunk 3 and a double skunk 4.
 func TestAMatchGameCountsItsSkunk(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := personAndComputer()
 	tb.Match = &Match{BestOf: 3, Game: 1}
 	if _, _, err := Start(tb, env); err != nil {

@@ -11,12 +11,13 @@ import (
 
 // This file is everything a move does to a table's game: a player's action
 // (Move), the start of a game (Start, StartRematch), and what the table
-// then does by itself (Continue) all end in settle, which lets the
-// computer players and the dealing run, records the game on the table and
-// words the announcements. The bot only parses the click before and shows
-// the change after; the store saves the Change in one transaction (and,
-// for a game that ended, derives its records for the leaderboard). A
-// lobby's changes, which end in Start when the seats fill, are lobby.go's.
+// then does by itself (Continue) all end in settle (or, for a table a
+// change opens, begin), which lets the computer players and the dealing
+// run, records the game on the table and words the announcements. The bot
+// only parses the click before and shows the change after; the store
+// saves the Change in one transaction (and, for a game that ended,
+// derives its records for the leaderboard). A lobby's changes, which end
+// in Start when the seats fill, are lobby.go's.
 
 // Seeds draws the seed of each cut for deal and each deal. In play it is
 // RandomSeed; tests give a fixed sequence so deals are the same every run.
@@ -43,24 +44,18 @@ type Computers interface {
 	// Muggins returns the muggins a computer player of level in view v's
 	// seat calls, if any.
 	Muggins(level string, v engine.View) (engine.Action, bool)
+	// Name is what a computer player of level taking seat is called.
+	Name(level string, seat int) string
 }
 
 // Env is what a move takes from outside the game: the time, the seeds of
-// deals, the computer players, and the words of the announcements.
+// deals and the computer players. What happened comes back as data (the
+// change and its events) for the caller to word: the domain calls nothing
+// of the bot's.
 type Env struct {
 	Now       time.Time
 	Seeds     Seeds
 	Computers Computers
-	// Announce words what happened at t as the announcements to queue with
-	// the change (the bot's story of the game); nil queues none.
-	Announce func(t *Table, events []engine.Event) []Outbound
-	// ComputerName names a computer player of level taking seat; nil
-	// names it by its level.
-	ComputerName func(level string, seat int) string
-	// Introduce words the announcements that open next, the table that
-	// follows prev (a rematch, or a match's next game), queued before its
-	// game's own; nil queues none.
-	Introduce func(prev, next *Table) []Outbound
 }
 
 // Move applies action a, made by the person in seat a.Seat, to the table's
@@ -102,35 +97,49 @@ func move(t *Table, a engine.Action, concede bool, env Env) (*Change, []engine.E
 }
 
 // Start starts the game at a lobby whose seats are all taken: the cut for
-// deal from a fresh seed, then the first deal.
+// deal from a fresh seed, then the first deal, and the computer players'
+// moves after it.
 func Start(t *Table, env Env) (*Change, []engine.Event, error) {
-	seed := env.Seeds()
-	g, events, err := engine.New(t.Options, seed)
+	g, events, err := cut(t, env)
 	if err != nil {
 		return nil, nil, err
 	}
-	t.Status, t.CutSeed = StatusPlaying, &seed
 	if t.Match != nil && t.Match.ID == 0 {
 		t.Match.ID = t.ID // a match is known by its first game
 	}
 	return settle(t, g, nil, events, env)
 }
 
-// StartRematch starts next, a new table seated as prev, with the game that
+// cut draws the cut for deal of t's game from a fresh seed: the game as it
+// stands before the first deal.
+func cut(t *Table, env Env) (*engine.State, []engine.Event, error) {
+	seed := env.Seeds()
+	g, events, err := engine.New(t.Options, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.Status, t.CutSeed = StatusPlaying, &seed
+	return g, events, nil
+}
+
+// StartRematch begins next, a new table seated as prev, with the game that
 // follows prev's: the deal passes on, as it does after every hand
-// (RULES.md "Tables"; engine.Rematch).
+// (RULES.md "Tables"; engine.Rematch). Like every table a change opens, it
+// is begun, not played (see begin): its computer players move once it is
+// saved, through Continue.
 func StartRematch(prev, next *Table, env Env) (*Change, []engine.Event, error) {
 	g, err := engine.Rematch(prev.State)
 	if err != nil {
 		return nil, nil, err
 	}
 	next.Status = StatusPlaying
-	return settle(next, g, nil, nil, env)
+	return begin(next, g, nil, env)
 }
 
-// Continue makes the moves the table makes by itself now, if any: after a
-// restart, or when a timer finds a computer's move or a deal waiting. A
-// nil change means there is none.
+// Continue makes the moves the table makes by itself now, if any: a table
+// just opened by another's change (its computer players' first moves),
+// after a restart, or when a timer finds a computer's move or a deal
+// waiting. A nil change means there is none.
 func Continue(t *Table, env Env) (*Change, []engine.Event, error) {
 	if t.Status != StatusPlaying || t.State == nil {
 		return nil, nil, nil
@@ -150,11 +159,29 @@ const maxOwnMoves = 500
 // makes by itself after g (the computer players' moves, and dealing the
 // next hand unless a person deals it, so that muggins can still be called
 // before it: RULES.md "Counting by hand"), records the game on t (and on
-// its match, whose next game it makes if the match goes on), and words the
-// announcements of everything that happened.
+// its match, whose next game it begins if the match goes on), and words
+// the announcements of everything that happened.
 func settle(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event, env Env) (*Change, []engine.Event, error) {
+	return run(t, g, actions, events, env, true)
+}
+
+// begin is settle for a new table, not yet saved, which a change opens (a
+// rematch, a match's next game, a tournament's game): it deals, unless a
+// person deals, but no computer player decides. Their decisions are
+// Continue's, once the table is saved: the table is written in the
+// transaction of the change that opens it, and a game between computer
+// players, searched move by move, must not be played while that
+// transaction holds the database's writer. Its decisions are seeded by
+// the table's id, too, which it has only then.
+func begin(t *Table, g *engine.State, events []engine.Event, env Env) (*Change, []engine.Event, error) {
+	return run(t, g, nil, events, env, false)
+}
+
+// run is settle, and begin when decide is false: the computer players then
+// make no move.
+func run(t *Table, g *engine.State, actions []LoggedAction, events []engine.Event, env Env, decide bool) (*Change, []engine.Event, error) {
 	for steps := 0; g.Phase != engine.PhaseOver && steps < maxOwnMoves; steps++ {
-		a, ok := ownMove(t, g, env)
+		a, ok := ownMove(t, g, env, decide)
 		if !ok {
 			break
 		}
@@ -169,21 +196,24 @@ func settle(t *Table, g *engine.State, actions []LoggedAction, events []engine.E
 	if g.Phase == engine.PhaseOver && t.Match != nil {
 		t.Match.record(t.ID, g.Result)
 		if !t.Match.Over() {
-			ch.Next = func(next *Table) (*Change, error) { return startNext(t, next, t.HostID, env) }
+			next, err := startNext(t, t.HostID, env)
+			if err != nil {
+				return nil, nil, err
+			}
+			ch.Next = next
 		}
 	}
-	if env.Announce != nil {
-		ch.Outbox = env.Announce(t, events)
-	}
+	ch.Events = events
 	return ch, events, nil
 }
 
-// ownMove is the next move the table makes without a person, if any. A
-// computer calls muggins first: a person's missed points are taken before
-// anything else happens, as an attentive opponent would.
-func ownMove(t *Table, g *engine.State, env Env) (engine.Action, bool) {
+// ownMove is the next move the table makes without a person, if any; with
+// decide false, only a deal. A computer calls muggins first: a person's
+// missed points are taken before anything else happens, as an attentive
+// opponent would.
+func ownMove(t *Table, g *engine.State, env Env, decide bool) (engine.Action, bool) {
 	for seat, s := range t.Seats {
-		if s.Computer == "" || len(g.Missed) == 0 {
+		if !decide || s.Computer == "" || len(g.Missed) == 0 {
 			continue // only a show with missed points has muggins to call
 		}
 		if a, ok := env.Computers.Muggins(s.Computer, g.ViewFor(seat)); ok {
@@ -191,7 +221,7 @@ func ownMove(t *Table, g *engine.State, env Env) (engine.Action, bool) {
 		}
 	}
 	if g.Phase == engine.PhaseDeal {
-		if t.Options.Muggins && t.Seats[g.Dealer].Computer == "" {
+		if !botDeals(t, g) {
 			return engine.Action{}, false
 		}
 		seed := env.Seeds()
@@ -199,14 +229,39 @@ func ownMove(t *Table, g *engine.State, env Env) (engine.Action, bool) {
 	}
 	for _, seat := range g.Waiting() {
 		level := t.Seats[seat].Computer
-		if level == "" {
-			continue // a person
+		if level == "" || !decide {
+			continue // a person, or a table not yet saved
 		}
 		if a, ok := env.Computers.Decide(level, g.ViewFor(seat), decisionSeed(t.ID, g, seat)); ok {
 			return a, true
 		}
 	}
 	return engine.Action{}, false
+}
+
+// botDeals reports whether the table deals g's next hand itself: always,
+// but at a muggins table where a person deals.
+func botDeals(t *Table, g *engine.State) bool {
+	return !t.Options.Muggins || t.Seats[g.Dealer].Computer != ""
+}
+
+// OwnMove reports whether the table's game waits on a move the table makes
+// by itself (Continue): a computer player's decision, or a deal no person
+// makes. A table a change opened waits so until it is continued.
+func (t *Table) OwnMove() bool {
+	g := t.State
+	if t.Status != StatusPlaying || g == nil || g.Phase == engine.PhaseOver {
+		return false
+	}
+	if g.Phase == engine.PhaseDeal {
+		return botDeals(t, g)
+	}
+	for _, seat := range g.Waiting() {
+		if t.Seats[seat].Computer != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // decisionSeed is the seed of a computer's decision: fixed by the table and

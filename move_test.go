@@ -29,18 +29,15 @@ func (plainComputers) Muggins(string, engine.View) (engine.Action, bool) {
 	return engine.Action{}, false
 }
 
-// testEnv is an Env on a fixed clock and numbered seeds, counting the
-// events it is asked to announce.
-func testEnv(announced *int) Env {
+func (plainComputers) Name(level string, seat int) string { return level + " computer" }
+
+// testEnv is an Env on a fixed clock and numbered seeds.
+func testEnv() Env {
 	n := uint64(0)
 	return Env{
 		Now:       time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC),
 		Seeds:     func() engine.Seed { n++; return engine.SeedFromUint64(n) },
 		Computers: plainComputers{},
-		Announce: func(t *Table, events []engine.Event) []Outbound {
-			*announced += len(events)
-			return []Outbound{{ChannelID: t.ChannelID, Kind: "post", Payload: "story"}}
-		},
 	}
 }
 
@@ -53,22 +50,23 @@ func personAndComputer() *Table {
 
 // TestAGameIsMovesToTheEnd plays a whole game through Start and Move, the
 // person laying their first legal card: the computer's moves and the deals
-// come with each change, logged as the table's own, and every event is
-// announced once.
+// come with each change, logged as the table's own, and every event comes
+// back once, with the change that made it, for the bot to word.
 func TestAGameIsMovesToTheEnd(t *testing.T) {
 	var announced, events int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := personAndComputer()
 	ch, evs, err := Start(tb, env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	events += len(evs)
+	announced += len(ch.Events)
 	if tb.Status != StatusPlaying || tb.CutSeed == nil || !tb.WaitingSince.Equal(env.Now) {
 		t.Fatalf("after Start: status %s, cut seed %v, waiting since %v", tb.Status, tb.CutSeed, tb.WaitingSince)
 	}
-	if len(ch.Actions) == 0 || ch.Actions[0].Action.Kind != engine.ActDeal || len(ch.Outbox) != 1 {
-		t.Fatalf("Start's change: %d actions, %d announcements", len(ch.Actions), len(ch.Outbox))
+	if len(ch.Actions) == 0 || ch.Actions[0].Action.Kind != engine.ActDeal || len(ch.Events) != len(evs) {
+		t.Fatalf("Start's change: %d actions, %d events of %d", len(ch.Actions), len(ch.Events), len(evs))
 	}
 	moves := 0
 	for tb.Status == StatusPlaying {
@@ -87,6 +85,7 @@ func TestAGameIsMovesToTheEnd(t *testing.T) {
 			t.Fatalf("move %d, %v: %v", moves, a, err)
 		}
 		events += len(evs)
+		announced += len(ch.Events)
 		if ch.Table != tb || ch.Actions[0].UserID != "u" || ch.Actions[0].Action.Kind != a.Kind {
 			t.Fatalf("move %d: the change logs %+v first", moves, ch.Actions[0])
 		}
@@ -101,7 +100,7 @@ func TestAGameIsMovesToTheEnd(t *testing.T) {
 		t.Fatalf("the game ended with status %s", tb.Status)
 	}
 	if events != announced || events == 0 {
-		t.Errorf("%d events happened, %d were announced", events, announced)
+		t.Errorf("%d events happened, %d came back with their changes", events, announced)
 	}
 }
 
@@ -109,8 +108,7 @@ func TestAGameIsMovesToTheEnd(t *testing.T) {
 // seat no person holds, or against the rules fails with its reason and
 // leaves the table as it was.
 func TestAMoveRefusedChangesNothing(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	playing := personAndComputer()
 	if _, _, err := Start(playing, env); err != nil {
 		t.Fatal(err)
@@ -137,12 +135,11 @@ func TestAMoveRefusedChangesNothing(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before, status, since := c.table.State, c.table.Status, c.table.WaitingSince
-			seen := announced
 			ch, _, err := Move(c.table, c.a, env)
 			if err == nil || ch != nil || (c.want != nil && !errors.Is(err, c.want)) {
 				t.Fatalf("Move = %v, %v; want the refusal %v", ch, err, c.want)
 			}
-			if c.table.State != before || c.table.Status != status || !c.table.WaitingSince.Equal(since) || announced != seen {
+			if c.table.State != before || c.table.Status != status || !c.table.WaitingSince.Equal(since) {
 				t.Errorf("a refused move changed the table")
 			}
 		})
@@ -152,15 +149,13 @@ func TestAMoveRefusedChangesNothing(t *testing.T) {
 // TestContinueWithNothingToDo: a table waiting on a person makes no
 // change by itself.
 func TestContinueWithNothingToDo(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := personAndComputer()
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)
 	}
-	seen := announced
-	if ch, _, err := Continue(tb, env); ch != nil || err != nil || announced != seen {
-		t.Errorf("Continue = %v, %v, announcing %d events", ch, err, announced-seen)
+	if ch, evs, err := Continue(tb, env); ch != nil || err != nil || len(evs) != 0 {
+		t.Errorf("Continue = %v, %v, with %d events", ch, err, len(evs))
 	}
 }
 
@@ -168,9 +163,7 @@ func TestContinueWithNothingToDo(t *testing.T) {
 // starts the game in the same change; a host may begin early with
 // computers; and each refusal leaves the lobby as it was.
 func TestALobbyFillsAndStarts(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
-	env.ComputerName = func(level string, seat int) string { return level + " computer" }
+	env := testEnv()
 	lobby := func() *Table {
 		return &Table{ID: 2, ChannelID: "c", HostID: "a", Options: engine.Options{Players: 3, Target: 61}, Status: StatusLobby,
 			Seats: []Seat{{UserID: "a", Name: "Ann"}}}
@@ -195,7 +188,7 @@ func TestALobbyFillsAndStarts(t *testing.T) {
 		t.Fatalf("the second seat: %v, %v", ch, err)
 	}
 	ch, err := Join(tb, Seat{UserID: "c", Name: "Cy"}, env)
-	if err != nil || tb.Status != StatusPlaying || tb.State == nil || len(ch.Actions) == 0 || len(ch.Outbox) == 0 {
+	if err != nil || tb.Status != StatusPlaying || tb.State == nil || len(ch.Actions) == 0 || len(ch.Events) == 0 {
 		t.Fatalf("the last seat did not start the game: %v, %v, %s", ch, err, tb.Status)
 	}
 	if _, err := Join(tb, Seat{UserID: "d"}, env); !errors.Is(err, ErrNotLobby) {
@@ -226,7 +219,7 @@ func TestALobbyFillsAndStarts(t *testing.T) {
 	if _, err := Leave(left, "b"); err != nil || left.Status != StatusClosed {
 		t.Errorf("the last person leaving: %v, %s", err, left.Status)
 	}
-	if CloseLobby(tb) != nil || CloseLobby(lobby()).Table.Status != StatusClosed {
+	if l := lobby(); CloseLobby(tb, tb.LobbyLapses()) != nil || CloseLobby(l, l.LobbyLapses()).Table.Status != StatusClosed {
 		t.Errorf("CloseLobby closes lobbies only")
 	}
 }

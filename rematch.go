@@ -9,11 +9,12 @@ import (
 // next game of a match, which starts by itself. Either is a new table
 // seated as the last, made in the same transaction as the change that
 // calls for it (Change.Next), so a table has one next game whoever asks
-// and whatever races them.
+// and whatever races them. It is made begun, not played: its computer
+// players move after that transaction (Continue).
 
 // OfferLife is how long a rematch offer stands unanswered before it
 // lapses: a day, as long as a lobby nobody starts.
-const OfferLife = 24 * time.Hour
+const OfferLife = LobbyLife
 
 // RematchOffer is a finished table's open offer of a rematch: who made
 // it, when, and who has accepted it (whoever made it among them). Once
@@ -36,6 +37,19 @@ func (o *RematchOffer) Waiting(t *Table) []Seat {
 	return out
 }
 
+// AwaitsAnswer reports whether t waits on userID's answer: it is an open
+// challenge to them, or a finished table whose open rematch offer they
+// have still to accept.
+func (t *Table) AwaitsAnswer(userID string) bool {
+	if c := t.Challenge; c != nil && t.Status == StatusLobby && c.Outcome == "" && c.UserID == userID {
+		return true
+	}
+	if t.Offer == nil || t.RematchID != 0 || t.Status != StatusFinished {
+		return false
+	}
+	return slices.ContainsFunc(t.Offer.Waiting(t), func(s Seat) bool { return s.UserID == userID })
+}
+
 // OfferRematch is a player's Rematch at a finished table: an offer to the
 // others, or their acceptance of an offer already made (two players who
 // press Rematch at once agree). At a table with no other person the
@@ -48,7 +62,7 @@ func OfferRematch(t *Table, userID string, env Env) (*Change, error) {
 		return AcceptRematch(t, userID, env)
 	}
 	t.Offer = &RematchOffer{By: userID, At: env.Now, Accepted: []string{userID}}
-	return agreed(t, env), nil
+	return agreed(t, env)
 }
 
 // AcceptRematch is a player's yes to the table's rematch offer; the last
@@ -65,7 +79,7 @@ func AcceptRematch(t *Table, userID string, env Env) (*Change, error) {
 		return nil, ErrAlreadyAccepted
 	}
 	t.Offer.Accepted = append(t.Offer.Accepted, userID)
-	return agreed(t, env), nil
+	return agreed(t, env)
 }
 
 // DeclineRematch is a player's no to the table's rematch offer (or the
@@ -94,13 +108,16 @@ func LapseOffer(t *Table, now time.Time) *Change {
 
 // agreed is the change an offer or a yes makes: the offer as it now
 // stands, and the rematch with it once nobody is left to accept.
-func agreed(t *Table, env Env) *Change {
+func agreed(t *Table, env Env) (*Change, error) {
 	ch := &Change{Table: t}
 	if len(t.Offer.Waiting(t)) == 0 {
-		host := t.Offer.By
-		ch.Next = func(next *Table) (*Change, error) { return startNext(t, next, host, env) }
+		next, err := startNext(t, t.Offer.By, env)
+		if err != nil {
+			return nil, err
+		}
+		ch.Next = next
 	}
-	return ch
+	return ch, nil
 }
 
 // mayRematch refuses a rematch by someone who did not play, of a game
@@ -122,20 +139,22 @@ func mayRematch(t *Table, userID string) error {
 	return nil
 }
 
-// startNext makes next, the table after prev, hosted by host: the same
-// seats, options and colours, and its game started with the deal passed
-// on (StartRematch). A match still on goes on to its next game; after a
+// startNext begins the table after prev, hosted by host: the same seats,
+// options and colours, and its game started with the deal passed on
+// (StartRematch). A match still on goes on to its next game; after a
 // finished match a rematch is a new match of the same length, and after a
-// single game a single game. env.Introduce words what opens it.
-func startNext(prev, next *Table, host string, env Env) (*Change, error) {
-	next.GuildID, next.ChannelID, next.HostID = prev.GuildID, prev.ChannelID, host
-	next.Options, next.Computer, next.FourColour = prev.Options, prev.Computer, prev.FourColour
-	next.Seats = slices.Clone(prev.Seats)
+// single game a single game. The new table has no id until the store
+// saves it; the change's Follows is prev, for the caller's words.
+func startNext(prev *Table, host string, env Env) (*Change, error) {
+	next := &Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, HostID: host,
+		Options: prev.Options, Computer: prev.Computer, FourColour: prev.FourColour, Seats: slices.Clone(prev.Seats)}
 	switch {
 	case prev.Match != nil && !prev.Match.Over():
 		next.Match = prev.Match.next()
 	case prev.Match != nil:
-		next.Match = &Match{ID: next.ID, BestOf: prev.Match.BestOf, Game: 1}
+		// A new match, known by its first game once that is saved
+		// (AssignID).
+		next.Match = &Match{BestOf: prev.Match.BestOf, Game: 1}
 	}
 	if prev.Tournament != nil && prev.Match != nil && !prev.Match.Over() {
 		// A playoff match's next game is the tournament's too.
@@ -147,8 +166,6 @@ func startNext(prev, next *Table, host string, env Env) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if env.Introduce != nil {
-		ch.Outbox = append(env.Introduce(prev, next), ch.Outbox...)
-	}
+	ch.Follows = prev
 	return ch, nil
 }

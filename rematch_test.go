@@ -23,8 +23,7 @@ func finished(t *testing.T, seats []Seat, env Env) *Table {
 // TestARematchNeedsEveryYes: the offer waits on every other person at the
 // table; the last yes makes the rematch, with the deal passed on.
 func TestARematchNeedsEveryYes(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := finished(t, []Seat{ann, bob, cat}, env)
 	ch, err := OfferRematch(tb, "bob", env)
 	if err != nil {
@@ -59,8 +58,7 @@ func TestARematchNeedsEveryYes(t *testing.T) {
 // TestARematchAgainstTheComputerStartsAtOnce: computers accept by
 // themselves, so a person alone with them starts it with one click.
 func TestARematchAgainstTheComputerStartsAtOnce(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := finished(t, []Seat{ann, {Computer: "plain", Name: "Computer"}}, env)
 	ch, err := OfferRematch(tb, "ann", env)
 	if err != nil || ch.Next == nil {
@@ -71,8 +69,7 @@ func TestARematchAgainstTheComputerStartsAtOnce(t *testing.T) {
 // TestARematchOfferEnds: declined by anyone at the table, or lapsed after
 // OfferLife; either way the table can be offered again.
 func TestARematchOfferEnds(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := finished(t, []Seat{ann, bob}, env)
 	if _, err := DeclineRematch(tb, "bob"); !errors.Is(err, ErrNoOffer) {
 		t.Errorf("declining no offer: %v", err)
@@ -101,8 +98,7 @@ func TestARematchOfferEnds(t *testing.T) {
 // itself; once the match is over, a rematch is a new match of the same
 // length. A game still on, or with its rematch, has none.
 func TestNoRematchWhileTheMatchIsOn(t *testing.T) {
-	var announced int
-	env := testEnv(&announced)
+	env := testEnv()
 	tb := twoPeople(3)
 	if _, _, err := Start(tb, env); err != nil {
 		t.Fatal(err)

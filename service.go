@@ -10,19 +10,25 @@ import (
 // interaction that asked for it, so a move is applied once or not at all.
 type TableService interface {
 	// CreateTable saves a new table with its announcements, recording the
-	// interaction; it sets the id, version and times.
-	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound) (*Table, error)
-	// Update loads a table, lets fn decide the change and saves it, its
-	// actions, announcements and the interaction in one transaction. If
-	// the table changed while fn decided, fn runs again on the newer
-	// table (so fn must only decide), and Update fails with ErrStale if
-	// that keeps happening. It fails with ErrDuplicate for an interaction
-	// seen before; fn's error aborts everything, and a nil change saves
-	// nothing. The change saves the game (see Change); a MessageID fn
-	// sets on a table that has none is recorded. A change with Next makes
-	// the next table in the same transaction and records it as the
-	// table's RematchID.
-	Update(ctx context.Context, id int64, interactionID string, fn func(t *Table) (*Change, error)) (*Table, error)
+	// interaction; it sets the id, version and times. The table is saved
+	// only if hold is kept once it is (see Hold).
+	CreateTable(ctx context.Context, t *Table, interactionID string, out []Outbound, hold Hold) (*Table, error)
+	// Save writes ch, a change decided on from (the table as Table read
+	// it, unchanged), in one transaction: the table, its actions, its
+	// announcements and the interaction that asked for it, and the table
+	// it opens (Next), recorded as its RematchID. It saves the game (see
+	// Change), and a MessageID the change sets on a table that has none.
+	// It fails with ErrStale if the table has changed since from (decide
+	// again on the newer table), ErrDuplicate for an interaction seen
+	// before, and with the error of a Hold the change would break; a nil
+	// change saves nothing. The caller decides outside any transaction, so
+	// a change may take its time (a computer player's search) without
+	// holding up any other table's, and no code of the caller's runs in
+	// the store.
+	Save(ctx context.Context, from *Table, ch *Change, interactionID string) (*Table, error)
+	// Seen fails with ErrDuplicate for an interaction already applied, so
+	// a redelivered click is told so before anything is decided for it.
+	Seen(ctx context.Context, interactionID string) error
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
 	// OpenTables returns the tables in a lobby or playing.
@@ -32,6 +38,13 @@ type TableService interface {
 	// ChannelTables returns a channel's open tables: those posted in it,
 	// and the one whose thread it is.
 	ChannelTables(ctx context.Context, channelID string) ([]*Table, error)
+	// AwaitingAnswer returns the tables in a server that wait on a
+	// person's answer (Table.AwaitsAnswer): challenges to them, and rematch
+	// offers they have still to accept.
+	AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*Table, error)
+	// ThreadTable returns the table whose thread the channel is, whether
+	// its game is on, over or cancelled, or ErrNotFound.
+	ThreadTable(ctx context.Context, channelID string) (*Table, error)
 	// Actions returns a table's action log in order: with its cut seed
 	// (or first dealer) it replays the game.
 	Actions(ctx context.Context, id int64) ([]LoggedAction, error)
@@ -42,9 +55,9 @@ type TableService interface {
 	MarkAssisted(ctx context.Context, id int64) error
 }
 
-// UpdateTries is how many times Update and UpdateTournament run fn,
-// on a table or tournament that keeps changing meanwhile, before they
-// give up with ErrStale: the store and its double alike.
+// UpdateTries is how many times a change to a table or tournament that
+// keeps changing meanwhile is decided and saved before it gives up with
+// ErrStale: the bot's (bot/change.go) and the conformance suite's alike.
 const UpdateTries = 5
 
 // TimerService finds the tables whose timers may be due and fires them
@@ -92,7 +105,7 @@ type OutboxService interface {
 
 // RecordService answers the leaderboard and stats from finished games, and
 // keeps a server's seasons. A finished game's records and ratings are
-// written with the move that finished it (TableService.Update).
+// written with the move that finished it (TableService.Save).
 type RecordService interface {
 	// Leaderboard ranks the players of a server's season (0: the current
 	// one) by rating, settled ratings before provisional ones, over the
@@ -129,13 +142,13 @@ type TournamentService interface {
 	// tournaments: a cancel ends its tournament first and its games one
 	// by one after, and a process can die in between.
 	CancelledTournamentTables(ctx context.Context) ([]*Table, error)
-	// UpdateTournament loads a tournament and its tables, lets fn decide
-	// the change and saves it in one transaction, with the tables it
-	// opens. As Update does for a table, it runs fn again on a newer
-	// tournament if it changed meanwhile (ErrStale if that keeps
-	// happening), refuses an interaction seen before (ErrDuplicate), and
-	// saves nothing for fn's error or a nil change.
-	UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *Tournament, tables []*Table) (*TournamentChange, error)) (*Tournament, error)
+	// SaveTournament writes ch, a change decided on from (the tournament
+	// as Tournament read it, unchanged), with the tables it opens, in one
+	// transaction. As Save does for a table, it fails with ErrStale if the
+	// tournament has changed since from (decide again on the newer one)
+	// and with ErrDuplicate for an interaction seen before; a nil change
+	// saves nothing.
+	SaveTournament(ctx context.Context, from *Tournament, ch *TournamentChange, interactionID string) (*Tournament, error)
 	// ChannelTournaments returns a channel's tournaments, newest first.
 	ChannelTournaments(ctx context.Context, channelID string) ([]*Tournament, error)
 	// TournamentsToShow returns the tournaments whose standings message
@@ -155,9 +168,10 @@ type TournamentChange struct {
 	// Tournament is the tournament as it should be saved; its Version is
 	// set by the store.
 	Tournament *Tournament
-	// Open makes the tables the change opens: each function is handed a
-	// new table with its id, version and times set, and returns the
-	// change that saves it (and, as Change.Next says, the table after it
-	// when its game ends at once, as between computer players).
-	Open []func(next *Table) (*Change, error)
+	// Open are the changes that make the tables the change opens, new
+	// tables as Change.Next makes one: the store gives each its id,
+	// version and times. Their games are begun, not played: a game
+	// between two computer entrants is played after the commit, through
+	// Continue, never while this transaction holds the database's writer.
+	Open []*Change
 }

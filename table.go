@@ -46,7 +46,7 @@ type Table struct {
 	// Computer is the level filling empty seats, or empty for none.
 	Computer string
 	Status   Status
-	// Version counts the table's changes; Update refuses a change made
+	// Version counts the table's changes; Save refuses a change made
 	// from an older version.
 	Version int64
 	Seats   []Seat
@@ -119,6 +119,16 @@ func (t *Table) Clone() *Table {
 		c.Offer = &o
 	}
 	return &c
+}
+
+// AssignID gives t, a new table a change opens (Change.Next,
+// TournamentChange.Open), the id the store draws for it as it saves it. A
+// match t begins is known by it: a match is known by its first game.
+func (t *Table) AssignID(id int64) {
+	t.ID = id
+	if t.Match != nil && t.Match.ID == 0 {
+		t.Match.ID = id
+	}
 }
 
 // Cancel ends an open table (a lobby or a game) for an admin: it is
@@ -194,7 +204,7 @@ type LoggedAction struct {
 	Action engine.Action
 }
 
-// Change is what an Update writes, all in one transaction.
+// Change is what TableService.Save writes, all in one transaction.
 type Change struct {
 	// Table is the table as it should be saved: its host, options,
 	// computer, status, seats, cut seed, game and times, its match,
@@ -208,13 +218,44 @@ type Change struct {
 	Actions []LoggedAction
 	// Outbox is queued for delivery in order.
 	Outbox []Outbound
-	// Next, when set, makes the table that follows Table — its rematch, or
-	// its match's next game — in the same transaction: the store hands it
-	// a new table with its id, version and times set, saves the change it
-	// returns with it, and records the new table as Table's rematch. A
-	// table has one: if Table has one already the whole change fails with
-	// ErrRematched.
-	Next func(next *Table) (*Change, error)
+	// Events are what the change's game did (the table's own moves after
+	// the person's included), for the caller to word; they are not saved.
+	Events []engine.Event
+	// Follows, at a new table (a rematch, a match's or a pairing's next
+	// game), is the table it follows, for the caller's introduction; nil
+	// for a first game. It is not saved.
+	Follows *Table
+	// Next, when set, is the change that makes the table that follows
+	// Table — its rematch, or its match's next game — in the same
+	// transaction. Next.Table is a new table with no id: the store gives
+	// it its id (AssignID), version and times, saves it with Next's actions and
+	// announcements, and records it as Table's rematch. A table has one:
+	// if Table has one already the whole change fails with ErrRematched.
+	// The new table's game is begun, not played (its computer players
+	// move after the commit, through Continue), so Next has no Next.
+	Next *Change
+	// Hold is what the change must keep once written, checked in the same
+	// transaction: see Hold.
+	Hold Hold
+}
+
+// Hold is a limit on people's tables that a change must keep. The store
+// checks it inside the transaction that writes the change, after the
+// change's writes, where no other write can come between the check and
+// the change: checked before the write, two commands at the same instant
+// would both see room for one more and both get it. The zero Hold holds
+// nothing.
+type Hold struct {
+	// MaxOpenTables, when above 0, is the most open tables (lobbies and
+	// games) in the table's server that each of People may sit at once
+	// the change is written (its next table counted): more fails the
+	// change with ErrTooManyTables.
+	MaxOpenTables int
+	People        []string
+	// OneChallenge fails the change with ErrChallengedAgain if the table's
+	// host would then have more than one open challenge to the person the
+	// table's challenge is for.
+	OneChallenge bool
 }
 
 // Waiting returns the seats the game waits on: those still to throw to

@@ -510,16 +510,16 @@ func (t *Tournament) placed(tables []*Table) func(id string) int {
 	}
 }
 
-// OpenTable makes the table spec s describes at next, a new table whose
-// id the store has set, and starts its game: the change to save with it.
-// A pairing's later game and a match's follow the deal on
-// (StartRematch); a first game cuts for deal.
-func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, error) {
-	next.GuildID, next.ChannelID, next.HostID = t.GuildID, t.ChannelID, t.HostID
-	next.Options = engine.Options{Players: 2, Target: t.Points}
-	next.Seats = slices.Clone(s.Seats)
+// OpenTable begins the table spec s describes, a new table the store
+// gives its id when it saves the change returned: a pairing's later game
+// and a match's follow the deal on (StartRematch); a first game cuts for
+// deal. Its game is begun, not played: a game between two computer
+// entrants is played by Continue once the table is saved, never in the
+// transaction that opens it.
+func (t *Tournament) OpenTable(s TableSpec, env Env) (*Change, error) {
 	link := s.Link
-	next.Tournament = &link
+	next := &Table{GuildID: t.GuildID, ChannelID: t.ChannelID, HostID: t.HostID,
+		Options: engine.Options{Players: 2, Target: t.Points}, Seats: slices.Clone(s.Seats), Tournament: &link}
 	if s.Match {
 		m, err := NewMatch(PlayoffBestOf, next.Options)
 		if err != nil {
@@ -532,37 +532,37 @@ func (t *Tournament) OpenTable(s TableSpec, next *Table, env Env) (*Change, erro
 	if s.After != nil {
 		ch, _, err = StartRematch(s.After, next, env)
 	} else {
-		ch, _, err = Start(next, env)
+		var g *engine.State
+		var events []engine.Event
+		if g, events, err = cut(next, env); err == nil {
+			ch, _, err = begin(next, g, events, env)
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if env.Introduce != nil {
-		ch.Outbox = append(env.Introduce(s.After, next), ch.Outbox...)
-	}
+	ch.Follows = s.After
 	return ch, nil
 }
 
 // ComputerClaim is a tournament computer entrant's claim of the win at a
 // game whose people have let it wait the forfeit time, as a person would
 // claim it (engine.ActForfeit: a win, never a skunk): nobody else could,
-// and the round would wait for ever. The bot decides the time is up. A
-// game not waiting on people, or with no computer on another side, gives
-// a nil change.
-func ComputerClaim(t *Table, env Env) (*Change, error) {
-	if t.Tournament == nil || t.Status != StatusPlaying || t.State == nil {
+// and the round would wait for ever. It claims by a person's rule: the
+// table has waited the forfeit time after (ForfeitDue at env.Now), and
+// not on the computer's side (LateSeat). A game not yet due, not waiting
+// on people, or with no computer on another side, gives a nil change.
+func ComputerClaim(t *Table, after time.Duration, env Env) (*Change, error) {
+	if t.Tournament == nil || t.State == nil || !t.ForfeitDue(env.Now, after) {
 		return nil, nil
 	}
-	late, waits := -1, map[int]bool{}
-	for _, w := range t.State.Waiting() {
-		waits[t.Options.SideOf(w)] = true
-		if late < 0 {
-			late = w
-		}
-	}
 	for i, s := range t.Seats {
-		if s.Computer == "" || late < 0 || waits[t.Options.SideOf(i)] {
+		if s.Computer == "" {
 			continue
+		}
+		late, err := t.LateSeat(i)
+		if err != nil || late < 0 {
+			continue // its own side keeps the table waiting, or nobody does
 		}
 		a := engine.Action{Kind: engine.ActForfeit, Seat: i, Other: late}
 		g, events, err := t.State.Apply(a)

@@ -209,3 +209,99 @@ func TestPlayoffRounds(t *testing.T) {
 		t.Errorf("no playoff yet: %d rounds", got)
 	}
 }
+
+// refusingComputers fails the test if a computer player is asked to
+// decide: a table a change opens is begun, never played.
+type refusingComputers struct{ t *testing.T }
+
+func (c refusingComputers) Decide(string, engine.View, uint64) (engine.Action, bool) {
+	c.t.Error("a computer decided at a table not yet saved")
+	return engine.Action{}, false
+}
+
+func (c refusingComputers) Muggins(string, engine.View) (engine.Action, bool) {
+	c.t.Error("a computer called muggins at a table not yet saved")
+	return engine.Action{}, false
+}
+
+func (refusingComputers) Name(level string, seat int) string { return level }
+
+// TestATableOpenedIsBegunNotPlayed: the tables a change opens — a
+// tournament's first game and its pairing's next, a playoff match's next
+// game — are cut for and dealt, but no computer player decides until the
+// table is saved (it has no id before) and continued: then Continue plays
+// a game between computer entrants to its end.
+func TestATableOpenedIsBegunNotPlayed(t *testing.T) {
+	tr := field(t, 4, 2, 1)
+	tr.Entrants[2].Computer, tr.Entrants[3].Computer = "plain", "plain"
+	if err := tr.Start(); err != nil {
+		t.Fatal(err)
+	}
+	specs, _ := tr.Advance(nil)
+	env := testEnv()
+	opening := env
+	opening.Computers = refusingComputers{t}
+	ch, err := tr.OpenTable(specs[1], opening) // Computer p3 v computer p4
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := ch.Table
+	switch {
+	case tb.ID != 0 || tb.Status != StatusPlaying || tb.CutSeed == nil:
+		t.Fatalf("the pairing's table: id %d, %s, cut seed %v", tb.ID, tb.Status, tb.CutSeed)
+	case tb.State.Phase != engine.PhaseDiscard || len(ch.Actions) != 1 || ch.Actions[0].Action.Kind != engine.ActDeal:
+		t.Fatalf("the pairing's game: phase %v, actions %+v; want the deal alone", tb.State.Phase, ch.Actions)
+	case !tb.OwnMove() || ch.Next != nil:
+		t.Fatalf("the pairing's table waits on its computers: %v; makes a next %v", tb.OwnMove(), ch.Next != nil)
+	}
+	// Saved as table 5, it is played by Continue, to the end.
+	tb.AssignID(5)
+	for tb.Status == StatusPlaying {
+		more, _, err := Continue(tb, env)
+		if err != nil || more == nil {
+			t.Fatalf("Continue stopped the game in phase %v: %v", tb.State.Phase, err)
+		}
+	}
+	if tb.OwnMove() {
+		t.Error("a finished game waits on its computers")
+	}
+	next, err := tr.OpenTable(TableSpec{Link: TournamentLink{ID: tr.ID, Round: 1, Pairing: 1, Game: 2}, Seats: tb.Seats, After: tb}, opening)
+	if err != nil || next.Table.State.Dealer == tb.State.Dealer || !next.Table.OwnMove() {
+		t.Errorf("the pairing's second game: %v, dealer %d after %d, waits on its computers %v", err, next.Table.State.Dealer, tb.State.Dealer, next.Table.OwnMove())
+	}
+	people, err := tr.OpenTable(specs[0], opening) // p1 v p2
+	if err != nil || people.Table.OwnMove() || people.Table.State.Phase != engine.PhaseDiscard {
+		t.Errorf("the people's table: %v, waits on itself %v in phase %v", err, people.Table.OwnMove(), people.Table.State.Phase)
+	}
+}
+
+// TestAMatchGameBetweenComputersBeginsTheNext: a playoff match's game
+// that ends, played by Continue, begins the match's next game as the
+// change's Next, dealt and waiting on its computers.
+func TestAMatchGameBetweenComputersBeginsTheNext(t *testing.T) {
+	env := testEnv()
+	tb := &Table{ChannelID: "c", Options: engine.Options{Players: 2, Target: 61}, Status: StatusPlaying,
+		Seats: []Seat{{UserID: "computer:1", Computer: "plain"}, {UserID: "computer:2", Computer: "plain"}},
+		Match: &Match{BestOf: 3, Game: 1}, Tournament: &TournamentLink{ID: 7, Round: 1, Playoff: true, Game: 1}}
+	g, events, err := cut(tb, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := begin(tb, g, events, env); err != nil {
+		t.Fatal(err)
+	}
+	tb.AssignID(3)
+	var ch *Change
+	for tb.Status == StatusPlaying {
+		if ch, _, err = Continue(tb, env); err != nil || ch == nil {
+			t.Fatalf("Continue: %v, %v", ch, err)
+		}
+	}
+	if tb.Match.ID != 3 || ch.Next == nil {
+		t.Fatalf("game 1's match %+v, next %v", tb.Match, ch.Next != nil)
+	}
+	next := ch.Next.Table
+	if next.ID != 0 || next.Tournament.Game != 2 || next.Match.Game != 2 || next.Match.ID != 3 || !next.OwnMove() || next.State.HandNo != 1 {
+		t.Errorf("game 2: id %d, link %+v, match %+v, waits on its computers %v", next.ID, next.Tournament, next.Match, next.OwnMove())
+	}
+}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -56,20 +58,20 @@ func TestCancelHandler(t *testing.T) {
 	// is refreshed.
 	var post, refresh bool
 	for _, it := range u.store.Outbox() {
-		post = post || it.Kind == kindPost && strings.Contains(it.Payload, "spam in the channel") &&
+		post = post || it.Kind == render.KindPost && strings.Contains(it.Payload, "spam in the channel") &&
 			strings.Contains(it.Payload, alice.ID) && strings.Contains(it.Payload, bob.ID) && strings.Contains(it.Payload, "counts for nobody")
-		refresh = refresh || it.Kind == kindTable && it.ID > 2
+		refresh = refresh || it.Kind == render.KindTable && it.ID > 2
 	}
 	if !post || !refresh {
 		t.Errorf("announcements: post %v, table refresh %v", post, refresh)
 	}
 	// The table message says who and why, and has no buttons left.
-	m := renderTable(tb)
+	m := render.Table(tb)
 	if !strings.Contains(m.Embeds[0].Description, "cancelled by <@"+ada.ID+">: spam in the channel") || len(m.Components) != 0 {
 		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
 	}
 	// Every button and command at the table answers that it was cancelled.
-	view := viewVersion(tb.State.ViewFor(0))
+	view := click.ViewVersion(tb.State.ViewFor(0))
 	for _, ic := range []*discordgo.Interaction{
 		discordtest.Click(guild, channel, alice, "m", "/hand/1"),
 		discordtest.Click(guild, channel, bob, "m", "/discard/1/"+view+"/3"),
@@ -85,7 +87,7 @@ func TestCancelHandler(t *testing.T) {
 		}
 	}
 	// The hand view, if open, says so too and offers nothing.
-	if h := renderHand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
+	if h := render.Hand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
 		t.Errorf("hand view: %q, %d rows", h.Content, len(h.Components))
 	}
 	// Over is over.
@@ -238,7 +240,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if tb := u.table(1); tb.Computer != "expert" {
 		t.Errorf("strong is stored as %q", tb.Computer)
 	}
-	if m := renderTable(u.table(1)); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
+	if m := render.Table(u.table(1)); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
 		t.Errorf("lobby: %q", m.Embeds[0].Description)
 	}
 	if _, err := u.click(alice, "/begin/1"); err != nil {
@@ -255,11 +257,11 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 		}
 	}
 	classic, err := u.store.CreateTable(context.Background(), &cribbage.Table{GuildID: guild, ChannelID: channel, HostID: bob.ID,
-		Options: engine.Options{Players: 2, Target: 61}, Computer: "classic", Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: bob.ID, Name: "Bob"}}}, "", nil)
+		Options: engine.Options{Players: 2, Target: 61}, Computer: "classic", Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: bob.ID, Name: "Bob"}}}, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.click(bob, clickID{Action: actBegin, Table: classic.ID}.String()); err != nil {
+	if _, err := u.click(bob, click.ID{Action: click.Begin, Table: classic.ID}.String()); err != nil {
 		t.Fatal(err)
 	}
 	tb := u.table(classic.ID)
@@ -273,7 +275,7 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 	tb := u.twoPlayers()
 	// Alice throws to the crib: the table waits on Bob alone.
 	sel := engine.SetOf(tb.State.Hands[0].Cards()[:2]...)
-	if _, err := u.clickView(alice, clickID{Action: actDiscard, Table: 1, View: viewVersion(tb.State.ViewFor(0)), Cards: sel}.String()); err != nil {
+	if _, err := u.clickView(alice, click.ID{Action: click.Discard, Table: 1, View: click.ViewVersion(tb.State.ViewFor(0)), Cards: sel}.String()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := u.admin(ada, "settings", opt("reminder-after", "1h"), opt("forfeit-after", "3h")); err != nil {
@@ -283,7 +285,7 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 	posts := func(text string) int {
 		n := 0
 		for _, it := range u.store.Outbox() {
-			if it.Kind == kindPost && strings.Contains(it.Payload, text) {
+			if it.Kind == render.KindPost && strings.Contains(it.Payload, text) {
 				n++
 			}
 		}
@@ -316,25 +318,25 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 // TestHelpNamesEveryCommand: /cribbage help tells of every subcommand of
 // every command, within a message's 2000 characters.
 func TestHelpNamesEveryCommand(t *testing.T) {
-	if n := len([]rune(helpText)); n > 2000 {
+	if n := len([]rune(render.HelpText)); n > 2000 {
 		t.Errorf("help is %d characters", n)
 	}
 	for _, c := range commandDefinitions() {
 		if c.Type == discordgo.UserApplicationCommand {
 			// A user command is chosen from a person's menu, by its name.
-			if !strings.Contains(helpText, "**"+c.Name+"**") {
+			if !strings.Contains(render.HelpText, "**"+c.Name+"**") {
 				t.Errorf("help never names the user command %q", c.Name)
 			}
 			continue
 		}
-		if c.Name != commandName && !strings.Contains(helpText, "/"+c.Name) {
+		if c.Name != commandName && !strings.Contains(render.HelpText, "/"+c.Name) {
 			t.Errorf("help never names /%s", c.Name)
 		}
 		for _, o := range c.Options {
 			if o.Name == "help" {
 				continue // being read
 			}
-			if !strings.Contains(helpText, "`"+o.Name) && !strings.Contains(helpText, " "+o.Name+"`") {
+			if !strings.Contains(render.HelpText, "`"+o.Name) && !strings.Contains(render.HelpText, " "+o.Name+"`") {
 				t.Errorf("help never names /%s %s", c.Name, o.Name)
 			}
 		}
@@ -358,7 +360,7 @@ func TestCancelAChallenge(t *testing.T) {
 			Content  string   `json:"content"`
 			Mentions []string `json:"mentions"`
 		}
-		if it.Kind != kindPost || json.Unmarshal([]byte(it.Payload), &p) != nil {
+		if it.Kind != render.KindPost || json.Unmarshal([]byte(it.Payload), &p) != nil {
 			continue
 		}
 		told = told || strings.Contains(p.Content, "cancelled") && strings.Contains(p.Content, "<@"+bob.ID+">") &&

@@ -13,11 +13,17 @@ import (
 	"net/url"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -59,6 +65,9 @@ type Options struct {
 	// Seeds draws the seeds of cuts and deals (cribbage.RandomSeed if nil);
 	// tests fix the deals with it.
 	Seeds cribbage.Seeds
+	// Computers decides for the computer players (engine/ai's if nil);
+	// tests hold a decision back with it.
+	Computers cribbage.Computers
 	// HTTPOnly takes interactions from the interactions endpoint
 	// (InteractionsHandler) alone: no gateway connection is opened.
 	HTTPOnly bool
@@ -77,9 +86,6 @@ const restTimeout = 20 * time.Second
 // (see routeQueued): enough to overlap each one's waits on the disk.
 const workersPerCPU = 2
 
-// lobbyExpiry is how long a lobby nobody started stays open.
-const lobbyExpiry = 24 * time.Hour
-
 // Bot is one connection to Discord serving cribbage tables.
 type Bot struct {
 	opts    Options
@@ -91,7 +97,7 @@ type Bot struct {
 	locks   keyLocks[int64] // a table's updates, one at a time
 	// rest makes the sender's and the live surface's requests, within
 	// the rate limits it learns; outbox delivers the announcements.
-	rest   *sender.Client
+	rest   *rest.Client
 	outbox *sender.Sender
 
 	// mu guards closing; inflight counts handlers running.
@@ -107,12 +113,13 @@ type Bot struct {
 	runCtx  context.Context
 	stop    context.Context
 	metrics *metrics
-	// edits skips table-message edits that would change nothing.
-	edits shownSums
+	// later counts the work inBackground runs, for a shutdown and the
+	// cribbage_live_pending metric.
+	later atomic.Int64
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
-	// live brings table messages and hand views up to date (live.go).
-	live *live
+	// live brings table messages and hand views up to date.
+	live *live.Surface
 	// tourMu lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice.
 	tourMu sync.Mutex
@@ -136,6 +143,9 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.Seeds == nil {
 		opts.Seeds = cribbage.RandomSeed
+	}
+	if opts.Computers == nil {
+		opts.Computers = ai.Players{}
 	}
 	if opts.TimerInterval <= 0 {
 		// Often enough that a ping comes soon after its pause.
@@ -171,7 +181,6 @@ func New(opts Options) (*Bot, error) {
 		seeds:   opts.Seeds,
 		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
-		live:    newLive(),
 	}
 	b.metrics = newMetrics(opts.Metrics, b)
 	owner := opts.OutboxOwner
@@ -182,11 +191,12 @@ func New(opts Options) (*Bot, error) {
 	}
 	// The rate limits run on the bot's clock, as Discord's do on real time
 	// (tests run both on one fake clock).
-	b.rest = &sender.Client{HTTP: s.Client, Token: opts.Token, Limits: sender.NewLimits(opts.Now)}
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.deliver, Log: opts.Logger,
-		Aside:       func(it cribbage.OutboxItem) bool { return it.Kind == kindTable },
-		Handle:      func(it cribbage.OutboxItem) { b.touchTable(it.TableID) },
-		RateLimited: func() { b.metrics.rateLimited.Inc() }})
+	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
+	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
+		AppID: func() string { return b.appID }, Context: b.liveContext})
+	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
+		Aside: story.Aside, Handle: delivery.Handle, RateLimited: func() { b.metrics.rateLimited.Inc() }})
 	return b, nil
 }
 
@@ -278,7 +288,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	// The moves the last interactions made are shown before the end:
 	// another process would not show them until the table's next click.
-	b.live.wait(flushTimeout)
+	b.live.Wait(flushTimeout)
 	flushCtx, flushCancel := context.WithTimeout(context.Background(), flushTimeout)
 	b.outbox.Drain(flushCtx)
 	// Another process takes over whatever is left at once.
@@ -406,7 +416,7 @@ func (b *Bot) resume(ctx context.Context) {
 	for _, t := range tables {
 		// The last run may have stopped between a move and its edits:
 		// every open table's message and hand views are shown afresh.
-		b.touchTable(t.ID)
+		b.live.Touch(t.ID)
 		if t.Status != cribbage.StatusPlaying || t.State == nil {
 			continue
 		}
@@ -421,21 +431,55 @@ func (b *Bot) resume(ctx context.Context) {
 }
 
 // advanceTable makes whatever moves the table makes by itself now, if any
-// (cribbage.Continue).
+// (cribbage.Continue), and shows them.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {
-	defer b.locks.lock(id)()
-	var note []string
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		ch, events, err := cribbage.Continue(t, b.env())
-		if ch != nil {
-			note = moveNote(t, events)
+	done, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Continue(t, b.env())
+	}})
+	return done.table, err
+}
+
+// continueTable makes the moves table id makes by itself now (a computer
+// player's, a deal), in one change whose result the caller shows: the
+// tournament's pass, which advances the tournament itself. It returns the
+// table as saved and what the moves did, or a nil table when there were
+// none.
+func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
+	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Continue(t, b.env())
+	}})
+	return done.table, done.note, err
+}
+
+// playLater lets table id, just opened by another table's change (a
+// rematch, a match's next game), make its own moves in the background:
+// its computer players' first decisions, made after the change that
+// opened it was saved. If this process stops first, nothing waits on
+// them alone: the game opens waiting on a person too (every seat throws
+// to the crib, or a person deals), whose move lets the computers move
+// after it (cribbage.Move); the next start's resume makes them as well.
+func (b *Bot) playLater(id int64) {
+	b.inBackground(func(ctx context.Context) {
+		if _, err := b.advanceTable(ctx, id); err != nil && ctx.Err() == nil {
+			b.log.Warn("could not play a table opened", "table", id, "err", err)
 		}
-		return ch, err
 	})
-	if err == nil && note != nil {
-		b.moved(t, note)
+}
+
+// inBackground runs fn on its own goroutine within the run, counted with
+// the live surface's work to come (cribbage_live_pending), so that a
+// shutdown and the tests see it; it does nothing once the run is over
+// (the next start's resume picks up what it would have done).
+func (b *Bot) inBackground(fn func(ctx context.Context)) {
+	ctx, ok := b.liveContext()
+	if !ok {
+		return
 	}
-	return t, err
+	b.later.Add(1)
+	go func() {
+		defer b.later.Add(-1)
+		fn(ctx)
+	}()
 }
 
 // shard sets which gateway shards this process runs. SHARD_ID of

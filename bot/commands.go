@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -102,7 +103,7 @@ func playOptions() []*discordgo.ApplicationCommandOption {
 				Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "automatic", Value: "automatic"}, {Name: "manual (players claim their points)", Value: "manual"}}},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "muggins", Description: "With manual counting: opponents may take points you miss"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "computer", Description: "Fill empty seats with computer players when you press Start",
-				Choices: stringChoices(levelEasy, levelStrong)},
+				Choices: stringChoices(render.LevelEasy, render.LevelStrong)},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "four-colour", Description: "Draw the cards in four colours: diamonds blue, clubs green (easier for colour-blind players)"},
 			matchOpt,
 		),

@@ -9,6 +9,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // /cribbage-admin: a server's admins cancel tables and keep the server's
@@ -35,6 +37,29 @@ type cancelledError struct {
 }
 
 func (e *cancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.id) }
+
+// overError answers what needs a table open at one that is over: its game
+// finished (result is how), or it closed before its game started.
+type overError struct {
+	id     int64
+	result string
+}
+
+func (e *overError) Error() string { return fmt.Sprintf("bot: table %d is over", e.id) }
+
+// checkOpen refuses a table that is no longer open, saying how it ended:
+// cancelled (cancelledError), finished or closed (overError).
+func checkOpen(t *cribbage.Table) error {
+	switch {
+	case t.Status == cribbage.StatusCancelled:
+		return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	case t.Status == cribbage.StatusFinished && t.State != nil:
+		return &overError{id: t.ID, result: render.ResultLine(t, t.State.Result)}
+	case !t.Status.Open():
+		return &overError{id: t.ID}
+	}
+	return nil
+}
 
 // isAdmin reports whether the member may manage the server: Discord sends
 // the member's permissions in the channel with every interaction.
@@ -67,44 +92,26 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
 	uid, _ := user(ic)
-	unlock := b.locks.lock(id)
-	t, err := b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.GuildID != ic.GuildID {
-			return nil, errNotInServer
-		}
+	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
 		people := toldOfCancel(t)
 		if len(people) > 0 {
-			text = mentionList(people) + " " + text
+			text = render.Mentions(people) + " " + text
 		}
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, people), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
-	})
-	unlock()
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, people)}}, nil, nil
+	}})
 	if err != nil {
 		return reply{}, err
 	}
+	// A cancelled tournament game counts for nobody, and its round goes on
+	// (moved advances the tournament).
+	t := done.table
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
-	if t.Tournament != nil {
-		// A cancelled game counts for nobody, and its round goes on.
-		b.tournamentMoved(t.Tournament.ID)
-	}
 	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, messageLink(t), strings.ToLower(countsForNobody[:1])+countsForNobody[1:]))}, nil
-}
-
-// countsForNobody is what a cancelled table leaves behind.
-const countsForNobody = "It counts for nobody: no winner, and nothing in the records or on the leaderboard."
-
-// cancelledLine says who cancelled a table, and why.
-func cancelledLine(t *cribbage.Table) string {
-	line := fmt.Sprintf("Table %d was cancelled by <@%s>", t.ID, t.CancelledBy)
-	if t.CancelReason != "" {
-		return line + ": " + t.CancelReason
-	}
-	return line + "."
+		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its
@@ -152,10 +159,31 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 	return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
 }
 
-// checkOpenTables refuses a person a new seat (a table of their own, or
-// joining one other than except) when they sit at the most open tables
-// the server allows.
-func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings cribbage.GuildSettings, except int64) error {
+// openTablesHold holds the person uid to the server's limit of open
+// tables in the write that gives them a seat (a table of their own, a
+// seat at another's, a rematch): checked before the write, two commands
+// at the same instant would both find room for one more.
+func openTablesHold(settings cribbage.GuildSettings, uid string) cribbage.Hold {
+	if settings.MaxOpenTables <= 0 {
+		return cribbage.Hold{}
+	}
+	return cribbage.Hold{MaxOpenTables: settings.MaxOpenTables, People: []string{uid}}
+}
+
+// tooMany gives a refusal at the server's limit its number, for the
+// answer to name it; any other error is left as it is.
+func tooMany(err error, settings cribbage.GuildSettings) error {
+	if errors.Is(err, cribbage.ErrTooManyTables) {
+		return &tooManyTablesError{max: settings.MaxOpenTables}
+	}
+	return err
+}
+
+// checkOpenTables refuses a rematch offer from a person who sits at the
+// most open tables the server allows, before any offer is made: an offer
+// makes no table, so no write would hold it (openTablesHold holds the yes
+// that makes one).
+func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings cribbage.GuildSettings) error {
 	if settings.MaxOpenTables <= 0 {
 		return nil
 	}
@@ -163,13 +191,7 @@ func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings
 	if err != nil {
 		return err
 	}
-	n := 0
-	for _, t := range tables {
-		if t.ID != except {
-			n++
-		}
-	}
-	if n >= settings.MaxOpenTables {
+	if len(tables) >= settings.MaxOpenTables {
 		return &tooManyTablesError{max: settings.MaxOpenTables}
 	}
 	return nil
@@ -181,3 +203,6 @@ type tooManyTablesError struct{ max int }
 func (e *tooManyTablesError) Error() string {
 	return fmt.Sprintf("bot: at the server's limit of %d open tables", e.max)
 }
+
+// Unwrap makes it a cribbage.ErrTooManyTables.
+func (e *tooManyTablesError) Unwrap() error { return cribbage.ErrTooManyTables }

@@ -2,12 +2,11 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -15,23 +14,23 @@ import (
 // clickHint asks the coach: the best three discards with their expected
 // points, or the card to play and why. Hints are private, and a game in
 // which one was given is marked assisted.
-func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
 	v := t.State.ViewFor(seat)
-	if viewVersion(v) != c.View {
+	if click.ViewVersion(v) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
 	var hint string
 	switch {
 	case v.Phase == engine.PhaseDiscard && !v.Discarded[seat]:
-		hint = discardHint(v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
+		hint = render.DiscardHint(v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
-		hint = playHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
-	case countingNow(t, seat):
-		hint = showHint(t)
+		hint = render.PlayHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
+	case render.CountingNow(t, seat):
+		hint = render.ShowHint(t)
 	default:
 		return handView(ic, t, seat, 0, "The coach has advice when you have a discard, a card to play or a hand to count."), nil
 	}
@@ -41,101 +40,15 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c clickI
 	return handView(ic, t, seat, 0, "🧑‍🏫 "+hint), nil
 }
 
-// discardHint lists the best splits with their expected points: the hand
-// and crib over every starter, and what the kept cards are worth in the
-// play.
-func discardHint(o engine.Options, splits []ai.Split, n int) string {
-	lines := []string{"**Coach** — the best throws, on average over every starter and crib:"}
-	for i, s := range splits[:min(n, len(splits))] {
-		sign, whose := "+", "your crib"
-		if !s.OwnCrib {
-			sign, whose = "−", "their crib"
-		}
-		play := ""
-		if s.Play != 0 {
-			play = fmt.Sprintf(" %s play %.2f", map[bool]string{true: "+", false: "−"}[s.Play >= 0], math.Abs(s.Play))
-		}
-		lines = append(lines, fmt.Sprintf("%d. keep %s, throw %s — hand %.2f %s %s %.2f%s = **%.2f**",
-			i+1, engine.DisplayCards(s.Keep), engine.DisplayCards(s.Throw), s.Hand, sign, whose, s.Crib, play, s.Total))
-	}
-	switch {
-	case o.Partners:
-		lines = append(lines, "*Play* is what your side is expected to peg with those four cards, less what the other side pegs.")
-	case o.Players > 2:
-		lines = append(lines, "*Play* is what those four cards are expected to peg, less what the others peg on average.")
-	default:
-		lines = append(lines, "*Play* is what those four cards are expected to peg, less what your opponent pegs against them. The crib counts on your opponent throwing what suits them.")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // coachSeed fixes the coach's search for a position, so asking twice
 // gives the same advice.
 func coachSeed(t *cribbage.Table, v engine.View) uint64 {
 	return uint64(t.ID)<<32 ^ uint64(v.HandNo)<<16 ^ uint64(len(v.Plays))<<4 ^ uint64(v.Seat)
 }
 
-// playHint says which card to lay and why.
-func playHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
-	card := a.Card.Display()
-	switch {
-	case a.Wins:
-		return fmt.Sprintf("**Coach** — play %s: it pegs %d and wins the game.", card, a.Points)
-	case a.Only:
-		return fmt.Sprintf("**Coach** — play %s: it is the only card that fits under 31.", card)
-	case a.Racing:
-		you := "you"
-		if t.Options.Partners {
-			you = "your side"
-		}
-		return fmt.Sprintf("**Coach** — play %s: near the end every point counts for the win, and this card gives %s the best chance, about %.0f%%, with the show still to come.", card, you, 100*a.Chance)
-	}
-	pegs := "it pegs nothing now"
-	if a.Points > 0 {
-		pegs = fmt.Sprintf("it pegs %d now", a.Points)
-	}
-	us, others := "you", "your opponent"
-	switch {
-	case t.Options.Partners:
-		// The search counts the partner's points with the seat's.
-		us, others = "your side", "the other side"
-	case t.Options.Sides() > 2:
-		others = "the others"
-	}
-	net := fmt.Sprintf("%s can expect to peg about %.1f more than %s", us, a.Net, others)
-	if a.Net < 0 {
-		net = fmt.Sprintf("it holds %s to about %.1f more than %s, the least any card does", others, -a.Net, us)
-	}
-	return fmt.Sprintf("**Coach** — play %s: %s, and over the rest of the play %s.", card, pegs, net)
-}
-
-// countingNow reports whether it is the seat's turn to count a hand or
-// crib by hand.
-func countingNow(t *cribbage.Table, seat int) bool {
-	g := t.State
-	if !t.Options.ManualCounting || g.Phase != engine.PhaseShow {
-		return false
-	}
-	s, _ := g.ShowOrder(g.Shown)
-	return s == seat
-}
-
-// showHint counts the hand or crib being shown for its counter, the way
-// players count aloud.
-func showHint(t *cribbage.Table) string {
-	g := t.State
-	seat, crib := g.ShowOrder(g.Shown)
-	cards, what := g.Hands[seat].Cards(), "your hand"
-	if crib {
-		cards, what = g.Crib.Cards(), "your crib"
-	}
-	b := engine.ScoreShow(cards, g.Starter, crib)
-	return fmt.Sprintf("**Coach** — you have **%d** in %s %s + %s: %s.", b.Total, what, engine.DisplayCards(cards), g.Starter.Display(), b.Spoken())
-}
-
 // clickReview compares the seat's discard in the last hand with the best
 // one, in points given away on average.
-func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
@@ -144,24 +57,5 @@ func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clic
 	if v.LastHandNo == 0 {
 		return reply{resp: ephemeral("There is no finished hand to look back on yet.")}, nil
 	}
-	return reply{resp: ephemeral(reviewText(v))}, nil
-}
-
-// reviewText words the comparison of a discard with the best.
-func reviewText(v engine.View) string {
-	splits := ai.Splits(v.Options, v.Seat, v.LastDealer, v.LastDealt)
-	var yours ai.Split
-	for _, s := range splits {
-		if engine.SetOf(s.Throw...) == v.LastDiscards {
-			yours = s
-		}
-	}
-	best := splits[0]
-	head := fmt.Sprintf("**Hand %d**: you were dealt %s and threw %s (expected %.2f).", v.LastHandNo,
-		engine.DisplayCards(v.LastDealt.Cards()), engine.DisplayCards(v.LastDiscards.Cards()), yours.Total)
-	if yours.Total >= best.Total-1e-9 {
-		return head + "\nThat was the best throw. 👍"
-	}
-	return head + fmt.Sprintf("\nThe best was to throw %s (expected %.2f): you gave away **%.2f** points on average.\n%s",
-		engine.DisplayCards(best.Throw), best.Total, best.Total-yours.Total, discardHint(v.Options, splits, 3))
+	return reply{resp: ephemeral(render.ReviewText(v))}, nil
 }

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -21,38 +22,25 @@ var errNobodyLate = errors.New("bot: no opponent is keeping the table waiting")
 // errNoForfeits means the server turned forfeits off.
 var errNoForfeits = errors.New("bot: forfeits are off on this server")
 
-// forfeitDue reports whether the table has waited long enough for a
-// forfeit to be claimed, with forfeits after after (0: never).
-func (b *Bot) forfeitDue(t *cribbage.Table, after time.Duration) bool {
-	return after > 0 && t.Status == cribbage.StatusPlaying && b.now().Sub(t.Since()) >= after
-}
-
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time (the server's, or the bot's). A forfeit
 // is a win, never a skunk.
-func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err
 	}
 	after := settings.Forfeit(b.opts.ForfeitAfter)
-	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if after == 0 {
 			return engine.Action{}, errNoForfeits
 		}
-		if !b.forfeitDue(t, after) {
+		if !t.ForfeitDue(b.now(), after) {
 			return engine.Action{}, errTooSoon
 		}
-		late := -1
-		for _, w := range t.State.Waiting() {
-			if t.Options.SideOf(w) == t.Options.SideOf(seat) {
-				// The engine refuses it too; said first, it is the reason
-				// the claimer can act on.
-				return engine.Action{}, engine.ErrClaimerWaited
-			}
-			if late < 0 {
-				late = w
-			}
+		late, err := t.LateSeat(seat)
+		if err != nil {
+			return engine.Action{}, err
 		}
 		if late < 0 {
 			return engine.Action{}, errNobodyLate
@@ -62,7 +50,7 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table).Response(false)}}, nil
 }
 
 // messageLink is " (its message link)" for a table whose message is
@@ -75,21 +63,59 @@ func messageLink(t *cribbage.Table) string {
 }
 
 // cmdGames lists the user's open tables in this server: a link to each
-// table message, whose turn it is and for how long.
+// table message, whose turn it is and for how long; and first what waits
+// on the user's answer: challenges to them and rematch offers they have
+// not accepted, which are no table of theirs yet.
 func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	uid, _ := user(ic)
 	tables, err := b.store.PlayerTables(ctx, ic.GuildID, uid)
 	if err != nil {
 		return reply{}, err
 	}
-	if len(tables) == 0 {
+	awaiting, err := b.store.AwaitingAnswer(ctx, ic.GuildID, uid)
+	if err != nil {
+		return reply{}, err
+	}
+	if len(tables) == 0 && len(awaiting) == 0 {
 		return reply{resp: ephemeral("You have no open tables in this server. Start one with `/cribbage start`.")}, nil
 	}
 	var lines []string
-	for _, t := range tables {
-		lines = append(lines, gameLine(t, uid))
+	if len(awaiting) > 0 {
+		lines = append(lines, "**Waiting on your answer**")
+		for _, t := range awaiting {
+			lines = append(lines, answerLine(t))
+		}
 	}
-	return reply{resp: ephemeral("**Your tables**\n" + strings.Join(lines, "\n"))}, nil
+	if len(tables) > 0 {
+		lines = append(lines, "**Your tables**")
+		for _, t := range tables {
+			lines = append(lines, gameLine(t, uid))
+		}
+	}
+	return reply{resp: ephemeral(strings.Join(lines, "\n"))}, nil
+}
+
+// tableLink is a table's name, linked to its table message if it has one.
+func tableLink(t *cribbage.Table) string {
+	if t.MessageID == "" {
+		return fmt.Sprintf("table %d", t.ID)
+	}
+	return fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, t.MessageID)
+}
+
+// answerLine describes a table waiting on the user's answer: a challenge
+// to them, or a rematch offer (cribbage.Table.AwaitsAnswer).
+func answerLine(t *cribbage.Table) string {
+	if t.Status == cribbage.StatusLobby {
+		what := fmt.Sprintf("a game to %d", t.Options.Target)
+		if t.Match != nil {
+			what = fmt.Sprintf("a best-of-%d match to %d", t.Match.BestOf, t.Options.Target)
+		}
+		return fmt.Sprintf("• %s — **%s** challenges you to %s, since <t:%d:R>: **Accept** or **Decline** on its message",
+			tableLink(t), render.NameOf(t, t.HostID), what, t.CreatedAt.Unix())
+	}
+	return fmt.Sprintf("• %s — **%s** offers a rematch, until <t:%d:R>: **Accept rematch** or **Decline** on its message",
+		tableLink(t), render.NameOf(t, t.Offer.By), t.Offer.At.Add(cribbage.OfferLife).Unix())
 }
 
 // gameLine describes one of a player's tables.
@@ -100,19 +126,20 @@ func gameLine(t *cribbage.Table, uid string) string {
 			others = append(others, s.Name)
 		}
 	}
-	where := fmt.Sprintf("table %d", t.ID)
-	if t.MessageID != "" {
-		where = fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, t.MessageID)
+	line := fmt.Sprintf("• %s with %s — ", tableLink(t), strings.Join(others, ", "))
+	if c := t.Challenge; c != nil && t.Status == cribbage.StatusLobby {
+		// Nobody else is seated yet: the one it waits on is the person
+		// challenged.
+		return fmt.Sprintf("• %s — your challenge to **%s**, waiting for their answer since <t:%d:R>", tableLink(t), c.Name, t.CreatedAt.Unix())
 	}
-	line := fmt.Sprintf("• %s with %s — ", where, strings.Join(others, ", "))
 	if t.Status == cribbage.StatusLobby {
 		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
 	}
-	seats, verb := waitingFor(t)
+	seats, verb := render.WaitingFor(t)
 	var names []string
 	mine := false
 	for _, s := range seats {
-		names = append(names, seatName(t, s))
+		names = append(names, render.SeatName(t, s))
 		mine = mine || t.Seats[s].UserID == uid
 	}
 	if mine {

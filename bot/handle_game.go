@@ -9,6 +9,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -21,8 +24,8 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: renderHand(t, seat, selected, note).response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: viewVersion(t.State.ViewFor(seat))}}
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(t, seat, selected, note).Response(true)},
+		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -40,6 +43,9 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	case t.Status == cribbage.StatusCancelled:
 		// Its cards and buttons are no use now.
 		return nil, -1, &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	case seat < 0 && !t.Status.Open():
+		// Not "join it": there is nothing left to join.
+		return nil, -1, checkOpen(t)
 	case seat < 0:
 		return nil, -1, cribbage.ErrNotSeated
 	case t.State == nil:
@@ -49,7 +55,7 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 }
 
 // clickHand is Show my hand (a new private message) and Refresh (in place).
-func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
@@ -72,12 +78,12 @@ func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, er
 
 // clickSelect toggles a card for the crib: only the view changes, so
 // nothing is stored until Confirm.
-func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
-	if viewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
@@ -85,8 +91,8 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 
 // act applies a seat's move and answers with the hand view after it. A
 // refusal the player can act on is shown on their hand view as it is now.
-func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
-	t, seat, note, err := b.applyAction(ctx, ic, c.Table, c.View, build)
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
+	done, err := b.play(ctx, ic, c.Table, c.View, build)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
@@ -94,15 +100,15 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c clickID, bui
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
 	text := ""
-	if len(note) > 0 {
-		text = lastMoveNote(note)
+	if len(done.note) > 0 {
+		text = live.LastMoveNote(done.note)
 	}
-	return handView(ic, t, seat, 0, text), nil
+	return handView(ic, done.table, done.seat, 0, text), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
-func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID, cause error) (reply, error) {
+func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
 	msg, known := userMessage(cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
@@ -115,40 +121,40 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c clickID,
 }
 
 // clickDiscard confirms the throw to the crib.
-func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
 	})
 }
 
 // clickPlay lays a card.
-func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
 	})
 }
 
 // clickMuggins takes points an opponent missed.
-func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
 	})
 }
 
 // clickClaim opens the claim form for the seat whose count it is.
-func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	t, seat, err := b.seatedTable(ctx, ic, c.Table)
 	if err != nil {
 		return reply{}, err
 	}
-	if viewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: claimModal(t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
-func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	points, err := claimedPoints(ic)
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
@@ -181,8 +187,8 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
 // the deal waits for a person so that muggins can be called before it).
-func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	t, seat, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if t.State.Phase != engine.PhaseDeal {
 			return engine.Action{}, engine.ErrWrongPhase
 		}
@@ -195,7 +201,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c clickI
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, t, seat, 0, fmt.Sprintf("You dealt hand %d.", t.State.HandNo)), nil
+	return handView(ic, done.table, done.seat, 0, fmt.Sprintf("You dealt hand %d.", done.table.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.
@@ -208,20 +214,24 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err != nil {
 		return reply{}, err
 	}
+	// A game over has nothing to concede: no confirmation to press.
+	if err := checkOpen(t); err != nil {
+		return reply{}, err
+	}
 	what := "the game"
 	if t.Options.Partners {
 		what = "the game for your partnership"
 	}
 	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
-	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()}}
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
 	if t.Match != nil {
 		// A game of a match resigns that game alone, and the match goes on;
 		// or the whole match goes with it.
 		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
 			"**Resign the match** concedes the match as well.", t.ID)
 		buttons = []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: clickID{Action: actResign, Table: t.ID}.String()},
-			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: clickID{Action: actResignM, Table: t.ID}.String()},
+			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
+			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
 	r := ephemeral(text)
@@ -230,13 +240,14 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 }
 
 // clickResign concedes after the confirmation.
-func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	t, _, _, err := b.applyAction(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
+func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		return engine.Action{Kind: engine.ActResign, Seat: seat}, nil
 	})
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: rendered{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.response(true)}}, nil
+		Data: render.Message{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.Response(true)}}, nil
 }

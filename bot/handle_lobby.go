@@ -2,44 +2,26 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
-)
-
-// The computer levels players choose from: easy, and strong, which is
-// engine/ai's expert. The classic baseline is cribbage simulate's alone;
-// tables stored with it still play.
-const (
-	levelEasy   = "easy"
-	levelStrong = "strong"
 )
 
 // computerLevel is the level a player's choice of computer plays at.
 func computerLevel(choice string) (ai.Level, bool) {
 	switch choice {
-	case levelEasy:
+	case render.LevelEasy:
 		return ai.Easy, true
-	case levelStrong:
+	case render.LevelStrong:
 		return ai.Expert, true
 	}
 	return "", false
-}
-
-// levelName is what players call a stored level: the expert is strong.
-func levelName(level string) string {
-	if level == string(ai.Expert) {
-		return levelStrong
-	}
-	return level
-}
-
-// computerName names a computer seat: "Computer 2 (strong)".
-func computerName(level string, seat int) string {
-	return fmt.Sprintf("Computer %d (%s)", seat+1, levelName(level))
 }
 
 // cmdStart opens a table with the host in the first seat and answers with
@@ -53,9 +35,6 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
 	}
 	uid, name := user(ic)
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
 	opts := options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -107,13 +86,14 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		fourColour = v.BoolValue()
 	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil)
+		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
+		openTablesHold(settings, uid))
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
-	r := renderTable(t)
+	r := render.Table(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -121,67 +101,49 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 // Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
 	uid, name := user(ic)
+	var settings cribbage.GuildSettings
 	if join {
-		settings, err := b.store.GuildSettings(ctx, ic.GuildID)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, id); err != nil {
-			return nil, err
-		}
-	}
-	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if err := checkHere(t, ic); err != nil {
-			return nil, err
-		}
-		noteTableMessage(t, ic)
-		var ch *cribbage.Change
 		var err error
-		if join {
-			ch, err = cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
-		} else {
-			ch, err = cribbage.Leave(t, uid)
-		}
-		if err != nil {
+		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
 			return nil, err
 		}
-		return b.shown(ch), nil
-	})
+	}
+	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		if err := checkOpen(t); err != nil {
+			return nil, nil, err
+		}
+		if join {
+			ch, err := cribbage.Join(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
+			if ch != nil {
+				ch.Hold = openTablesHold(settings, uid)
+			}
+			return started(ch, err)
+		}
+		ch, err := cribbage.Leave(t, uid)
+		return ch, nil, err
+	}})
+	return done.table, tooMany(err, settings)
 }
 
-// shown adds to a lobby's change what Discord is to show of it, besides
-// the story the domain worded: a game that just started opens its thread,
-// and the table message is refreshed. The click that made the change updates the
-// table message in place, but a command answers privately, so the sender
-// shows it (a table refresh is handed to the live surface at once).
-func (b *Bot) shown(ch *cribbage.Change) *cribbage.Change {
-	t := ch.Table
-	if t.Status == cribbage.StatusPlaying {
-		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+// started adds to a lobby's change the thread of a game that it started,
+// opened before the game's story is posted.
+func started(ch *cribbage.Change, err error) (*cribbage.Change, []engine.Event, error) {
+	if err != nil {
+		return nil, nil, err
 	}
-	ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
-	return ch
-}
-
-// noteTableMessage records the table message from a click on one of its
-// buttons, in the change the click makes, if the table does not know it
-// yet: a second player can press Join before the answer that posted the
-// message has been recorded.
-func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
-	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
-		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.MessageID = ic.Message.ID
+	if t := ch.Table; t.Status == cribbage.StatusPlaying {
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
+	return ch, nil, nil
 }
 
 // clickJoin and clickLeave answer the lobby buttons by updating the table
 // message in place.
-func (b *Bot) clickJoin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickJoin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.lobbyClick(ctx, ic, c.Table, true)
 }
 
-func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.lobbyClick(ctx, ic, c.Table, false)
 }
 
@@ -190,31 +152,21 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
 // is taken (it also starts by itself when the last player joins), or at
 // once with computer players in the empty seats if the table has them.
-func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
-	unlock := b.locks.lock(c.Table)
-	t, err := b.store.Update(ctx, c.Table, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if !here(t, ic) {
-			return nil, errNotHere
-		}
-		noteTableMessage(t, ic)
-		ch, err := cribbage.Begin(t, uid, b.env())
-		if err != nil {
-			return nil, err
-		}
-		return b.shown(ch), nil
-	})
-	unlock()
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		return started(cribbage.Begin(t, uid, b.env()))
+	}})
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}, nil
+	return updated(done.table), nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
@@ -252,6 +204,21 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
 }
 
+// threadTable returns the id of the table whose thread the interaction
+// was made in, or 0 when it was made elsewhere.
+func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
+	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
+	switch {
+	case errors.Is(err, cribbage.ErrNotFound):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	case !here(t, ic):
+		return 0, nil
+	}
+	return t.ID, nil
+}
+
 // pickTable resolves which table a command means: the table option if
 // given, else the one table in this channel that fits.
 func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
@@ -262,6 +229,12 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 			return 0, errNotHere
 		}
 		return t.ID, nil
+	}
+	// A command used in a table's thread means that table, whatever its
+	// state, as its table option would: one over or cancelled is answered
+	// as such (overError, cancelledError), not as no table at all.
+	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
+		return id, err
 	}
 	var tables []*cribbage.Table
 	var err error
@@ -275,7 +248,6 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	var ids []int64
 	for _, t := range tables {
-		// A command used in a table's thread finds that table (here).
 		if here(t, ic) && fits(t, uid) {
 			ids = append(ids, t.ID)
 		}

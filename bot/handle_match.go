@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -21,30 +22,22 @@ import (
 // table message is refreshed too: the click may come from a copy of it
 // (/cribbage status public: True), which its answer updates instead.
 func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	defer b.locks.lock(id)()
-	return b.store.Update(ctx, id, ic.ID, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if err := checkHere(t, ic); err != nil {
-			return nil, err
-		}
-		noteTableMessage(t, ic)
+	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch, err := change(t)
-		if err != nil {
-			return nil, err
-		}
-		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindTable})
-		return ch, nil
-	})
+		return ch, nil, err
+	}})
+	return done.table, err
 }
 
 // updated answers a click on a table message with the message as it is.
 func updated(t *cribbage.Table) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: renderTable(t).response(false)}}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
 // others at the table, or a yes to the offer open. The last yes makes the
 // rematch (cribbage.OfferRematch), whose table message the bot then posts.
-func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	// A rematch is a new table: whoever asks for it (or says yes) is held
 	// to the server's limit, as a start is.
@@ -52,7 +45,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, err
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
+	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings); err != nil {
 		return reply{}, err
 	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
@@ -61,16 +54,20 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		if err != nil {
 			return nil, rematchRefusal(err)
 		}
+		// Checked above for an offer, which makes no table; the yes that
+		// makes one is held to it again in the write, where a start at the
+		// same instant cannot slip in beside it.
+		ch.Hold = openTablesHold(settings, uid)
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
-			ch.Outbox = append(ch.Outbox, post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
 		case offering && ch.Next == nil:
 			var waiting []string
 			for _, s := range t.Offer.Waiting(t) {
 				waiting = append(waiting, s.UserID)
 			}
-			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", nameOf(t, uid), mentionList(waiting))
-			ch.Outbox = append(ch.Outbox, post(t, text, waiting))
+			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", render.NameOf(t, uid), render.Mentions(waiting))
+			ch.Outbox = append(ch.Outbox, render.Post(t, text, waiting))
 		}
 		return ch, nil
 	})
@@ -78,7 +75,12 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		return b.rematchedAlready(ctx, c.Table)
 	}
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
+	}
+	if t.RematchID != 0 {
+		// The last yes opened the rematch: its computer players move now
+		// it is saved.
+		b.playLater(t.RematchID)
 	}
 	return updated(t), nil
 }
@@ -111,7 +113,7 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
 // takes it back).
-func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		var by string
@@ -123,9 +125,9 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 			return nil, rematchRefusal(err)
 		}
 		if by == uid {
-			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("%s took back the rematch offer.", nameOf(t, uid)), nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("%s took back the rematch offer.", render.NameOf(t, uid)), nil))
 		} else {
-			ch.Outbox = append(ch.Outbox, post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, nameOf(t, uid)), []string{by}))
+			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, render.NameOf(t, uid)), []string{by}))
 		}
 		return ch, nil
 	})
@@ -138,8 +140,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 // lapseOffer withdraws a rematch offer nobody answered in time, and says
 // so; a table whose offer was answered meanwhile is left alone.
 func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
-	defer b.locks.lock(id)()
-	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		by := ""
 		if t.Offer != nil {
 			by = t.Offer.By
@@ -147,32 +148,32 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 		ch := cribbage.LapseOffer(t, b.now())
 		if ch != nil {
 			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
-			ch.Outbox = []cribbage.Outbound{post(t, text, []string{by}), {ChannelID: t.ChannelID, Kind: kindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
 		}
-		return ch, nil
-	})
+		return ch, nil, nil
+	}})
 	return err
 }
 
 // clickResignMatch resigns the match with its game, after the
 // confirmation.
-func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
-	t, _, _, err := b.applyMove(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, seated: true, decide: func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
 		return cribbage.ResignMatch(t, seat, b.env())
-	})
+	}})
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: rendered{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.response(true)}}, nil
+		Data: render.Message{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.Response(true)}}, nil
 }
 
 // The bot's refusals of challenges.
 var (
-	errChallengeBot      = errors.New("bot: a bot cannot be challenged")
-	errChallengedAlready = errors.New("bot: an open challenge to that person already")
-	errNotChallenger     = errors.New("bot: only the challenger withdraws a challenge")
-	errNoTarget          = errors.New("bot: the interaction names nobody to challenge")
+	errChallengeBot  = errors.New("bot: a bot cannot be challenged")
+	errNotChallenger = errors.New("bot: only the challenger withdraws a challenge")
+	errNoTarget      = errors.New("bot: the interaction names nobody to challenge")
 )
 
 // cmdChallenge is /cribbage challenge user [points] [match].
@@ -227,23 +228,16 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, err
 	}
-	mine, err := b.store.PlayerTables(ctx, ic.GuildID, uid)
+	// The server's limit and the one open challenge to a person are held
+	// in the write, last: a challenge to oneself or to a bot is refused
+	// for that, whatever the tables open.
+	hold := openTablesHold(settings, uid)
+	hold.OneChallenge = true
+	t, err = b.store.CreateTable(ctx, t, ic.ID, nil, hold)
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
-	if slices.ContainsFunc(mine, func(t *cribbage.Table) bool { return t.OpenChallenge(uid, target.ID) }) {
-		return reply{}, errChallengedAlready
-	}
-	// The server's limit last: a challenge to oneself or to a bot is
-	// refused for that, whatever the tables open.
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, 0); err != nil {
-		return reply{}, err
-	}
-	t, err = b.store.CreateTable(ctx, t, ic.ID, nil)
-	if err != nil {
-		return reply{}, err
-	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: renderTable(t).response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t).Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -264,7 +258,7 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 
 // clickAccept is the person challenged taking the held seat: the game
 // starts.
-func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, name := user(ic)
 	// Why the click cannot be answered at all comes before the server's
 	// limit: a challenge withdrawn is not "too many tables".
@@ -279,27 +273,25 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings, c.Table); err != nil {
-		return reply{}, err
-	}
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
 		if err != nil {
 			return nil, err
 		}
+		ch.Hold = openTablesHold(settings, uid)
 		// The game started: its thread opens before its story.
-		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kindThread}}, ch.Outbox...)
+		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 		return ch, nil
 	})
 	if err != nil {
-		return reply{}, err
+		return reply{}, tooMany(err, settings)
 	}
 	return updated(t), nil
 }
 
 // clickDecline is the person challenged saying no: the table closes, and
 // the challenger is told.
-func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.DeclineChallenge(t, uid)
@@ -307,7 +299,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 			return nil, err
 		}
 		text := fmt.Sprintf("<@%s>, **%s** declined your challenge.", t.HostID, t.Challenge.Name)
-		ch.Outbox = append(ch.Outbox, post(t, text, []string{t.HostID}))
+		ch.Outbox = append(ch.Outbox, render.Post(t, text, []string{t.HostID}))
 		return ch, nil
 	})
 	if err != nil {
@@ -317,7 +309,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 }
 
 // clickWithdraw is the challenger taking the challenge back.
-func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)

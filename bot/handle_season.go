@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // Seasons: everyone sees the list (cmdSeasons) and any season's
@@ -27,14 +26,6 @@ type noSeasonError struct{ asked, current int64 }
 
 func (e *noSeasonError) Error() string { return fmt.Sprintf("bot: no season %d", e.asked) }
 
-// seasonTitle names a season: "Season 2 · Winter league".
-func seasonTitle(se cribbage.Season) string {
-	if se.Name == "" {
-		return fmt.Sprintf("Season %d", se.Number)
-	}
-	return fmt.Sprintf("Season %d · %s", se.Number, se.Name)
-}
-
 // cmdSeasons lists the server's seasons, the current one first.
 func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	seasons, err := b.store.Seasons(ctx, ic.GuildID)
@@ -42,33 +33,7 @@ func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply,
 		return reply{}, err
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: renderSeasons(seasons).response(true)}}, nil
-}
-
-// renderSeasons lists seasons newest first, a line each: its name, when it
-// ran and who started it, and its games. Times are Discord timestamps,
-// shown in each reader's own time zone.
-func renderSeasons(seasons []cribbage.Season) rendered {
-	var lines []string
-	for i, se := range slices.Backward(seasons) {
-		line := "**" + seasonTitle(se) + "**"
-		switch {
-		case se.StartedAt.IsZero():
-			lines = append(lines, line+" — begins with the first game between people")
-			continue
-		case i == len(seasons)-1:
-			line += fmt.Sprintf(" (now) — since <t:%d:D>", se.StartedAt.Unix())
-		default:
-			line += fmt.Sprintf(" — <t:%d:D> to <t:%d:D>", se.StartedAt.Unix(), seasons[i+1].StartedAt.Unix())
-		}
-		if se.StartedBy != "" {
-			line += fmt.Sprintf(", started by <@%s>", se.StartedBy)
-		}
-		lines = append(lines, line+" · "+games(se.Games))
-	}
-	e := &discordgo.MessageEmbed{Title: "Cribbage seasons", Color: 0x2e7d32, Description: strings.Join(lines, "\n"),
-		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage-club leaderboard season: N shows a season's leaderboard"}}
-	return rendered{Embeds: []*discordgo.MessageEmbed{e}}
+		Data: render.Seasons(seasons).Response(true)}}, nil
 }
 
 // cmdSeasonNew starts the server's next season, for a member who may
@@ -92,7 +57,7 @@ func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (repl
 		return reply{}, err
 	}
 	text := fmt.Sprintf("🏁 **%s** has begun, started by <@%s>. Every rating starts again at 1500, provisional until a few games are played. "+
-		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", seasonTitle(se), uid, se.Number-1, clubCommand, se.Number-1)
+		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", render.SeasonTitle(se), uid, se.Number-1, clubCommand, se.Number-1)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: rendered{Content: text}.response(false)}}, nil
+		Data: render.Message{Content: text}.Response(false)}}, nil
 }

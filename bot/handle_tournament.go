@@ -8,6 +8,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // Tournaments: an admin opens one in a channel, people sign up on its
@@ -41,7 +44,7 @@ func tournamentGroup() *discordgo.ApplicationCommandOption {
 		sub("cancel", "End this channel's tournament: its open games are cancelled"),
 		sub("computers", "Enter computer players in this channel's tournament, to fill a small field",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: maxComputerEntrants},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(levelEasy, levelStrong)}))
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(render.LevelEasy, render.LevelStrong)}))
 }
 
 // openTournamentHere returns the channel's open tournament, or
@@ -109,7 +112,7 @@ func (b *Bot) cmdTournamentStart(ctx context.Context, ic *discordgo.Interaction)
 // an admin or whoever opened the tournament.
 func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -140,7 +143,7 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 		return reply{}, err
 	}
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if err := t.Cancel(uid); err != nil {
 			return nil, err
 		}
@@ -162,26 +165,21 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 		}
 	}
 	b.logger(ic).Info("tournament cancelled", "tournament", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, countsForNobody)),
+	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody)),
 		after: b.showTournaments}, nil
 }
 
 // cancelTournamentTable cancels one open table of a cancelled tournament.
 func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name string) {
-	defer b.locks.lock(id)()
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
-			return nil, nil // over already
+			return nil, nil, nil // over already
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", cancelledLine(t), countsForNobody)
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{post(t, text, seatedPeople(t)), {ChannelID: t.ChannelID, Kind: kindTable}}}, nil
-	})
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, seatedPeople(t))}}, nil, nil
+	}})
 	if err != nil {
 		b.log.Warn("could not cancel a tournament table", "table", id, "err", err)
-		return
-	}
-	if t != nil {
-		b.touchTable(t.ID)
 	}
 }
 
@@ -195,7 +193,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 		return reply{}, err
 	}
 	opts := options(ic)
-	choice := levelEasy
+	choice := render.LevelEasy
 	if o, ok := opts["level"]; ok {
 		choice = o.StringValue()
 	}
@@ -204,7 +202,7 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 		return reply{}, errBadOptions
 	}
 	n := int(opts["count"].IntValue())
-	t, err := b.store.UpdateTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		computers := 0
 		for _, e := range t.Entrants {
 			if e.Computer != "" {
@@ -223,13 +221,13 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, plural(n), len(t.Entrants))), after: b.showTournaments}, nil
+	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, render.Plural(n), len(t.Entrants))), after: b.showTournaments}, nil
 }
 
 // clickTournamentSignUp enters the person who clicked.
-func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, name := user(ic)
-	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -242,13 +240,13 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 		return reply{}, err
 	}
 	return reply{resp: ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
-		t.Name, len(t.Entrants), plural(len(t.Entrants)))), after: b.showTournaments}, nil
+		t.Name, len(t.Entrants), render.Plural(len(t.Entrants)))), after: b.showTournaments}, nil
 }
 
 // clickTournamentWithdraw takes the clicker's entry back.
-func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := user(ic)
-	t, err := b.store.UpdateTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, errNoTournamentHere
 		}
@@ -264,7 +262,7 @@ func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interac
 }
 
 // clickTournamentStart is the Start button.
-func (b *Bot) clickTournamentStart(ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error) {
+func (b *Bot) clickTournamentStart(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	return b.startTournament(ctx, ic, c.Table)
 }
 
@@ -282,14 +280,14 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(clip(tournamentText(t, tables), maxContent))}, nil
+	return reply{resp: ephemeral(render.Clip(render.TournamentText(t, tables), render.MaxContent))}, nil
 }
 
 // tournamentStep is the change that moves t on from its tables (Advance),
 // or nil when nothing moves: the tables it opens start at once, their
 // table messages posted and their players pinged by the outbox. A table
-// of two computer players is played out as it opens, quietly: its result
-// is on the standings.
+// of two computer players is played quietly, after the change is saved
+// (advanceTournament): its result is on the standings.
 func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 	before := t.Clone()
 	specs, err := t.Advance(tables)
@@ -301,12 +299,12 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 	}
 	ch := &cribbage.TournamentChange{Tournament: t}
 	for _, s := range specs {
-		env := b.env()
-		env.Introduce = func(prev, next *cribbage.Table) []cribbage.Outbound { return introduceTournamentGame(t, prev, next) }
-		if !anyPerson(s.Seats) {
-			env.Announce, env.Introduce = nil, nil
+		open, err := t.OpenTable(s, b.env())
+		if err != nil {
+			return nil, err
 		}
-		ch.Open = append(ch.Open, func(next *cribbage.Table) (*cribbage.Change, error) { return t.OpenTable(s, next, env) })
+		opened(open, introduceTournamentGame(t, open.Follows, open.Table))
+		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
 }
@@ -325,15 +323,15 @@ func anyPerson(seats []cribbage.Seat) bool {
 // message, its thread, and a line that pings its players.
 func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
 	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
-		return introduce(prev, next) // a playoff match's next game
+		return render.Introduce(prev, next) // a playoff match's next game
 	}
 	l := next.Tournament
 	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
 	if l.Playoff {
-		where = fmt.Sprintf("%s, best of %d", playoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
+		where = fmt.Sprintf("%s, best of %d", render.PlayoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
 	}
-	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), seatName(next, next.State.Dealer))
-	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: kindOpen}, {ChannelID: next.ChannelID, Kind: kindThread}, post(next, line, seatedPeople(next))}
+	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), render.SeatName(next, next.State.Dealer))
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: render.KindOpen}, {ChannelID: next.ChannelID, Kind: render.KindThread}, render.Post(next, line, seatedPeople(next))}
 }
 
 // seatLabel is a seat as a line names it: a person's mention, a
@@ -345,59 +343,80 @@ func seatLabel(t *cribbage.Table, seat int) string {
 	return t.Seats[seat].Name
 }
 
-// playoffRoundName names playoff round r of rounds: the final, the
-// semi-finals, or round r.
-func playoffRoundName(rounds, r int) string {
-	switch rounds - r {
-	case 0:
-		return "the final"
-	case 1:
-		return "a semi-final"
-	}
-	return fmt.Sprintf("playoff round %d", r)
-}
-
 // maxTournamentSteps bounds one advance: each step opens a round's tables
 // or decides a playoff round, so a tournament has far fewer.
 const maxTournamentSteps = 64
 
-// advanceTournament moves a tournament on as far as its tables allow:
-// games between computer players end as they open, so one step can make
-// the next possible at once.
+// advanceTournament moves a tournament on as far as its tables allow. Its
+// step only opens tables; their computer players then move, each table in
+// updates of its own (playTournament), so a game between two computer
+// entrants is played without holding the database's writer, and its end
+// can make the next step possible at once.
 func (b *Bot) advanceTournament(ctx context.Context, id int64) error {
 	for range maxTournamentSteps {
-		t, err := b.store.UpdateTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		t, err := b.changeTournament(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 			return b.tournamentStep(t, tables)
 		})
-		if err != nil || t == nil {
+		if err != nil {
+			return err
+		}
+		ended, err := b.playTournament(ctx, id)
+		if err != nil || (t == nil && !ended) {
 			return err
 		}
 	}
 	return nil
 }
 
+// playTournament makes the moves the tournament's tables make by
+// themselves (cribbage.Continue): a table just opened, or one a process
+// that stopped left waiting on its computers. It reports whether a game
+// ended, which may move the tournament on. Any replica may do this at
+// once with another: each move is saved once, by the table's version.
+func (b *Bot) playTournament(ctx context.Context, id int64) (bool, error) {
+	tables, err := b.store.TournamentTables(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	ended := false
+	for _, tb := range tables {
+		if !tb.OwnMove() {
+			continue
+		}
+		// A playoff match's game that ends opens the next (RematchID),
+		// played on here too.
+		for id := tb.ID; id != 0; {
+			if err := ctx.Err(); err != nil {
+				return ended, err
+			}
+			t, note, err := b.continueTable(ctx, id)
+			if err != nil {
+				return ended, err
+			}
+			id = 0
+			if t == nil {
+				continue // nothing to do there after all
+			}
+			// Not moved: this pass advances the tournament itself.
+			b.live.Moved(t, note)
+			if !t.Status.Open() {
+				ended, id = true, t.RematchID
+			}
+		}
+	}
+	return ended, nil
+}
+
 // tournamentMoved advances a tournament after one of its games changed,
 // and shows it, in the background: the answer to the move does not wait.
 func (b *Bot) tournamentMoved(id int64) {
-	ctx, ok := b.liveContext()
-	if !ok {
-		return // the next start's resume advances it
-	}
-	b.live.mu.Lock()
-	b.live.later++
-	b.live.mu.Unlock()
-	go func() {
-		defer func() {
-			b.live.mu.Lock()
-			b.live.later--
-			b.live.mu.Unlock()
-		}()
+	b.inBackground(func(ctx context.Context) {
 		if err := safely(func() error { return b.advanceTournament(ctx, id) }); err != nil && ctx.Err() == nil {
 			b.log.Warn("could not advance a tournament", "tournament", id, "err", err)
 		}
 		b.outbox.Wake()
 		b.showTournaments(ctx)
-	}()
+	})
 }
 
 // advanceTournaments advances every open tournament: after a restart, and

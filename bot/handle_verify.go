@@ -2,10 +2,9 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -21,24 +20,5 @@ func (b *Bot) cmdVerify(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if o, ok := opts["players"]; ok {
 		players = int(o.IntValue())
 	}
-	return reply{resp: ephemeral(verifyText(seed, players))}, nil
-}
-
-// verifyText is a deal from seed as players read it: the commitment to
-// compare, then every hand as dealt.
-func verifyText(seed engine.Seed, players int) string {
-	d := engine.Deal(seed, players)
-	lines := []string{
-		fmt.Sprintf("**Seed** `%s`", seed),
-		fmt.Sprintf("**Commitment** (SHA-256 of the seed) `%s` — the same as the thread showed at the deal, or the deal was changed.", seed.Commitment()),
-		fmt.Sprintf("Dealt at %d players, one card at a time from the dealer's left:", players),
-	}
-	for i, name := range d.Seats() {
-		lines = append(lines, fmt.Sprintf("· %s: %s", name, engine.DisplayCards(d.Hands[i].Cards())))
-	}
-	if d.Crib != 0 {
-		lines = append(lines, "· To the crib, from the deck: "+engine.DisplayCards(d.Crib.Cards()))
-	}
-	lines = append(lines, "· Starter: "+d.Starter.Display())
-	return strings.Join(lines, "\n")
+	return reply{resp: ephemeral(render.VerifyText(seed, players))}, nil
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/internal/mock"
@@ -140,13 +142,13 @@ func TestLobbyHandlers(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	u := newUnit(t)
 	u.twoPlayers()
-	view := viewVersion(u.table(1).State.ViewFor(0))
+	view := click.ViewVersion(u.table(1).State.ViewFor(0))
 	tests := []struct {
 		name string
 		ic   *discordgo.Interaction
 		want error
 	}{
-		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), errBadCustomID},
+		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), click.ErrBad},
 		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), errNotInGuild},
 		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), errNotInGuild},
 		// Registered for servers only, as every command is: Discord does
@@ -186,17 +188,17 @@ func TestDiscardAndPlayHandlers(t *testing.T) {
 	for seat, who := range people {
 		hand := tb.State.Hands[seat].Cards()
 		before := u.table(1).Version
-		view := viewVersion(u.table(1).State.ViewFor(seat))
+		view := click.ViewVersion(u.table(1).State.ViewFor(seat))
 		sel := engine.SetOf(hand[0], hand[1])
-		r, err := u.clickView(who, clickID{Action: actSelect, Table: 1, View: view, Cards: sel}.String())
+		r, err := u.clickView(who, click.ID{Action: click.Select, Table: 1, View: view, Cards: sel}.String())
 		if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage {
 			t.Fatalf("select: %+v, %v", r.resp, err)
 		}
 		if u.table(1).Version != before {
 			t.Fatal("choosing a card changed the table")
 		}
-		view = viewVersion(u.table(1).State.ViewFor(seat))
-		if _, err := u.clickView(who, clickID{Action: actDiscard, Table: 1, View: view, Cards: sel}.String()); err != nil {
+		view = click.ViewVersion(u.table(1).State.ViewFor(seat))
+		if _, err := u.clickView(who, click.ID{Action: click.Discard, Table: 1, View: view, Cards: sel}.String()); err != nil {
 			t.Fatalf("discard: %v", err)
 		}
 		if got := u.table(1).State.Discards[seat]; got != sel {
@@ -211,13 +213,13 @@ func TestDiscardAndPlayHandlers(t *testing.T) {
 	// shown the hand as it is; the player to play lays a card.
 	turn := g.Turn
 	card := g.LegalPlays(turn)[0]
-	old := clickID{Action: actPlay, Table: 1, View: "stale1", Card: card}.String()
+	old := click.ID{Action: click.Play, Table: 1, View: "stale1", Card: card}.String()
 	r, err := u.clickView(people[turn], old)
 	if err != nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
 		t.Errorf("a stale play: %+v, %v", r.resp, err)
 	}
-	view := viewVersion(g.ViewFor(turn))
-	if _, err := u.clickView(people[turn], clickID{Action: actPlay, Table: 1, View: view, Card: card}.String()); err != nil {
+	view := click.ViewVersion(g.ViewFor(turn))
+	if _, err := u.clickView(people[turn], click.ID{Action: click.Play, Table: 1, View: view, Card: card}.String()); err != nil {
 		t.Fatalf("play: %v", err)
 	}
 	if got := u.table(1).State; len(got.Plays) != 1 || got.Plays[0].Card != card {
@@ -228,8 +230,8 @@ func TestDiscardAndPlayHandlers(t *testing.T) {
 	if g.Turn == turn {
 		t.Fatal("the deal (fixed seeds) has the same player to play again: pick another seed")
 	}
-	view = viewVersion(g.ViewFor(turn))
-	r, _ = u.clickView(people[turn], clickID{Action: actPlay, Table: 1, View: view, Card: g.Remaining(turn).Cards()[0]}.String())
+	view = click.ViewVersion(g.ViewFor(turn))
+	r, _ = u.clickView(people[turn], click.ID{Action: click.Play, Table: 1, View: view, Card: g.Remaining(turn).Cards()[0]}.String())
 	if r.resp == nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
 		t.Errorf("a play out of turn was not refused on the hand view: %+v", r.resp)
 	}
@@ -291,7 +293,7 @@ func TestRematchHandler(t *testing.T) {
 	}
 	opened := false
 	for _, it := range u.store.Outbox() {
-		opened = opened || it.TableID == 2 && it.Kind == kindOpen
+		opened = opened || it.TableID == 2 && it.Kind == render.KindOpen
 	}
 	if !opened {
 		t.Error("nothing posts the rematch's table message")

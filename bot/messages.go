@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -45,10 +47,17 @@ func userMessage(err error) (msg string, known bool) {
 		}
 		return fmt.Sprintf("Table %d was cancelled by <@%s>%s — it's over, and counts for nobody.", cancelled.id, cancelled.by, why), true
 	}
+	var over *overError
+	if errors.As(err, &over) {
+		if over.result == "" {
+			return fmt.Sprintf("Table %d closed before its game started. Open another with `/cribbage start`.", over.id), true
+		}
+		return fmt.Sprintf("Table %d is over: %s `/cribbage replay table: %d` goes through it hand by hand.", over.id, over.result, over.id), true
+	}
 	var many *tooManyTablesError
 	if errors.As(err, &many) {
 		return fmt.Sprintf("You already sit at %d open table%s in this server, the most it allows. Finish or leave one first: `/cribbage games` lists them.",
-			many.max, plural(many.max)), true
+			many.max, render.Plural(many.max)), true
 	}
 	var card *engine.CardError
 	if errors.As(err, &card) {
@@ -69,7 +78,7 @@ var errorTexts = []struct {
 	err  error
 	text string
 }{
-	{errBadCustomID, "That button isn't one I made, so I can't act on it."},
+	{click.ErrBad, "That button isn't one I made, so I can't act on it."},
 	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
 	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
 	{errNoUser, "I can't tell who sent that, so I did nothing."},
@@ -113,7 +122,7 @@ var errorTexts = []struct {
 	{cribbage.ErrNotChallenged, "This challenge is for someone else: only the person challenged can accept or decline it. Challenge someone yourself with `/cribbage challenge`."},
 	{cribbage.ErrSeatHeld, "The free seat is held for the person challenged. Open your own table with `/cribbage start`."},
 	{errChallengeBot, "Bots don't play cribbage here. Challenge a person, or play the computer with `/cribbage start computer: strong`."},
-	{errChallengedAlready, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
+	{cribbage.ErrChallengedAgain, "You've already challenged them: that challenge is waiting for their answer. Withdraw it first to make another."},
 	{errNotChallenger, "Only the challenger can withdraw a challenge."},
 	{errNoTarget, "I can't tell whom you meant to challenge, so I did nothing."},
 	{errNoReplay, "There's no finished hand to replay at that table yet."},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -30,7 +31,7 @@ func newMetrics(reg prometheus.Registerer, b *Bot) *metrics {
 	}
 	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "cribbage_live_pending",
 		Help: "Tables whose table message or hand views are being brought up to date, or are to be in moments (a retry or a spaced edit)."},
-		func() float64 { return float64(b.live.pending()) })
+		func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	if reg != nil {
 		reg.MustRegister(m.interactions, m.latency, m.rateLimited, live, storeCollector{b})
 	}
@@ -69,7 +70,7 @@ func interactionKind(ic *discordgo.Interaction) string {
 		} else {
 			id = ic.MessageComponentData().CustomID
 		}
-		if c, err := parseClickID(id); err == nil {
+		if c, err := click.Parse(id); err == nil {
 			return "click:" + string(c.Action)
 		}
 		return "click:unknown"

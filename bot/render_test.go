@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -24,7 +25,7 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		{"closed lobby", cribbage.Table{ID: 2, Status: cribbage.StatusClosed, Options: engine.Options{Players: 2, Target: 121}}, "closed"},
 		{"playing", cribbage.Table{ID: 3, Status: cribbage.StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
 	} {
-		r := renderTable(&tc.table)
+		r := render.Table(&tc.table)
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
 			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
 		}
@@ -37,7 +38,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		board = append(board, cribbage.Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
 	}
-	desc := renderLeaderboard(board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
+	desc := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
 	lines := strings.Split(desc, "\n")
 	if len(lines) != 12 || !strings.HasPrefix(lines[0], "**1.** P1") || lines[10] != "…" || !strings.HasPrefix(lines[11], "**12.** P12") {
 		t.Errorf("board:\n%s", desc)
@@ -45,7 +46,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	if strings.Contains(desc, "P11") {
 		t.Error("rank 11 shown though the caller is 12th")
 	}
-	if d := renderLeaderboard(board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
+	if d := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
 		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
 	}
 }
@@ -58,7 +59,7 @@ func TestLeaderboardLines(t *testing.T) {
 		{Rank: 1, UserID: "a", Name: "Alice", Games: 12, Wins: 8, Losses: 4, Rating: cribbage.Rating{R: 1623.4, RD: 71.6, Games: 12}},
 		{Rank: 2, UserID: "b", Name: "Bob", Games: 1, Wins: 1, Losses: 0, Rating: cribbage.Rating{R: 1662.3, RD: 290.3, Games: 1, Provisional: true}},
 	}
-	r := renderLeaderboard(board, cribbage.Season{Number: 2, Name: "Winter"}, true, "last 7 days", "")
+	r := render.Leaderboard(board, cribbage.Season{Number: 2, Name: "Winter"}, true, "last 7 days", "")
 	want := "**1.** Alice · **1623** · 8–4 · 12 games\n" +
 		"*Provisional (?) — too few recent games to be sure yet:*\n" +
 		"**2.** Bob · **1662?** · 1–0 · 1 game"
@@ -73,10 +74,10 @@ func TestLeaderboardLines(t *testing.T) {
 			t.Errorf("%d characters, long for a phone: %s", n, l)
 		}
 	}
-	if got := ratingLine(board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
+	if got := render.RatingLine(board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
 		t.Errorf("stats line %q", got)
 	}
-	past := renderLeaderboard(nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
+	past := render.Leaderboard(nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
 	if past != "No games between people in Season 1 yet." {
 		t.Errorf("an empty past season: %q", past)
 	}
@@ -91,7 +92,7 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := storyLine(two, engine.Event{Kind: engine.EvCutForDeal, Seat: 0, Cards: cards})
+	got := render.StoryLine(two, engine.Event{Kind: engine.EvCutForDeal, Seat: 0, Cards: cards})
 	want := "Cut for deal: Alice K♥, Bob K♠; a tie, so again: Alice 3♣, Bob 9♦. **Alice** cuts lowest and deals first."
 	if got != want {
 		t.Errorf("tied cut:\n got %s\nwant %s", got, want)
@@ -99,11 +100,11 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 
 	partners := &cribbage.Table{Options: engine.Options{Players: 4, Partners: true, Target: 121},
 		Seats: []cribbage.Seat{{Name: "Alice"}, {Name: "Bob"}, {Name: "Carol"}, {Name: "Dan"}}}
-	line := resultLine(partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
+	line := render.ResultLine(partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
 	if !strings.HasPrefix(line, "🏆 **Bob & Dan win** — ") {
 		t.Errorf("partners: %s", line)
 	}
-	if line := resultLine(two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
+	if line := render.ResultLine(two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
 		t.Errorf("one player: %s", line)
 	}
 }

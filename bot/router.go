@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/click"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -168,7 +169,7 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	b.recordEditToken(ctx, ic, tableID, id)
+	b.live.EditToken(ctx, tableID, b.token(ic, id))
 }
 
 // route finds the handler for an interaction. An interaction that names
@@ -202,8 +203,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 			return reply{}, err
 		}
 		rep, err := r.handle(b, ctx, ic)
-		if o, ok := options(ic)["table"]; ok && err != nil && r.command == commandName {
-			err = b.explainCancelled(ctx, ic, o.IntValue(), err)
+		if err != nil && r.command == commandName {
+			err = b.explainCancelled(ctx, ic, b.namedTable(ctx, ic), err)
 		}
 		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
@@ -214,6 +215,17 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		return b.click(ctx, ic, ic.ModalSubmitData().CustomID)
 	}
 	return reply{}, errors.New("bot: unknown interaction type")
+}
+
+// namedTable is the table a command is about, for explaining its refusal:
+// the one its table option names, else the one whose thread it was used
+// in, else 0.
+func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
+	if o, ok := options(ic)["table"]; ok {
+		return o.IntValue()
+	}
+	id, _ := b.threadTable(ctx, ic)
+	return id
 }
 
 // menu routes a user context-menu command by its name. Discord sends no
@@ -234,7 +246,7 @@ func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error
 
 // click routes a button or form by its custom_id.
 func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID string) (reply, error) {
-	c, err := parseClickID(customID)
+	c, err := click.Parse(customID)
 	if err != nil {
 		return reply{}, err
 	}

@@ -4,85 +4,51 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/cribbage-bot/cribbage/bot/click"
 )
 
 // The route table: every interaction the bot answers, once each — a slash
-// command by name, or a button or form by its custom_id pattern — with
-// its handler (disgoorg/disgo's handler.Mux, as a table). Every one is
-// answered in servers only. Custom IDs are built and parsed from these
-// patterns alone, in customid.go.
+// command by name, or a button or form by its action (package click
+// builds and parses their custom_ids) — with its handler
+// (disgoorg/disgo's handler.Mux, as a table). Every one is answered in
+// servers only.
 
-// action names a kind of click: the first segment of its custom_id.
-type action string
-
-// The actions, one per click route.
-const (
-	actJoin      action = "join"        // take a seat in a lobby
-	actLeave     action = "leave"       // give up a seat in a lobby
-	actBegin     action = "begin"       // the host starts, computers filling seats
-	actHand      action = "hand"        // show my hand
-	actRefresh   action = "refresh"     // show my hand again
-	actDeal      action = "deal"        // the dealer deals (muggins tables)
-	actSelect    action = "sel"         // toggle a card for the crib
-	actDiscard   action = "discard"     // confirm the throw
-	actPlay      action = "play"        // lay a card
-	actClaim     action = "claim"       // open the claim form (manual counting)
-	actClaimed   action = "claimed"     // the claim form submitted
-	actMuggins   action = "muggins"     // take points an opponent missed
-	actResign    action = "resign"      // concede, after confirming
-	actHint      action = "hint"        // ask the coach
-	actReview    action = "review"      // the coach reviews the last discard
-	actClaimWin  action = "claimwin"    // claim the win from a player who did not move in time
-	actRematch   action = "rematch"     // offer a new game with the same seats, or accept the offer
-	actNoMatch   action = "norematch"   // decline the rematch offer
-	actReplay    action = "replay"      // a hand of a game's replay
-	actResignM   action = "resignmatch" // resign the match, after confirming
-	actAccept    action = "accept"      // the person challenged accepts
-	actDecline   action = "decline"     // the person challenged declines
-	actWithdraw  action = "withdraw"    // the challenger takes the challenge back
-	actTSignUp   action = "tsignup"     // sign up for a tournament
-	actTWithdraw action = "twithdraw"   // withdraw from a tournament before it starts
-	actTStart    action = "tstart"      // start a tournament (an admin, or whoever opened it)
-)
-
-// clickRoute is a button or form: its custom_id pattern and handler.
-// Clicks are answered in servers only.
+// clickRoute is a button or form: its action and handler. Clicks are
+// answered in servers only.
 type clickRoute struct {
-	action  action
-	pattern string
-	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c clickID) (reply, error)
+	action click.Action
+	handle func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error)
 }
 
-// The patterns' placeholders: {table} a table id, {view} the seat's view
-// version, {cards} a card set in hex, {card} a card, {index} a small number.
 var clickRoutes = []clickRoute{
-	{actJoin, "/join/{table}", (*Bot).clickJoin},
-	{actLeave, "/leave/{table}", (*Bot).clickLeave},
-	{actBegin, "/begin/{table}", (*Bot).clickBegin},
-	{actHand, "/hand/{table}", (*Bot).clickHand},
-	{actRefresh, "/refresh/{table}", (*Bot).clickHand},
-	{actDeal, "/deal/{table}", (*Bot).clickDeal},
-	{actSelect, "/sel/{table}/{view}/{cards}", (*Bot).clickSelect},
-	{actDiscard, "/discard/{table}/{view}/{cards}", (*Bot).clickDiscard},
-	{actPlay, "/play/{table}/{view}/{card}", (*Bot).clickPlay},
-	{actClaim, "/claim/{table}/{view}", (*Bot).clickClaim},
-	{actClaimed, "/claimed/{table}/{view}", (*Bot).clickClaimed},
-	{actMuggins, "/muggins/{table}/{view}/{index}", (*Bot).clickMuggins},
-	{actResign, "/resign/{table}", (*Bot).clickResign},
-	{actHint, "/hint/{table}/{view}", (*Bot).clickHint},
-	{actReview, "/review/{table}", (*Bot).clickReview},
-	{actClaimWin, "/claimwin/{table}", (*Bot).clickClaimWin},
-	{actRematch, "/rematch/{table}", (*Bot).clickRematch},
-	{actNoMatch, "/norematch/{table}", (*Bot).clickNoRematch},
-	{actReplay, "/replay/{table}/{index}", (*Bot).clickReplay},
-	{actResignM, "/resignmatch/{table}", (*Bot).clickResignMatch},
-	{actAccept, "/accept/{table}", (*Bot).clickAccept},
-	{actDecline, "/decline/{table}", (*Bot).clickDecline},
-	{actWithdraw, "/withdraw/{table}", (*Bot).clickWithdraw},
+	{click.Join, (*Bot).clickJoin},
+	{click.Leave, (*Bot).clickLeave},
+	{click.Begin, (*Bot).clickBegin},
+	{click.Hand, (*Bot).clickHand},
+	{click.Refresh, (*Bot).clickHand},
+	{click.Deal, (*Bot).clickDeal},
+	{click.Select, (*Bot).clickSelect},
+	{click.Discard, (*Bot).clickDiscard},
+	{click.Play, (*Bot).clickPlay},
+	{click.Claim, (*Bot).clickClaim},
+	{click.Claimed, (*Bot).clickClaimed},
+	{click.Muggins, (*Bot).clickMuggins},
+	{click.Resign, (*Bot).clickResign},
+	{click.Hint, (*Bot).clickHint},
+	{click.Review, (*Bot).clickReview},
+	{click.ClaimWin, (*Bot).clickClaimWin},
+	{click.Rematch, (*Bot).clickRematch},
+	{click.NoRematch, (*Bot).clickNoRematch},
+	{click.Replay, (*Bot).clickReplay},
+	{click.ResignMatch, (*Bot).clickResignMatch},
+	{click.Accept, (*Bot).clickAccept},
+	{click.Decline, (*Bot).clickDecline},
+	{click.Withdraw, (*Bot).clickWithdraw},
 	// A tournament's buttons: {table} is the tournament's id.
-	{actTSignUp, "/tsignup/{table}", (*Bot).clickTournamentSignUp},
-	{actTWithdraw, "/twithdraw/{table}", (*Bot).clickTournamentWithdraw},
-	{actTStart, "/tstart/{table}", (*Bot).clickTournamentStart},
+	{click.TSignUp, (*Bot).clickTournamentSignUp},
+	{click.TWithdraw, (*Bot).clickTournamentWithdraw},
+	{click.TStart, (*Bot).clickTournamentStart},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
@@ -138,7 +104,7 @@ var movedRoutes = map[routeKey]string{
 
 // The route table indexed, for lookups.
 var (
-	clickByAction  = map[action]*clickRoute{}
+	clickByAction  = map[click.Action]*clickRoute{}
 	commandsByName = map[routeKey]*commandRoute{}
 )
 

@@ -32,3 +32,12 @@ func checkHere(t *cribbage.Table, ic *discordgo.Interaction) error {
 	}
 	return nil
 }
+
+// inServer is the place check of an admin's change: the table need only
+// be in the server where the admin is one.
+func inServer(t *cribbage.Table, ic *discordgo.Interaction) error {
+	if t.GuildID != ic.GuildID {
+		return errNotInServer
+	}
+	return nil
+}

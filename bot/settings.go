@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // /cribbage-admin settings: a server's own settings. Without options it
@@ -54,7 +55,7 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 		if !isAdmin(ic) && !hasRole(ic, cur.CancelRole) {
 			return reply{}, errNotAdmin
 		}
-		return reply{resp: ephemeral(b.renderSettings(cur))}, nil
+		return reply{resp: ephemeral(render.Settings(cur, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
 	}
 	if !isAdmin(ic) {
 		return reply{}, errNotAdmin
@@ -74,7 +75,7 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	}
 	said := strings.Join(change.said, "; ")
 	b.logger(ic).Info("server settings changed", "guild", ic.GuildID, "by", uid, "changes", said)
-	return reply{resp: ephemeral("✅ Saved: " + said + ".\n\n" + b.renderSettings(saved))}, nil
+	return reply{resp: ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
 }
 
 // settingsChange is the change the options given make, and its words.
@@ -117,7 +118,7 @@ func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.Applica
 	}
 	if o, ok := opts[setMaxTables]; ok {
 		n := int(o.IntValue())
-		words := fmt.Sprintf("at most %d open table%s a person", n, plural(n))
+		words := fmt.Sprintf("at most %d open table%s a person", n, render.Plural(n))
 		if n == 0 {
 			words = "no limit on open tables"
 		}
@@ -161,9 +162,9 @@ func (c *settingsChange) timer(opts map[string]*discordgo.ApplicationCommandInte
 	}
 	d, err := cribbage.ParseDuration(o.StringValue())
 	if err != nil || d != 0 && (d < least || d > maxTimer) {
-		return settingError(fmt.Sprintf("`%s` takes a time from %s to %s, like 90m, 12h or 3d, or `off`.", name, waitWords(least), waitWords(maxTimer)))
+		return settingError(fmt.Sprintf("`%s` takes a time from %s to %s, like 90m, 12h or 3d, or `off`.", name, render.WaitWords(least), render.WaitWords(maxTimer)))
 	}
-	words := what + " after " + waitWords(d)
+	words := what + " after " + render.WaitWords(d)
 	if d == 0 {
 		words = what + " off"
 	}
@@ -200,63 +201,4 @@ func resetWords(name string) string {
 		return "every setting back to the default"
 	}
 	return "`" + name + "` back to the default"
-}
-
-// renderSettings shows a server's settings, and where each comes from.
-func (b *Bot) renderSettings(gs cribbage.GuildSettings) string {
-	timer := func(set *time.Duration, def time.Duration) string {
-		d, from := def, " (the bot's default)"
-		if set != nil {
-			d, from = *set, ""
-		}
-		if d == 0 {
-			return "off" + from
-		}
-		return "after " + waitWords(d) + from
-	}
-	points := "121 (the default)"
-	if gs.DefaultPoints != 0 {
-		points = fmt.Sprint(gs.DefaultPoints)
-	}
-	channel := "any channel"
-	if gs.GamesChannel != "" {
-		channel = fmt.Sprintf("<#%s> only", gs.GamesChannel)
-	}
-	tables := "no limit"
-	if gs.MaxOpenTables > 0 {
-		tables = fmt.Sprintf("at most %d a person", gs.MaxOpenTables)
-	}
-	cancel := "members with Manage Server"
-	if gs.CancelRole != "" {
-		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
-	}
-	lines := []string{
-		"**Cribbage settings for this server**",
-		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, b.opts.ReminderAfter),
-		"• Forfeits may be claimed (`forfeit-after`): " + timer(gs.ForfeitAfter, b.opts.ForfeitAfter),
-		"• Game length (`default-points`): " + points,
-		"• Tables open in (`games-channel`): " + channel,
-		"• Open tables (`max-open-tables`): " + tables,
-		"• Who may cancel tables (`cancel-role`): " + cancel,
-	}
-	if gs.UpdatedBy != "" {
-		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
-	}
-	lines = append(lines, "Change one with `/cribbage-admin settings` and its option; `reset` puts one back. "+
-		"Who may use each command, and in which channels, is Discord's setting: Server Settings → Integrations → this bot.")
-	return strings.Join(lines, "\n")
-}
-
-// waitWords writes a duration as the settings take it: 90m, 12h, 3d.
-func waitWords(d time.Duration) string {
-	day := 24 * time.Hour
-	switch {
-	case d%day == 0:
-		return fmt.Sprintf("%dd", d/day)
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%dh", d/time.Hour)
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	}
-	return d.String()
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // The timers of games played over days: a reminder to the player keeping a
@@ -47,13 +48,13 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		guilds[gs.GuildID] = gs
 		durations = append(durations, gs.Reminder(b.opts.ReminderAfter), gs.Forfeit(b.opts.ForfeitAfter))
 	}
-	idleFor := lobbyExpiry
+	idleFor := cribbage.LobbyLife
 	for _, d := range durations {
 		if d > 0 && d < idleFor {
 			idleFor = d
 		}
 	}
-	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-lobbyExpiry))
+	tables, err := b.store.IdleTables(ctx, now.Add(-idleFor), now.Add(-cribbage.LobbyLife))
 	if err != nil {
 		if ctx.Err() == nil {
 			b.log.Error("timers: cannot list idle tables", "err", err)
@@ -67,7 +68,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 	}
 	b.lapseOffers(ctx, now)
 	b.advanceTournaments(ctx)
-	b.touchDue()
+	b.live.TouchDue()
 	b.outbox.Wake()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)
@@ -118,35 +119,36 @@ func safely(fn func() error) (err error) {
 // fireTimers fires what is due at one table.
 func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, ts timerSettings) error {
 	if t.Status == cribbage.StatusLobby {
-		if now.Sub(t.CreatedAt) >= lobbyExpiry {
-			return b.closeLobby(ctx, t.ID)
+		if !now.Before(t.LobbyLapses()) {
+			return b.closeLobby(ctx, t.ID, now)
 		}
 		return nil
 	}
 	since := t.Since()
-	idle := now.Sub(since)
 	waiting, opponents := b.waitingPeople(t)
 	if len(waiting) == 0 {
 		return nil
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
+	if d := ts.forfeit; t.ForfeitDue(now, d) && t.Tournament != nil && t.HasComputer() && len(opponents) == 0 {
 		// Nobody could claim it: the tournament's computer entrant takes
 		// the win itself, or the round would wait for ever.
 		return b.computerClaims(ctx, t.ID, d)
 	}
-	if d := ts.forfeit; d > 0 && idle >= d && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
+	if t.ForfeitDue(now, ts.forfeit) && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
 		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
-			mentionList(waiting), hasHave(len(waiting)), t.ID, since.Unix(), mentionList(opponents))
-		out := []cribbage.Outbound{post(t, text, append(append([]string{}, waiting...), opponents...)), {ChannelID: t.ChannelID, Kind: kindTable}}
-		if _, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out); err != nil {
-			return err
+			render.Mentions(waiting), render.HasHave(len(waiting)), t.ID, since.Unix(), render.Mentions(opponents))
+		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...))}
+		marked, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out)
+		if marked {
+			// The table message offers the claim now.
+			b.live.Touch(t.ID)
 		}
-		return nil
+		return err
 	}
 	if ts.reminderDue(t, now) {
-		_, verb := waitingFor(t)
-		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", mentionList(waiting), t.ID, verb, since.Unix())
-		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{post(t, text, waiting)})
+		_, verb := render.WaitingFor(t)
+		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", render.Mentions(waiting), t.ID, verb, since.Unix())
+		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{render.Post(t, text, waiting)})
 		return err
 	}
 	return nil
@@ -157,18 +159,11 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 // (cribbage.ComputerClaim), as a person there would claim it
 // (clickClaimWin).
 func (b *Bot) computerClaims(ctx context.Context, id int64, after time.Duration) error {
-	defer b.locks.lock(id)()
-	t, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		if t.Tournament == nil || !b.forfeitDue(t, after) {
-			return nil, nil
-		}
-		return cribbage.ComputerClaim(t, b.env())
-	})
-	if err != nil || t == nil {
-		return err
-	}
-	b.moved(t, nil)
-	return nil
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		ch, err := cribbage.ComputerClaim(t, after, b.env())
+		return ch, nil, err
+	}})
+	return err
 }
 
 // reminderDue reports whether the people a table waits on are to be
@@ -193,7 +188,7 @@ func (ts timerSettings) reminderDue(t *cribbage.Table, now time.Time) bool {
 // waitingPeople returns the user ids of the people the game waits on and
 // of the people on the other sides, who could claim a forfeit.
 func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
-	seats, _ := waitingFor(t)
+	seats, _ := render.WaitingFor(t)
 	sides := map[int]bool{}
 	for _, s := range seats {
 		if seat := t.Seats[s]; seat.Computer == "" {
@@ -209,11 +204,10 @@ func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
 	return waiting, opponents
 }
 
-// closeLobby closes a lobby nobody started, and says so.
-func (b *Bot) closeLobby(ctx context.Context, id int64) error {
-	defer b.locks.lock(id)()
-	_, err := b.store.Update(ctx, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
-		ch := cribbage.CloseLobby(t)
+// closeLobby closes a lobby nobody started by now, and says so.
+func (b *Bot) closeLobby(ctx context.Context, id int64, now time.Time) error {
+	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+		ch := cribbage.CloseLobby(t, now)
 		if ch != nil {
 			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
 			var mentions []string
@@ -223,31 +217,9 @@ func (b *Bot) closeLobby(ctx context.Context, id int64) error {
 				text = fmt.Sprintf("<@%s>, **%s** didn't answer your challenge within a day, so table %d is closed.", t.HostID, c.Name, t.ID)
 				mentions = []string{t.HostID}
 			}
-			ch.Outbox = []cribbage.Outbound{post(t, text, mentions), {ChannelID: t.ChannelID, Kind: kindTable}}
+			ch.Outbox = []cribbage.Outbound{render.Post(t, text, mentions)}
 		}
-		return ch, nil
-	})
+		return ch, nil, nil
+	}})
 	return err
-}
-
-// post is a story message as an outbox entry.
-func post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
-	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: kindPost, Payload: postPayload{Content: content, Mentions: mentions}.encode()}
-}
-
-// mentionList writes user mentions.
-func mentionList(ids []string) string {
-	var out []string
-	for _, id := range ids {
-		out = append(out, "<@"+id+">")
-	}
-	return strings.Join(out, " ")
-}
-
-// hasHave agrees the verb with the number of players.
-func hasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
 }

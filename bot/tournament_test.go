@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -63,15 +64,21 @@ func TestTournamentHandlers(t *testing.T) {
 	if len(tables) != 2 {
 		t.Fatalf("round 1 opened %d tables", len(tables))
 	}
-	// Alice and Bob (signed up first) meet; the computers' game is played
-	// out as it opens.
-	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusFinished {
-		t.Errorf("round 1: %s and %s", tables[0].Status, tables[1].Status)
+	// Alice and Bob (signed up first) meet; the computers' game is begun
+	// as it opens, dealt and waiting on its computers, and played out
+	// after, by the advance that follows the start.
+	if tables[0].Status != cribbage.StatusPlaying || tables[1].Status != cribbage.StatusPlaying || !tables[1].OwnMove() || tables[0].OwnMove() {
+		t.Errorf("round 1: %s and %s (waiting on its computers: %v)", tables[0].Status, tables[1].Status, tables[1].OwnMove())
 	}
-	// With the round's games on, advancing again changes nothing once
-	// the computers' game, over as it opened, is counted (Ended).
+	// (That it never gets a table message, however late it is shown, is
+	// the live surface's test: bot/live.)
+	// The advance plays the computers' game, and counts it (Ended);
+	// with the people's game on, advancing again changes nothing.
 	if err := u.b.advanceTournament(ctx, 1); err != nil {
 		t.Fatal(err)
+	}
+	if played := u.table(tables[1].ID); played.Status != cribbage.StatusFinished {
+		t.Errorf("the computers' game after the advance: %s", played.Status)
 	}
 	started, _ := u.store.Tournament(ctx, 1)
 	if started.Ended != 1 {
@@ -107,7 +114,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	tr := &cribbage.Tournament{ID: 1, Name: "Club open", GamesPerRound: 1, Rounds: 3, Points: 121, Status: cribbage.TournamentPlayoff,
 		Entrants: []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}},
 		Playoff:  [][]cribbage.PlayoffMatch{{{A: "a", B: "d"}, {A: "b", B: "c"}}}}
-	text := tournamentText(tr, nil)
+	text := render.TournamentText(tr, nil)
 	if strings.Contains(text, "the final") || strings.Count(text, "a semi-final") != 2 {
 		t.Errorf("the semi-finals as the message shows them:\n%s", text)
 	}
@@ -118,7 +125,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}
 	tr.Playoff = append(tr.Playoff, []cribbage.PlayoffMatch{{A: "a", B: "b"}})
-	if text := tournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
+	if text := render.TournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
 		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
@@ -143,8 +150,8 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	tr, _ := u.store.Tournament(context.Background(), 1)
 	tables, _ := u.store.TournamentTables(context.Background(), 1)
-	text := renderTournament(tr, tables).Content
-	if n := utf8.RuneCountInString(text); n > maxContent {
+	text := render.Tournament(tr, tables).Content
+	if n := utf8.RuneCountInString(text); n > render.MaxContent {
 		t.Fatalf("%d characters", n)
 	}
 	if strings.Contains(text, "…") || strings.Count(text, "• ") != 16 || !strings.Contains(text, "standings are in the picture") {
@@ -154,7 +161,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := utf8.RuneCountInString(r.resp.Data.Content); n == 0 || n > maxContent {
+	if n := utf8.RuneCountInString(r.resp.Data.Content); n == 0 || n > render.MaxContent {
 		t.Errorf("/cribbage-club tournament answered %d characters", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // quotedCommand is a command as user text quotes it in backticks:
@@ -18,7 +19,7 @@ var quotedCommand = regexp.MustCompile("`/([a-z-]+)((?: [a-z-]+)*)((?: [a-z-]+: 
 // options, and a value Discord lets them choose where the option has
 // choices. A player told to type anything else cannot.
 func TestQuotedCommandsAreOffered(t *testing.T) {
-	texts := []string{helpText}
+	texts := []string{render.HelpText}
 	for _, m := range errorTexts {
 		texts = append(texts, m.text)
 	}

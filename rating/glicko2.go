@@ -170,3 +170,19 @@ func Idle(player Rating, cfg Config) Rating {
 	player.RD = math.Min(rd, cfg.Initial.RD) // exactly the cap, not a rounding above it
 	return player
 }
+
+// IdlePeriods rates n periods in a row in which the player played no
+// game: Idle n times over, at the cost of one. Each period adds σ² to φ²
+// (step 6), so n of them add nσ², as one period at volatility σ√n would;
+// the volatility itself stays. With n zero or less the rating is as it
+// was.
+func IdlePeriods(player Rating, n int, cfg Config) Rating {
+	if n <= 0 {
+		return player
+	}
+	wide := player
+	wide.Volatility *= math.Sqrt(float64(n))
+	wide = Idle(wide, cfg)
+	wide.Volatility = player.Volatility
+	return wide
+}

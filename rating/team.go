@@ -68,3 +68,45 @@ func TeamGame(a, b []Rating, s Score, cfg Config) (newA, newB []Rating) {
 	}
 	return newA, newB
 }
+
+// Bout is one contest of a rating period between two teams of players,
+// named by key (a team of one is a person): Winners beat Losers.
+type Bout[K comparable] struct {
+	Winners []K
+	Losers  []K
+}
+
+// RateBouts rates one period of bouts: each player is rated against the
+// other team of each of their bouts taken as one player (Team), all their
+// results in one Update, from everyone's ratings before the period
+// (before holds one for each player). A single bout between two teams is
+// TeamGame, and between two people Game. It returns the new ratings of
+// the players in a bout, and changes nothing it is given.
+func RateBouts[K comparable](before map[K]Rating, bouts []Bout[K], cfg Config) map[K]Rating {
+	team := func(keys []K) Rating {
+		members := make([]Rating, len(keys))
+		for i, k := range keys {
+			members[i] = before[k]
+		}
+		return Team(members...)
+	}
+	results := map[K][]Result{}
+	add := func(k K, r Result) { results[k] = append(results[k], r) }
+	for _, b := range bouts {
+		if len(b.Winners) == 0 || len(b.Losers) == 0 {
+			continue // no game was played
+		}
+		w, l := team(b.Winners), team(b.Losers)
+		for _, k := range b.Winners {
+			add(k, Result{Opponent: l, Score: Win})
+		}
+		for _, k := range b.Losers {
+			add(k, Result{Opponent: w, Score: Loss})
+		}
+	}
+	after := make(map[K]Rating, len(results))
+	for k, rs := range results {
+		after[k] = Update(before[k], rs, cfg)
+	}
+	return after
+}

@@ -121,3 +121,66 @@ func TestTeamGameIgnoresPartner(t *testing.T) {
 		}
 	}
 }
+
+// TestRateBouts: a period of bouts is the games it stands for, each
+// player rated once from everyone's ratings before it.
+func TestRateBouts(t *testing.T) {
+	var cfg rating.Config
+	ann, bob := rating.Rating{R: 1550, RD: 120, Volatility: 0.06}, rating.Rating{R: 1480, RD: 200, Volatility: 0.06}
+	cat, dan := rating.Rating{R: 1700, RD: 60, Volatility: 0.059}, cfg.Newcomer()
+	before := map[string]rating.Rating{"ann": ann, "bob": bob, "cat": cat, "dan": dan}
+	g1, g2 := rating.Game(ann, bob, rating.Win, cfg)
+	pair1, pair2 := rating.TeamGame([]rating.Rating{ann, cat}, []rating.Rating{bob, dan}, rating.Loss, cfg)
+	tests := []struct {
+		name  string
+		bouts []rating.Bout[string]
+		want  map[string]rating.Rating
+	}{
+		{"two people are Game", []rating.Bout[string]{{Winners: []string{"ann"}, Losers: []string{"bob"}}},
+			map[string]rating.Rating{"ann": g1, "bob": g2}},
+		{"two teams are TeamGame", []rating.Bout[string]{{Winners: []string{"bob", "dan"}, Losers: []string{"ann", "cat"}}},
+			map[string]rating.Rating{"ann": pair1[0], "cat": pair1[1], "bob": pair2[0], "dan": pair2[1]}},
+		{"a winner against each of three", []rating.Bout[string]{
+			{Winners: []string{"cat"}, Losers: []string{"ann"}}, {Winners: []string{"cat"}, Losers: []string{"bob"}}, {Winners: []string{"cat"}, Losers: []string{"dan"}}},
+			map[string]rating.Rating{
+				"cat": rating.Update(cat, []rating.Result{{Opponent: ann, Score: rating.Win}, {Opponent: bob, Score: rating.Win}, {Opponent: dan, Score: rating.Win}}, cfg),
+				"ann": rating.Update(ann, []rating.Result{{Opponent: cat, Score: rating.Loss}}, cfg),
+				"bob": rating.Update(bob, []rating.Result{{Opponent: cat, Score: rating.Loss}}, cfg),
+				"dan": rating.Update(dan, []rating.Result{{Opponent: cat, Score: rating.Loss}}, cfg)}},
+		{"a bout with an empty side is no game", []rating.Bout[string]{{Winners: []string{"ann"}}}, map[string]rating.Rating{}},
+		{"no bouts", nil, map[string]rating.Rating{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rating.RateBouts(before, tt.bouts, cfg)
+			if len(got) != len(tt.want) {
+				t.Fatalf("rated %v, want %v", got, tt.want)
+			}
+			for k, w := range tt.want {
+				if got[k] != w {
+					t.Errorf("%s: %+v, want %+v", k, got[k], w)
+				}
+			}
+			if before["ann"] != ann {
+				t.Error("RateBouts changed the ratings before")
+			}
+		})
+	}
+}
+
+// TestIdlePeriods: n idle periods at once are Idle n times over, up to
+// the newcomer's RD, and the volatility stays.
+func TestIdlePeriods(t *testing.T) {
+	var cfg rating.Config
+	settled := rating.Rating{R: 1620, RD: 60, Volatility: 0.06}
+	for _, n := range []int{-1, 0, 1, 2, 7, 79, 500} {
+		want := settled
+		for range n {
+			want = rating.Idle(want, cfg)
+		}
+		got := rating.IdlePeriods(settled, n, cfg)
+		if got.R != want.R || got.Volatility != want.Volatility || math.Abs(got.RD-want.RD) > 1e-9 {
+			t.Errorf("%d periods: %+v, want %+v", n, got, want)
+		}
+	}
+}

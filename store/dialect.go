@@ -31,8 +31,16 @@ type dialect interface {
 	// it returns nil, and undone if it returns an error or panics (the
 	// panic then reaches write's caller).
 	write(ctx context.Context, c *conn, fn func(tx *txn) error) error
+	// lockPeople keeps every other write transaction that locks one of
+	// people in the server from going on until tx ends, so that a limit on
+	// a person's tables (cribbage.Hold) counts what the others committed.
+	lockPeople(ctx context.Context, tx *txn, guildID string, people []string) error
 	// exec runs one statement of a write transaction.
 	exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error)
+	// lockSeason holds a server's current season still until tx ends:
+	// shared by the transactions that record a game in it, exclusive for
+	// the one that starts the next (seasonForResult, StartSeason).
+	lockSeason(ctx context.Context, tx *txn, guildID string, exclusive bool) error
 }
 
 // conn is the database, speaking its dialect: every query's placeholders

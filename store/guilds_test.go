@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // TestCancelledTablesHaveNoResult: a cancelled game writes no result, rates
@@ -15,7 +16,7 @@ func TestCancelledTablesHaveNoResult(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
 	game := startGame(t, s, newLobby("g", "alice", "bob"))
-	if _, err := s.Update(ctx, game.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := servicetest.Update(ctx, s, game.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur}, cur.Cancel("admin", "spam")
 	}); err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func TestExpertSeatsAreNamedStrong(t *testing.T) {
 	ctx := context.Background()
 	lobby := newLobby("g", "alice", "bob")
 	lobby.Seats[1] = cribbage.Seat{Computer: "expert", Name: "Computer 2 (expert)"}
-	tb, err := s.CreateTable(ctx, lobby, "", nil)
+	tb, err := s.CreateTable(ctx, lobby, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}

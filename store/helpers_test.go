@@ -8,6 +8,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // clock is a settable test clock.
@@ -68,12 +69,12 @@ func nextAction(g *engine.State, seed engine.Seed) engine.Action {
 func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := s.CreateTable(ctx, lobby, "", nil)
+	tb, err := s.CreateTable(ctx, lobby, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seed := engine.SeedFromUint64(uint64(tb.ID))
-	tb, err = s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err = servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := engine.New(cur.Options, seed)
 		if err != nil {
 			return nil, err
@@ -90,7 +91,7 @@ func startGame(t testing.TB, s *Store, lobby *cribbage.Table) *cribbage.Table {
 // step applies the scripted next action in one Update.
 func step(t testing.TB, s *Store, id int64, interactionID string) (*cribbage.Table, error) {
 	t.Helper()
-	return s.Update(context.Background(), id, interactionID, func(cur *cribbage.Table) (*cribbage.Change, error) {
+	return servicetest.Update(context.Background(), s, id, interactionID, func(cur *cribbage.Table) (*cribbage.Change, error) {
 		a := nextAction(cur.State, engine.SeedFromUint64(uint64(cur.Version)))
 		g, events, err := cur.State.Apply(a)
 		if err != nil {
@@ -116,4 +117,17 @@ func mustTable(t testing.TB, s *Store, id int64) *cribbage.Table {
 		t.Fatal(err)
 	}
 	return tb
+}
+
+// resignAfterAThrow has seat resign game g once a card has left a hand:
+// the first hand dealt if need be, and one player's throw to the crib. A
+// resignation before any card rates nobody (cribbage.Table.Rated).
+func resignAfterAThrow(g *engine.State, seat int) (*engine.State, []engine.Event, error) {
+	for !cribbage.CardPlayed(g) {
+		var err error
+		if g, _, err = g.Apply(nextAction(g, engine.SeedFromUint64(7))); err != nil {
+			return nil, nil, err
+		}
+	}
+	return g.Apply(engine.Action{Kind: engine.ActResign, Seat: seat})
 }

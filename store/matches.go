@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -12,43 +13,30 @@ import (
 // A table's next game (a rematch, or a match's next game) and the records
 // of matches: each written in the transaction of the change that makes it.
 
-// openTable makes a new table in tx from fn: fn turns a new table (its
-// id, version and times set) into the change to save. With prevID set, the
-// new table is prevID's next (a rematch, or a match's next game): a table
-// has one, so if prevID has one already, cribbage.ErrRematched undoes the
-// whole change. A game that ends as it is made (computer players on both
-// sides) has its result recorded, and the table after it made, as a
-// finished move's would.
-func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, fn func(next *cribbage.Table) (*cribbage.Change, error)) (int64, error) {
+// openTable writes in tx the new table a change opens (ch.Table, with no
+// id yet), giving it its id, version and times. With prevID set, the new
+// table is prevID's next (a rematch, or a match's next game): a table has
+// one, so if prevID has one already, cribbage.ErrRematched undoes the
+// whole change. It is only written here: its game is begun, not played
+// (see cribbage.Change.Next), so no computer player's search runs while
+// the transaction holds the database's writer.
+func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, ch *cribbage.Change) (int64, error) {
+	if ch.Table == nil || ch.Next != nil || !ch.Table.Status.Open() {
+		return 0, errNotBegun
+	}
 	now := s.now()
-	next := &cribbage.Table{Version: 1, CreatedAt: now, LastActionAt: now}
-	if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&next.ID); err != nil {
-		return 0, err
-	}
-	ch, err := fn(next)
-	if err != nil {
-		return 0, err
-	}
-	t := ch.Table
-	t.ID, t.Version, t.CreatedAt, t.LastActionAt = next.ID, 1, now, now
+	t := ch.Table.Clone()
+	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
 	if t.Status != cribbage.StatusLobby {
 		t.StartedAt = now
 	}
-	if t.Status == cribbage.StatusFinished {
-		t.FinishedAt = now
-	}
-	if err := s.insertTable(ctx, tx, ch, ""); err != nil {
+	var id int64
+	if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&id); err != nil {
 		return 0, err
 	}
-	if t.Status == cribbage.StatusFinished {
-		if err := recordResult(ctx, tx, t); err != nil {
-			return 0, err
-		}
-		if t.Match != nil {
-			if err := recordMatchGame(ctx, tx, t); err != nil {
-				return 0, err
-			}
-		}
+	t.AssignID(id)
+	if err := s.insertTable(ctx, tx, &cribbage.Change{Table: t, Actions: ch.Actions, Outbox: ch.Outbox}, ""); err != nil {
+		return 0, err
 	}
 	if prevID != 0 {
 		res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, t.ID, prevID)
@@ -62,13 +50,13 @@ func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, fn func(ne
 			return 0, cribbage.ErrRematched
 		}
 	}
-	if ch.Next != nil {
-		if _, err := s.openTable(ctx, tx, t.ID, ch.Next); err != nil {
-			return 0, err
-		}
-	}
 	return t.ID, nil
 }
+
+// errNotBegun refuses a new table that is not a game begun (or a lobby):
+// one already over, or one that makes another, would have been played
+// before it was saved.
+var errNotBegun = errors.New("store: a table a change opens is a game begun, not over, and opens no other")
 
 // offeredAt is when t's open rematch offer was made, or the zero time.
 func offeredAt(t *cribbage.Table) time.Time {

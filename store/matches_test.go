@@ -7,6 +7,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // matchGame finishes one game of a match as the domain leaves it: the
@@ -17,7 +18,7 @@ func matchGame(t *testing.T, s *Store, seats []cribbage.Seat, m cribbage.Match, 
 	lobby := &cribbage.Table{GuildID: "g", ChannelID: "c", HostID: seats[0].UserID, Options: engine.Options{Players: 2, Target: 121},
 		Status: cribbage.StatusLobby, Seats: seats}
 	tb := startGame(t, s, lobby)
-	tb, err := s.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err := servicetest.Update(context.Background(), s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		st, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1 - g.Winner})
 		if err != nil {
 			return nil, err

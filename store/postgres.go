@@ -150,6 +150,47 @@ func (*postgres) lockMigrations(ctx context.Context, db *conn) (unlock func(), e
 	}, nil
 }
 
+// lockPeople takes a transaction advisory lock on each person, released
+// when the transaction ends. Writers of PostgreSQL run at once, each at
+// READ COMMITTED, so without it two transactions could each count a
+// person's tables before the other's commit and both add one. Taken
+// before the change's writes, in one order (personLocks), they never wait
+// in a circle; once a lock is had, each later statement of the
+// transaction sees what the holder before committed. Two people whose
+// keys hash alike only wait on each other.
+func (*postgres) lockPeople(ctx context.Context, tx *txn, guildID string, people []string) error {
+	for _, key := range personLocks(guildID, people) {
+		if _, err := tx.exec(ctx, `SELECT pg_advisory_xact_lock(hashtext(?))`, key); err != nil {
+			return fmt.Errorf("store: lock %s: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// seasonLock names a server's season advisory lock, in two keys: the
+// schema's, so schemas on one server do not wait on each other, and the
+// server's.
+const seasonLock = `hashtext('cribbage season ' || current_schema()), hashtext(?)`
+
+// lockSeason takes the server's season advisory lock for the rest of the
+// transaction. PostgreSQL runs many writers at once, and without it a
+// game finishing as an admin starts a season could read the old season,
+// let the new one start and commit, and then commit the game into the
+// season that had already ended. Finishes share the lock, so games at
+// different tables still finish together; a season's start waits for
+// the finishes under way, and they for it, each then reading the season
+// as the other left it (read committed reads afresh each statement).
+func (p *postgres) lockSeason(ctx context.Context, tx *txn, guildID string, exclusive bool) error {
+	fn := "pg_advisory_xact_lock_shared"
+	if exclusive {
+		fn = "pg_advisory_xact_lock"
+	}
+	if _, err := p.exec(ctx, tx, `SELECT `+fn+`(`+seasonLock+`)`, guildID); err != nil {
+		return fmt.Errorf("store: lock the season: %w", err)
+	}
+	return nil
+}
+
 // exec runs the statement as it is: pgx caches statements on each
 // connection by itself, and preparing one on the pool would need a second
 // connection while the transaction holds one (with every connection in a

@@ -36,6 +36,45 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 		WHERE (channel_id = ? OR thread_id = ?) AND status IN ('lobby', 'playing') ORDER BY id`, channelID, channelID)
 }
 
+// AwaitingAnswer returns the tables in a server that wait on userID's
+// answer: open challenges to them, and open rematch offers they have not
+// accepted. The person is in the challenge's and the offer's JSON, which
+// each database would read with functions of its own, so the server's
+// open challenges and offers (few: both lapse after a day) are read and
+// sorted out here.
+func (s *Store) AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
+	tables, err := s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE guild_id = ?
+		AND ((status = 'lobby' AND challenge <> '') OR (status = 'finished' AND rematch_offer <> '' AND rematch_id = 0))
+		ORDER BY id`, guildID)
+	if err != nil {
+		return nil, err
+	}
+	var out []*cribbage.Table
+	for _, t := range tables {
+		if t.AwaitsAnswer(userID) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// ThreadTable returns the table whose thread the channel is, whatever its
+// status: a command used in the thread of a table that is over is about
+// that table, and is told so.
+func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
+	if channelID == "" {
+		return nil, cribbage.ErrNotFound
+	}
+	tables, err := s.loadTables(ctx, s.db, `SELECT `+tableColumns+` FROM tables WHERE thread_id = ? ORDER BY id LIMIT 1`, channelID)
+	if err != nil {
+		return nil, err
+	}
+	if len(tables) == 0 {
+		return nil, cribbage.ErrNotFound
+	}
+	return tables[0], nil
+}
+
 // GamesInProgress counts the tables with a game being played.
 func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	var n int

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -13,28 +12,14 @@ import (
 	"github.com/cribbage-bot/cribbage/rating"
 )
 
-// Ratings: each finished game between people rates its players, in the
-// transaction that records its result (recordResult), in the server's
-// current season. Games with a computer at the table rate nobody.
+// Ratings: each finished game the domain rates (cribbage.Table.Rated)
+// moves its players' ratings, as the domain says it is rated
+// (cribbage.RatingBouts), in the transaction that records its result
+// (recordResult), in the server's current season.
 
 // ratingSystem is the Glicko-2 system the bot rates with: the paper's
 // (τ 0.5; a newcomer is 1500 with RD 350 and volatility 0.06).
 var ratingSystem = rating.Config{}
-
-// idlePeriod is how long without a rated game counts as one rating period
-// of inactivity (rating.Idle): a rating's RD widens by one such step for
-// every whole week since the player's last rated game. It is applied when
-// the player next plays, and to what the leaderboard and stats show, so
-// nothing has to run while nobody plays.
-//
-// A week suits a club's rhythm: a regular who plays once a week gets one
-// idle step a game and stays settled (an RD of about 73, against 60 for
-// one who plays more often; TestIdleWeeks), while a settled player who
-// stops playing drifts back to provisional after about a year and a half
-// (79 weeks). With a day instead, a once-a-week player would sit at an RD
-// of about 104, a fortnight's break from provisional, and every rating
-// would move more on each game.
-const idlePeriod = 7 * 24 * time.Hour
 
 // storedRating is a player's row in ratings.
 type storedRating struct {
@@ -44,95 +29,18 @@ type storedRating struct {
 }
 
 // at returns the rating as it stands at now: one idle period for each
-// whole idlePeriod since the last rated game, up to a newcomer's RD.
+// whole cribbage.RatingIdle since the last rated game, up to a
+// newcomer's RD.
 func (r storedRating) at(now time.Time) rating.Rating {
-	n := now.Sub(r.ratedAt) / idlePeriod
-	if n <= 0 {
-		return r.Rating
-	}
-	// An idle period adds σ² to φ² (the paper's step 6), so n of them add
-	// nσ²: one period at volatility σ√n, at the cost of one however long
-	// the player was away.
-	wide := r.Rating
-	wide.Volatility *= math.Sqrt(float64(n))
-	wide = rating.Idle(wide, ratingSystem)
-	wide.Volatility = r.Volatility
-	return wide
+	return rating.IdlePeriods(r.Rating, int(now.Sub(r.ratedAt)/cribbage.RatingIdle), ratingSystem)
 }
 
-// seatResult is one person's part in a finished game: their side and
-// whether that side won.
-type seatResult struct {
-	userID string
-	side   int
-	won    bool
-}
-
-// rateGame returns the ratings after a game between people of everyone
-// in players, from their ratings before it (before has one for each).
-//
-//   - Two sides (two players, or two partnerships) are one game:
-//     rating.TeamGame, which for one person a side is rating.Game.
-//   - Three or four players each for themselves: the winner has beaten
-//     each of the others, and each of the others has lost to the winner,
-//     all in one rating period from the ratings before the game. The
-//     losers are not compared with each other: cribbage has one winner,
-//     and the others' scores are wherever they stood when the game ended
-//     (or when someone resigned), not a finishing order they played for.
-//
-// A resignation or a forfeit is a loss for the side that resigned or was
-// forfeited, as the records count it. A skunk is one game like any other:
-// the rating weighs whom you beat, not by how much.
-func rateGame(before map[string]rating.Rating, players []seatResult) map[string]rating.Rating {
-	var sides []int
-	bySide := map[int][]seatResult{}
-	for _, p := range players {
-		if _, ok := bySide[p.side]; !ok {
-			sides = append(sides, p.side)
-		}
-		bySide[p.side] = append(bySide[p.side], p)
-	}
-	after := map[string]rating.Rating{}
-	if len(sides) == 2 {
-		a, b := bySide[sides[0]], bySide[sides[1]]
-		if a[0].won == b[0].won {
-			return after // no winner, or two: not a game to rate
-		}
-		s := rating.Loss
-		if a[0].won {
-			s = rating.Win
-		}
-		newA, newB := rating.TeamGame(ratingsOf(before, a), ratingsOf(before, b), s, ratingSystem)
-		for i, p := range a {
-			after[p.userID] = newA[i]
-		}
-		for i, p := range b {
-			after[p.userID] = newB[i]
-		}
-		return after
-	}
-	winner := slices.IndexFunc(players, func(p seatResult) bool { return p.won })
-	if len(sides) < 2 || winner < 0 {
-		return after
-	}
-	w := players[winner].userID
-	var wins []rating.Result
-	for _, p := range players {
-		if p.userID == w {
-			continue
-		}
-		wins = append(wins, rating.Result{Opponent: before[p.userID], Score: rating.Win})
-		after[p.userID] = rating.Update(before[p.userID], []rating.Result{{Opponent: before[w], Score: rating.Loss}}, ratingSystem)
-	}
-	after[w] = rating.Update(before[w], wins, ratingSystem)
-	return after
-}
-
-// ratingsOf returns the players' ratings, in order.
-func ratingsOf(ratings map[string]rating.Rating, players []seatResult) []rating.Rating {
-	out := make([]rating.Rating, len(players))
-	for i, p := range players {
-		out[i] = ratings[p.userID]
+// bouts returns what the domain rates a game between the players of lines
+// as, in the rating package's terms.
+func bouts(lines []cribbage.PlayerResult) []rating.Bout[string] {
+	var out []rating.Bout[string]
+	for _, b := range cribbage.RatingBouts(lines) {
+		out = append(out, rating.Bout[string](b))
 	}
 	return out
 }
@@ -145,14 +53,25 @@ func currentSeason(ctx context.Context, q querier, guildID string) (int, error) 
 	return n, err
 }
 
+// seasonForResult returns the season a game finishing in tx counts in:
+// the server's current one, which stays current until tx ends
+// (lockSeason), so a game never lands in a season started before it
+// finished.
+func seasonForResult(ctx context.Context, tx *txn, guildID string) (int, error) {
+	if err := tx.c.d.lockSeason(ctx, tx, guildID, false); err != nil {
+		return 0, err
+	}
+	return currentSeason(ctx, tx, guildID)
+}
+
 // rateResult rates a finished game between people in tx: it reads each
 // player's rating in the season (a newcomer's if none), as it stands at
 // the game's end, and writes each rating after the game with one more
 // game counted.
-func rateResult(ctx context.Context, tx *txn, guildID string, season int, players []seatResult, at time.Time) error {
+func rateResult(ctx context.Context, tx *txn, guildID string, season int, players []cribbage.PlayerResult, at time.Time) error {
 	users := make([]string, len(players))
 	for i, p := range players {
-		users[i] = p.userID
+		users[i] = p.UserID
 	}
 	// In one order, so that two games finishing at once with the same
 	// players (PostgreSQL lets them) lock the rows without deadlocking.
@@ -165,7 +84,7 @@ func rateResult(ctx context.Context, tx *txn, guildID string, season int, player
 		}
 		before[u] = r.at(at)
 	}
-	after := rateGame(before, players)
+	after := rating.RateBouts(before, bouts(players), ratingSystem)
 	for _, u := range users {
 		r, ok := after[u]
 		if !ok {
@@ -289,13 +208,13 @@ func rateHistory(ctx context.Context, tx *txn) error {
 	for _, g := range games {
 		before := map[string]rating.Rating{}
 		for _, p := range g.players {
-			r, ok := rated[key{g.guild, p.userID}]
+			r, ok := rated[key{g.guild, p.UserID}]
 			if !ok {
 				r = storedRating{Rating: ratingSystem.Newcomer()}
 			}
-			before[p.userID] = r.at(g.at)
+			before[p.UserID] = r.at(g.at)
 		}
-		for u, r := range rateGame(before, g.players) {
+		for u, r := range rating.RateBouts(before, bouts(g.players), ratingSystem) {
 			k := key{g.guild, u}
 			rated[k] = storedRating{Rating: r, games: rated[k].games + 1, ratedAt: g.at}
 		}
@@ -313,7 +232,7 @@ func rateHistory(ctx context.Context, tx *txn) error {
 type pastGame struct {
 	guild   string
 	at      time.Time
-	players []seatResult
+	players []cribbage.PlayerResult
 }
 
 // pastGames reads every finished game between people, in the order they
@@ -330,8 +249,8 @@ func pastGames(ctx context.Context, tx *txn) ([]pastGame, error) {
 	for rows.Next() {
 		var table, at int64
 		var g pastGame
-		var p seatResult
-		if err := rows.Scan(&table, &g.guild, &at, &p.userID, &p.side, &p.won); err != nil {
+		var p cribbage.PlayerResult
+		if err := rows.Scan(&table, &g.guild, &at, &p.UserID, &p.Side, &p.Won); err != nil {
 			return nil, err
 		}
 		if table != last {

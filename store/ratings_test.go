@@ -12,6 +12,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/rating"
 )
 
@@ -129,12 +130,13 @@ func TestAThreeHanderIsTheWinnerAgainstEachOther(t *testing.T) {
 	wantRating(t, s, "carol", won, 1)
 }
 
-// TestAResignationIsALossInTheRatings, played through the engine.
+// TestAResignationIsALossInTheRatings, played through the engine, once a
+// card has been thrown.
 func TestAResignationIsALossInTheRatings(t *testing.T) {
 	s, _ := MustOpen(t)
 	tb := startGame(t, s, newLobby("g", "alice", "bob"))
-	_, err := s.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
-		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
+	_, err := servicetest.Update(context.Background(), s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		g, _, err := resignAfterAThrow(cur.State, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +152,53 @@ func TestAResignationIsALossInTheRatings(t *testing.T) {
 	wantRating(t, s, "bob", bob, 1)
 }
 
+// TestAResignationBeforeAnyCardRatesNobody: a game resigned before any
+// card has left a hand moves no rating, neither the resigner's nor the
+// winner's, and is still in the records as the resigner's loss.
+func TestAResignationBeforeAnyCardRatesNobody(t *testing.T) {
+	tests := []struct {
+		name  string
+		deals int // actions before the resignation: 0 at the cut, 1 dealt
+	}{{"at the cut for deal", 0}, {"dealt, nothing thrown", 1}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := MustOpen(t)
+			ctx := context.Background()
+			tb := startGame(t, s, newLobby("g", "alice", "bob"))
+			_, err := servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+				g := cur.State
+				for range tt.deals {
+					var err error
+					if g, _, err = g.Apply(nextAction(g, engine.SeedFromUint64(7))); err != nil {
+						return nil, err
+					}
+				}
+				g, _, err := g.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
+				if err != nil {
+					return nil, err
+				}
+				cur.SetGame(g, time.Now())
+				return &cribbage.Change{Table: cur}, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range []string{"alice", "bob"} {
+				if r, ok := ratingOf(t, s, 1, u); ok {
+					t.Errorf("%s rated %+v by a resignation before any card", u, r)
+				}
+			}
+			st, err := s.PlayerStats(ctx, "g", "alice")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.People.Games != 1 || st.People.Losses != 1 || st.Rating.Games != 0 {
+				t.Errorf("alice's stats: %+v, want the loss recorded and no rated game", st)
+			}
+		})
+	}
+}
+
 // TestRatingsAndResultAreOneTransaction: a stored rating the algorithm
 // cannot use fails the move that finishes the game, and nothing of that
 // move is written: no result, no records, no other rating, the table
@@ -160,8 +209,8 @@ func TestRatingsAndResultAreOneTransaction(t *testing.T) {
 	mustWrite(t, s, `INSERT INTO ratings (guild_id, season, user_id, r, rd, volatility, games, rated_at)
 		VALUES ('g', 1, 'bob', 1500, 0, 0.06, 3, 1)`)
 	tb := startGame(t, s, newLobby("g", "alice", "bob"))
-	_, err := s.Update(ctx, tb.ID, "i-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
-		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+	_, err := servicetest.Update(ctx, s, tb.ID, "i-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		g, _, err := resignAfterAThrow(cur.State, 1)
 		if err != nil {
 			return nil, err
 		}
@@ -193,8 +242,8 @@ func TestGamesFinishingTogetherAllCount(t *testing.T) {
 	s, _ := MustOpen(t)
 	ctx := context.Background()
 	resign := func(id int64) error {
-		_, err := s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
-			g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 1})
+		_, err := servicetest.Update(ctx, s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			g, _, err := resignAfterAThrow(cur.State, 1)
 			if err != nil {
 				return nil, err
 			}
@@ -238,14 +287,14 @@ func TestGamesFinishingTogetherAllCount(t *testing.T) {
 
 // TestIdleWeeks: a rating's RD widens one idle step a whole week away, up
 // to a newcomer's; and a player who plays once a week, or stops, moves
-// as idlePeriod's comment says.
+// as cribbage.RatingIdle's comment says.
 func TestIdleWeeks(t *testing.T) {
 	start := time.Date(2026, 1, 5, 20, 0, 0, 0, time.UTC)
 	settled := storedRating{Rating: rating.Rating{R: 1600, RD: 60, Volatility: 0.06}, games: 40, ratedAt: start}
 	for _, tc := range []struct {
 		after time.Duration
 		steps int
-	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}, {60 * idlePeriod, 60}} {
+	}{{0, 0}, {7*24*time.Hour - time.Second, 0}, {7 * 24 * time.Hour, 1}, {20 * 24 * time.Hour, 2}, {-time.Hour, 0}, {60 * cribbage.RatingIdle, 60}} {
 		want := settled.Rating
 		for range tc.steps {
 			want = rating.Idle(want, ratingSystem)
@@ -264,13 +313,13 @@ func TestIdleWeeks(t *testing.T) {
 	weekly := storedRating{Rating: ratingSystem.Newcomer(), ratedAt: start}
 	var highest float64
 	for week := range 104 {
-		at := start.Add(time.Duration(week) * idlePeriod)
+		at := start.Add(time.Duration(week) * cribbage.RatingIdle)
 		before := weekly.at(at)
 		if week >= 52 {
 			highest = max(highest, before.RD)
 		}
-		after := rateGame(map[string]rating.Rating{"a": before, "b": opp},
-			[]seatResult{{userID: "a", side: 0, won: week%2 == 0}, {userID: "b", side: 1, won: week%2 == 1}})
+		after := rating.RateBouts(map[string]rating.Rating{"a": before, "b": opp},
+			bouts([]cribbage.PlayerResult{{UserID: "a", Side: 0, Won: week%2 == 0}, {UserID: "b", Side: 1, Won: week%2 == 1}}), ratingSystem)
 		weekly = storedRating{Rating: after["a"], ratedAt: at}
 	}
 	if highest > 75 {
@@ -279,7 +328,7 @@ func TestIdleWeeks(t *testing.T) {
 	t.Logf("a weekly player's RD before a game, second year: at most %.1f", highest)
 	// A settled player away: provisional after how many weeks?
 	weeks := 0
-	for !settled.at(start.Add(time.Duration(weeks) * idlePeriod)).Provisional(rating.ProvisionalRD) {
+	for !settled.at(start.Add(time.Duration(weeks) * cribbage.RatingIdle)).Provisional(rating.ProvisionalRD) {
 		weeks++
 	}
 	if weeks < 52 || weeks > 104 {

@@ -13,11 +13,10 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// recordResult writes a finished game's result and one record row a
-// seated person, in the server's current season, and rates a game between
-// people (rateResult). Partners are credited alike; with three or four
-// individual players the winner is credited with every skunk given and
-// each loser with their own skunk line.
+// recordResult writes a finished game's result and its records, one row
+// a seated person (cribbage.Table.Results: who is credited with which
+// skunk), in the server's current season, and rates it if the domain
+// says it is rated (cribbage.Table.Rated).
 func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 	g := t.State
 	if g == nil || g.Result == nil {
@@ -43,46 +42,27 @@ func recordResult(ctx context.Context, tx *txn, t *cribbage.Table) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, string(r.Reason), r.Winner, string(scores), string(skunks), r.Games, vsComputer, finished, assisted); err != nil {
 		return fmt.Errorf("store: record result: %w", err)
 	}
-	season, err := currentSeason(ctx, tx, t.GuildID)
+	season, err := seasonForResult(ctx, tx, t.GuildID)
 	if err != nil {
 		return err
 	}
-	var given, doubleGiven int
-	for side, level := range r.Skunks {
-		if side != r.Winner {
-			given += boolInt(level == 1)
-			doubleGiven += boolInt(level == 2)
-		}
-	}
-	var rated []seatResult
-	for i, seat := range t.Seats {
-		if seat.Computer != "" {
-			continue
-		}
-		side := t.Options.SideOf(i)
-		won := side == r.Winner
-		rated = append(rated, seatResult{userID: seat.UserID, side: side, won: won})
-		row := struct{ gamesWon, given, doubleGiven, taken, doubleTaken int }{}
-		if won {
-			row.gamesWon, row.given, row.doubleGiven = r.Games, given, doubleGiven
-		} else {
-			row.taken, row.doubleTaken = boolInt(r.Skunks[side] == 1), boolInt(r.Skunks[side] == 2)
-		}
-		tl := g.Tally[i]
+	lines := t.Results()
+	for _, p := range lines {
+		tl := p.Tally
 		if _, err := tx.exec(ctx, `INSERT INTO player_results (table_id, guild_id, user_id, name, seat, side, won, games_won,
 			skunks_given, double_skunks_given, skunks_taken, double_skunks_taken, score, pegging, hand_points, hands,
 			crib_points, cribs, best_hand, twenty_nines, vs_computer, finished_at, season)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			t.ID, t.GuildID, seat.UserID, seat.Name, i, side, boolInt(won), row.gamesWon,
-			row.given, row.doubleGiven, row.taken, row.doubleTaken, r.Scores[side], tl.Pegging, tl.HandPoints, tl.Hands,
+			t.ID, t.GuildID, p.UserID, p.Name, p.Seat, p.Side, boolInt(p.Won), p.GamesWon,
+			p.SkunksGiven, p.DoubleSkunksGiven, p.SkunksTaken, p.DoubleSkunksTaken, p.Score, tl.Pegging, tl.HandPoints, tl.Hands,
 			tl.CribPoints, tl.Cribs, tl.BestHand, tl.TwentyNine, vsComputer, finished, season); err != nil {
 			return fmt.Errorf("store: record player result: %w", err)
 		}
 	}
-	if t.HasComputer() {
-		return nil // ratings are between people
+	if !t.Rated() {
+		return nil
 	}
-	return rateResult(ctx, tx, t.GuildID, season, rated, t.FinishedAt)
+	return rateResult(ctx, tx, t.GuildID, season, lines, t.FinishedAt)
 }
 
 // Assisted reports whether a finished game's result is marked assisted.

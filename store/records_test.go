@@ -7,6 +7,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // finished describes a game result worked out by hand.
@@ -30,7 +31,7 @@ func finishGame(t *testing.T, s *Store, c *clock, f finished) {
 	saved := c.t
 	c.t = saved.Add(-f.ago)
 	defer func() { c.t = saved.Add(time.Minute) }()
-	_, err := s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := servicetest.Update(ctx, s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
 		if err != nil {
 			return nil, err
@@ -169,7 +170,7 @@ func TestAssistedResults(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.Update(ctx, tb.ID, "", resign); err != nil {
+		if _, err := servicetest.Update(ctx, s, tb.ID, "", resign); err != nil {
 			t.Fatal(err)
 		}
 		if a, err := s.Assisted(ctx, tb.ID); err != nil || a != tt.assisted {

@@ -72,7 +72,7 @@ func TestTwoHandlesOnOneDatabase(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			created, err := replicas[i%2].CreateTable(ctx, newLobby("g", "p", "q"), fmt.Sprintf("c-%d", i), []cribbage.Outbound{{ChannelID: "c1", Kind: "table"}})
+			created, err := replicas[i%2].CreateTable(ctx, newLobby("g", "p", "q"), fmt.Sprintf("c-%d", i), []cribbage.Outbound{{ChannelID: "c1", Kind: "table"}}, cribbage.Hold{})
 			if err != nil {
 				t.Errorf("create: %v", err)
 				return
@@ -137,7 +137,7 @@ func TestOutboxLeasesAreSharedByHandles(t *testing.T) {
 	}
 	defer b.Close()
 	for i := range 4 {
-		if _, err := a.CreateTable(ctx, newLobby("g", "p", "q"), fmt.Sprintf("i-%d", i), []cribbage.Outbound{{ChannelID: "c", Kind: "table"}}); err != nil {
+		if _, err := a.CreateTable(ctx, newLobby("g", "p", "q"), fmt.Sprintf("i-%d", i), []cribbage.Outbound{{ChannelID: "c", Kind: "table"}}, cribbage.Hold{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -74,6 +74,12 @@ func startedSeasons(ctx context.Context, q querier, guildID string) ([]cribbage.
 func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (cribbage.Season, error) {
 	se := cribbage.Season{Name: name, StartedAt: fromMillis(millis(s.now())), StartedBy: userID}
 	err := s.inTx(ctx, func(tx *txn) error {
+		// Alone with the season: the games finishing now are recorded in
+		// the season they finished in, and count towards whether it was
+		// played (seasonForResult).
+		if err := tx.c.d.lockSeason(ctx, tx, guildID, true); err != nil {
+			return err
+		}
 		current, err := currentSeason(ctx, tx, guildID)
 		if err != nil {
 			return err

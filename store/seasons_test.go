@@ -161,7 +161,7 @@ func TestSettledRanksAboveProvisional(t *testing.T) {
 		board[1].Rating.R <= board[0].Rating.R {
 		t.Errorf("board %+v; want alice settled first, bob provisional and higher second", board)
 	}
-	c.t = c.t.Add(80 * idlePeriod)
+	c.t = c.t.Add(80 * cribbage.RatingIdle)
 	board, _ = s.Leaderboard(ctx, "g", 0, time.Time{})
 	st, _ := s.PlayerStats(ctx, "g", "alice")
 	if !st.Rating.Provisional || st.Rating.R != 1550 || board[0].UserID != "bob" {

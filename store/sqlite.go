@@ -49,6 +49,16 @@ func (*sqlite) migrations() []string { return []string{"*.sql"} }
 // the migrations' transactions.
 func (*sqlite) lockMigrations(context.Context, *conn) (func(), error) { return func() {}, nil }
 
+// lockPeople has nothing to do: SQLite has one writer, and a batch of
+// group-committed writes runs one after another in one transaction, each
+// seeing the writes before it.
+func (*sqlite) lockPeople(context.Context, *txn, string, []string) error { return nil }
+
+// lockSeason has nothing to do: SQLite's writes are one at a time (write),
+// so no season starts between a finish reading the current season and
+// its commit.
+func (*sqlite) lockSeason(context.Context, *txn, string, bool) error { return nil }
+
 // exec runs a cached prepared statement, once the schema is final:
 // SQLite otherwise parses the statement each time.
 func (d *sqlite) exec(ctx context.Context, tx *txn, query string, args ...any) (sql.Result, error) {

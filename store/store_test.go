@@ -26,7 +26,7 @@ func TestMigrationsFromEmptyAndAgain(t *testing.T) {
 	if first == 0 {
 		t.Fatal("no migration recorded")
 	}
-	if _, err := s.CreateTable(ctx, newLobby("g", "a", "b"), "", nil); err != nil {
+	if _, err := s.CreateTable(ctx, newLobby("g", "a", "b"), "", nil, cribbage.Hold{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -11,14 +11,14 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// The writes of tables: a new table, and a move (Update) with the next
+// The writes of tables: a new table, and a move (Save) with the next
 // table it may make, each one transaction with its actions, announcements
 // and interaction.
 
 // CreateTable saves a new table, queues its announcements and records the
 // interaction that asked for it, in one transaction. It sets the table's
 // id, version and times.
-func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound) (*cribbage.Table, error) {
+func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, outbox []cribbage.Outbound, hold cribbage.Hold) (*cribbage.Table, error) {
 	t = t.Clone()
 	now := s.now()
 	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
@@ -26,10 +26,16 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
 			return err
 		}
+		if err := s.lockHold(ctx, tx, t, hold); err != nil {
+			return err
+		}
 		if err := tx.QueryRowContext(ctx, `SELECT `+s.db.d.newID("tables")).Scan(&t.ID); err != nil {
 			return err
 		}
-		return s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID)
+		if err := s.insertTable(ctx, tx, &cribbage.Change{Table: t, Outbox: outbox}, interactionID); err != nil {
+			return err
+		}
+		return checkHold(ctx, tx, t, hold)
 	})
 	if err != nil {
 		return nil, err
@@ -65,42 +71,22 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	return err
 }
 
-// Update is one action, one transaction: it reads the table, lets fn
-// decide the change, and saves the new table, appends its actions, queues
-// its announcements and records the interaction — all or nothing. fn gets
-// a copy to change; returning an error (or a nil Change) writes nothing.
-//
-// The read and fn run outside the write lock; the write compares and swaps
-// the version, so a change made meanwhile (by this process or another) is
-// never overwritten: fn is run again on the new table, and if that keeps
-// happening the caller gets ErrStale. An interaction seen before fails with
-// ErrDuplicate. When the change finishes the game, its result and records
-// are written in the same transaction, and so is the table that follows it
-// when the change makes one (cribbage.Change.Next).
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	for try := 1; ; try++ {
-		// Checked first so a redelivered interaction is told so, rather
-		// than whatever fn would say of it now; the save checks again.
-		if err := s.checkInteraction(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		cur, err := s.loadTable(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := fn(cur.Clone())
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Table == nil {
-			return nil, nil
-		}
-		saved, err := s.save(ctx, cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && try < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
+// Save implements cribbage.TableService: it writes a change decided on
+// from, the table as read, and compares and swaps the version, so a change
+// made meanwhile (by this process or another) is never overwritten: the
+// caller gets ErrStale and decides again. When the change finishes the
+// game, its result and records are written in the same transaction, and
+// so is the table that follows it (cribbage.Change.Next).
+func (s *Store) Save(ctx context.Context, from *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	if ch == nil || ch.Table == nil {
+		return nil, nil
 	}
+	return s.save(ctx, from, ch, interactionID)
+}
+
+// Seen implements cribbage.TableService.
+func (s *Store) Seen(ctx context.Context, interactionID string) error {
+	return s.checkInteraction(ctx, interactionID)
 }
 
 // save writes a change made from cur in one transaction.
@@ -120,6 +106,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 	}
 	err = s.inTx(ctx, func(tx *txn) error {
 		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
+			return err
+		}
+		if err := s.lockHold(ctx, tx, t, ch.Hold); err != nil {
 			return err
 		}
 		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
@@ -142,7 +131,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 			}
 			t.RematchID = id
 		}
-		return nil
+		return checkHold(ctx, tx, t, ch.Hold)
 	})
 	if err != nil {
 		return nil, err

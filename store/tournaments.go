@@ -120,35 +120,14 @@ func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID str
 		shown_version = CASE WHEN shown_version < ? THEN ? ELSE shown_version END WHERE id = ?`, messageID, version, version, id)
 }
 
-// UpdateTournament loads a tournament and its tables, lets fn decide, and
-// saves the change with the tables it opens in one transaction; a change
-// made meanwhile runs fn again on the newer tournament.
-func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for try := 1; ; try++ {
-		if err := s.checkInteraction(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		cur, err := s.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		tables, err := s.TournamentTables(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := fn(cur.Clone(), tables)
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Tournament == nil {
-			return nil, nil
-		}
-		saved, err := s.saveTournament(ctx, cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && try < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
+// SaveTournament implements cribbage.TournamentService: the change and
+// the tables it opens, in one transaction, over the version it was
+// decided on.
+func (s *Store) SaveTournament(ctx context.Context, from *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
+	if ch == nil || ch.Tournament == nil {
+		return nil, nil
 	}
+	return s.saveTournament(ctx, from, ch, interactionID)
 }
 
 // saveTournament writes a change made from cur.

@@ -43,10 +43,13 @@ func TestTournamentStateKeepsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.t = c.t.Add(time.Hour)
-	saved, err := s.UpdateTournament(ctx, created.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
-		cur.Status = cribbage.TournamentFinished
-		return &cribbage.TournamentChange{Tournament: cur}, nil
-	})
+	from, err := s.Tournament(ctx, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := from.Clone()
+	next.Status = cribbage.TournamentFinished
+	saved, err := s.SaveTournament(ctx, from, &cribbage.TournamentChange{Tournament: next}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

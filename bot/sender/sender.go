@@ -3,11 +3,11 @@
 // fast as Discord's rate limits allow and never into a 429 it could have
 // seen coming, retrying server errors with backoff, and after a restart
 // whatever the last run left. What an announcement says, and the request
-// that sends it, are the bot's (a Deliverer); when, how often and what
-// happens on failure are this package's.
+// that sends it, are a Deliverer's (the story's: bot/story); when, how
+// often and what happens on failure are this package's.
 //
 // Time is the sender's injected clock, and so are the rate limits it learns
-// (Limits): its tests run Discord's limits on a fake clock instead of
+// (rest.Limits): its tests run Discord's limits on a fake clock instead of
 // sleeping through them.
 package sender
 
@@ -21,13 +21,14 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 )
 
 // Deliverer sends one announcement, and returns the others of its table it
 // carried in the same message (a hand's story lines), done with it. It
-// makes its requests through the sender's Client, whose errors the sender
-// reads: *Paced and *RateLimited hold the table back, a Permanent error
-// gives the announcement up, anything else is retried with backoff.
+// makes its requests through a rest.Client, whose errors the sender reads:
+// *rest.Paced and *rest.RateLimited hold the table back, a rest.Permanent
+// error gives the announcement up, anything else is retried with backoff.
 type Deliverer func(ctx context.Context, it cribbage.OutboxItem) (carried []int64, err error)
 
 // Options are a sender's parts.
@@ -220,8 +221,8 @@ func (s *Sender) deliverOne(ctx context.Context, it cribbage.OutboxItem) (done [
 		}
 	}()
 	carried, err := s.opts.Deliver(ctx, it)
-	var paced *Paced
-	var limited *RateLimited
+	var paced *rest.Paced
+	var limited *rest.RateLimited
 	switch {
 	case err == nil:
 		return append(carried, it.ID)
@@ -235,7 +236,7 @@ func (s *Sender) deliverOne(ctx context.Context, it cribbage.OutboxItem) (done [
 		// Not a failed attempt: Discord said when to come back.
 		s.Hold(it.TableID, s.opts.Now().Add(limited.RetryAfter))
 		return nil
-	case Permanent(err) || errors.Is(err, ErrGiveUp):
+	case rest.Permanent(err) || errors.Is(err, ErrGiveUp):
 		s.opts.Log.Warn("outbox: giving up on an announcement", "id", it.ID, "table", it.TableID, "kind", it.Kind, "err", err)
 		return append(carried, it.ID)
 	}

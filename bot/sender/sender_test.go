@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
@@ -48,7 +49,7 @@ type rig struct {
 	clock  *clock
 	fake   *discordtest.Server
 	store  *store.Store
-	client *Client
+	client *rest.Client
 	// sent counts the posts delivered, by announcement id.
 	mu   sync.Mutex
 	sent map[int64]int
@@ -74,7 +75,7 @@ func newRig(t *testing.T) *rig {
 	}
 	t.Cleanup(func() { st.Close() })
 	return &rig{t: t, clock: c, fake: fake, store: st, sent: map[int64]int{},
-		client: &Client{HTTP: http.DefaultClient, Token: "test-token", Limits: NewLimits(c.Now)}}
+		client: &rest.Client{HTTP: http.DefaultClient, Token: "test-token", Limits: rest.NewLimits(c.Now)}}
 }
 
 // sender is a sender of owner on the rig, posting each announcement's
@@ -86,7 +87,7 @@ func (r *rig) sender(owner string) *Sender {
 // post is the Deliverer: the payload as the message, with the announcement
 // as its nonce.
 func (r *rig) post(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
-	_, err := r.client.Do(ctx, Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/channels/" + it.ChannelID + "/messages",
+	_, err := r.client.Do(ctx, rest.Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/channels/" + it.ChannelID + "/messages",
 		Bucket: "post " + it.ChannelID, Route: "POST /channels/{channel}/messages",
 		Body: map[string]any{"content": it.Payload, "nonce": fmt.Sprint("n", it.ID), "enforce_nonce": true}})
 	if err == nil {
@@ -103,7 +104,7 @@ func (r *rig) queue(n int) {
 	for i := range n {
 		_, err := r.store.CreateTable(context.Background(), &cribbage.Table{GuildID: "1", ChannelID: channel, HostID: "2",
 			Options: cribbageOptions(), Status: cribbage.StatusLobby}, "",
-			[]cribbage.Outbound{{ChannelID: channel, Kind: "post", Payload: fmt.Sprint("post ", i)}})
+			[]cribbage.Outbound{{ChannelID: channel, Kind: "post", Payload: fmt.Sprint("post ", i)}}, cribbage.Hold{})
 		if err != nil {
 			r.t.Fatal(err)
 		}
@@ -136,7 +137,7 @@ func TestPostsKeepAChannelsLimitOnTheClock(t *testing.T) {
 	s := r.sender("a")
 	for range 20 { // passes, as the sender makes them; a busy bucket holds a table for a moment
 		s.Drain(context.Background())
-		r.clock.Advance(busyRetry)
+		r.clock.Advance(rest.BusyRetry)
 	}
 	if got := r.posted(); got != 5 {
 		t.Fatalf("%d posted in the first window, want 5", got)
@@ -148,7 +149,7 @@ func TestPostsKeepAChannelsLimitOnTheClock(t *testing.T) {
 	r.clock.Advance(5 * time.Second)
 	for range 5 {
 		s.Drain(context.Background())
-		r.clock.Advance(busyRetry)
+		r.clock.Advance(rest.BusyRetry)
 	}
 	if got := r.posted(); got != 7 || r.pending() != 0 {
 		t.Errorf("%d posted, %d pending after the window, want 7 and 0", got, r.pending())
@@ -257,19 +258,19 @@ func TestLeasesKeepATableWithOneSender(t *testing.T) {
 	}
 }
 
-// TestTheGlobalBudget: the sender makes at most GlobalBudget bot-token
+// TestTheGlobalBudget: the sender makes at most rest.GlobalBudget bot-token
 // requests a second however many buckets they are in, and holds the rest
 // until the second is over; requests with an interaction's token do not
 // count.
 func TestTheGlobalBudget(t *testing.T) {
 	r := newRig(t)
 	ok, paced := 0, 0
-	for i := range GlobalBudget + 5 {
+	for i := range rest.GlobalBudget + 5 {
 		ch := fmt.Sprint(600000000000000000 + i)
 		r.fake.AddChannel(ch)
-		_, err := r.client.Do(context.Background(), Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/channels/" + ch + "/messages",
+		_, err := r.client.Do(context.Background(), rest.Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/channels/" + ch + "/messages",
 			Bucket: "post " + ch, Route: "post", Body: map[string]any{"content": "x"}})
-		var p *Paced
+		var p *rest.Paced
 		switch {
 		case err == nil:
 			ok++
@@ -279,12 +280,12 @@ func TestTheGlobalBudget(t *testing.T) {
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}
-	if ok != GlobalBudget || paced != 5 {
-		t.Errorf("%d sent, %d held for the next second; want %d and 5", ok, paced, GlobalBudget)
+	if ok != rest.GlobalBudget || paced != 5 {
+		t.Errorf("%d sent, %d held for the next second; want %d and 5", ok, paced, rest.GlobalBudget)
 	}
 }
 
-// TestInteractionTokens: a token is not used once TokenUsable has passed
+// TestInteractionTokens: a token is not used once rest.TokenUsable has passed
 // since its interaction (nothing is sent); while it is, edits through it
 // keep the token's own limit of 5 per 2 seconds without a 429.
 func TestInteractionTokens(t *testing.T) {
@@ -299,18 +300,18 @@ func TestInteractionTokens(t *testing.T) {
 	}
 	data, _ := json.Marshal(discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: "hand", Flags: discordgo.MessageFlagsEphemeral}})
-	if _, err := r.client.Do(context.Background(), Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/interactions/" + i.ID + "/" + tok + "/callback",
+	if _, err := r.client.Do(context.Background(), rest.Request{Method: http.MethodPost, URL: r.fake.URL() + "/api/v9/interactions/" + i.ID + "/" + tok + "/callback",
 		Bucket: "callback", Route: "callback", Body: json.RawMessage(data), Interaction: true, TokenAt: r.clock.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	edit := func(at time.Time) error {
-		_, err := r.client.Do(context.Background(), Request{Method: http.MethodPatch, URL: r.fake.URL() + "/api/v9/webhooks/" + r.fake.AppID + "/" + tok + "/messages/@original",
+		_, err := r.client.Do(context.Background(), rest.Request{Method: http.MethodPatch, URL: r.fake.URL() + "/api/v9/webhooks/" + r.fake.AppID + "/" + tok + "/messages/@original",
 			Bucket: "token " + tok, Route: "PATCH @original", Body: map[string]any{"content": "edited"}, Interaction: true, TokenAt: at})
 		return err
 	}
 	sent, paced := 0, 0
 	for range 7 {
-		var p *Paced
+		var p *rest.Paced
 		switch err := edit(r.clock.Now()); {
 		case err == nil:
 			sent++
@@ -324,7 +325,7 @@ func TestInteractionTokens(t *testing.T) {
 		t.Errorf("%d edits sent, %d held; want 5 and 2", sent, paced)
 	}
 	requests := len(r.fake.Requests())
-	if err := edit(r.clock.Now().Add(-TokenUsable)); !errors.Is(err, ErrTokenExpired) || !TokenRefused(err) {
+	if err := edit(r.clock.Now().Add(-rest.TokenUsable)); !errors.Is(err, rest.ErrTokenExpired) || !rest.TokenRefused(err) {
 		t.Errorf("a token past its use: %v", err)
 	}
 	if len(r.fake.Requests()) != requests {
@@ -332,31 +333,5 @@ func TestInteractionTokens(t *testing.T) {
 	}
 	if n := r.fake.RateLimited(); n["user"]+n["global"] != 0 {
 		t.Errorf("%v 429s", n)
-	}
-}
-
-// TestTokenEdits: a token edits its own message, and only until a minute
-// before Discord lets it lapse.
-func TestTokenEdits(t *testing.T) {
-	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	tok := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: at}
-	for _, c := range []struct {
-		name string
-		tok  cribbage.MessageToken
-		id   string
-		now  time.Time
-		want bool
-	}{
-		{"at once", tok, "m1", at, true},
-		{"13m59s on", tok, "m1", at.Add(TokenUsable - time.Second), true},
-		{"14 minutes on", tok, "m1", at.Add(TokenUsable), false},
-		{"15 minutes on", tok, "m1", at.Add(TokenLife), false},
-		{"another message", tok, "m2", at, false},
-		{"no message recorded", tok, "", at, false},
-		{"no token", cribbage.MessageToken{MessageID: "m1", At: at}, "m1", at, false},
-	} {
-		if got := TokenEdits(c.tok, c.id, c.now); got != c.want {
-			t.Errorf("%s: TokenEdits = %v, want %v", c.name, got, c.want)
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -120,7 +121,7 @@ func TestComputerMovesAfterARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := st.Update(context.Background(), id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	saved, err := servicetest.Update(context.Background(), st, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActPlay, Seat: 0, Card: cur.State.LegalPlays(0)[0]})
 		cur.State = g
 		return &cribbage.Change{Table: cur}, err

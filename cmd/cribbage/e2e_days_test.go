@@ -274,11 +274,13 @@ func (h *harness) postsPinging(id int64, userID, text string) int {
 }
 
 // resignedGame plays a quick game between host and guest that loser
-// concedes, and returns the table.
+// concedes once they have thrown to the crib (a resignation before any
+// card rates nobody), and returns the table.
 func (h *harness) resignedGame(host, guest, loser discordtest.User) int64 {
 	h.t.Helper()
 	id, msg := h.open(host)
 	h.click(guest, msg, "/join/"+itoa64(id))
+	h.discard(loser, msg, id, 2)
 	h.fake.Advance(time.Minute) // keep finishing times in order
 	a := h.command(loser, "resign", discordtest.Opt{Name: "table", Value: id})
 	b, ok := button(h.t, a.Response.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/resign/") })

@@ -64,6 +64,9 @@ type harness struct {
 	timersAt atomic.Int64
 	// seeds counts the seeds handed out: every run deals the same cards.
 	seeds atomic.Uint64
+	// computers, when set, decides for the computer players instead of
+	// engine/ai's.
+	computers cribbage.Computers
 
 	// latencies records, when set, every answer's time from dispatch to
 	// callback.
@@ -74,6 +77,10 @@ type harness struct {
 	// the fake (a proxy in front of it); logs holds what the bot logged.
 	apiURL string
 	logs   lockedBuffer
+
+	// wrapStore, when set, is what the bot is given in place of the
+	// store: a test's way into the bot's calls (see e2e_limits_test.go).
+	wrapStore func(bot.Store) bot.Store
 }
 
 // newHarness starts a fake Discord and a bot connected to it, checking its
@@ -131,11 +138,16 @@ func (h *harness) startBot() {
 	}
 	h.metrics = prometheus.NewRegistry()
 	logger := slog.New(slog.NewTextHandler(io.MultiWriter(testWriter{h.t}, &h.logs), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: st, Logger: logger, Now: h.fake.Now,
+	var bs bot.Store = st
+	if h.wrapStore != nil {
+		bs = h.wrapStore(st)
+	}
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: bs, Logger: logger, Now: h.fake.Now,
 		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, NudgeAfter: h.nudgeAfter, TimerInterval: h.timerInterval,
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
 		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) },
 		HTTPOnly:      h.overHTTP,
+		Computers:     h.computers,
 		Metrics:       h.metrics})
 	if err != nil {
 		h.t.Fatal(err)

@@ -29,10 +29,11 @@ func TestMain(m *testing.M) {
 }
 
 // parallelUnlessRace is t.Parallel, except under the race detector. A
-// tournament's step plays the games between two computer entrants inside
-// the transaction that opens them, holding the database's write lock
-// meanwhile; the detector slows that enough that, beside other tests, the
-// test's own commands waiting on the lock could miss Discord's 3 s.
+// tournament of computer entrants is many games searched move by move,
+// which the detector makes many times the work. They are played after the
+// transactions that open them, so no command waits on them for the
+// database (TestAnotherTableMovesWhileComputersPlay), but beside other
+// tests on a few cores they still crowd out the bot's answers.
 func parallelUnlessRace(t *testing.T) {
 	if !raceDetector {
 		t.Parallel()

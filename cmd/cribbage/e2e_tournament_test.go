@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 	"github.com/cribbage-bot/cribbage/store"
 )
 
@@ -436,7 +438,7 @@ func TestTournamentPairsAfterARestart(t *testing.T) {
 	tr, tb := h.stoppedInRoundOne()
 	reopened := h.reopen()
 	env := cribbage.Env{Now: h.fake.Now(), Seeds: func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) }, Computers: ai.Players{}}
-	if _, err := reopened.Update(context.Background(), tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := servicetest.Update(context.Background(), reopened, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch, _, err := cribbage.Move(cur, engine.Action{Kind: engine.ActResign, Seat: 1}, env)
 		return ch, err
 	}); err != nil {
@@ -528,7 +530,7 @@ func TestACancelCutShortIsFinishedAtTheNextStart(t *testing.T) {
 	// What the cancel saved before its process died: the tournament's
 	// end, not yet its games'.
 	reopened := h.reopen()
-	if _, err := reopened.UpdateTournament(context.Background(), tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	if _, err := servicetest.UpdateTournament(context.Background(), reopened, tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel(ada.ID)
 	}); err != nil {
 		t.Fatal(err)
@@ -569,4 +571,98 @@ func (h *harness) reopen() *store.Store {
 		h.t.Fatal(err)
 	}
 	return st
+}
+
+// heldComputers are engine/ai's players, but the first decision any of
+// them is asked for waits, once it has closed asked, until release is
+// closed: a test sees what goes on while a computer is thinking.
+type heldComputers struct {
+	ai.Players
+	once    sync.Once
+	asked   chan struct{}
+	release chan struct{}
+}
+
+func (c *heldComputers) Decide(level string, v engine.View, seed uint64) (engine.Action, bool) {
+	c.once.Do(func() {
+		close(c.asked)
+		<-c.release
+	})
+	return c.Players.Decide(level, v, seed)
+}
+
+// TestAnotherTableMovesWhileComputersPlay: a tournament's pairing of two
+// computer entrants is played after the transaction that opens it, never
+// in it, so while its first computer is thinking (held back here until
+// the test lets it go) another table's move is answered and saved — on
+// SQLite, whose one writer every table shares, and on PostgreSQL. Then
+// the pairing is played, once, and the tournament to its champion.
+func TestAnotherTableMovesWhileComputersPlay(t *testing.T) {
+	parallelUnlessRace(t)
+	for _, db := range []string{"sqlite", "postgres"} {
+		t.Run(db, func(t *testing.T) {
+			held := &heldComputers{asked: make(chan struct{}), release: make(chan struct{})}
+			var once sync.Once
+			release := func() { once.Do(func() { close(held.release) }) }
+			url := ""
+			if db == "postgres" {
+				url = postgresSchema(t)
+			}
+			h := newHarnessWith(t, func(h *harness) { h.databaseURL, h.computers = url, held })
+			// Cleanups run last first: the computer is let go before the
+			// bot is stopped.
+			t.Cleanup(release)
+			id, msg := h.open(alice)
+			h.click(bob, msg, "/join/"+itoa64(id))
+			tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 1})
+			h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 4})
+			// The start is answered: opening the round's tables plays
+			// nothing.
+			if a := h.admin(ada, "tournament start"); !strings.Contains(a.Content(), "has begun") {
+				t.Fatalf("the start: %q", a.Content())
+			}
+			select {
+			case <-held.asked:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no computer entrant was asked to decide")
+			}
+			opened := h.tournamentTables(tr.ID)
+			before := h.table(id)
+			h.step(id, msg, usersOf(alice, bob))
+			if after := h.table(id); after.Version != before.Version+1 {
+				t.Fatalf("Alice and Bob's table at version %d after a move from %d", after.Version, before.Version)
+			}
+			// The pairing's game was being played all along: nothing of
+			// it is saved while its computer thinks.
+			for _, tb := range h.tournamentTables(tr.ID) {
+				if tb.Status != cribbage.StatusPlaying || tb.Version != 1 {
+					t.Errorf("tournament table %d is %s at version %d while its computer thinks", tb.ID, tb.Status, tb.Version)
+				}
+			}
+			if len(opened) != 2 {
+				t.Fatalf("round 1 opened %d tables, want 2", len(opened))
+			}
+			release()
+			h.within(30*time.Second, "the champion", func() bool { return h.tournament(tr.ID).Status == cribbage.TournamentFinished })
+			done := h.tournament(tr.ID)
+			h.checkPairedOnce(done)
+			for _, tb := range h.tournamentTables(tr.ID) {
+				if acts, err := h.store.Actions(context.Background(), tb.ID); err != nil || tb.Status != cribbage.StatusFinished || countDeals(acts) != tb.State.HandNo {
+					t.Errorf("table %d: %s, %d deals in the log for %d hands, %v", tb.ID, tb.Status, countDeals(acts), tb.State.HandNo, err)
+				}
+			}
+		})
+	}
+}
+
+// countDeals counts the deals in an action log: a game played once has
+// one a hand.
+func countDeals(log []cribbage.LoggedAction) int {
+	n := 0
+	for _, la := range log {
+		if la.Action.Kind == engine.ActDeal {
+			n++
+		}
+	}
+	return n
 }

@@ -6,7 +6,7 @@
 // once, a table's next table (Change.Next) is made once and with its
 // change or not at all, a table's announcements go to the holder
 // of its lease, and times are kept to the millisecond. The records are
-// whatever the test sets.
+// kept from the games finished, as the store keeps them (records.go).
 package mock
 
 import (
@@ -25,8 +25,10 @@ type Store struct {
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
 	// LeaderboardFn, PlayerStatsFn, HeadToHeadFn, SeasonsFn and
-	// StartSeasonFn answer the records; nil ones answer as a server with no
-	// games would.
+	// StartSeasonFn, when set, answer the records in place of the games
+	// finished here: for a handler test that needs a server's long
+	// history (forty games, two seasons) it would be slow to play out.
+	// Left nil, the records are the games', as the store's are.
 	LeaderboardFn func(guildID string, season int, since time.Time) ([]cribbage.Standing, error)
 	PlayerStatsFn func(guildID, userID string) (cribbage.Stats, error)
 	HeadToHeadFn  func(guildID, a, b string) (cribbage.HeadToHead, error)
@@ -43,6 +45,7 @@ type Store struct {
 	leases       map[int64]lease
 	guilds       map[string]cribbage.GuildSettings
 	tournaments  map[int64]*tournament
+	records      records
 }
 
 // lease is who sends a table's announcements, until when.
@@ -127,10 +130,35 @@ func (s *Store) insert(ch *cribbage.Change) {
 	s.tables[t.ID] = stored
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	if stored.Status == cribbage.StatusFinished {
+		// A game that ended as it was made, between computer players.
+		s.records.record(stored, stored.FinishedAt)
+	}
 }
 
+// opened is the new table a change opens (ch.Table, with no id yet) as it
+// is saved with id: a copy with its id, version and times, refused as the
+// SQL store refuses it unless it is a game begun (or a lobby) that opens
+// no other.
+func (s *Store) opened(ch *cribbage.Change, id int64) (*cribbage.Change, error) {
+	if ch.Table == nil || ch.Next != nil || !ch.Table.Status.Open() {
+		return nil, errNotBegun
+	}
+	now := s.now()
+	t := clone(ch.Table)
+	t.AssignID(id)
+	t.Version, t.CreatedAt, t.LastActionAt = 1, now, now
+	if t.Status != cribbage.StatusLobby {
+		t.StartedAt = now
+	}
+	return &cribbage.Change{Table: t, Actions: ch.Actions, Outbox: ch.Outbox}, nil
+}
+
+// errNotBegun is the store's refusal of a new table already played.
+var errNotBegun = errors.New("mock: a table a change opens is a game begun, not over, and opens no other")
+
 // CreateTable implements cribbage.TableService.
-func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound) (*cribbage.Table, error) {
+func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionID string, out []cribbage.Outbound, hold cribbage.Hold) (*cribbage.Table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if interactionID != "" && s.interactions[interactionID] {
@@ -138,6 +166,9 @@ func (s *Store) CreateTable(ctx context.Context, t *cribbage.Table, interactionI
 	}
 	t = clone(t)
 	t.ID, t.Version, t.CreatedAt, t.LastActionAt = int64(len(s.tables)+1), 1, s.now(), s.now()
+	if err := s.checkHold(t, hold, t); err != nil {
+		return nil, err
+	}
 	s.insert(&cribbage.Change{Table: t, Outbox: out})
 	s.claim(interactionID)
 	return t, nil
@@ -150,31 +181,29 @@ func (s *Store) claim(interactionID string) {
 	}
 }
 
-// Update implements cribbage.TableService: fn runs on a copy, outside the
-// lock, and its change is saved only if the table is still at the version
-// fn saw; if it is not, fn runs again on the newer table.
-func (s *Store) Update(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	for attempt := 1; ; attempt++ {
-		cur, err := s.read(id, interactionID)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := fn(clone(cur))
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Table == nil {
-			return nil, nil
-		}
-		saved, err := s.save(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
+// Save implements cribbage.TableService: the change is saved only if the
+// table is still at the version it was decided on.
+func (s *Store) Save(ctx context.Context, from *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
+	if ch == nil || ch.Table == nil {
+		return nil, nil
 	}
+	if _, err := s.read(from.ID, interactionID); err != nil {
+		return nil, err
+	}
+	return s.save(from, ch, interactionID)
 }
 
-// read returns a copy of the table an Update starts from, or why there is
+// Seen implements cribbage.TableService.
+func (s *Store) Seen(ctx context.Context, interactionID string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if interactionID != "" && s.interactions[interactionID] {
+		return cribbage.ErrDuplicate
+	}
+	return nil
+}
+
+// read returns a copy of the table a change starts from, or why there is
 // none: the interaction was applied already, or the table is missing.
 func (s *Store) read(id int64, interactionID string) (*cribbage.Table, error) {
 	s.mu.Lock()
@@ -208,28 +237,31 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
-	// The next table is made before anything is saved: its failure saves
-	// nothing, as the SQL store's transaction does. Next runs under the
-	// lock, as the store runs it inside its transaction.
+	// The next table is checked before anything is saved: its refusal
+	// saves nothing, as the SQL store's transaction does.
 	var next *cribbage.Change
 	if ch.Next != nil {
 		if stored.RematchID != 0 {
 			return nil, cribbage.ErrRematched
 		}
-		nt := &cribbage.Table{ID: int64(len(s.tables) + 1), Version: 1, CreatedAt: t.LastActionAt, LastActionAt: t.LastActionAt}
 		var err error
-		if next, err = ch.Next(nt); err != nil {
+		if next, err = s.opened(ch.Next, int64(len(s.tables)+1)); err != nil {
 			return nil, err
 		}
-		n := next.Table
-		n.ID, n.Version, n.CreatedAt, n.LastActionAt = nt.ID, 1, nt.CreatedAt, nt.LastActionAt
-		if n.Status == cribbage.StatusPlaying {
-			n.StartedAt = nt.CreatedAt
-		}
+	}
+	written := []*cribbage.Table{t}
+	if next != nil {
+		written = append(written, next.Table)
+	}
+	if err := s.checkHold(t, ch.Hold, written...); err != nil {
+		return nil, err
 	}
 	saveGame(stored, t)
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
+		s.records.record(stored, stored.FinishedAt)
+	}
 	if next != nil {
 		s.insert(next)
 		stored.RematchID, t.RematchID = next.Table.ID, next.Table.ID
@@ -281,6 +313,20 @@ func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbag
 	return s.find(func(t *cribbage.Table) bool {
 		return t.Status.Open() && (t.ChannelID == channelID || (t.ThreadID != "" && t.ThreadID == channelID))
 	}), nil
+}
+
+// AwaitingAnswer implements cribbage.TableService.
+func (s *Store) AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error) {
+	return s.find(func(t *cribbage.Table) bool { return t.GuildID == guildID && t.AwaitsAnswer(userID) }), nil
+}
+
+// ThreadTable implements cribbage.TableService.
+func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
+	found := s.find(func(t *cribbage.Table) bool { return channelID != "" && t.ThreadID == channelID })
+	if len(found) == 0 {
+		return nil, cribbage.ErrNotFound
+	}
+	return found[0], nil
 }
 
 // GamesInProgress implements cribbage.TableService.
@@ -535,45 +581,44 @@ func (s *Store) Seal(ctx context.Context, id, through int64) error {
 	return nil
 }
 
-// Leaderboard implements cribbage.RecordService.
-func (s *Store) Leaderboard(ctx context.Context, guildID string, season int, since time.Time) ([]cribbage.Standing, error) {
-	if s.LeaderboardFn == nil {
-		if season > 1 {
-			return nil, cribbage.ErrNoSeason
+// checkHold reports whether writing the tables written (t among them, as
+// they would be saved) breaks h, as the SQL store checks it inside the
+// write: the mutex held by its callers makes the check and the write one
+// step here.
+func (s *Store) checkHold(t *cribbage.Table, h cribbage.Hold, written ...*cribbage.Table) error {
+	// after is every table of the server as it would be once written.
+	var after []*cribbage.Table
+	for id, st := range s.tables {
+		if !slices.ContainsFunc(written, func(w *cribbage.Table) bool { return w.ID == id }) {
+			after = append(after, st)
 		}
-		return nil, nil
 	}
-	return s.LeaderboardFn(guildID, season, since)
-}
-
-// PlayerStats implements cribbage.RecordService.
-func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribbage.Stats, error) {
-	if s.PlayerStatsFn == nil {
-		return cribbage.Stats{}, nil
+	after = append(after, written...)
+	// A second challenge to the same person is refused for that, even
+	// when the server's limit would refuse it too: it says what to do.
+	if h.OneChallenge && t.Challenge != nil {
+		n := 0
+		for _, a := range after {
+			if a.GuildID == t.GuildID && a.OpenChallenge(t.HostID, t.Challenge.UserID) {
+				n++
+			}
+		}
+		if n > 1 {
+			return cribbage.ErrChallengedAgain
+		}
 	}
-	return s.PlayerStatsFn(guildID, userID)
-}
-
-// HeadToHead implements cribbage.RecordService.
-func (s *Store) HeadToHead(ctx context.Context, guildID, a, b string) (cribbage.HeadToHead, error) {
-	if s.HeadToHeadFn == nil {
-		return cribbage.HeadToHead{}, nil
+	if h.MaxOpenTables > 0 {
+		for _, p := range h.People {
+			n := 0
+			for _, a := range after {
+				if a.GuildID == t.GuildID && a.Status.Open() && a.SeatOf(p) >= 0 {
+					n++
+				}
+			}
+			if n > h.MaxOpenTables {
+				return cribbage.ErrTooManyTables
+			}
+		}
 	}
-	return s.HeadToHeadFn(guildID, a, b)
-}
-
-// Seasons implements cribbage.RecordService.
-func (s *Store) Seasons(ctx context.Context, guildID string) ([]cribbage.Season, error) {
-	if s.SeasonsFn == nil {
-		return []cribbage.Season{{Number: 1}}, nil
-	}
-	return s.SeasonsFn(guildID)
-}
-
-// StartSeason implements cribbage.RecordService.
-func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (cribbage.Season, error) {
-	if s.StartSeasonFn == nil {
-		return cribbage.Season{}, cribbage.ErrSeasonUnplayed
-	}
-	return s.StartSeasonFn(guildID, userID, name)
+	return nil
 }

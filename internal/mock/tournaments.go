@@ -2,7 +2,6 @@ package mock
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/cribbage-bot/cribbage"
@@ -110,32 +109,15 @@ func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID str
 	return nil
 }
 
-// UpdateTournament implements cribbage.TournamentService: fn runs on
-// copies outside the lock, and its change is saved with the tables it
-// opens only if the tournament is still at the version fn saw.
-func (s *Store) UpdateTournament(ctx context.Context, id int64, interactionID string, fn func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for attempt := 1; ; attempt++ {
-		if interactionID != "" && s.seen(interactionID) {
-			return nil, cribbage.ErrDuplicate
-		}
-		cur, err := s.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		tables, _ := s.TournamentTables(ctx, id)
-		ch, err := fn(cur.Clone(), tables)
-		if err != nil {
-			return nil, err
-		}
-		if ch == nil || ch.Tournament == nil {
-			return nil, nil
-		}
-		saved, err := s.saveTournament(cur, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
+// SaveTournament implements cribbage.TournamentService.
+func (s *Store) SaveTournament(ctx context.Context, from *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
+	if ch == nil || ch.Tournament == nil {
+		return nil, nil
 	}
+	if interactionID != "" && s.seen(interactionID) {
+		return nil, cribbage.ErrDuplicate
+	}
+	return s.saveTournament(from, ch, interactionID)
 }
 
 // seen reports whether an interaction was applied.
@@ -159,11 +141,11 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	}
 	var made []*cribbage.Change
 	for _, open := range ch.Open {
-		more, err := s.opened(open, int64(len(s.tables)+len(made)+1))
+		c, err := s.opened(open, int64(len(s.tables)+len(made)+1))
 		if err != nil {
 			return nil, err
 		}
-		made = append(made, more...)
+		made = append(made, c)
 	}
 	t := ch.Tournament.Clone()
 	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, st.t.MessageID, cur.CreatedAt, cur.Version+1
@@ -171,39 +153,9 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 		t.FinishedAt = s.now()
 	}
 	st.t = t.Clone()
-	for i, c := range made {
+	for _, c := range made {
 		s.insert(c)
-		if i > 0 && made[i-1].Next != nil {
-			s.tables[made[i-1].Table.ID].RematchID = c.Table.ID
-		}
 	}
 	s.claim(interactionID)
 	return t, nil
-}
-
-// opened makes the table fn opens as id, and the tables after it that a
-// game ended at once makes (Change.Next), in order.
-func (s *Store) opened(fn func(next *cribbage.Table) (*cribbage.Change, error), id int64) ([]*cribbage.Change, error) {
-	now := s.now()
-	ch, err := fn(&cribbage.Table{ID: id, Version: 1, CreatedAt: now, LastActionAt: now})
-	if err != nil {
-		return nil, err
-	}
-	t := ch.Table
-	t.ID, t.Version, t.CreatedAt, t.LastActionAt = id, 1, now, now
-	if t.Status != cribbage.StatusLobby {
-		t.StartedAt = now
-	}
-	if t.Status == cribbage.StatusFinished {
-		t.FinishedAt = now
-	}
-	out := []*cribbage.Change{ch}
-	if ch.Next != nil {
-		more, err := s.opened(ch.Next, id+1)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, more...)
-	}
-	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"strings"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
@@ -153,4 +154,27 @@ func fit(face font.Face, s string, w float64) string {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
+}
+
+// wrap breaks s at its spaces into lines no wider than w, so that a long
+// line is read whole rather than cut. Only a single word wider than w is
+// cut (fit), on a line of its own.
+func wrap(face font.Face, s string, w float64) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		next := word
+		if cur != "" {
+			next = cur + " " + word
+		}
+		if cur != "" && textWidth(face, next) > w {
+			lines = append(lines, fit(face, cur, w))
+			next = word
+		}
+		cur = next
+	}
+	if cur != "" {
+		lines = append(lines, fit(face, cur, w))
+	}
+	return lines
 }

@@ -7,9 +7,11 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage/engine"
+	"golang.org/x/image/font"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pictures under testdata")
@@ -60,7 +62,28 @@ var pictures = []struct {
 	{"deal-six-cards", func() *image.RGBA {
 		return Cards{Hands: []Hand{{Label: "Alice's deal", Cards: engine.MustParseCards("AH 2D 3C 4S 7H KD")}}}.Render()
 	}},
+	{"standings-long-playoff", func() *image.RGBA {
+		return longPlayoff.Render()
+	}},
 }
+
+// longPlayoff is a playoff whose lines are too long for one line of the
+// picture, in a field with byes.
+var longPlayoff = Standings{Title: "The Winter Invitational of the Riverside Cribbage Club", Subtitle: "Playoff, semi-finals · 2 games a pairing · 121 points",
+	Rows: []StandingRow{
+		{Name: "Bartholomew Fitzgerald-Windsor", GamePoints: 12, Spread: 101, Won: 5, Lost: 1, Byes: 1, Qualified: true},
+		{Name: "Computer 12 (strong)", GamePoints: 10, Spread: 48, Won: 4, Lost: 1, Byes: 1, Qualified: true},
+		{Name: "Alice", GamePoints: 9, Spread: 30, Won: 4, Lost: 2, Qualified: true},
+		{Name: "Maximiliana Rosalind Okonkwo-Strand", GamePoints: 8, Spread: 2, Won: 3, Lost: 2, Byes: 1, Qualified: true},
+		{Name: "Bob", GamePoints: 4, Spread: -70, Won: 2, Lost: 4},
+		{Name: "Carol", GamePoints: 2, Spread: -111, Won: 1, Lost: 5},
+	},
+	Playoff: []string{
+		"Semi-final: Bartholomew Fitzgerald-Windsor v Maximiliana Rosalind Okonkwo-Strand (2–1) — Bartholomew Fitzgerald-Windsor goes through",
+		"Semi-final: Computer 12 (strong) v Alice (0–1)",
+		"Final: Bartholomew Fitzgerald-Windsor v the winner of Computer 12 (strong) v Alice",
+	},
+	Champion: "Bartholomew Fitzgerald-Windsor, who needed a name this long to test the wrapping"}
 
 // TestPicturesMatchGolden renders every case and compares the pixels of
 // its PNG, as uploaded, with the golden PNG. Antialiasing is float arithmetic, which may round a
@@ -177,6 +200,41 @@ func BenchmarkRenderHand(b *testing.B) {
 	hand := Cards{Starter: engine.MustParseCard("QC"), Hands: []Hand{{Label: "Alice", Cards: engine.MustParseCards("5H 5D 2C 3S"), Note: "12"}}}
 	for b.Loop() {
 		b.SetBytes(int64(len(PNG(hand.Render()))))
+	}
+}
+
+// TestStandingsDrawPlayoffLinesWhole: a playoff line too long for the
+// picture is wrapped at its spaces over as many lines as it takes, each
+// within the width, and never cut: every word is drawn.
+func TestStandingsDrawPlayoffLinesWhole(t *testing.T) {
+	f := newStandingsFaces()
+	defer f.Close()
+	playoff, champion := longPlayoff.playoffLines(f)
+	tests := []struct {
+		line  string
+		drawn []string
+		face  font.Face
+		width float64
+		lines int
+	}{
+		{longPlayoff.Playoff[0], playoff[0], f.regular, standingsWidth - 56 - playoffIndent, 3},
+		{longPlayoff.Playoff[1], playoff[1], f.regular, standingsWidth - 56 - playoffIndent, 1},
+		{longPlayoff.Playoff[2], playoff[2], f.regular, standingsWidth - 56 - playoffIndent, 2},
+		{"Champion: " + longPlayoff.Champion, champion, f.bold, standingsWidth - 90 - playoffIndent, 2},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(tt.drawn, " "); got != tt.line || len(tt.drawn) != tt.lines {
+			t.Errorf("%q drawn as %q, want it whole on %d lines", tt.line, tt.drawn, tt.lines)
+		}
+		for _, l := range tt.drawn {
+			if w := textWidth(tt.face, l); w > tt.width {
+				t.Errorf("%q is %.0f pixels wide, more than %.0f", l, w, tt.width)
+			}
+		}
+	}
+	short := Standings{Title: "Club open", Rows: make([]StandingRow, 6), Playoff: []string{"Final: A v B"}, Champion: "A"}.Render()
+	if d := longPlayoff.Render().Bounds().Dy() - short.Bounds().Dy(); d != 6*rowHeight {
+		t.Errorf("six lines more of playoff add %d pixels, want %d", d, 6*rowHeight)
 	}
 }
 

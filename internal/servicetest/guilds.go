@@ -18,7 +18,7 @@ func testCancelledTablesAreOver(t *testing.T, h *harness) {
 	waiting := h.create(t, lobby("g", "carol"), "")
 	h.advance(time.Hour)
 	for _, id := range []int64{game.ID, waiting.ID} {
-		if _, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		if _, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			return &cribbage.Change{Table: cur}, cur.Cancel("admin", "spam")
 		}); err != nil {
 			t.Fatal(err)
@@ -38,7 +38,7 @@ func testCancelledTablesAreOver(t *testing.T, h *harness) {
 			t.Errorf("%s tables: %v, %v", name, ids(got), err)
 		}
 	}
-	_, err := h.s.Update(ctx, game.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := Update(ctx, h.s, game.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur}, cur.Cancel("other", "")
 	})
 	if !errors.Is(err, cribbage.ErrNotOpen) || h.table(t, game.ID).CancelledBy != "admin" {

@@ -18,7 +18,7 @@ func post(payload string) cribbage.Outbound {
 // it is.
 func (h *harness) queued(t *testing.T, id int64, out ...cribbage.Outbound) {
 	t.Helper()
-	if _, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur, Outbox: out}, nil
 	}); err != nil {
 		t.Fatal(err)

@@ -4,10 +4,9 @@
 // Each runs it from a test of its own, so what a handler test learns from
 // the double holds of the store. It is for tests only.
 //
-// The records (cribbage.RecordService) are left out: the double answers
-// them from functions each test sets, not from the games played, and the
-// store's records are checked against figures worked out by hand in its
-// own tests (store/records_test.go).
+// The records (cribbage.RecordService) are in it too: each implementation
+// keeps them from the games finished through it, by the domain's policy,
+// and the suite reads them back against figures worked out by hand.
 package servicetest
 
 import (
@@ -24,9 +23,10 @@ import (
 )
 
 // Services is what the suite holds an implementation to: every service
-// the bot uses but the records.
+// the bot uses.
 type Services interface {
 	cribbage.TableService
+	cribbage.RecordService
 	cribbage.TimerService
 	cribbage.OutboxService
 	cribbage.GuildService
@@ -61,6 +61,7 @@ func Run(t *testing.T, open Open) {
 		{"CreateTable", testCreateTable},
 		{"NotFound", testNotFound},
 		{"UpdateSavesAChange", testUpdateSavesAChange},
+		{"SaveComparesAndSwaps", testSaveComparesAndSwaps},
 		{"UpdateRefusesADuplicate", testUpdateRefusesADuplicate},
 		{"UpdateErrorSavesNothing", testUpdateErrorSavesNothing},
 		{"UpdateNilChangeSavesNothing", testUpdateNilChangeSavesNothing},
@@ -71,6 +72,10 @@ func Run(t *testing.T, open Open) {
 		{"NextTable", testNextTable},
 		{"NextTableRacesMakeOne", testNextTableRacesMakeOne},
 		{"FindTables", testFindTables},
+		{"ThreadTable", testThreadTable},
+		{"AwaitingAnswer", testAwaitingAnswer},
+		{"HoldsUnderARace", testHoldsUnderARace},
+		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},
 		{"RecordingChangesNoVersion", testRecordingChangesNoVersion},
 		{"NewerTokensWin", testNewerTokensWin},
@@ -88,8 +93,13 @@ func Run(t *testing.T, open Open) {
 		{"GuildSettingsChangesAtOnceAreKept", testGuildSettingsChangesAtOnceAreKept},
 		{"Tournaments", testTournaments},
 		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
+		{"SaveTournamentComparesAndSwaps", testSaveTournamentComparesAndSwaps},
 		{"TournamentShown", testTournamentShown},
 		{"CancelledTournamentTables", testCancelledTournamentTables},
+		{"RecordsFromFinishedGames", testRecordsFromFinishedGames},
+		{"SeasonsStartAfresh", testSeasonsStartAfresh},
+		{"ResignationsAndRatings", testResignationsAndRatings},
+		{"MatchesInStats", testMatchesInStats},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +152,7 @@ func lobby(guild string, users ...string) *cribbage.Table {
 // create saves a table.
 func (h *harness) create(t *testing.T, tb *cribbage.Table, interactionID string, out ...cribbage.Outbound) *cribbage.Table {
 	t.Helper()
-	made, err := h.s.CreateTable(ctx, tb, interactionID, out)
+	made, err := h.s.CreateTable(ctx, tb, interactionID, out, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +164,7 @@ func (h *harness) startGame(t *testing.T, tb *cribbage.Table) *cribbage.Table {
 	t.Helper()
 	tb = h.create(t, tb, "")
 	seed := engine.SeedFromUint64(uint64(tb.ID))
-	tb, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := engine.New(cur.Options, seed)
 		if err != nil {
 			return nil, err
@@ -202,13 +212,13 @@ func move(cur *cribbage.Table) (*cribbage.Change, error) {
 
 // step makes the scripted next move in one Update.
 func (h *harness) step(id int64, interactionID string) (*cribbage.Table, error) {
-	return h.s.Update(ctx, id, interactionID, move)
+	return Update(ctx, h.s, id, interactionID, move)
 }
 
 // finish ends a table's game with seat 0 resigning.
 func (h *harness) finish(t *testing.T, id int64) *cribbage.Table {
 	t.Helper()
-	tb, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	tb, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActResign, Seat: 0})
 		cur.State, cur.Status = g, cribbage.StatusFinished
 		return &cribbage.Change{Table: cur}, err

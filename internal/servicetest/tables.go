@@ -48,7 +48,7 @@ func testCreateTable(t *testing.T, h *harness) {
 		t.Errorf("announcement ids %d then %d", items[0].ID, items[1].ID)
 	}
 
-	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := h.s.CreateTable(ctx, lobby("g", "x"), "i-1", nil, cribbage.Hold{}); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a second table for one interaction: %v, want ErrDuplicate", err)
 	}
 	other := h.create(t, lobby("g", "x"), "i-2")
@@ -74,7 +74,7 @@ func testNotFound(t *testing.T, h *harness) {
 		call func() error
 	}{
 		{"Table", func() error { _, err := h.s.Table(ctx, missing); return err }},
-		{"Update", func() error { _, err := h.s.Update(ctx, missing, "i-1", never); return err }},
+		{"Update", func() error { _, err := Update(ctx, h.s, missing, "i-1", never); return err }},
 	}
 	for _, tt := range tests {
 		if err := tt.call(); !errors.Is(err, cribbage.ErrNotFound) {
@@ -103,7 +103,7 @@ func testUpdateSavesAChange(t *testing.T, h *harness) {
 	}
 	waiting := h.now().Add(-time.Second)
 	var want *cribbage.Table
-	saved, err := h.s.Update(ctx, tb.ID, "join", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	saved, err := Update(ctx, h.s, tb.ID, "join", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		// Bob joins and takes over as host; the game starts and is dealt.
 		cur.Seats = append(cur.Seats, cribbage.Seat{UserID: "bob", Name: "Bob"})
 		cur.HostID, cur.Status, cur.CutSeed, cur.State, cur.WaitingSince = "bob", cribbage.StatusPlaying, &seed, dealt, waiting
@@ -139,7 +139,7 @@ func testUpdateRefusesADuplicate(t *testing.T, h *harness) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"moved", "made-a-table"} {
-		_, err := h.s.Update(ctx, tb.ID, id, func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, id, func(cur *cribbage.Table) (*cribbage.Change, error) {
 			t.Errorf("fn ran for interaction %s, seen before", id)
 			return move(cur)
 		})
@@ -156,7 +156,7 @@ func testUpdateRefusesADuplicate(t *testing.T, h *harness) {
 // is saved, the interaction included, so it may be tried again.
 func testUpdateErrorSavesNothing(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
-	_, err := h.s.Update(ctx, tb.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := Update(ctx, h.s, tb.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.HostID = "changed, then given up"
 		return nil, engine.ErrNotYourTurn
 	})
@@ -185,7 +185,7 @@ func testUpdateNilChangeSavesNothing(t *testing.T, h *harness) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := h.startGame(t, lobby("g", "a", "b"))
-			if _, err := h.s.Update(ctx, tb.ID, "nothing-"+tt.name, func(*cribbage.Table) (*cribbage.Change, error) { return tt.change, nil }); err != nil {
+			if _, err := Update(ctx, h.s, tb.ID, "nothing-"+tt.name, func(*cribbage.Table) (*cribbage.Change, error) { return tt.change, nil }); err != nil {
 				t.Fatal(err)
 			}
 			unchanged(t, h, tb)
@@ -218,7 +218,7 @@ func testUpdateNeverSavesOverANewerVersion(t *testing.T, h *harness) {
 	t.Run("changed once", func(t *testing.T) {
 		tb := h.startGame(t, lobby("g", "a", "b"))
 		var saw []int64
-		saved, err := h.s.Update(ctx, tb.ID, "mine", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		saved, err := Update(ctx, h.s, tb.ID, "mine", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			saw = append(saw, cur.Version)
 			if len(saw) == 1 {
 				// Another move lands after this one read the table.
@@ -241,7 +241,7 @@ func testUpdateNeverSavesOverANewerVersion(t *testing.T, h *harness) {
 	t.Run("changing", func(t *testing.T) {
 		tb := h.startGame(t, lobby("g", "a", "b"))
 		runs := 0
-		_, err := h.s.Update(ctx, tb.ID, "mine-too", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, "mine-too", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			runs++
 			if _, err := h.step(tb.ID, fmt.Sprint("theirs-", runs)); err != nil {
 				return nil, err
@@ -269,7 +269,7 @@ func testUpdateConcurrentClicksApplyOnce(t *testing.T, h *harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = h.s.Update(ctx, tb.ID, fmt.Sprint("click-", i), func(cur *cribbage.Table) (*cribbage.Change, error) {
+			_, errs[i] = Update(ctx, h.s, tb.ID, fmt.Sprint("click-", i), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				if cur.Version != tb.Version {
 					return nil, cribbage.ErrStale // the click was on the version the player saw
 				}
@@ -300,7 +300,7 @@ func testUpdateKeepsWhatIsRecordedMeanwhile(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	at := h.now()
 	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: at}
-	_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	_, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		errs := []error{
 			h.s.SetMessages(ctx, tb.ID, "m1", "th1"),
 			h.s.RecordBoard(ctx, tb.ID, "board-1"),
@@ -332,7 +332,7 @@ func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	save := func(id string) {
 		t.Helper()
-		if _, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		if _, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			cur.MessageID = id
 			return &cribbage.Change{Table: cur}, nil
 		}); err != nil {
@@ -353,18 +353,16 @@ func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
 }
 
 // rematchOf is a Change.Next: the next table seats prev's players and
-// plays a match's next game, with an announcement.
-func rematchOf(prev *cribbage.Table) func(next *cribbage.Table) (*cribbage.Change, error) {
-	return func(next *cribbage.Table) (*cribbage.Change, error) {
-		next.GuildID, next.ChannelID, next.HostID, next.Options, next.Seats = prev.GuildID, prev.ChannelID, prev.HostID, prev.Options, prev.Seats
-		g, err := engine.Rematch(prev.State)
-		if err != nil {
-			return nil, err
-		}
-		next.State, next.Status = g, cribbage.StatusPlaying
-		next.Match = &cribbage.Match{ID: prev.ID, BestOf: 3, Game: 2, Games: []cribbage.MatchGame{{Table: prev.ID, Winner: 1, Reason: engine.ReasonResigned, Points: 2}}}
-		return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: prev.ChannelID, Kind: "post", Payload: "rematch"}}}, nil
+// begins a match's next game, with an announcement. It has no id.
+func rematchOf(prev *cribbage.Table) *cribbage.Change {
+	next := &cribbage.Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, HostID: prev.HostID, Options: prev.Options, Seats: prev.Seats}
+	g, err := engine.Rematch(prev.State)
+	if err != nil {
+		panic(err) // prev is a finished game
 	}
+	next.State, next.Status = g, cribbage.StatusPlaying
+	next.Match = &cribbage.Match{ID: prev.ID, BestOf: 3, Game: 2, Games: []cribbage.MatchGame{{Table: prev.ID, Winner: 1, Reason: engine.ReasonResigned, Points: 2}}}
+	return &cribbage.Change{Table: next, Outbox: []cribbage.Outbound{{ChannelID: prev.ChannelID, Kind: "post", Payload: "rematch"}}}
 }
 
 // offered is a change that records a rematch offer on cur and makes its
@@ -376,46 +374,42 @@ func offered(cur *cribbage.Table, by string) *cribbage.Change {
 
 // testNextTable: a change that makes its table's next table (Change.Next)
 // makes it in one transaction with the change and its interaction: the
-// next table gets its id, version and times before Next decides it, and
-// the table records it as its rematch at the change's version. A second
-// next table is refused with ErrRematched, and a Next that fails saves
-// nothing of the change.
+// next table gets its id (and a match it begins, the same), version and
+// times as it is saved, and the
+// table records it as its rematch at the change's version. A second next
+// table is refused with ErrRematched, and so is a next table that is not
+// a game begun (one already over, or one that makes another): the change
+// is saved with neither.
 func testNextTable(t *testing.T, h *harness) {
 	prev := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
 	h.advance(time.Minute)
-	runs := 0
-	var next *cribbage.Table
-	saved, err := h.s.Update(ctx, prev.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	var want *cribbage.Table
+	saved, err := Update(ctx, h.s, prev.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		ch := offered(cur, "b")
-		decide := ch.Next
-		ch.Next = func(n *cribbage.Table) (*cribbage.Change, error) {
-			runs++
-			if n.ID == 0 || n.ID == prev.ID || n.Version != 1 || !n.CreatedAt.Equal(h.now()) || !n.LastActionAt.Equal(h.now()) {
-				t.Errorf("Next got %+v", n)
-			}
-			nch, err := decide(n)
-			next = cloneTable(nch.Table)
-			return nch, err
-		}
+		// A new match, known by its first game: this table, once saved.
+		ch.Next.Table.Match = &cribbage.Match{BestOf: 3, Game: 1}
+		want = cloneTable(ch.Next.Table)
 		return ch, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runs != 1 || saved.RematchID != next.ID || saved.Version != prev.Version+1 || saved.Offer == nil || saved.Offer.By != "b" {
-		t.Fatalf("saved after %d runs of Next: %+v", runs, saved)
+	if saved.RematchID == 0 || saved.RematchID == prev.ID || saved.Version != prev.Version+1 || saved.Offer == nil || saved.Offer.By != "b" {
+		t.Fatalf("saved %+v", saved)
 	}
-	next.StartedAt = h.now()
-	sameTable(t, "the next table read back", h.table(t, next.ID), next)
-	if got := payloads(h.pending(t, next.ID)); fmt.Sprint(got) != "[rematch]" {
+	want.AssignID(saved.RematchID)
+	want.Version = 1
+	want.CreatedAt, want.StartedAt, want.LastActionAt = h.now(), h.now(), h.now()
+	sameTable(t, "the next table read back", h.table(t, want.ID), want)
+	if got := payloads(h.pending(t, want.ID)); fmt.Sprint(got) != "[rematch]" {
 		t.Errorf("the next table's announcements: %q", got)
 	}
-	if got := h.table(t, prev.ID); got.RematchID != next.ID || got.Version != prev.Version+1 || got.Offer == nil || !got.Offer.At.Equal(prev.FinishedAt) {
+	if got := h.table(t, prev.ID); got.RematchID != want.ID || got.Version != prev.Version+1 || got.Offer == nil || !got.Offer.At.Equal(prev.FinishedAt) {
 		t.Errorf("the finished table records rematch %d at version %d with offer %+v", got.RematchID, got.Version, got.Offer)
 	}
 
 	// The store refuses a second next table, whatever the change decides.
-	_, err = h.s.Update(ctx, prev.ID, "rematch-2", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil })
+	_, err = Update(ctx, h.s, prev.ID, "rematch-2", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil })
 	if !errors.Is(err, cribbage.ErrRematched) {
 		t.Errorf("a second next table: %v, want ErrRematched", err)
 	}
@@ -424,20 +418,29 @@ func testNextTable(t *testing.T, h *harness) {
 	}
 
 	other := h.finish(t, h.startGame(t, lobby("g", "c", "d")).ID)
-	if _, err := h.s.Update(ctx, other.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "c"), nil }); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := Update(ctx, h.s, other.ID, "rematch-1", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "c"), nil }); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("a next table for a used interaction: %v, want ErrDuplicate", err)
 	}
-	_, err = h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
-		ch := offered(cur, "c")
-		ch.Outbox = []cribbage.Outbound{post("offer")}
-		ch.Next = func(*cribbage.Table) (*cribbage.Change, error) { return nil, cribbage.ErrNotSeated }
-		return ch, nil
-	})
-	if !errors.Is(err, cribbage.ErrNotSeated) {
-		t.Errorf("a refused next table: %v, want Next's error", err)
+	played := []struct {
+		name string
+		make func(next *cribbage.Change)
+	}{
+		{"over", func(next *cribbage.Change) { next.Table.Status = cribbage.StatusFinished }},
+		{"making another", func(next *cribbage.Change) { next.Next = rematchOf(other) }},
 	}
-	unchanged(t, h, other)
-	if _, err := h.s.Update(ctx, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) { return nil, nil }); err != nil {
+	for _, p := range played {
+		_, err = Update(ctx, h.s, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) {
+			ch := offered(cur, "c")
+			ch.Outbox = []cribbage.Outbound{post("offer")}
+			p.make(ch.Next)
+			return ch, nil
+		})
+		if err == nil {
+			t.Errorf("a next table %s was saved", p.name)
+		}
+		unchanged(t, h, other)
+	}
+	if _, err := Update(ctx, h.s, other.ID, "refused", func(cur *cribbage.Table) (*cribbage.Change, error) { return nil, nil }); err != nil {
 		t.Errorf("the refused change's interaction was recorded: %v", err)
 	}
 	if open, _ := h.s.OpenTables(ctx); len(open) != 1 {
@@ -457,7 +460,7 @@ func testNextTableRacesMakeOne(t *testing.T, h *harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			saved, err := h.s.Update(ctx, prev.ID, fmt.Sprint("click-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
+			saved, err := Update(ctx, h.s, prev.ID, fmt.Sprint("click-", k), func(cur *cribbage.Table) (*cribbage.Change, error) {
 				if cur.RematchID != 0 {
 					return nil, cribbage.ErrRematched
 				}
@@ -502,7 +505,7 @@ func testFindTables(t *testing.T, h *harness) {
 	}
 	h.finish(t, h.startGame(t, lobby("g1", "alice", "bob")).ID)
 	closed := h.create(t, lobby("g1", "alice", "bob"), "")
-	if _, err := h.s.Update(ctx, closed.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, closed.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.Status = cribbage.StatusClosed
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {
@@ -547,13 +550,53 @@ func testFindTables(t *testing.T, h *harness) {
 	}
 }
 
+// testThreadTable: a table's thread finds it whatever its status — on,
+// over or cancelled — and a channel that is no table's thread finds none.
+func testThreadTable(t *testing.T, h *harness) {
+	finished := h.finish(t, h.startGame(t, lobby("g", "alice", "bob")).ID)
+	cancelled := h.startGame(t, lobby("g", "alice", "bob"))
+	if _, err := Update(ctx, h.s, cancelled.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		cur.Status, cur.CancelledBy = cribbage.StatusCancelled, "ada"
+		return &cribbage.Change{Table: cur}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	playing := h.startGame(t, lobby("g", "alice", "bob"))
+	threads := map[string]*cribbage.Table{"thread-f": finished, "thread-c": cancelled, "thread-p": playing}
+	for thread, tb := range threads {
+		if err := h.s.SetMessages(ctx, tb.ID, "m-"+thread, thread); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		channel string
+		want    int64
+		status  cribbage.Status
+	}{
+		{"thread-f", finished.ID, cribbage.StatusFinished},
+		{"thread-c", cancelled.ID, cribbage.StatusCancelled},
+		{"thread-p", playing.ID, cribbage.StatusPlaying},
+		{"c1", 0, ""},
+		{"", 0, ""},
+	}
+	for _, tt := range tests {
+		got, err := h.s.ThreadTable(ctx, tt.channel)
+		switch {
+		case tt.want == 0 && !errors.Is(err, cribbage.ErrNotFound):
+			t.Errorf("channel %q: %v, %v; want ErrNotFound", tt.channel, got, err)
+		case tt.want != 0 && (err != nil || got.ID != tt.want || got.Status != tt.status || len(got.Seats) != 2):
+			t.Errorf("channel %q: %+v, %v; want table %d, %s", tt.channel, got, err, tt.want, tt.status)
+		}
+	}
+}
+
 // testActions: a table's log is its actions in the order of the changes
 // and, within one, the order given; a table with none has an empty log.
 func testActions(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	var want []cribbage.LoggedAction
 	for i := range 3 {
-		_, err := h.s.Update(ctx, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		_, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			var logged []cribbage.LoggedAction
 			for j := range i + 1 {
 				ch, err := move(cur)
@@ -591,3 +634,118 @@ func actionsText(log []cribbage.LoggedAction) string {
 
 // cloneTable copies a table, its seats and game included.
 func cloneTable(tb *cribbage.Table) *cribbage.Table { return tb.Clone() }
+
+// testAwaitingAnswer: what waits on a person's answer is an open challenge
+// to them and an open rematch offer they have still to accept, in their
+// server; not a challenge answered or their own (it waits on the other),
+// not an offer they made or accepted, one taken up by its rematch, or one
+// in another server.
+func testAwaitingAnswer(t *testing.T, h *harness) {
+	challenge := func(guild, from, to string) *cribbage.Table {
+		c := lobby(guild, from)
+		c.Options.Players, c.Challenge = 2, &cribbage.Challenge{UserID: to, Name: to}
+		return h.create(t, c, "")
+	}
+	toBob := challenge("g", "a", "b")
+	bobs := challenge("g", "b", "c")
+	challenge("other", "a", "b") // another server
+	declined := challenge("g", "c", "b")
+	h.update(t, declined.ID, func(cur *cribbage.Table) {
+		cur.Challenge.Outcome, cur.Status = cribbage.ChallengeDeclined, cribbage.StatusClosed
+	})
+	offer := func(by string, accepted ...string) *cribbage.Table {
+		f := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
+		return h.update(t, f.ID, func(cur *cribbage.Table) {
+			cur.Offer = &cribbage.RematchOffer{By: by, At: cur.FinishedAt, Accepted: accepted}
+		})
+	}
+	byAlice := offer("a", "a")
+	byBob := offer("b", "b")
+	offer("a", "a", "b") // both said yes (its rematch not made here)
+	taken := offer("a", "a")
+	if _, err := Update(ctx, h.s, taken.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		return &cribbage.Change{Table: cur, Next: rematchOf(cur)}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID) // no offer
+
+	tests := []struct {
+		guild, user string
+		want        []*cribbage.Table
+	}{
+		{"g", "b", []*cribbage.Table{toBob, byAlice}},
+		{"g", "a", []*cribbage.Table{byBob}},
+		{"g", "c", []*cribbage.Table{bobs}},
+		{"g", "zed", nil},
+	}
+	for _, tt := range tests {
+		got, err := h.s.AwaitingAnswer(ctx, tt.guild, tt.user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIDs(t, "awaiting "+tt.user+" in "+tt.guild, ids(got), ids(tt.want))
+	}
+}
+
+// update saves what change makes of a table, failing the test if it
+// cannot.
+func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table)) *cribbage.Table {
+	t.Helper()
+	saved, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		change(cur)
+		return &cribbage.Change{Table: cur}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
+
+// testSaveComparesAndSwaps: Save writes a change only over the version it
+// was decided on: a second change decided on the same read is refused with
+// ErrStale and saves nothing; an interaction once saved is Seen, and a
+// change carrying it again is refused with ErrDuplicate.
+func testSaveComparesAndSwaps(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	from := h.table(t, tb.ID)
+	first, err := move(from.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, from, first, "first"); err != nil {
+		t.Fatal(err)
+	}
+	second, err := move(from.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, from, second, "second"); !errors.Is(err, cribbage.ErrStale) {
+		t.Errorf("a change decided on an old read: %v, want ErrStale", err)
+	}
+	if got := h.table(t, tb.ID).Version; got != from.Version+1 {
+		t.Errorf("version %d, want %d: the stale change was saved", got, from.Version+1)
+	}
+	for _, c := range []struct {
+		id   string
+		want error
+	}{{"first", cribbage.ErrDuplicate}, {"second", nil}, {"", nil}} {
+		if err := h.s.Seen(ctx, c.id); !errors.Is(err, c.want) {
+			t.Errorf("Seen(%q) = %v, want %v", c.id, err, c.want)
+		}
+	}
+	cur := h.table(t, tb.ID)
+	again, err := move(cur.Clone())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.Save(ctx, cur, again, "first"); !errors.Is(err, cribbage.ErrDuplicate) {
+		t.Errorf("the first interaction saved again: %v, want ErrDuplicate", err)
+	}
+	if saved, err := h.s.Save(ctx, cur, nil, "nothing"); saved != nil || err != nil {
+		t.Errorf("a nil change: %v, %v", saved, err)
+	}
+	if got := h.table(t, tb.ID).Version; got != cur.Version {
+		t.Errorf("version %d, want %d: a refused or empty change was saved", got, cur.Version)
+	}
+}

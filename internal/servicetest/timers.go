@@ -19,7 +19,7 @@ func testIdleTables(t *testing.T, h *harness) {
 	h.finish(t, h.startGame(t, lobby("g", "e", "f")).ID)
 	h.advance(2 * time.Hour)
 	waitingSince := h.startGame(t, lobby("g", "x", "y"))
-	if _, err := h.s.Update(ctx, waitingSince.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, waitingSince.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.WaitingSince = start.Add(time.Hour)
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {
@@ -51,7 +51,7 @@ func testIdleTables(t *testing.T, h *harness) {
 func testLapsedOffers(t *testing.T, h *harness) {
 	offer := func(id int64, at time.Time) {
 		t.Helper()
-		if _, err := h.s.Update(ctx, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+		if _, err := Update(ctx, h.s, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 			cur.Offer = &cribbage.RematchOffer{By: "a", At: at, Accepted: []string{"a"}}
 			return &cribbage.Change{Table: cur}, nil
 		}); err != nil {
@@ -64,14 +64,14 @@ func testLapsedOffers(t *testing.T, h *harness) {
 	offer(late.ID, start.Add(time.Hour))
 	answered := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
 	offer(answered.ID, start)
-	if _, err := h.s.Update(ctx, answered.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, answered.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		cur.Offer = nil
 		return &cribbage.Change{Table: cur}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	made := h.finish(t, h.startGame(t, lobby("g", "a", "b")).ID)
-	if _, err := h.s.Update(ctx, made.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil }); err != nil {
+	if _, err := Update(ctx, h.s, made.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) { return offered(cur, "a"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	h.startGame(t, lobby("g", "a", "b"))

@@ -50,9 +50,11 @@ func advance(start bool) func(tr *cribbage.Tournament, tables []*cribbage.Table)
 		}
 		ch := &cribbage.TournamentChange{Tournament: tr}
 		for _, s := range specs {
-			ch.Open = append(ch.Open, func(next *cribbage.Table) (*cribbage.Change, error) {
-				return tr.OpenTable(s, next, tournamentEnv())
-			})
+			open, err := tr.OpenTable(s, tournamentEnv())
+			if err != nil {
+				return nil, err
+			}
+			ch.Open = append(ch.Open, open)
 		}
 		return ch, nil
 	}
@@ -66,15 +68,15 @@ func testTournaments(t *testing.T, h *harness) {
 	if _, err := h.s.Tournament(ctx, tr.ID+100); !errors.Is(err, cribbage.ErrTournamentNotFound) {
 		t.Errorf("a missing tournament: %v", err)
 	}
-	if _, err := h.s.UpdateTournament(ctx, tr.ID, "open-1", advance(true)); !errors.Is(err, cribbage.ErrDuplicate) {
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "open-1", advance(true)); !errors.Is(err, cribbage.ErrDuplicate) {
 		t.Errorf("an interaction seen before: %v", err)
 	}
-	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", func(*cribbage.Tournament, []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", func(*cribbage.Tournament, []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		return nil, cribbage.ErrFewEntrants
 	}); !errors.Is(err, cribbage.ErrFewEntrants) {
 		t.Errorf("fn's error: %v", err)
 	}
-	saved, err := h.s.UpdateTournament(ctx, tr.ID, "start-1", advance(true))
+	saved, err := UpdateTournament(ctx, h.s, tr.ID, "start-1", advance(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func testTournamentRacesOpenOnce(t *testing.T, h *harness) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := h.s.UpdateTournament(ctx, tr.ID, fmt.Sprint("start-", k), advance(true))
+			_, err := UpdateTournament(ctx, h.s, tr.ID, fmt.Sprint("start-", k), advance(true))
 			if err != nil && !errors.Is(err, cribbage.ErrSignupClosed) && !errors.Is(err, cribbage.ErrStale) {
 				t.Errorf("start %d: %v", k, err)
 			}
@@ -128,7 +130,7 @@ func testTournamentRacesOpenOnce(t *testing.T, h *harness) {
 	if err != nil || len(tables) != 4 {
 		t.Fatalf("%d tables, %v; want 4", len(tables), err)
 	}
-	if saved, err := h.s.UpdateTournament(ctx, tr.ID, "", advance(false)); saved != nil || err != nil {
+	if saved, err := UpdateTournament(ctx, h.s, tr.ID, "", advance(false)); saved != nil || err != nil {
 		t.Errorf("advancing with nothing to do saved %+v, %v", saved, err)
 	}
 }
@@ -146,7 +148,7 @@ func testTournamentShown(t *testing.T, h *harness) {
 	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 0 {
 		t.Errorf("to show after marking %v", list)
 	}
-	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", advance(true)); err != nil {
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", advance(true)); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 1 || list[0].MessageID != "m1" {
@@ -168,13 +170,13 @@ func testTournamentShown(t *testing.T, h *harness) {
 // an open tournament's are not.
 func testCancelledTournamentTables(t *testing.T, h *harness) {
 	tr := h.openTournament(t, 4)
-	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", advance(true)); err != nil {
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", advance(true)); err != nil {
 		t.Fatal(err)
 	}
 	if tables, err := h.s.CancelledTournamentTables(ctx); err != nil || len(tables) != 0 {
 		t.Fatalf("an open tournament's games: %d, %v", len(tables), err)
 	}
-	if _, err := h.s.UpdateTournament(ctx, tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", func(cur *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		return &cribbage.TournamentChange{Tournament: cur}, cur.Cancel("admin")
 	}); err != nil {
 		t.Fatal(err)
@@ -183,12 +185,46 @@ func testCancelledTournamentTables(t *testing.T, h *harness) {
 	if err != nil || len(tables) != 2 {
 		t.Fatalf("a cancelled tournament's open games: %d, %v", len(tables), err)
 	}
-	if _, err := h.s.Update(ctx, tables[0].ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+	if _, err := Update(ctx, h.s, tables[0].ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
 		return &cribbage.Change{Table: cur}, cur.Cancel("admin", "the tournament was cancelled")
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if left, err := h.s.CancelledTournamentTables(ctx); err != nil || len(left) != 1 || left[0].ID != tables[1].ID {
 		t.Errorf("after one is cancelled: %v, %v", left, err)
+	}
+}
+
+// testSaveTournamentComparesAndSwaps: a tournament's change is saved only
+// over the version it was decided on: a second change decided on the same
+// read is refused with ErrStale, and neither it nor its tables are saved.
+func testSaveTournamentComparesAndSwaps(t *testing.T, h *harness) {
+	made := h.openTournament(t, 4)
+	decide := func() *cribbage.TournamentChange {
+		ch, err := advance(true)(made.Clone(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch
+	}
+	if _, err := h.s.SaveTournament(ctx, made, decide(), "start"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.s.SaveTournament(ctx, made, decide(), "start-again"); !errors.Is(err, cribbage.ErrStale) {
+		t.Errorf("a change decided on an old read: %v, want ErrStale", err)
+	}
+	if _, err := h.s.SaveTournament(ctx, made, decide(), "start"); !errors.Is(err, cribbage.ErrDuplicate) && !errors.Is(err, cribbage.ErrStale) {
+		t.Errorf("the start again: %v, want a refusal", err)
+	}
+	got, err := h.s.Tournament(ctx, made.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := h.s.TournamentTables(ctx, made.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != made.Version+1 || len(tables) != 2 {
+		t.Errorf("version %d with %d tables, want %d with one round's 2", got.Version, len(tables), made.Version+1)
 	}
 }

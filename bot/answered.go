@@ -1,0 +1,64 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
+)
+
+// After an interaction is answered, the tokens that can edit what the
+// answer showed are handed to the live surface. Discord lets the bot edit
+// an interaction's original response through its token for 15 minutes,
+// outside the 50 requests a second the bot token is allowed in all. The
+// original response of /cribbage start is the table message, as is the
+// message whose button a response updates (Join, Start, Claim the win);
+// a hand view is the original response of the click that showed it. So
+// the table message and every open view cost the bot token nothing while
+// their tokens live, and the story has its budget.
+
+// noteEditToken records, after a click on a public message has been
+// answered by updating that message, the click's token as one that can
+// edit the message.
+func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+	if ic.Type != discordgo.InteractionMessageComponent || ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 ||
+		resp == nil || (resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+		return
+	}
+	c, err := click.Parse(ic.MessageComponentData().CustomID)
+	if err != nil || c.Table == 0 {
+		return
+	}
+	b.live.EditToken(ctx, c.Table, b.token(ic, ic.Message.ID))
+}
+
+// noteHandView hands the live surface, after a response that showed a
+// player their hand view, the interaction's token as the one that edits
+// that view: a new private message (the token's original response) or the
+// view the click was on (which an update makes the original response).
+func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply) {
+	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return
+	}
+	id := ""
+	switch rep.resp.Type {
+	case discordgo.InteractionResponseUpdateMessage:
+		if ic.Message == nil {
+			return
+		}
+		id = ic.Message.ID
+	case discordgo.InteractionResponseChannelMessageWithSource:
+	default:
+		return
+	}
+	h := rep.hand
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id)})
+}
+
+// token is ic's token as one that edits message id. Its life is counted
+// from now, moments after Discord made it.
+func (b *Bot) token(ic *discordgo.Interaction, id string) cribbage.MessageToken {
+	return cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
+}

@@ -1,0 +1,235 @@
+package bot
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Every change to a table goes one way, whatever asks for it (a click, a
+// command, a timer, a tournament): change locks the table in this process,
+// loads it, checks that the interaction may change it (the place, the seat,
+// the view clicked on), lets the domain decide, saves the change with its
+// story in one transaction, and shows the result on the live surface. A
+// reader finds what a move does in the domain's function and here.
+
+// changeOf says who asks for a change to a table, and what it is.
+type changeOf struct {
+	// ic is the click or command that asks for it; nil for the bot's own
+	// changes (timers, tournaments), which no place or seat limits.
+	ic *discordgo.Interaction
+	// place checks that ic may change the table (checkHere if nil).
+	place func(t *cribbage.Table, ic *discordgo.Interaction) error
+	// seated asks that ic's user hold a seat at a game being played, and
+	// view, when set, that the seat's view is still the one they clicked
+	// on (click.ViewVersion).
+	seated bool
+	view   string
+	// own marks a table's own moves made by a caller that carries on
+	// from them itself (the tournament's pass): the change is shown, but
+	// its tournament is not advanced, nor the table it opens played, here.
+	own bool
+	// decide makes the change with the domain, given the user's seat (-1
+	// for none): the change to save, and the events of the game it made,
+	// whose lines the hand views show. A nil change saves nothing.
+	decide func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error)
+}
+
+// changed is a saved change: the table as saved, the seat of the person
+// who made it, and what it did in the story's words.
+type changed struct {
+	table *cribbage.Table
+	seat  int
+	note  []string
+}
+
+// change makes one change to table id; see changeOf. It returns the zero
+// changed (a nil table) when decide made no change.
+func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
+	defer b.locks.lock(id)()
+	interactionID := ""
+	if c.ic != nil {
+		interactionID = c.ic.ID
+	}
+	for attempt := 1; ; attempt++ {
+		// A redelivered interaction is told so, rather than whatever the
+		// table would say of it now; the save checks again.
+		if err := b.store.Seen(ctx, interactionID); err != nil {
+			return changed{seat: -1}, err
+		}
+		from, err := b.store.Table(ctx, id)
+		if err != nil {
+			return changed{seat: -1}, err
+		}
+		t := from.Clone()
+		done, ch, err := b.decide(t, c)
+		if err != nil || ch == nil {
+			return changed{seat: -1}, err
+		}
+		saved, err := b.store.Save(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
+			continue // another process changed the table meanwhile: decide again
+		}
+		if err != nil {
+			return changed{seat: -1}, err
+		}
+		done.table = saved
+		if c.own {
+			b.live.Moved(saved, done.note)
+		} else {
+			b.moved(saved, done.note)
+		}
+		return done, nil
+	}
+}
+
+// decide checks that c may change t, lets the domain make the change on
+// t, and words it: the story, the note for the hand views, and a closing
+// table's last refresh.
+func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, error) {
+	done := changed{seat: -1}
+	if c.ic != nil {
+		place := c.place
+		if place == nil {
+			place = checkHere
+		}
+		if err := place(t, c.ic); err != nil {
+			return done, nil, err
+		}
+		noteTableMessage(t, c.ic)
+		userID, _ := user(c.ic)
+		done.seat = t.SeatOf(userID)
+	}
+	if c.seated {
+		switch {
+		case t.Status != cribbage.StatusPlaying:
+			return done, nil, cribbage.ErrNotPlaying
+		case done.seat < 0:
+			return done, nil, cribbage.ErrNotSeated
+		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
+			return done, nil, errStaleView
+		}
+	}
+	ch, events, err := c.decide(t, done.seat)
+	if err != nil || ch == nil {
+		return done, nil, err
+	}
+	tell(ch)
+	if t.State != nil {
+		done.note = live.MoveNote(t, events)
+	}
+	if !t.Status.Open() {
+		// A table that closes leaves the open tables a restart shows
+		// again: its last refresh is queued with it, so a process that
+		// dies before showing it leaves it to the next.
+		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
+	}
+	return done, ch, nil
+}
+
+// moved shows a change at a table on the live surface, with note, what it
+// did in words, for the hand views, and carries on from it: a tournament
+// game's end advances its tournament, whose round or match it may finish
+// (and whose tables the tournament plays on), and a table the change
+// opened (a match's next game, a rematch) makes its computers' moves now
+// that it is saved.
+func (b *Bot) moved(t *cribbage.Table, note []string) {
+	b.live.Moved(t, note)
+	switch {
+	case t.Tournament != nil && !t.Status.Open():
+		b.tournamentMoved(t.Tournament.ID)
+	case t.RematchID != 0 && !t.Status.Open():
+		b.playLater(t.RematchID)
+	}
+}
+
+// noteTableMessage records the table message from a click on one of its
+// buttons, in the change the click makes, if the table does not know it
+// yet: a second player can press Join before the answer that posted the
+// message has been recorded.
+func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
+	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
+		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.MessageID = ic.Message.ID
+	}
+}
+
+// play is a seated person's action at a game (cribbage.Move), which
+// action builds from the table as loaded.
+func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, view string, action func(t *cribbage.Table, seat int) (engine.Action, error)) (changed, error) {
+	return b.change(ctx, id, changeOf{ic: ic, seated: true, view: view, decide: func(t *cribbage.Table, seat int) (*cribbage.Change, []engine.Event, error) {
+		a, err := action(t, seat)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cribbage.Move(t, a, b.env())
+	}})
+}
+
+// env is what the domain's moves take from the bot: its clock and seeds,
+// and the computer players.
+func (b *Bot) env() cribbage.Env {
+	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
+}
+
+// tell adds the story to a change the domain decided: what its game did,
+// in the table's thread, and what opens the table it opens (a rematch, a
+// match's next game) before that table's own story. A table without a
+// person (a tournament's game between computer entrants) is played
+// quietly: its result is on the standings.
+func tell(ch *cribbage.Change) {
+	if t := ch.Table; len(ch.Events) > 0 && anyPerson(t.Seats) {
+		ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
+	}
+	if n := ch.Next; n != nil {
+		opened(n, render.Introduce(n.Follows, n.Table))
+	}
+}
+
+// opened words a new table's change: intro, what opens it, then its
+// game's story; nothing for a table without a person.
+func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
+	if !anyPerson(ch.Table.Seats) {
+		ch.Outbox = nil
+		return
+	}
+	out := append(intro, ch.Outbox...)
+	ch.Outbox = append(out, render.Story(ch.Table, ch.Events)...)
+}
+
+// changeTournament makes one change to tournament id, as change does to a
+// table: it reads the tournament and its tables, lets decide make the
+// change (which opens its tables as data), and saves it over the version
+// it was decided on, deciding again on a newer one while it loses a race.
+// A nil change saves nothing, and returns a nil tournament.
+func (b *Bot) changeTournament(ctx context.Context, id int64, interactionID string, decide func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
+	for attempt := 1; ; attempt++ {
+		if err := b.store.Seen(ctx, interactionID); err != nil {
+			return nil, err
+		}
+		from, err := b.store.Tournament(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		tables, err := b.store.TournamentTables(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := decide(from.Clone(), tables)
+		if err != nil || ch == nil {
+			return nil, err
+		}
+		saved, err := b.store.SaveTournament(ctx, from, ch, interactionID)
+		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
+			continue
+		}
+		return saved, err
+	}
+}

@@ -1,0 +1,860 @@
+// Package live keeps the live surface current: the table message and each
+// player's open hand view show the table as it is now. After every change the process that made it
+// brings both up to date at once, through interaction tokens where it can
+// (they are outside the bot token's 50 requests a second): the table
+// message through the newest token whose response it is, each hand view
+// through the token of its player's own last click. Nothing here waits
+// behind the story in the outbox.
+//
+// A table's updates are coalesced: while one is being sent, further
+// changes only mark the table dirty, and one more pass then shows the
+// latest. Each pass reads the table afresh and reads it again after its
+// edits, going round once more if it moved meanwhile, so however passes of
+// several processes interleave, the last edit to land shows the latest
+// version.
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+// Store is what the live surface reads of a table and records of its
+// messages on Discord.
+type Store interface {
+	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	RecordBoard(ctx context.Context, id int64, key string) error
+	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
+	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
+}
+
+// Options are what a Surface needs from the bot.
+type Options struct {
+	Store Store
+	// REST sends the edits and posts, within Discord's rate limits.
+	REST *rest.Client
+	// AppID is the application's id, which a token's edits name; known
+	// once the bot has connected.
+	AppID func() string
+	// Context is the running bot's context, and false once it is stopping:
+	// no pass starts then (the next start shows every open table).
+	Context func() (context.Context, bool)
+	// Now is the clock Discord's limits run on, and After runs f after d
+	// on it (time.Now and time.AfterFunc if nil).
+	Now   func() time.Time
+	After func(d time.Duration, f func())
+	Log   *slog.Logger
+}
+
+// Surface brings tables' messages and hand views up to date.
+type Surface struct {
+	opts  Options
+	log   *slog.Logger
+	l     *live
+	edits shownSums
+}
+
+// New makes a Surface.
+func New(o Options) *Surface {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.After == nil {
+		o.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Surface{opts: o, log: o.Log, l: newLive()}
+}
+
+// liveWorkers bounds how many tables are brought up to date at once. The
+// edits share the CPU with the interactions, whose answers must not wait:
+// a few at once keep up with hundreds of moves a second.
+const liveWorkers = 8
+
+// liveRetry is how long a table waits after a failed live edit before the
+// next try, when Discord gave no time of its own.
+const liveRetry = 2 * time.Second
+
+// tokenEditGap is the least time between two edits through one
+// interaction token. Discord takes 5 requests per 2 seconds on a token; at
+// a quick table, sending edits as fast as moves come would spend those in
+// a burst and then show nothing new for up to 2 seconds. Spaced evenly,
+// every move is on the message within this gap.
+const tokenEditGap = 450 * time.Millisecond
+
+// boardGap is the least time between two new boards on a table message.
+// Drawing and encoding a board is most of a live edit's work; the scores
+// are in the message's text at once, and the picture follows within this.
+// A finished game's board goes at once.
+const boardGap = 3 * time.Second
+
+// botEditBudget is how many bot-token table-message edits a second this
+// process makes in all: half the sender's global budget. A table's token
+// lives 14 minutes after the last click on the table message; past that,
+// in long games at many tables, the table messages share these and the
+// story the rest.
+const botEditBudget = rest.GlobalBudget / 2
+
+// maxTokenEdits is how many token buckets' last edits are kept before
+// those whose gap has passed are swept.
+const maxTokenEdits = 4096
+
+// overKeep is how long what was shown of a table that is over is
+// remembered. The change that ends a game is not its last touch: it queues
+// a last refresh in the outbox (delivered as a touch moments later), and
+// clicks on its views and table message still come. Forgotten at once,
+// each of those edited the message and every open view again to what they
+// showed already. After overKeep every token of the game's last moments is
+// past use, so no view can be edited any more; a later touch costs at most
+// one bot-token edit of the table message.
+const overKeep = rest.TokenLife
+
+// tableEditGap is the least time between two bot-token edits of a table
+// message, made once no interaction token can edit it: those edits share
+// the bot token's budget with the story.
+const tableEditGap = time.Second
+
+// live is the coalescing updater of tables' live surfaces.
+type live struct {
+	mu sync.Mutex
+	// running tables have a pass under way; dirty ones need another.
+	running map[int64]bool
+	dirty   map[int64]bool
+	// notes are each table's latest change in words, shown at the top of
+	// the hand views of that version.
+	notes map[int64]liveNote
+	// views remember what this process last wrote to each seat's view.
+	views map[seatKey]viewWrite
+	// botEdits is when each table message was last edited with the bot
+	// token, and botSent when the last second's such edits were made.
+	botEdits map[int64]time.Time
+	botSent  []time.Time
+	// boards is when each table message last got a new board here.
+	boards map[int64]time.Time
+	// shown is the table version each table message last showed here.
+	shown map[int64]int64
+	// recorded is the hand view each seat last recorded here: its
+	// message and when its token came.
+	recorded map[seatKey]cribbage.MessageToken
+	// active counts the tables being brought up to date, for a shutdown
+	// to wait on, and later the touches scheduled (touchLater): laterAt
+	// holds each table's.
+	active, later int
+	laterAt       map[int64]*laterTouch
+	// refused is the edit token Discord last refused for each table's
+	// message, which is not tried again (a newer one is).
+	refused map[int64]string
+	// over is when each table that is over was first shown over here;
+	// what is remembered of it is kept until overKeep has passed since.
+	over map[int64]time.Time
+	// tokenEdits is when each token bucket (a table message's, a hand
+	// view's) was last used, on the bot's clock, which Discord's limits run on.
+	tokenEdits map[string]time.Time
+	sem        chan struct{}
+}
+
+// liveNote is what a change did, in the story's words, and the version it
+// made.
+type liveNote struct {
+	version int64
+	lines   []string
+}
+
+// seatKey names one seat's hand view.
+type seatKey struct {
+	table int64
+	seat  int
+}
+
+// viewWrite is the version this process last wrote to a hand view, and
+// whether a write is under way. A view answered while a live edit of it
+// was under way is rewritten: the older edit may have landed last.
+type viewWrite struct {
+	version   int64
+	inFlight  bool
+	clobbered bool
+	// view is the seat's view version (click.ViewVersion) the view last showed:
+	// while it is unchanged in the discard, the view keeps the cards the
+	// player is choosing.
+	view string
+	// refused is the token Discord refused for the view (the player
+	// dismissed it, or the token lapsed), which no later edit uses: the
+	// view is gone until a click records a new one.
+	refused string
+}
+
+func newLive() *live {
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
+}
+
+// noteChange remembers a change's lines for the hand views of its version.
+func (l *live) noteChange(table, version int64, lines []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n, ok := l.notes[table]; !ok || n.version <= version {
+		l.notes[table] = liveNote{version: version, lines: lines}
+	}
+}
+
+// note returns the lines of the change that made version, if known.
+func (l *live) note(table, version int64) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := l.notes[table]; n.version == version {
+		return n.lines
+	}
+	return nil
+}
+
+// answered records that an interaction's own answer showed seat its view
+// at version: no live edit is needed for it, unless a live edit of that
+// view was under way and may land after the answer (clobbered).
+func (l *live) answered(k seatKey, version int64, view string) (clobbered bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	if w.inFlight {
+		w.clobbered = true
+	} else if version > w.version {
+		w.version = version
+	}
+	w.view = view
+	l.views[k] = w
+	return w.clobbered
+}
+
+// choosing reports whether seat's view shows its discard still to choose,
+// at the view version it has now: another player's move does not change
+// what it decides on, and an edit would drop the cards it has chosen.
+func (l *live) choosing(k seatKey, g *engine.State) bool {
+	if g.Phase != engine.PhaseDiscard || g.Discards[k.seat] != 0 {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, ok := l.views[k]
+	return ok && !w.clobbered && w.view == click.ViewVersion(g.ViewFor(k.seat))
+}
+
+// viewCurrent reports whether seat's view shows version, by what this
+// process wrote to it or, failing that, by what was recorded.
+func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if w, ok := l.views[k]; ok {
+		return !w.inFlight && !w.clobbered && w.version >= version
+	}
+	return recorded >= version
+}
+
+// refuse records that Discord refused the view's token.
+func (l *live) refuse(k seatKey, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.refused = token
+	l.views[k] = w
+}
+
+// gone reports whether seat's view is recorded with a token Discord has
+// refused.
+func (l *live) gone(k seatKey, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.views[k].refused == token
+}
+
+// writing marks a live edit of a view under way.
+func (l *live) writing(k seatKey) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.inFlight, w.clobbered = true, false
+	l.views[k] = w
+}
+
+// wrote records the end of a live edit that showed version and view
+// (ok) or failed.
+func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	w.inFlight = false
+	if ok && !w.clobbered {
+		w.version, w.view = version, view
+	}
+	l.views[k] = w
+}
+
+// spaced takes the next edit through a token's bucket at now, or says
+// when it may go (tokenEditGap after the last).
+func (l *live) spaced(bucket string, now time.Time) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if next := l.tokenEdits[bucket].Add(tokenEditGap); now.Before(next) {
+		return next, false
+	}
+	if len(l.tokenEdits) >= maxTokenEdits {
+		// A bucket a token, and tokens come and go: those past their gap
+		// are forgotten, so the map holds what the last moments used.
+		for k, at := range l.tokenEdits {
+			if now.Sub(at) >= tokenEditGap {
+				delete(l.tokenEdits, k)
+			}
+		}
+	}
+	l.tokenEdits[bucket] = now
+	return time.Time{}, true
+}
+
+// takeBotEdit takes one of the bot token's table-message edits at now for
+// table, or says when it may go: tableEditGap after the table's last, and
+// within botEditBudget a second in all.
+func (l *live) takeBotEdit(table int64, now time.Time) (time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if next := l.botEdits[table].Add(tableEditGap); now.Before(next) {
+		return next, false
+	}
+	cut := 0
+	for cut < len(l.botSent) && now.Sub(l.botSent[cut]) >= time.Second {
+		cut++
+	}
+	l.botSent = l.botSent[cut:]
+	if len(l.botSent) >= botEditBudget {
+		return l.botSent[0].Add(time.Second), false
+	}
+	l.botSent = append(l.botSent, now)
+	l.botEdits[table] = now
+	return time.Time{}, true
+}
+
+// boardWait is how long a table message must wait at now for a new board
+// (boardGap after its last).
+func (l *live) boardWait(table int64, now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return boardGap - now.Sub(l.boards[table])
+}
+
+// boardShown records that a table message got a new board at now.
+func (l *live) boardShown(table int64, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.boards[table] = now
+}
+
+// recordedFresh reports whether seat's view is recorded here with a token
+// for the same message that has long to live (see handTokenRenew), and
+// that Discord has not refused: a click on a view whose token was refused
+// records its own, or the view would not be edited again until
+// handTokenRenew had passed.
+func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	prev, ok := l.recorded[k]
+	return ok && tok.MessageID != "" && prev.MessageID == tok.MessageID && tok.At.Sub(prev.At) < handTokenRenew &&
+		l.views[k].refused != prev.Token
+}
+
+// record remembers the hand view recorded for a seat.
+func (l *live) record(k seatKey, tok cribbage.MessageToken) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recorded[k] = tok
+}
+
+// Wait waits up to d for the passes under way to end, for a shutdown to
+// show the last moves. Touches may start more meanwhile (a pass that had
+// to wait for its bucket), so it looks until none is under way rather than
+// waiting for a fixed set.
+func (s *Surface) Wait(d time.Duration) {
+	l := s.l
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		l.mu.Lock()
+		n := l.active
+		l.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// showed records that a table message shows version.
+func (l *live) showed(table, version int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if version > l.shown[table] {
+		l.shown[table] = version
+	}
+}
+
+// behind reports whether this process has not seen the table message show
+// version.
+func (l *live) behind(table, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.shown[table] < version
+}
+
+// ended notes at now that table is over, and returns the tables over
+// for overKeep, whose memory may go.
+func (l *live) ended(table int64, now time.Time) []int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.over[table]; !ok {
+		l.over[table] = now
+	}
+	var done []int64
+	for id, at := range l.over {
+		if now.Sub(at) >= overKeep {
+			delete(l.over, id)
+			done = append(done, id)
+		}
+	}
+	return done
+}
+
+// refuseToken records that Discord refused token for table's message.
+func (l *live) refuseToken(table int64, token string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refused[table] = token
+}
+
+// tokenRefused reports whether Discord refused token for table's message.
+func (l *live) tokenRefused(table int64, token string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return token != "" && l.refused[table] == token
+}
+
+// forget drops what is remembered of a table that is over.
+func (l *live) forget(table int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.notes, table)
+	delete(l.refused, table)
+	delete(l.botEdits, table)
+	delete(l.shown, table)
+	delete(l.boards, table)
+	for k := range l.views {
+		if k.table == table {
+			delete(l.views, k)
+			delete(l.recorded, k)
+		}
+	}
+}
+
+// Moved records what a change did at a table in words (MoveNote), for the
+// hand views that show its version, and brings the table's message and
+// hand views up to date.
+func (s *Surface) Moved(t *cribbage.Table, note []string) {
+	s.l.noteChange(t.ID, t.Version, note)
+	s.Touch(t.ID)
+}
+
+// MoveNote is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims in the story's words, the last few.
+func MoveNote(t *cribbage.Table, events []engine.Event) []string {
+	var lines []string
+	for _, e := range events {
+		switch e.Kind {
+		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
+			continue // the view's own lines say the hand and scores
+		}
+		if line := render.StoryLine(t, e); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	const most = 6
+	if len(lines) > most {
+		lines = lines[len(lines)-most:]
+	}
+	return lines
+}
+
+// LastMoveNote is a change's lines as the note at the top of a hand view.
+func LastMoveNote(lines []string) string {
+	return "-# Last move\n" + strings.Join(lines, "\n")
+}
+
+// Touch asks for a table's message and hand views to be brought up to
+// date. Touches of a table while a pass over it is under way coalesce
+// into one more pass.
+func (s *Surface) Touch(table int64) {
+	if table == 0 {
+		return
+	}
+	ctx, ok := s.opts.Context()
+	if !ok {
+		return // the run is over; the next start shows every open table
+	}
+	l := s.l
+	l.mu.Lock()
+	if l.running[table] {
+		l.dirty[table] = true
+		l.mu.Unlock()
+		return
+	}
+	l.running[table] = true
+	l.active++
+	l.mu.Unlock()
+	go func() {
+		defer func() {
+			l.mu.Lock()
+			l.active--
+			l.mu.Unlock()
+		}()
+		s.runLive(ctx, table)
+	}()
+}
+
+// touchLater touches a table after d, unless the bot is stopping by then.
+// A table has one such touch waiting at most, the soonest asked for: the
+// pass it brings schedules the next if it must wait again. Passes that
+// each left a timer of their own (the table message and every hand view
+// paced at once) multiplied a table's timers, each bringing another pass
+// and another edit. The touch is due on the clock (Now), and TouchDue
+// makes it when that clock gets there before the timer (After) fires.
+func (s *Surface) touchLater(table int64, d time.Duration) {
+	l := s.l
+	lt := &laterTouch{due: s.opts.Now().Add(d)}
+	l.mu.Lock()
+	prev, ok := l.laterAt[table]
+	if ok && !lt.due.Before(prev.due) {
+		l.mu.Unlock()
+		return
+	}
+	if !ok {
+		l.later++
+	}
+	l.laterAt[table] = lt
+	l.mu.Unlock()
+	s.opts.After(d, func() { s.fireLater(table, lt) })
+}
+
+// laterTouch is a table's scheduled touch: when it is due on the clock.
+type laterTouch struct{ due time.Time }
+
+// fireLater makes a table's scheduled touch lt when its timer fires,
+// unless a sooner one replaced it or TouchDue made it already.
+func (s *Surface) fireLater(table int64, lt *laterTouch) {
+	l := s.l
+	l.mu.Lock()
+	current := l.laterAt[table] == lt
+	if current {
+		delete(l.laterAt, table)
+		l.later--
+	}
+	l.mu.Unlock()
+	if current {
+		s.Touch(table)
+	}
+}
+
+// TouchDue makes the scheduled touches that are due on the clock, ahead of
+// their timers. The bot's timer pass calls it, so a wait decided on the
+// bot's clock ends when that clock says, even when the clock is moved on
+// (a test's fake clock advanced a week) rather than waited out.
+func (s *Surface) TouchDue() {
+	l := s.l
+	now := s.opts.Now()
+	var due []int64
+	l.mu.Lock()
+	for table, lt := range l.laterAt {
+		if !now.Before(lt.due) {
+			delete(l.laterAt, table)
+			l.later--
+			due = append(due, table)
+		}
+	}
+	l.mu.Unlock()
+	for _, table := range due {
+		s.Touch(table)
+	}
+}
+
+// Pending counts the passes under way and the touches to come.
+func (s *Surface) Pending() int {
+	l := s.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.active + l.later
+}
+
+// runLive makes passes over one table until nobody touched it during the
+// last one.
+func (s *Surface) runLive(ctx context.Context, table int64) {
+	l := s.l
+	select {
+	case l.sem <- struct{}{}:
+	case <-ctx.Done():
+		l.mu.Lock()
+		delete(l.running, table)
+		l.mu.Unlock()
+		return
+	}
+	defer func() { <-l.sem }()
+	for {
+		s.livePassSafely(ctx, table)
+		l.mu.Lock()
+		if !l.dirty[table] || ctx.Err() != nil {
+			delete(l.running, table)
+			delete(l.dirty, table)
+			l.mu.Unlock()
+			return
+		}
+		delete(l.dirty, table)
+		l.mu.Unlock()
+	}
+}
+
+// livePassSafely is livePass with a panic logged and the table left for
+// its next touch, so one table cannot stop the others or the bot.
+func (s *Surface) livePassSafely(ctx context.Context, table int64) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	for range 3 {
+		version, err := s.livePass(ctx, table)
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, cribbage.ErrNotFound) {
+				s.log.Warn("live: could not update a table", "table", table, "err", err)
+			}
+			return
+		}
+		// Another process (or a click answered meanwhile) may have moved
+		// the table on while the edits were sent: look again.
+		t, err := s.opts.Store.Table(ctx, table)
+		if err != nil || t.Version == version {
+			return
+		}
+	}
+	s.touchLater(table, 0)
+}
+
+// livePass brings a table's message and open hand views up to the table as
+// it is now, and returns the version shown.
+func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
+	t, err := s.opts.Store.Table(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.showTable(ctx, t); err != nil {
+		var paced *rest.Paced
+		switch {
+		case errors.As(err, &paced):
+			s.touchLater(table, paced.Until.Sub(s.opts.Now()))
+		case rest.Permanent(err):
+			// Discord refused (the channel is gone, the bot may not post
+			// there): trying again cannot help; the next change tries.
+			s.log.Warn("live: Discord refused the table message", "table", table, "err", err)
+		case ctx.Err() == nil:
+			s.log.Info("live: table message not updated; will retry", "table", table, "err", err)
+			s.touchLater(table, liveRetry)
+		}
+	}
+	if t.State == nil {
+		if !t.Status.Open() {
+			s.ended(table)
+		}
+		return t.Version, nil
+	}
+	views, err := s.opts.Store.HandViews(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	var wg sync.WaitGroup
+	for _, v := range views {
+		k := seatKey{table, v.Seat}
+		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				}
+			}()
+			s.showHand(ctx, t, v)
+		}()
+	}
+	wg.Wait()
+	if !t.Status.Open() {
+		s.ended(table)
+	}
+	return t.Version, nil
+}
+
+// ended notes that a table is over and forgets the tables over for
+// overKeep. The table itself is remembered until then: see overKeep.
+func (s *Surface) ended(table int64) {
+	for _, id := range s.l.ended(table, s.opts.Now()) {
+		s.l.forget(id)
+		s.edits.forget(id)
+	}
+}
+
+// showHand edits one seat's open hand view to the table as it is.
+func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
+	k := seatKey{t.ID, v.Seat}
+	note := ""
+	if lines := s.l.note(t.ID, t.Version); len(lines) > 0 {
+		note = LastMoveNote(lines)
+	}
+	r := render.Hand(t, v.Seat, 0, note)
+	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
+		s.touchLater(t.ID, next.Sub(s.opts.Now()))
+		return
+	}
+	s.l.writing(k)
+	// The token's life is checked as the request goes (rest.Client).
+	err := s.editThroughToken(ctx, v.Token, r)
+	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
+	var paced *rest.Paced
+	switch {
+	case err == nil:
+	case errors.As(err, &paced):
+		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
+	case rest.TokenRefused(err):
+		// The player dismissed the view, or the token expired: the next
+		// click opens a fresh one. Until then the view is left alone;
+		// tried again at every move, it cost a request each (a 401 counts
+		// against Discord's invalid requests) for a view nobody sees.
+		s.l.refuse(k, v.Token.Token)
+		s.log.Debug("live: a hand view can no longer be edited", "table", t.ID, "seat", v.Seat, "err", err)
+	case rest.Permanent(err):
+		s.log.Info("live: Discord refused a hand view's edit", "table", t.ID, "seat", v.Seat, "err", err)
+	case ctx.Err() == nil:
+		// A server error or a lost connection: the view is tried again,
+		// so the player whose turn it is sees it.
+		s.log.Info("live: hand view not updated; will retry", "table", t.ID, "seat", v.Seat, "err", err)
+		s.touchLater(t.ID, liveRetry)
+	}
+}
+
+// showTable edits the table message to the table as it is now, unless it
+// already shows that. It posts a new one only when the old one is gone
+// (deleted), or when none was ever recorded and none can be any more: the
+// answer that made it records it, and so does any click on it, but an
+// interaction's token lives 15 minutes. So a table never gets two messages
+// with live buttons.
+func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
+	if t.MessageID == "" {
+		if !hasPerson(t) {
+			// A tournament's game between computer entrants is played
+			// quietly: it has no message, and it may be played long after
+			// it opened.
+			return nil
+		}
+		if s.opts.Now().Sub(t.CreatedAt) < rest.TokenLife {
+			return nil // the answer that posts it records it
+		}
+		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
+	}
+	r := render.Table(t)
+	newBoard := render.BoardKey(t) != t.Board
+	if newBoard && t.Status == cribbage.StatusPlaying {
+		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
+			newBoard = false
+			s.touchLater(t.ID, wait)
+		}
+	}
+	if !newBoard && s.edits.unchanged(t.ID, r) {
+		s.l.showed(t.ID, t.Version)
+		return nil // the message shows this already
+	}
+	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
+	if !viaToken {
+		// No token can edit the message: the bot token does, each table's
+		// at most once a second and all tables' within botEditBudget, so
+		// the story keeps the rest of the budget.
+		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
+			return &rest.Paced{Until: until}
+		}
+	}
+	// The board rides on the edit, drawn and uploaded only when it would
+	// look different from the one the message shows. The files are drawn
+	// for each attempt: a request consumes them.
+	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
+		r := render.Table(t)
+		if newBoard {
+			return r, render.UploadBoard(&r, t)
+		}
+		return r, t.Board
+	})
+	if err == nil {
+		s.edits.sent(t.ID, r)
+		s.l.showed(t.ID, t.Version)
+		if key != t.Board {
+			s.l.boardShown(t.ID, s.opts.Now())
+			return s.opts.Store.RecordBoard(ctx, t.ID, key)
+		}
+		return nil
+	}
+	if !rest.NotFound(err) {
+		return err
+	}
+	return s.PostTableMessage(ctx, t, "")
+}
+
+// PostTableMessage posts a new table message in the channel, in its own
+// bucket, with its own copy of the board. A nonce, if given, makes a
+// resend after a lost answer return the message first posted.
+func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
+	r := render.Table(t)
+	key := render.UploadBoard(&r, t)
+	send := r.Send()
+	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
+	raw, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),
+		Bucket: rest.PostBucket(t.ChannelID), Route: "POST /channels/{channel}/messages", Body: body, Files: send.Files})
+	var m discordgo.Message
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
+	if err != nil {
+		return err
+	}
+	s.edits.sent(t.ID, r)
+	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+		return err
+	}
+	return s.opts.Store.RecordBoard(ctx, t.ID, key)
+}
+
+// hasPerson reports whether a person holds a seat at t.
+func hasPerson(t *cribbage.Table) bool {
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,220 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+)
+
+// Leaderboard lists the top ten of a season's board, and the
+// caller's line if lower; period, if not empty, names the part of the
+// season it counts. Each player is one short line so it reads on a phone:
+// rank, name, rating, wins–losses and games. Provisional ratings are
+// marked with a ? and come after the settled ones, under a line that says
+// what the mark means.
+func Leaderboard(board []cribbage.Standing, se cribbage.Season, current bool, period, uid string) Message {
+	title := "Cribbage leaderboard · " + SeasonTitle(se)
+	if period != "" {
+		title += " · " + period
+	}
+	e := &discordgo.MessageEmbed{Title: title, Color: 0x2e7d32}
+	if len(board) == 0 {
+		e.Description = fmt.Sprintf("No games between people in %s yet.", SeasonTitle(se))
+		if period != "" {
+			e.Description = fmt.Sprintf("No games between people in the %s.", period)
+		}
+		if current {
+			e.Description += " Start one with `/cribbage start`!"
+		}
+		return Message{Embeds: []*discordgo.MessageEmbed{e}}
+	}
+	var lines []string
+	marked := false
+	add := func(s cribbage.Standing) {
+		if s.Rating.Provisional && !marked {
+			lines = append(lines, "*Provisional (?) — too few recent games to be sure yet:*")
+			marked = true
+		}
+		lines = append(lines, fmt.Sprintf("**%d.** %s · **%s** · %d–%d · %s", s.Rank, s.Name, RatingNumber(s.Rating), s.Wins, s.Losses, Games(s.Games)))
+	}
+	for i, s := range board {
+		if i < 10 {
+			add(s)
+		} else if s.UserID == uid {
+			lines = append(lines, "…")
+			add(s)
+		}
+	}
+	e.Description = strings.Join(lines, "\n")
+	e.Footer = &discordgo.MessageEmbedFooter{Text: "rating · wins–losses · games between people · /cribbage-club seasons lists the seasons"}
+	return Message{Embeds: []*discordgo.MessageEmbed{e}}
+}
+
+// Games is "1 game" or "n games".
+func Games(n int) string { return fmt.Sprintf("%d game%s", n, Plural(n)) }
+
+// RatingNumber is a rating as a whole number, with a ? while provisional.
+func RatingNumber(r cribbage.Rating) string {
+	n := strconv.Itoa(int(math.Round(r.R)))
+	if r.Provisional {
+		n += "?"
+	}
+	return n
+}
+
+// RatingLine is a rating with its uncertainty, as stats show it:
+// "1610 ± 180 (provisional) · 5 games".
+func RatingLine(r cribbage.Rating) string {
+	line := fmt.Sprintf("**%d** ± %d", int(math.Round(r.R)), int(math.Round(r.RD)))
+	if r.Provisional {
+		line += " (provisional)"
+	}
+	return line + " · " + Games(r.Games)
+}
+
+// RecordFields renders a record.
+func RecordFields(title string, r cribbage.Record) []*discordgo.MessageEmbedField {
+	if r.Games == 0 {
+		return []*discordgo.MessageEmbedField{{Name: title, Value: "no games yet"}}
+	}
+	avg := func(points, n int) string {
+		if n == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.1f", float64(points)/float64(n))
+	}
+	return []*discordgo.MessageEmbedField{
+		{Name: title, Value: fmt.Sprintf("%d games · %d wins · %d losses · %d games won", r.Games, r.Wins, r.Losses, r.GamesWon)},
+		{Name: "Skunks", Value: fmt.Sprintf("given %d (+%d double) · taken %d (+%d double)", r.SkunksGiven, r.DoubleSkunksGiven, r.SkunksTaken, r.DoubleSkunksTaken), Inline: true},
+		{Name: "Best hand", Value: fmt.Sprintf("%d · 29s: %d", r.BestHand, r.TwentyNines), Inline: true},
+		{Name: "Averages", Value: fmt.Sprintf("hand %s · crib %s · pegging %s a hand", avg(r.HandPoints, r.Hands), avg(r.CribPoints, r.Cribs), avg(r.Pegging, r.Hands)), Inline: true},
+	}
+}
+
+// SeasonTitle names a season: "Season 2 · Winter league".
+func SeasonTitle(se cribbage.Season) string {
+	if se.Name == "" {
+		return fmt.Sprintf("Season %d", se.Number)
+	}
+	return fmt.Sprintf("Season %d · %s", se.Number, se.Name)
+}
+
+// Seasons lists seasons newest first, a line each: its name, when it
+// ran and who started it, and its games. Times are Discord timestamps,
+// shown in each reader's own time zone.
+func Seasons(seasons []cribbage.Season) Message {
+	var lines []string
+	for i, se := range slices.Backward(seasons) {
+		line := "**" + SeasonTitle(se) + "**"
+		switch {
+		case se.StartedAt.IsZero():
+			lines = append(lines, line+" — begins with the first game between people")
+			continue
+		case i == len(seasons)-1:
+			line += fmt.Sprintf(" (now) — since <t:%d:D>", se.StartedAt.Unix())
+		default:
+			line += fmt.Sprintf(" — <t:%d:D> to <t:%d:D>", se.StartedAt.Unix(), seasons[i+1].StartedAt.Unix())
+		}
+		if se.StartedBy != "" {
+			line += fmt.Sprintf(", started by <@%s>", se.StartedBy)
+		}
+		lines = append(lines, line+" · "+Games(se.Games))
+	}
+	e := &discordgo.MessageEmbed{Title: "Cribbage seasons", Color: 0x2e7d32, Description: strings.Join(lines, "\n"),
+		Footer: &discordgo.MessageEmbedFooter{Text: "/cribbage-club leaderboard season: N shows a season's leaderboard"}}
+	return Message{Embeds: []*discordgo.MessageEmbed{e}}
+}
+
+// Settings shows a server's settings, and where each comes from:
+// reminderAfter and forfeitAfter are the bot's defaults.
+func Settings(gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Duration) string {
+	timer := func(set *time.Duration, def time.Duration) string {
+		d, from := def, " (the bot's default)"
+		if set != nil {
+			d, from = *set, ""
+		}
+		if d == 0 {
+			return "off" + from
+		}
+		return "after " + WaitWords(d) + from
+	}
+	points := "121 (the default)"
+	if gs.DefaultPoints != 0 {
+		points = fmt.Sprint(gs.DefaultPoints)
+	}
+	channel := "any channel"
+	if gs.GamesChannel != "" {
+		channel = fmt.Sprintf("<#%s> only", gs.GamesChannel)
+	}
+	tables := "no limit"
+	if gs.MaxOpenTables > 0 {
+		tables = fmt.Sprintf("at most %d a person", gs.MaxOpenTables)
+	}
+	cancel := "members with Manage Server"
+	if gs.CancelRole != "" {
+		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
+	}
+	lines := []string{
+		"**Cribbage settings for this server**",
+		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, reminderAfter),
+		"• Forfeits may be claimed (`forfeit-after`): " + timer(gs.ForfeitAfter, forfeitAfter),
+		"• Game length (`default-points`): " + points,
+		"• Tables open in (`games-channel`): " + channel,
+		"• Open tables (`max-open-tables`): " + tables,
+		"• Who may cancel tables (`cancel-role`): " + cancel,
+	}
+	if gs.UpdatedBy != "" {
+		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
+	}
+	lines = append(lines, "Change one with `/cribbage-admin settings` and its option; `reset` puts one back. "+
+		"Who may use each command, and in which channels, is Discord's setting: Server Settings → Integrations → this bot.")
+	return strings.Join(lines, "\n")
+}
+
+// WaitWords writes a duration as the settings take it: 90m, 12h, 3d.
+func WaitWords(d time.Duration) string {
+	day := 24 * time.Hour
+	switch {
+	case d%day == 0:
+		return fmt.Sprintf("%dd", d/day)
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// RulesText summarises RULES.md for players.
+const RulesText = `**Cribbage at this table**
+• Deal: 6 cards each with 2 players (2 to the crib), 5 each with 3 or 4 (1 to the crib; with 3, one more from the deck). The crib is the dealer's.
+• The cut: a jack as starter gives the dealer 2 (his heels).
+• The play: lay cards in turn without passing 31. 15 = 2, 31 = 2, pair 2, three of a kind 6, four 12, runs of 3+ (any order) one a card. Can't play? The table says go for you; the last to play gets 1 (31 gets 2, never 3). The last card gets 1.
+• The show: dealer's left first, dealer last, then the crib. Fifteens 2 each, pairs 2, runs, flush 4 (5 with the starter; the crib only scores 5), his nobs 1.
+• First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
+• Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
+
+// HelpText explains the bot: every command, each in a few words.
+const HelpText = "**How to play**\n" +
+	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
+	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
+	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn. The table's thread tells the play and the show.\n" +
+	"4. Games can last days: your buttons keep working, and you're pinged when the table has waited on you a while.\n" +
+	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
+	"**Matches**: `match: best of 3` (or 5), two players or two teams. Each game follows by itself, the deal passing on. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
+	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
+	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
+	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
+	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
+	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
+	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
+	"`season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
+	"Who may use each command, and where: Server Settings → Integrations."
+
+	// cmdRules and cmdHelp answer privately with fixed text.

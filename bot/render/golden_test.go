@@ -1,0 +1,139 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// goldenTable plays a table of people through the domain on fixed seeds,
+// each seat laying its first legal card and throwing its first cards,
+// until stop says the table is where the golden file looks at it. It
+// returns the table and every story item queued so far, numbered as the
+// outbox would number them.
+func goldenTable(t *testing.T, opts engine.Options, stop func(t *cribbage.Table) bool) (*cribbage.Table, []cribbage.OutboxItem) {
+	t.Helper()
+	names := []string{"Ann", "Bob", "Cid", "Dee"}
+	tb := &cribbage.Table{ID: 7, GuildID: "g", ChannelID: "c", HostID: "u0", Options: opts, Status: cribbage.StatusLobby,
+		CreatedAt: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)}
+	for i := range opts.Players {
+		tb.Seats = append(tb.Seats, cribbage.Seat{UserID: fmt.Sprintf("u%d", i), Name: names[i]})
+	}
+	n := uint64(0)
+	env := cribbage.Env{
+		Now:   tb.CreatedAt,
+		Seeds: func() engine.Seed { n++; return engine.SeedFromUint64(n) },
+	}
+	var items []cribbage.OutboxItem
+	queue := func(ch *cribbage.Change) {
+		// The story is worded as the bot words it.
+		for _, o := range append(ch.Outbox, Story(tb, ch.Events)...) {
+			items = append(items, cribbage.OutboxItem{ID: int64(len(items) + 1), TableID: tb.ID, ChannelID: o.ChannelID, Kind: o.Kind, Payload: o.Payload})
+		}
+		tb.Version++
+		tb.LastActionAt = env.Now // as the store records it
+	}
+	ch, _, err := cribbage.Start(tb, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue(ch)
+	for moves := 0; !stop(tb); moves++ {
+		if tb.Status != cribbage.StatusPlaying || moves > 500 {
+			t.Fatalf("the table never got where the golden file looks (status %s after %d moves)", tb.Status, moves)
+		}
+		seat := tb.State.Waiting()[0]
+		v := tb.State.ViewFor(seat)
+		var a engine.Action
+		switch v.Phase {
+		case engine.PhaseDiscard:
+			a = engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: v.Hand.Cards()[:opts.DiscardSize()]}
+		case engine.PhasePlay:
+			a = engine.Action{Kind: engine.ActPlay, Seat: seat, Card: v.Legal[0]}
+		default:
+			t.Fatalf("seat %d waited on in phase %s", seat, v.Phase)
+		}
+		env.Now = env.Now.Add(time.Minute)
+		ch, _, err := cribbage.Move(tb, a, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queue(ch)
+	}
+	return tb, items
+}
+
+// midPlay stops at the first hand's play with cards on the count.
+func midPlay(t *cribbage.Table) bool {
+	return t.State.Phase == engine.PhasePlay && t.State.Count > 0 && len(t.State.Plays) >= 2
+}
+
+// firstHandDone stops once the first hand has been shown.
+func firstHandDone(t *cribbage.Table) bool { return t.State.HandNo >= 2 }
+
+// TestGoldenRenders holds the table message, a hand view and a hand's
+// record at two, three and four players (and partners) to files under
+// testdata/render: a change to what players see shows in review as a
+// change to these files (go test ./bot/render -update rewrites them).
+func TestGoldenRenders(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts engine.Options
+	}{
+		{"two", engine.Options{Players: 2, Target: 121}},
+		{"three", engine.Options{Players: 3, Target: 121}},
+		{"four", engine.Options{Players: 4, Target: 121}},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, _ := goldenTable(t, tc.opts, midPlay)
+			golden(t, tc.name+"-table.json", Table(tb))
+			seat := tb.State.Turn
+			golden(t, tc.name+"-hand.json", Hand(tb, seat, 0, ""))
+
+			tb, items := goldenTable(t, tc.opts, firstHandDone)
+			record, ok := Compose(Gather(items, tb.ID, 0))
+			if !ok {
+				t.Fatal("the first hand's record does not fit a message")
+			}
+			golden(t, tc.name+"-record.json", record)
+		})
+	}
+}
+
+// golden compares v, as indented JSON, with testdata/render/name.
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "render", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./bot/render -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
+	}
+}

@@ -1,0 +1,104 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/picture"
+)
+
+// boardFile is the board picture's name on the table message.
+const boardFile = "board.png"
+
+// boardOf is the board of a table's game, or false before the game.
+func boardOf(t *cribbage.Table) (picture.Board, bool) {
+	if g := t.State; g != nil {
+		return BoardAt(t, g.Scores, g.Back, g.Result), true
+	}
+	return picture.Board{}, false
+}
+
+// BoardAt is the table's board with the pegs at scores and back (the back
+// pegs at the front ones for a game saved before they were kept), and the
+// winner and skunks of result if the game is over.
+func BoardAt(t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
+	b := picture.Board{Target: t.Options.Target}
+	for side := range t.Options.Sides() {
+		s := picture.Side{Name: sideName(t, side), Score: scores[side], Back: scores[side]}
+		if len(back) == len(scores) {
+			s.Back = back[side]
+		}
+		if result != nil {
+			s.Winner = result.Winner == side
+			if side < len(result.Skunks) {
+				s.Skunk = result.Skunks[side]
+			}
+		}
+		b.Sides = append(b.Sides, s)
+	}
+	return b
+}
+
+// showBoard points the table embed at the board picture the message
+// already has (Table.Board says so): an edit that sends no files keeps the
+// message's attachments.
+func showBoard(r *Message, t *cribbage.Table) {
+	if t.Board != "" && t.State != nil && len(r.Embeds) > 0 {
+		r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	}
+}
+
+// UploadBoard puts a freshly drawn board on r, replacing any picture the
+// message had, and returns its key; "" when the table has no game yet.
+func UploadBoard(r *Message, t *cribbage.Table) string {
+	b, ok := boardOf(t)
+	if !ok || len(r.Embeds) == 0 {
+		return ""
+	}
+	r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(b.Render()))}}
+	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: boardFile}}
+	return b.Key()
+}
+
+// BoardKey is the key of the board a table's message should show, or "".
+func BoardKey(t *cribbage.Table) string {
+	if b, ok := boardOf(t); ok {
+		return b.Key()
+	}
+	return ""
+}
+
+// showPicture is the picture of the hands counted among events: each hand
+// (and the crib) beside the starter, with its points or the claim.
+func showPicture(t *cribbage.Table, events []engine.Event) (picture.Cards, bool) {
+	p := picture.Cards{FourColour: t.FourColour}
+	for _, e := range events {
+		if e.Kind != engine.EvShow && e.Kind != engine.EvClaim {
+			continue
+		}
+		label := SeatName(t, e.Seat)
+		if e.Crib {
+			label += "'s crib"
+		}
+		note := fmt.Sprintf("%d point%s", e.Points, Plural(e.Points))
+		if e.Kind == engine.EvClaim {
+			note = fmt.Sprintf("claims %d", e.Claimed)
+		}
+		p.Starter = e.Card
+		p.Hands = append(p.Hands, picture.Hand{Label: label, Cards: e.Cards, Note: note})
+	}
+	return p, len(p.Hands) > 0
+}
+
+// PictureFiles draws a post's pictures as files to upload with it.
+func PictureFiles(pictures []picture.Cards) []*discordgo.File {
+	var files []*discordgo.File
+	for i, p := range pictures {
+		files = append(files, &discordgo.File{Name: fmt.Sprintf("show-%d.png", i+1), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})
+	}
+	return files
+}

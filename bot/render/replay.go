@@ -1,0 +1,142 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/picture"
+)
+
+// ErrNoReplay means a game has no finished hand to replay yet.
+var ErrNoReplay = errors.New("render: no hand to replay")
+
+// ReplayHand is one finished hand of a game, as a replay shows it.
+type ReplayHand struct {
+	no, dealer int
+	// dealt and thrown are each seat's cards as dealt and thrown to the
+	// crib; starter is the cut.
+	dealt, thrown []engine.CardSet
+	starter       engine.Card
+	// lines tell the hand as the thread told it: the deal, the play and
+	// the show.
+	lines []string
+	// scores and back are the pegs after the hand; result ends the game.
+	scores, back []int
+	result       *engine.Result
+}
+
+// ReplayHands plays a table's log again from its start and returns every
+// hand that is over: a hand still being played is never shown.
+func ReplayHands(t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHand, error) {
+	g, err := ReplayStart(t, actions)
+	if err != nil {
+		return nil, err
+	}
+	var hands []ReplayHand
+	var cur *ReplayHand
+	for _, la := range actions {
+		next, events, err := g.Apply(la.Action)
+		if err != nil {
+			return nil, fmt.Errorf("bot: replay table %d: %w", t.ID, err)
+		}
+		if la.Action.Kind == engine.ActDeal {
+			cur = &ReplayHand{no: next.HandNo, dealer: next.Dealer, dealt: slices.Clone(next.Hands)}
+		}
+		if cur == nil {
+			g = next
+			continue
+		}
+		if g.Phase == engine.PhaseDiscard && next.Phase != engine.PhaseDiscard {
+			cur.thrown, cur.starter = slices.Clone(next.Discards), next.Starter
+		}
+		for _, e := range events {
+			if line := StoryLine(t, e); line != "" {
+				cur.lines = append(cur.lines, line)
+			}
+			if e.Kind == engine.EvHandOver || e.Kind == engine.EvGameOver {
+				cur.scores, cur.back, cur.result = slices.Clone(next.Scores), slices.Clone(next.Back), next.Result
+				hands = append(hands, *cur)
+				cur = nil
+				break
+			}
+		}
+		g = next
+	}
+	return hands, nil
+}
+
+// ReplayStart is the game before its first logged action: cut for deal
+// from the table's seed, or, for a rematch (no cut), dealt first by whoever
+// made the first deal.
+func ReplayStart(t *cribbage.Table, actions []cribbage.LoggedAction) (*engine.State, error) {
+	if t.CutSeed != nil {
+		g, _, err := engine.New(t.Options, *t.CutSeed)
+		return g, err
+	}
+	for _, la := range actions {
+		if la.Action.Kind == engine.ActDeal {
+			return engine.NewWithDealer(t.Options, la.Action.Seat)
+		}
+	}
+	return nil, ErrNoReplay
+}
+
+// MaxDescription is Discord's limit on an embed's description.
+const MaxDescription = 4096
+
+// Replay is page n of a replay: the hand as told, a picture of the
+// deal with each throw, and the board after the hand; buttons page on.
+func Replay(t *cribbage.Table, hands []ReplayHand, n int) Message {
+	h := hands[n-1]
+	var lines []string
+	for i, line := range h.lines {
+		lines = append(lines, line)
+		if i == 0 { // after the deal: what each was dealt and threw
+			for k := range t.Seats {
+				seat := (h.dealer + 1 + k) % len(t.Seats)
+				if h.thrown != nil {
+					lines = append(lines, fmt.Sprintf("%s was dealt %s and threw %s.", SeatName(t, seat), engine.DisplayCards(h.dealt[seat].Cards()), engine.DisplayCards(h.thrown[seat].Cards())))
+				}
+			}
+		}
+	}
+	desc := strings.Join(lines, "\n")
+	if len([]rune(desc)) > MaxDescription {
+		desc = string([]rune(desc)[:MaxDescription-1]) + "…"
+	}
+	deal := picture.Cards{FourColour: t.FourColour}
+	for k := range t.Seats {
+		seat := (h.dealer + 1 + k) % len(t.Seats)
+		row := picture.Hand{Label: SeatName(t, seat), Cards: h.dealt[seat].Cards()}
+		if h.thrown != nil {
+			row.Note = "threw " + engine.DisplayCards(h.thrown[seat].Cards())
+		}
+		deal.Hands = append(deal.Hands, row)
+	}
+	board := BoardAt(t, h.scores, h.back, h.result)
+	board.Title = fmt.Sprintf("After hand %d", h.no)
+	embeds := []*discordgo.MessageEmbed{
+		{Title: fmt.Sprintf("Replay · table %d · hand %d of %d", t.ID, n, len(hands)), Color: 0x2e7d32, Description: desc,
+			Image: &discordgo.MessageEmbedImage{URL: "attachment://deal.png"}},
+		{Color: 0x2e7d32, Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"}},
+	}
+	files := []*discordgo.File{
+		{Name: "deal.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(deal.Render()))},
+		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(board.Render()))},
+	}
+	buttons := []discordgo.MessageComponent{
+		discordgo.Button{Label: "◀ Previous hand", Style: discordgo.SecondaryButton, Disabled: n == 1,
+			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n - 1}.String()},
+		discordgo.Button{Label: "Next hand ▶", Style: discordgo.PrimaryButton, Disabled: n == len(hands),
+			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n + 1}.String()},
+	}
+	return Message{Embeds: embeds, Files: files, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}},
+		Attachments: []*discordgo.MessageAttachment{{ID: "0", Filename: "deal.png"}, {ID: "1", Filename: "board.png"}}}
+}

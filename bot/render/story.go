@@ -1,0 +1,298 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/picture"
+)
+
+// The story is the table's record in its thread: what a reader wants to
+// keep, not a ticker. The lines of a hand in progress are queued as they
+// happen but wait (kindLine); the change that ends the hand, or deals the
+// next, queues a post, and that post carries the hand's lines with it, as
+// one embed a hand. Between hands come the cut for deal, each deal's
+// commitment and the result. The table message and the hand views show
+// the game live; the story needs no post per card.
+
+// Outbox kinds, delivered by the sender (bot/sender) through bot/story.
+const (
+	KindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
+	KindLine   = "line"   // a line of a hand in progress: sent only with the post after it
+	KindTable  = "table"  // bring the table message up to date (the live surface; see live.go)
+	KindThread = "thread" // open the table's thread on its message
+	KindOpen   = "open"   // post the table message of a table no interaction answers with (a match's next game, a rematch)
+)
+
+// PostPayload is a story item as queued. Pictures are drawn when it is
+// sent, so the queue holds their few cards, not their pixels.
+type PostPayload struct {
+	// Content is a plain message (a reminder, a rematch's first line).
+	Content string `json:"content,omitempty"`
+	// Lines are the story's lines, each with its hand.
+	Lines    []StoryEntry    `json:"lines,omitempty"`
+	Mentions []string        `json:"mentions,omitempty"`
+	Pictures []picture.Cards `json:"pictures,omitempty"`
+}
+
+// StoryEntry is one line of the story. Hand is the hand whose record it is
+// in (0 for lines between games' hands, which go in the message's text);
+// a fragment (Frag) joins the fragment before it on one line, so a run of
+// the play reads "Bob A♣ 1 · Alice 5♣ 6 · …".
+type StoryEntry struct {
+	Text string `json:"text"`
+	Hand int    `json:"hand,omitempty"`
+	Frag bool   `json:"frag,omitempty"`
+	// End marks the fragment that ends a run of the play (a go, the last
+	// card, 31): the next run starts a line of its own.
+	End bool `json:"end,omitempty"`
+}
+
+// encode is the payload as queued. A post is strings only, which JSON
+// always encodes; a failure would be a bug, and must not queue an empty
+// announcement.
+func (p PostPayload) encode() string {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		panic(fmt.Sprintf("bot: encode a post: %v", err))
+	}
+	return string(raw)
+}
+
+// Story turns a change's events into the story: one outbox item, a
+// Post when the change ends a hand, deals one, cuts for deal or ends the
+// game (so a deal's commitment is public before anyone plays a card), a
+// waiting line otherwise. Nobody is mentioned: the table message and hand
+// views say whose turn it is, and a player the table waits on is pinged
+// only after a pause (timers.go).
+func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
+	hand := t.State.HandNo
+	for _, e := range events {
+		if e.Kind == engine.EvDeal {
+			hand--
+		}
+	}
+	var lines []StoryEntry
+	flush, ended := false, false
+	for _, e := range events {
+		h := hand
+		switch e.Kind {
+		case engine.EvDeal:
+			// The deal closes the record of the hand that ended in the
+			// same change: its commitment goes out with that post, before
+			// anyone sees a card. A deal of its own (at muggins tables a
+			// person deals) is a line between hands.
+			h, hand, flush = 0, e.N, true
+			if ended {
+				h = e.N - 1
+			}
+		case engine.EvHandOver:
+			flush, ended = true, true
+		case engine.EvCutForDeal, engine.EvGameOver, engine.EvResign, engine.EvMuggins:
+			// Muggins too: a penalty is news at the table.
+			flush = true
+		}
+		if l := StoryText(t, e); l.Text != "" {
+			l.Hand = h
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	p := PostPayload{Lines: lines}
+	if show, ok := showPicture(t, events); ok {
+		p.Pictures = []picture.Cards{show}
+	}
+	kind := KindLine
+	if flush {
+		kind = KindPost
+	}
+	return []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kind, Payload: p.encode(), Waits: kind == KindLine}}
+}
+
+// StoryMessage is one message of the story as sent.
+type StoryMessage struct {
+	Content  string
+	Embeds   []*discordgo.MessageEmbed
+	Mentions []string
+	Pictures []picture.Cards
+}
+
+// Discord's limits on a message.
+const (
+	MaxContent          = 2000 // characters of content
+	maxMentions         = 100  // users allowed_mentions may name
+	maxFiles            = 10   // files uploaded with it
+	maxEmbeds           = 10
+	maxEmbedDescription = 4096
+	maxEmbedsText       = 6000
+)
+
+// handColour is the colour of a hand's record.
+const handColour = 0x2e7d32
+
+// Gather returns the items one story message of a table carries, in order:
+// from its first pending item, the lines of a hand and the post that ends
+// it, then later posts with the lines before each, while they fit in one
+// message (through, when set, is where a message sealed earlier ends, and
+// then exactly those items go). Lines with no post after them wait: their
+// hand is not over. It stops at a thread, which must be opened first. nil
+// means nothing is ready.
+func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.OutboxItem {
+	var taken, run []cribbage.OutboxItem
+	for _, it := range pending {
+		if it.TableID != table || it.Kind == KindTable {
+			continue
+		}
+		if through != 0 && it.ID > through {
+			break
+		}
+		if it.Kind != KindPost && it.Kind != KindLine {
+			break
+		}
+		run = append(run, it)
+		if it.Kind != KindPost {
+			continue
+		}
+		if len(run) > 1 && plainPost(it) {
+			// A reminder or a ping comes between moves: it goes alone,
+			// and the hand's lines before it wait for the hand's record.
+			if len(taken) == 0 {
+				return []cribbage.OutboxItem{it}
+			}
+			break
+		}
+		if through == 0 && len(taken) > 0 {
+			if _, ok := Compose(append(slices.Clone(taken), run...)); !ok {
+				break
+			}
+		}
+		taken, run = append(taken, run...), nil
+	}
+	return taken
+}
+
+// plainPost reports whether a post is a plain message (a reminder, a
+// ping), not story lines.
+func plainPost(it cribbage.OutboxItem) bool {
+	var p PostPayload
+	return json.Unmarshal([]byte(it.Payload), &p) == nil && len(p.Lines) == 0
+}
+
+// Compose builds the message that carries items, and reports whether it
+// is within Discord's limits. An item that cannot be read is left out.
+func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
+	var m StoryMessage
+	var content []string
+	joins := false // the next fragment joins the line before
+	for _, it := range items {
+		var p PostPayload
+		if json.Unmarshal([]byte(it.Payload), &p) != nil {
+			continue
+		}
+		if p.Content != "" {
+			content = append(content, p.Content)
+		}
+		for _, l := range p.Lines {
+			if l.Hand == 0 {
+				content = append(content, l.Text)
+				continue
+			}
+			n := len(m.Embeds)
+			if n == 0 || m.Embeds[n-1].Title != handTitle(l.Hand) {
+				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: handTitle(l.Hand), Color: handColour})
+				n++
+				joins = false
+			}
+			e := m.Embeds[n-1]
+			switch {
+			case e.Description == "":
+				e.Description = l.Text
+			case l.Frag && joins:
+				e.Description += " · " + l.Text
+			default:
+				e.Description += "\n" + l.Text
+			}
+			joins = l.Frag && !l.End
+		}
+		for _, u := range p.Mentions {
+			if !slices.Contains(m.Mentions, u) {
+				m.Mentions = append(m.Mentions, u)
+			}
+		}
+		m.Pictures = append(m.Pictures, p.Pictures...)
+	}
+	m.Content = strings.Join(content, "\n")
+	ok := utf8.RuneCountInString(m.Content) <= MaxContent && len(m.Embeds) <= maxEmbeds &&
+		len(m.Mentions) <= maxMentions && len(m.Pictures) <= maxFiles
+	total := 0
+	for _, e := range m.Embeds {
+		n := utf8.RuneCountInString(e.Description)
+		ok = ok && n <= maxEmbedDescription
+		total += n + utf8.RuneCountInString(e.Title)
+	}
+	return m, ok && total <= maxEmbedsText
+}
+
+// handTitle titles a hand's record.
+func handTitle(n int) string { return fmt.Sprintf("Hand %d", n) }
+
+// FitMessage cuts a message that is over Discord's limits down to them,
+// so that one too long to send cannot stop a table's story: a hand's
+// record is far shorter, so this is only a guard.
+func FitMessage(m StoryMessage) StoryMessage {
+	m.Content = cutRunes(m.Content, MaxContent)
+	if len(m.Embeds) > maxEmbeds {
+		m.Embeds = m.Embeds[len(m.Embeds)-maxEmbeds:]
+	}
+	budget := maxEmbedsText
+	for _, e := range m.Embeds {
+		e.Description = cutRunes(e.Description, min(maxEmbedDescription, max(budget-utf8.RuneCountInString(e.Title), 1)))
+		budget -= utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Title)
+	}
+	if len(m.Mentions) > maxMentions {
+		m.Mentions = m.Mentions[:maxMentions]
+	}
+	if len(m.Pictures) > maxFiles {
+		m.Pictures = m.Pictures[:maxFiles]
+	}
+	return m
+}
+
+// cutRunes shortens s to at most n characters, marking the cut.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// Post is a story message as an outbox entry.
+func Post(t *cribbage.Table, content string, mentions []string) cribbage.Outbound {
+	return cribbage.Outbound{ChannelID: t.ChannelID, Kind: KindPost, Payload: PostPayload{Content: content, Mentions: mentions}.encode()}
+}
+
+// Mentions writes user mentions.
+func Mentions(ids []string) string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, "<@"+id+">")
+	}
+	return strings.Join(out, " ")
+}
+
+// HasHave agrees the verb with the number of players.
+func HasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}

@@ -1,0 +1,323 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
+)
+
+// Message is a message's full content: content, embeds and components are
+// always sent together, because an edit that leaves embeds unset clears them.
+type Message struct {
+	Content    string
+	Embeds     []*discordgo.MessageEmbed
+	Components []discordgo.MessageComponent
+	// Mention is the one user a post may notify, or "".
+	Mention string
+	// Files are pictures to upload with the message, and Attachments the
+	// list that names them: with one, an edit keeps exactly those files.
+	Files       []*discordgo.File
+	Attachments []*discordgo.MessageAttachment
+}
+
+// AllowedMentions limits notifications to the mentioned user, if any.
+func (r Message) AllowedMentions() *discordgo.MessageAllowedMentions {
+	am := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+	if r.Mention != "" {
+		am.Users = []string{r.Mention}
+	}
+	return am
+}
+
+// Send is the render as a new channel message.
+func (r Message) Send() *discordgo.MessageSend {
+	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
+}
+
+// Edit is the render as a full edit of message id in channel.
+func (r Message) Edit(channelID, id string) *discordgo.MessageEdit {
+	content := r.Content
+	embeds := r.Embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	components := r.componentsOrEmpty()
+	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.AllowedMentions(), Files: r.Files}
+	if r.Attachments != nil {
+		e.Attachments = &r.Attachments
+	}
+	return e
+}
+
+// Response is the render as interaction response data.
+func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
+	if r.Attachments != nil {
+		d.Attachments = &r.Attachments
+	}
+	if d.Embeds == nil {
+		d.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if ephemeral {
+		d.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return d
+}
+
+func (r Message) componentsOrEmpty() []discordgo.MessageComponent {
+	if r.Components == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return r.Components
+}
+
+// WaitingFor says whom the game waits on and for what.
+func WaitingFor(t *cribbage.Table) (seats []int, verb string) {
+	seats = t.Waiting()
+	if len(seats) == 0 {
+		return nil, ""
+	}
+	switch g := t.State; g.Phase {
+	case engine.PhaseDiscard:
+		return seats, "throw to the crib"
+	case engine.PhasePlay:
+		return seats, "play"
+	case engine.PhaseShow:
+		if _, crib := g.ShowOrder(g.Shown); crib {
+			return seats, "count the crib"
+		}
+		return seats, "count a hand"
+	case engine.PhaseDeal:
+		return seats, "deal the next hand"
+	}
+	return nil, ""
+}
+
+// optionsLine summarises a table's options.
+func optionsLine(o engine.Options) string {
+	parts := []string{fmt.Sprintf("%d players", o.Players)}
+	if o.Partners {
+		parts[0] = "2 vs 2"
+	}
+	parts = append(parts, fmt.Sprintf("%d points", o.Target))
+	if o.ManualCounting {
+		parts = append(parts, "manual counting")
+		if o.Muggins {
+			parts = append(parts, "muggins")
+		}
+	} else {
+		parts = append(parts, "automatic counting")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Table is the public table message: options, seats and scores,
+// whose turn it is and since when, and the table's buttons. It shows no
+// card that is still hidden in a hand.
+func Table(t *cribbage.Table) Message {
+	footer := optionsLine(t.Options)
+	if t.Match != nil {
+		footer += fmt.Sprintf(" · best of %d", t.Match.BestOf)
+	}
+	e := &discordgo.MessageEmbed{
+		Title:  fmt.Sprintf("Cribbage · table %d", t.ID),
+		Color:  0x2e7d32,
+		Footer: &discordgo.MessageEmbedFooter{Text: footer},
+	}
+	var desc []string
+	r := Message{}
+	switch {
+	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
+		desc = append(desc, challengeLines(t)...)
+		if t.Status == cribbage.StatusLobby {
+			// The challenge's message mentions the person challenged, and
+			// notifies them alone (edits notify nobody).
+			r.Content = fmt.Sprintf("<@%s>, **%s** challenges you to cribbage!", t.Challenge.UserID, NameOf(t, t.HostID))
+			r.Mention = t.Challenge.UserID
+		}
+	case t.Status == cribbage.StatusLobby:
+		free := t.Options.Players - len(t.Seats)
+		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, Plural(free)))
+		if t.Computer != "" {
+			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", ai.Label(t.Computer)))
+		}
+		if t.Options.Partners {
+			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
+		}
+		if m := t.Match; m != nil {
+			desc = append(desc, fmt.Sprintf("A best-of-%d match: the first side to win %d games wins it.", m.BestOf, m.Needed()))
+		}
+	case t.Status == cribbage.StatusPlaying:
+		if line := MatchLine(t); line != "" {
+			desc = append(desc, line)
+		}
+		desc = append(desc, playingLines(t)...)
+	case t.Status == cribbage.StatusFinished:
+		desc = append(desc, ResultLine(t, t.State.Result))
+		for _, line := range []string{MatchLine(t), nextGameLine(t), offerLine(t)} {
+			if line != "" {
+				desc = append(desc, line)
+			}
+		}
+	case t.Status == cribbage.StatusClosed:
+		desc = append(desc, "This table was closed without a game.")
+	case t.Status == cribbage.StatusCancelled:
+		desc = append(desc, "🚫 "+CancelledLine(t), CountsForNobody)
+		// Only a game that began was part of a match; a lobby (or a
+		// challenge) that would have opened one leaves no match behind.
+		if t.Match != nil && t.State != nil {
+			desc = append(desc, "Its match ends with it, undecided: no next game, and no match result.")
+		}
+	}
+	e.Description = strings.Join(desc, "\n")
+	e.Fields = seatFields(t)
+	if t.State != nil {
+		// Discord shows it under the table as the time of the last move,
+		// so a reader sees the table is current.
+		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	}
+	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(t)
+	showBoard(&r, t)
+	return r
+}
+
+// playingLines describe the hand in progress.
+func playingLines(t *cribbage.Table) []string {
+	g := t.State
+	var lines []string
+	if g.HandNo > 0 {
+		lines = append(lines, fmt.Sprintf("Hand %d · %s deals", g.HandNo, SeatName(t, g.Dealer)))
+	}
+	if g.StarterUp && g.Phase != engine.PhaseDeal {
+		lines = append(lines, "Starter: **"+g.Starter.Display()+"**")
+	}
+	if g.Phase == engine.PhasePlay {
+		series := g.Series()
+		if len(series) > 0 {
+			lines = append(lines, fmt.Sprintf("Count: **%d** — %s", g.Count, engine.DisplayCards(series)))
+		} else {
+			lines = append(lines, "Count: **0**")
+		}
+	}
+	if seats, verb := WaitingFor(t); len(seats) > 0 {
+		var names []string
+		for _, s := range seats {
+			names = append(names, SeatName(t, s))
+		}
+		since := t.Since().Unix()
+		lines = append(lines, fmt.Sprintf("Waiting for **%s** to %s — since <t:%d:R>", strings.Join(names, "**, **"), verb, since))
+	}
+	return lines
+}
+
+// seatFields lists the sides with their players and scores.
+func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
+	var fields []*discordgo.MessageEmbedField
+	if t.State == nil {
+		for seat := 0; seat < t.Options.Players; seat++ {
+			name := "*open*"
+			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 && t.Status == cribbage.StatusLobby {
+				name = "*held for " + t.Challenge.Name + "*"
+			} else if t.Status != cribbage.StatusLobby {
+				name = "—" // a table closed before its game: no seat is open
+			}
+			if seat < len(t.Seats) {
+				name = t.Seats[seat].Name
+				if t.Seats[seat].UserID == t.HostID {
+					name += " (host)"
+				}
+			}
+			fields = append(fields, &discordgo.MessageEmbedField{Name: fmt.Sprintf("Seat %d", seat+1), Value: name, Inline: true})
+		}
+		return fields
+	}
+	g := t.State
+	for side := 0; side < t.Options.Sides(); side++ {
+		value := fmt.Sprintf("**%d**", g.Scores[side])
+		if g.Phase == engine.PhaseDiscard || g.Phase == engine.PhasePlay {
+			var notes []string
+			for seat := range t.Seats {
+				if t.Options.SideOf(seat) != side {
+					continue
+				}
+				if seat == g.Dealer {
+					notes = append(notes, SeatName(t, seat)+" deals")
+				}
+				if g.Phase == engine.PhasePlay {
+					notes = append(notes, fmt.Sprintf("%s holds %d", SeatName(t, seat), g.Remaining(seat).Len()))
+				}
+			}
+			if len(notes) > 0 {
+				value += " · " + strings.Join(notes, ", ")
+			}
+		}
+		fields = append(fields, &discordgo.MessageEmbedField{Name: sideName(t, side), Value: value, Inline: true})
+	}
+	return fields
+}
+
+// tableButtons are the table message's buttons: Join, Leave and Start in
+// the lobby; Show my hand (and Deal, where a person deals) in a game.
+func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	switch t.Status {
+	case cribbage.StatusLobby:
+		if t.Challenge != nil {
+			buttons = append(buttons,
+				discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Accept, Table: t.ID}.String()},
+				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Decline, Table: t.ID}.String()},
+				discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Withdraw, Table: t.ID}.String()})
+			break
+		}
+		full := len(t.Seats) >= t.Options.Players
+		buttons = append(buttons,
+			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Join, Table: t.ID}.String(), Disabled: full},
+			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Leave, Table: t.ID}.String()},
+			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Begin, Table: t.ID}.String()},
+		)
+	case cribbage.StatusPlaying:
+		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Hand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
+		if t.State.Phase == engine.PhaseDeal {
+			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
+		}
+		if !t.ForfeitOfferedAt.Before(t.Since()) {
+			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ClaimWin, Table: t.ID}.String()})
+		}
+	case cribbage.StatusFinished:
+		buttons = append(buttons, rematchButtons(t)...)
+		buttons = append(buttons, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: 1}.String()})
+	default:
+		return nil
+	}
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
+}
+
+// rematchButtons are a finished table's: Rematch, or Accept and Decline
+// while an offer is open; none once the next game is made, or while a
+// match goes on (its next game starts by itself), or at a tournament's
+// game (the tournament pairs the next).
+func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
+	switch {
+	case t.RematchID != 0 || t.Match != nil && !t.Match.Over() || t.Tournament != nil:
+		return nil
+	case t.Offer != nil:
+		return []discordgo.MessageComponent{
+			discordgo.Button{Label: "Accept rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()},
+			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.NoRematch, Table: t.ID}.String()},
+		}
+	}
+	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
+}
+
+// Plural returns "s" unless n is 1.
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

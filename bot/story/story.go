@@ -1,0 +1,273 @@
+// Package story delivers a table's story to Discord: what sending one
+// queued announcement means. A hand's lines go out in one message with the
+// post that ends the hand; the table's thread is opened on its table
+// message, and the story goes into it; a table no interaction answered
+// with has its table message posted here; a table refresh is handed to the
+// live surface. When to send, pacing, retries and leases are the sender's
+// (bot/sender): a Deliverer's Deliver is its sender.Deliverer.
+//
+// Every post carries a nonce Discord enforces, so a post sent just before
+// a crash or a lost answer is not posted twice on the retry.
+package story
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/bot/sender"
+)
+
+// Store is what delivering reads of a table and its outbox, and records:
+// the seal of a message before it is sent, and the thread once opened.
+type Store interface {
+	// Table returns a table, or cribbage.ErrNotFound.
+	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error)
+	Seal(ctx context.Context, id, through int64) error
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+}
+
+// Live is what delivering needs of the live surface (bot/live's Surface).
+type Live interface {
+	// PostTableMessage posts a table's message under nonce and records it.
+	PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error
+	// Touch brings a table's message and hand views up to date, in the
+	// background.
+	Touch(table int64)
+}
+
+// Options are a Deliverer's parts.
+type Options struct {
+	Store Store
+	// REST sends the posts and opens the threads, within Discord's rate
+	// limits, on the clock those run on.
+	REST *rest.Client
+	Live Live
+}
+
+// Deliverer sends the story's announcements.
+type Deliverer struct {
+	store Store
+	rest  *rest.Client
+	live  Live
+}
+
+// New returns a Deliverer.
+func New(o Options) *Deliverer {
+	return &Deliverer{store: o.Store, rest: o.REST, live: o.Live}
+}
+
+var _ sender.Deliverer = (&Deliverer{}).Deliver
+
+// threadAttempts is how many times opening a thread waits for the table
+// message before the story goes to the channel instead.
+const threadAttempts = 5
+
+// threadArchiveMinutes is how long a quiet thread stays open: a week, the
+// longest Discord allows, since games last days.
+const threadArchiveMinutes = 7 * 24 * 60
+
+// errTableMessageUnknown defers opening a table's thread until the table
+// message is recorded.
+var errTableMessageUnknown = errors.New("story: the table message is not known yet")
+
+// Aside reports whether an announcement goes to the live surface (Handle)
+// rather than in the story's order: a table refresh, which must never wait
+// behind the story.
+func Aside(it cribbage.OutboxItem) bool { return it.Kind == render.KindTable }
+
+// Handle hands an announcement set aside (Aside) to the live surface.
+func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
+
+// Deliver sends one announcement, and returns the others it carried: the
+// story items that went out in the same message.
+func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
+	t, err := d.store.Table(ctx, it.TableID)
+	if errors.Is(err, cribbage.ErrNotFound) {
+		return nil, sender.ErrGiveUp
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch it.Kind {
+	case render.KindPost:
+		return d.deliverPost(ctx, t, it)
+	case render.KindThread:
+		return nil, d.openThread(ctx, t, it.Attempts)
+	case render.KindOpen:
+		if t.MessageID != "" {
+			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
+		}
+		return nil, d.live.PostTableMessage(ctx, t, render.OpenNonce(t))
+	}
+	return nil, sender.ErrGiveUp
+}
+
+// deliverPost sends a story post, in the table's thread once it has one,
+// with the items it carries.
+func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, it cribbage.OutboxItem) ([]int64, error) {
+	dest := t.ChannelID
+	if t.ThreadID != "" {
+		dest = t.ThreadID
+	}
+	// Nothing is sealed for a post that would wait: the lines queued
+	// meanwhile go with it when it goes.
+	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok {
+		return nil, &rest.Paced{Until: until}
+	}
+	// The post carries the lines its hand queued before it, and the posts
+	// (with their lines) queued after it that fit: read afresh, since the
+	// sender's pass reads only what is ready to send.
+	pending, err := d.store.TablePending(ctx, it.TableID)
+	if err != nil {
+		return nil, err
+	}
+	items, err := d.seal(ctx, it, pending)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := render.Compose(items)
+	var carried []int64
+	for _, c := range items {
+		if c.ID != it.ID {
+			carried = append(carried, c.ID)
+		}
+	}
+	return carried, d.post(ctx, dest, render.FitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
+}
+
+// seal returns the items one story message carries, from the table's
+// first pending one (see render.Gather). The first time, it records the
+// last of them on the first before anything is sent; every later attempt
+// carries exactly those again, so a resend after a crash sends the same
+// message under the same nonce.
+func (d *Deliverer) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]cribbage.OutboxItem, error) {
+	var first cribbage.OutboxItem
+	for _, p := range pending {
+		if p.TableID == it.TableID && p.Kind != render.KindTable {
+			first = p
+			break
+		}
+	}
+	items := render.Gather(pending, it.TableID, first.SealedThrough)
+	if len(items) == 0 || !slices.ContainsFunc(items, func(c cribbage.OutboxItem) bool { return c.ID == it.ID }) {
+		// The pending read missed it (a race with another sender that
+		// has since lost the lease): the post alone.
+		items = []cribbage.OutboxItem{it}
+	}
+	if items[0].SealedThrough != 0 {
+		return items, nil
+	}
+	if err := d.store.Seal(ctx, items[0].ID, items[len(items)-1].ID); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// messageCreate is a channel message with Discord's enforced nonce, which
+// discordgo's MessageSend lacks.
+type messageCreate struct {
+	Content         string                            `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	Nonce           string                            `json:"nonce"`
+	EnforceNonce    bool                              `json:"enforce_nonce"`
+}
+
+// post sends a story message to a channel, notifying only the users it
+// mentions. The pictures are drawn now, from the cards queued: the same
+// post resent after a failure carries the same pictures.
+func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMessage, nonce string) error {
+	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
+		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
+	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
+		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
+	return err
+}
+
+// openThread starts the table's thread on its message, where the story of
+// the game goes so a busy channel stays readable. Without permission to
+// open threads the story goes to the channel instead.
+func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, attempts int) error {
+	if t.ThreadID != "" {
+		return nil
+	}
+	if t.MessageID == "" {
+		if attempts >= threadAttempts {
+			return sender.ErrGiveUp
+		}
+		return errTableMessageUnknown
+	}
+	var ch discordgo.Channel
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID),
+		Bucket: rest.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
+		Body: &discordgo.ThreadStart{Name: threadName(t), AutoArchiveDuration: threadArchiveMinutes}})
+	if err == nil {
+		err = json.Unmarshal(raw, &ch)
+	}
+	if discordCode(err) == codeThreadExists {
+		// An earlier attempt opened it but its answer was lost (a timeout,
+		// or a crash before it was recorded): the message names it.
+		ch, err = d.messageThread(ctx, t, err)
+	}
+	if err != nil {
+		return err
+	}
+	return d.store.SetMessages(ctx, t.ID, t.MessageID, ch.ID)
+}
+
+// threadName names a table's thread: its number and players, within
+// Discord's 100 characters.
+func threadName(t *cribbage.Table) string {
+	names := ""
+	for i, s := range t.Seats {
+		if i > 0 {
+			names += " vs "
+		}
+		names += s.Name
+	}
+	name := fmt.Sprintf("Cribbage %d · %s", t.ID, names)
+	if r := []rune(name); len(r) > 100 {
+		name = string(r[:100])
+	}
+	return name
+}
+
+// messageThread returns the thread on the table message, which Discord
+// said (refused) it has; refused itself if it has none after all.
+func (d *Deliverer) messageThread(ctx context.Context, t *cribbage.Table, refused error) (discordgo.Channel, error) {
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+		Bucket: "get " + t.ChannelID, Route: "GET /channels/{channel}/messages/{message}"})
+	var m discordgo.Message
+	if err == nil {
+		err = json.Unmarshal(raw, &m)
+	}
+	if err != nil {
+		return discordgo.Channel{}, err
+	}
+	if m.Thread == nil {
+		return discordgo.Channel{}, refused
+	}
+	return *m.Thread, nil
+}
+
+// codeThreadExists is Discord's error code for a second thread on one
+// message.
+const codeThreadExists = 160004
+
+// discordCode returns the JSON error code of Discord's refusal, or 0.
+func discordCode(err error) int {
+	var api *rest.APIError
+	if errors.As(err, &api) {
+		return api.Code
+	}
+	return 0
+}
