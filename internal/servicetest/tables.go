@@ -107,7 +107,7 @@ func testUpdateSavesAChange(t *testing.T, h *harness) {
 		// Bob joins and takes over as host; the game starts and is dealt.
 		cur.Seats = append(cur.Seats, cribbage.Seat{UserID: "bob", Name: "Bob"})
 		cur.HostID, cur.Status, cur.CutSeed, cur.State, cur.WaitingSince = "bob", cribbage.StatusPlaying, &seed, dealt, waiting
-		want = cloneTable(cur)
+		want = cur.Clone()
 		return &cribbage.Change{Table: cur, Actions: []cribbage.LoggedAction{{Action: deal}},
 			Outbox: []cribbage.Outbound{{ChannelID: "c1", Kind: "post", Payload: "joined"}, {ChannelID: "c1", Kind: "table"}}}, nil
 	})
@@ -388,7 +388,7 @@ func testNextTable(t *testing.T, h *harness) {
 		ch := offered(cur, "b")
 		// A new match, known by its first game: this table, once saved.
 		ch.Next.Table.Match = &cribbage.Match{BestOf: 3, Game: 1}
-		want = cloneTable(ch.Next.Table)
+		want = ch.Next.Table.Clone()
 		return ch, nil
 	})
 	if err != nil {
@@ -631,9 +631,6 @@ func actionsText(log []cribbage.LoggedAction) string {
 	b, _ := json.Marshal(log)
 	return string(b)
 }
-
-// cloneTable copies a table, its seats and game included.
-func cloneTable(tb *cribbage.Table) *cribbage.Table { return tb.Clone() }
 
 // testAwaitingAnswer: what waits on a person's answer is an open challenge
 // to them and an open rematch offer they have still to accept, in their
