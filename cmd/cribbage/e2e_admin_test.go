@@ -262,9 +262,9 @@ func TestServerSettingsApply(t *testing.T) {
 		t.Fatalf("%d reminders before the server's hour", n)
 	}
 	h.fake.Advance(2 * time.Minute)
-	h.eventually("a reminder after the server's hour", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.wantAnnounced("a reminder after the server's hour", id, "⏰", 1)
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("a forfeit offered after the server's 3 hours", func() bool { return h.countIn(id, "⌛") == 1 })
+	h.wantAnnounced("a forfeit offered after the server's 3 hours", id, "⌛", 1)
 	h.eventually("the Claim button", func() bool {
 		m, _ := h.fake.Message(msg)
 		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })

@@ -44,6 +44,19 @@ func (h *harness) settle() {
 	h.drain()
 }
 
+// wantAnnounced checks, once the bot has checked its timers at the fake's
+// current time and delivered what they announced (settle), that n of a
+// table's story messages contain text. Polling for the message instead
+// would wait on the wall clock for what the fake clock decides, and a
+// drain of a busy channel's story could take the whole wait.
+func (h *harness) wantAnnounced(what string, id int64, text string, n int) {
+	h.t.Helper()
+	h.settle()
+	if got := h.countIn(id, text); got != n {
+		h.t.Fatalf("%s: %d messages with %q, want %d", what, got, text, n)
+	}
+}
+
 func TestRemindersComeAfterThePeriodAndNotBefore(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -55,14 +68,14 @@ func TestRemindersComeAfterThePeriodAndNotBefore(t *testing.T) {
 		t.Fatalf("%d reminders after 11 hours", n)
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("a reminder", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.wantAnnounced("a reminder", id, "⏰", 1)
 	h.fake.Advance(time.Hour)
 	h.settle()
 	if n := h.countIn(id, "⏰"); n != 1 {
 		t.Fatalf("%d reminders an hour after the first", n)
 	}
 	h.fake.Advance(12 * time.Hour)
-	h.eventually("a second reminder", func() bool { return h.countIn(id, "⏰") == 2 })
+	h.wantAnnounced("a second reminder", id, "⏰", 2)
 
 	// The reminder mentions the player, and notifies only them.
 	var reminder struct {
@@ -88,7 +101,7 @@ func TestAReminderDueDuringARestartFiresOnce(t *testing.T) {
 	h.stopBot()
 	h.fake.Advance(13 * time.Hour)
 	h.startBot()
-	h.eventually("the reminder after the restart", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.wantAnnounced("the reminder after the restart", id, "⏰", 1)
 	h.stopBot()
 	h.startBot()
 	h.settle()
@@ -106,7 +119,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 		t.Errorf("claim before the time: %q", a.Content())
 	}
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.eventually("the forfeit offer", func() bool { return h.countIn(id, "Claim the win") == 1 })
+	h.wantAnnounced("the forfeit offer", id, "Claim the win", 1)
 	h.eventually("the Claim button", func() bool {
 		m, _ := h.fake.Message(msg)
 		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
@@ -361,7 +374,7 @@ func TestTheWaitCountsFromTheTurnNotTheLastMove(t *testing.T) {
 		t.Fatalf("waiting on %v", w)
 	}
 	h.fake.Advance(6*time.Hour + time.Minute)
-	h.eventually("Bob's reminder 12 hours after the deal", func() bool { return h.countIn(id, "⏰") == 1 })
+	h.wantAnnounced("Bob's reminder 12 hours after the deal", id, "⏰", 1)
 }
 
 // TestSimultaneousRematchClicksMakeOneGame: both players press Rematch at

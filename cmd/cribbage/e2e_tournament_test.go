@@ -305,7 +305,7 @@ func TestTournamentOfEight(t *testing.T) {
 	// Alice throws to the crib; Bob never does.
 	h.discard(alice, msg, tb.ID, 2)
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.eventually("the forfeit offer", func() bool { return h.countIn(tb.ID, "Claim the win") == 1 })
+	h.wantAnnounced("the forfeit offer", tb.ID, "Claim the win", 1)
 	h.click(alice, msg, "/claimwin/"+itoa64(tb.ID))
 	forfeited := h.table(tb.ID)
 	if r := forfeited.State.Result; forfeited.Status != cribbage.StatusFinished || r == nil || r.Winner != 0 {
