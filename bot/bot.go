@@ -123,6 +123,9 @@ type Bot struct {
 	// tourMu lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice.
 	tourMu sync.Mutex
+	// advancing is set while a timer pass's advance of the tournaments
+	// runs in the background (checkTimers), so one runs at a time.
+	advancing atomic.Bool
 }
 
 // New prepares a bot; it does not connect until Run.

@@ -67,12 +67,28 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		}
 	}
 	b.lapseOffers(ctx, now)
-	b.advanceTournaments(ctx)
 	b.live.TouchDue()
 	b.outbox.Wake()
+	b.advanceTournamentsLater()
 	if b.opts.TimersChecked != nil {
 		b.opts.TimersChecked(now)
 	}
+}
+
+// advanceTournamentsLater advances the tournaments (a game's end no
+// process saw through) in the background, unless the last pass's advance
+// still runs. Advancing may play games between computer entrants: seconds
+// of work on a busy machine, which held up the next passes' reminders and
+// forfeits when the timer pass did it itself.
+func (b *Bot) advanceTournamentsLater() {
+	if _, ok := b.liveContext(); !ok || !b.advancing.CompareAndSwap(false, true) {
+		return // the run is over, or the last pass's advance still runs
+	}
+	b.inBackground(func(ctx context.Context) {
+		defer b.advancing.Store(false)
+		b.advanceTournaments(ctx)
+		b.outbox.Wake()
+	})
 }
 
 // lapseOffers withdraws the rematch offers nobody answered in time.
