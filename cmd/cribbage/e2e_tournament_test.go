@@ -99,7 +99,7 @@ func (h *harness) playTournament(id int64, people map[string]discordtest.User, e
 	for {
 		var tb *cribbage.Table
 		var u discordtest.User
-		h.within(20*time.Second, "a game for a person, or the champion", func() bool {
+		h.whileMoving(id, "a game for a person, or the champion", func() bool {
 			var ok bool
 			tb, u, ok = h.personTable(id, people)
 			return ok || !h.tournament(id).Status.Open()
@@ -116,6 +116,41 @@ func (h *harness) playTournament(id int64, people map[string]discordtest.User, e
 		}
 		h.resignAt(u, tb.ID, tb.Match != nil)
 	}
+}
+
+// tournamentStall is how long a tournament may go without a change to it
+// or its tables before a test waiting on it fails: far longer than one
+// game of the strong computer takes on a machine however busy.
+const tournamentStall = 20 * time.Second
+
+// whileMoving polls cond until it holds, failing only once the tournament
+// has not moved for tournamentStall. Its computer players' games are
+// played at the speed of the machine, which a busy one slows many times
+// over: a bound on the whole wait (a round's games, or a playoff's) would
+// be a timed assertion, while a tournament that does not move at all is
+// stuck.
+func (h *harness) whileMoving(id int64, what string, cond func() bool) {
+	h.t.Helper()
+	last, since := "", time.Now()
+	for !cond() {
+		if mark := h.tournamentMark(id); mark != last {
+			last, since = mark, time.Now()
+		} else if time.Since(since) > tournamentStall {
+			h.t.Fatalf("timed out waiting for %s: the tournament has not moved for %s", what, tournamentStall)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// tournamentMark is a tournament's version and its tables' ids and
+// versions: it changes with any change to them.
+func (h *harness) tournamentMark(id int64) string {
+	h.t.Helper()
+	mark := fmt.Sprint(h.tournament(id).Version)
+	for _, tb := range h.tournamentTables(id) {
+		mark += fmt.Sprintf(" %d:%d", tb.ID, tb.Version)
+	}
+	return mark
 }
 
 // checkStandings holds the tournament message to the standings worked out
