@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -29,7 +30,7 @@ const modsRole = "500000000000000001"
 
 // admin runs /cribbage-admin sub as who, in the table's channel.
 func (u *unit) admin(who discordtest.User, sub string, opts ...discordtest.Opt) (reply, error) {
-	return u.route(discordtest.CommandOf(adminCommand, guild, channel, who, sub, opts...))
+	return u.route(discordtest.CommandOf(command.Admin, guild, channel, who, sub, opts...))
 }
 
 func opt(name string, v any) discordtest.Opt { return discordtest.Opt{Name: name, Value: v} }
@@ -179,7 +180,7 @@ func TestSettingsHandler(t *testing.T) {
 	}
 	// A voice channel is not a games channel (Discord offers text
 	// channels only; the bot checks what it is sent).
-	if _, err := u.admin(ada, "settings", opt("games-channel", discordtest.Channel{ID: "v1", Type: discordgo.ChannelTypeGuildVoice})); !errors.Is(err, errBadOptions) {
+	if _, err := u.admin(ada, "settings", opt("games-channel", discordtest.Channel{ID: "v1", Type: discordgo.ChannelTypeGuildVoice})); !errors.Is(err, command.ErrBadOptions) {
 		t.Errorf("a voice channel: %v", err)
 	}
 	if after, _ := u.store.GuildSettings(context.Background(), guild); after.UpdatedAt != set.UpdatedAt || after.DefaultPoints != 61 {
@@ -252,7 +253,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	// The baseline is offered to nobody, though a table stored with it
 	// still plays (below).
 	for _, level := range []string{"expert", "classic"} {
-		if _, err := u.route(discordtest.Command(guild, channel, alice, "start", opt("computer", level))); !errors.Is(err, errBadOptions) {
+		if _, err := u.route(discordtest.Command(guild, channel, alice, "start", opt("computer", level))); !errors.Is(err, command.ErrBadOptions) {
 			t.Errorf("computer %s: %v", level, err)
 		}
 	}
@@ -321,7 +322,7 @@ func TestHelpNamesEveryCommand(t *testing.T) {
 	if n := len([]rune(render.HelpText)); n > 2000 {
 		t.Errorf("help is %d characters", n)
 	}
-	for _, c := range commandDefinitions() {
+	for _, c := range command.Definitions() {
 		if c.Type == discordgo.UserApplicationCommand {
 			// A user command is chosen from a person's menu, by its name.
 			if !strings.Contains(render.HelpText, "**"+c.Name+"**") {
@@ -329,7 +330,7 @@ func TestHelpNamesEveryCommand(t *testing.T) {
 			}
 			continue
 		}
-		if c.Name != commandName && !strings.Contains(render.HelpText, "/"+c.Name) {
+		if c.Name != command.Play && !strings.Contains(render.HelpText, "/"+c.Name) {
 			t.Errorf("help never names /%s", c.Name)
 		}
 		for _, o := range c.Options {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
@@ -388,7 +389,7 @@ func (b *Bot) registerCommands() error {
 		endpoint = discordgo.EndpointApplicationGuildCommands(b.appID, b.opts.GuildID)
 	}
 	var body []commandBody
-	for _, c := range commandDefinitions() {
+	for _, c := range command.Definitions() {
 		body = append(body, commandBody{ApplicationCommand: c, DefaultMemberPermissions: c.DefaultMemberPermissions})
 	}
 	if _, err := b.session.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -84,7 +85,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if !isAdmin(ic) && !hasRole(ic, settings.CancelRole) {
 		return reply{}, errMayNotCancel
 	}
-	opts := options(ic)
+	opts := command.Options(ic)
 	id := opts["table"].IntValue()
 	reason := ""
 	if o, ok := opts["reason"]; ok {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -23,7 +24,7 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		return reply{}, err
 	}
 	public := false
-	if o, ok := options(ic)["public"]; ok {
+	if o, ok := command.Options(ic)["public"]; ok {
 		public = o.BoolValue()
 	}
 	// A message of its own: it carries its own board.
@@ -36,7 +37,7 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 // the season option names another) by rating, over their games between
 // people in the season, or in its last 7 or 30 days.
 func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	opts := options(ic)
+	opts := command.Options(ic)
 	period, since := "", time.Time{}
 	if o, ok := opts["period"]; ok {
 		switch o.StringValue() {
@@ -70,7 +71,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 // cmdStats shows a player's record, and against another player if asked.
 func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	uid, name := user(ic)
-	opts := options(ic)
+	opts := command.Options(ic)
 	if o, ok := opts["user"]; ok {
 		u := o.UserValue(nil)
 		uid, name = u.ID, u.Username
@@ -141,7 +142,7 @@ func displayName(u *discordgo.User) string {
 // cmdCount counts any hand with its breakdown, as players say it aloud:
 // privately, or to the channel with share.
 func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	opts := options(ic)
+	opts := command.Options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
 	if err != nil {
 		return reply{resp: ephemeral(mustText(err))}, nil
@@ -193,7 +194,7 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	var err error
 	// Joining, and an admin's cancel, look for tables in this channel;
 	// everything else for the user's own.
-	if len(data.Options) > 0 && (data.Options[0].Name == "join" || data.Name == adminCommand) {
+	if len(data.Options) > 0 && (data.Options[0].Name == "join" || data.Name == command.Admin) {
 		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
 	} else {
 		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)

@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -35,7 +36,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
 	}
 	uid, name := user(ic)
-	opts := options(ic)
+	opts := command.Options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
 		o.Target = settings.DefaultPoints
@@ -223,7 +224,7 @@ func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64
 // given, else the one table in this channel that fits.
 func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
 	uid, _ := user(ic)
-	if o, ok := options(ic)["table"]; ok {
+	if o, ok := command.Options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
 		if err != nil || !here(t, ic) {
 			return 0, errNotHere

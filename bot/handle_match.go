@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -178,7 +179,7 @@ var (
 
 // cmdChallenge is /cribbage challenge user [points] [match].
 func (b *Bot) cmdChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	opts := options(ic)
+	opts := command.Options(ic)
 	points, bestOf := 0, 0
 	if v, ok := opts["points"]; ok {
 		points = int(v.IntValue())

@@ -7,15 +7,13 @@ import (
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // Seasons: everyone sees the list (cmdSeasons) and any season's
 // leaderboard (cmdLeaderboard's season option); an admin starts the next
 // season (cmdSeasonNew), and every rating starts again.
-
-// seasonNameLength is the longest name a season may be given.
-const seasonNameLength = 40
 
 // errNotSeasonAdmin refuses a new season to a member who may not manage
 // the server.
@@ -47,7 +45,7 @@ func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (repl
 		return reply{}, errNotSeasonAdmin
 	}
 	name := ""
-	if o, ok := options(ic)["name"]; ok {
+	if o, ok := command.Options(ic)["name"]; ok {
 		// One line: it is shown inside others.
 		name = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
@@ -57,7 +55,7 @@ func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (repl
 		return reply{}, err
 	}
 	text := fmt.Sprintf("🏁 **%s** has begun, started by <@%s>. Every rating starts again at 1500, provisional until a few games are played. "+
-		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", render.SeasonTitle(se), uid, se.Number-1, clubCommand, se.Number-1)
+		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", render.SeasonTitle(se), uid, se.Number-1, command.Club, se.Number-1)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: render.Message{Content: text}.Response(false)}}, nil
 }

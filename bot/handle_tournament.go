@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -27,25 +28,6 @@ var (
 	errNoTournamentHere = errors.New("bot: no open tournament in this channel")
 	errNotTournamentAdm = errors.New("bot: needs Manage Server or to have opened the tournament")
 )
-
-// maxComputerEntrants bounds how many computer players one command adds.
-const maxComputerEntrants = 16.0
-
-// tournamentGroup is /cribbage-admin tournament and its subcommands.
-func tournamentGroup() *discordgo.ApplicationCommandOption {
-	one, maxRounds, maxName := 1.0, float64(cribbage.MaxRounds), 60
-	return group("tournament", "Run a tournament in this channel",
-		sub("open", "Open a tournament in this channel: Swiss rounds, then a best-of-3 playoff for the top quarter",
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", Required: true, MaxLength: maxName},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "games-per-round", Description: "Games each pairing plays a round (default 2, the deal alternating)", Choices: intChoices(1, 2)},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Qualifying rounds (default 3)", MinValue: &one, MaxValue: maxRounds},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)}),
-		sub("start", "Close sign-up for this channel's tournament and pair the first round"),
-		sub("cancel", "End this channel's tournament: its open games are cancelled"),
-		sub("computers", "Enter computer players in this channel's tournament, to fill a small field",
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: maxComputerEntrants},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(render.LevelEasy, render.LevelStrong)}))
-}
 
 // openTournamentHere returns the channel's open tournament, or
 // errNoTournamentHere.
@@ -72,7 +54,7 @@ func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) 
 	} else if !errors.Is(err, errNoTournamentHere) {
 		return reply{}, err
 	}
-	opts := options(ic)
+	opts := command.Options(ic)
 	games, rounds, points := 2, 3, 121
 	if o, ok := opts["games-per-round"]; ok {
 		games = int(o.IntValue())
@@ -96,7 +78,7 @@ func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) 
 	}
 	b.logger(ic).Info("tournament opened", "tournament", t.ID, "by", uid)
 	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
-		t.Name, adminCommand, cribbage.MinEntrants)), after: b.showTournaments}, nil
+		t.Name, command.Admin, cribbage.MinEntrants)), after: b.showTournaments}, nil
 }
 
 // cmdTournamentStart starts the channel's tournament.
@@ -192,14 +174,14 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	opts := options(ic)
+	opts := command.Options(ic)
 	choice := render.LevelEasy
 	if o, ok := opts["level"]; ok {
 		choice = o.StringValue()
 	}
 	level, ok := computerLevel(choice)
 	if !ok {
-		return reply{}, errBadOptions
+		return reply{}, command.ErrBadOptions
 	}
 	n := int(opts["count"].IntValue())
 	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -11,7 +12,7 @@ import (
 // cmdVerify deals again from a revealed seed, so anyone can check a hand
 // against the commitment the story showed when it was dealt.
 func (b *Bot) cmdVerify(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	opts := options(ic)
+	opts := command.Options(ic)
 	seed, err := engine.ParseSeed(opts["seed"].StringValue())
 	if err != nil {
 		return reply{resp: ephemeral("A seed is the 64 hex digits the table's thread shows once a hand is over.")}, nil

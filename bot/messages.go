@@ -6,6 +6,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -80,7 +81,7 @@ var errorTexts = []struct {
 }{
 	{click.ErrBad, "That button isn't one I made, so I can't act on it."},
 	{errUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
-	{errBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
+	{command.ErrBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
 	{errNoUser, "I can't tell who sent that, so I did nothing."},
 	{errNotInGuild, "Cribbage is played at a table in a server channel — use `/cribbage start` there."},
 	{cribbage.ErrNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},

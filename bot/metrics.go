@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -45,16 +46,16 @@ func interactionKind(ic *discordgo.Interaction) string {
 	case discordgo.InteractionApplicationCommand:
 		data := ic.ApplicationCommandData()
 		if data.CommandType == discordgo.UserApplicationCommand {
-			if _, ok := commandsByName[routeKey{data.Name, ""}]; ok {
+			if _, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]; ok {
 				return "menu:challenge"
 			}
 			return "menu:unknown"
 		}
 		if len(data.Options) > 0 {
-			if r, ok := commandsByName[routeKey{data.Name, data.Options[0].Name}]; ok {
+			if r, ok := commandsByName[command.Key{Command: data.Name, Sub: data.Options[0].Name}]; ok {
 				// /cribbage's subcommands by name alone, as before the
 				// other commands came; theirs with the command.
-				if r.command == commandName {
+				if r.command == command.Play {
 					return "command:" + r.name
 				}
 				return "command:" + r.command + " " + r.name

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -187,8 +188,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if len(data.Options) == 0 {
 			return reply{}, errUnknownCommand
 		}
-		path, _ := invoked(data)
-		key := routeKey{data.Name, path}
+		path, _ := command.Invoked(data)
+		key := command.Key{Command: data.Name, Sub: path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
 			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
@@ -199,11 +200,11 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if ic.GuildID == "" {
 			return reply{}, errNotInGuild
 		}
-		if err := checkOptions(data); err != nil {
+		if err := command.Check(data); err != nil {
 			return reply{}, err
 		}
 		rep, err := r.handle(b, ctx, ic)
-		if err != nil && r.command == commandName {
+		if err != nil && r.command == command.Play {
 			err = b.explainCancelled(ctx, ic, b.namedTable(ctx, ic), err)
 		}
 		return rep, err
@@ -221,7 +222,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 // the one its table option names, else the one whose thread it was used
 // in, else 0.
 func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
-	if o, ok := options(ic)["table"]; ok {
+	if o, ok := command.Options(ic)["table"]; ok {
 		return o.IntValue()
 	}
 	id, _ := b.threadTable(ctx, ic)
@@ -232,7 +233,7 @@ func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
 // options with one: the person is data.target_id, resolved.
 func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	data := ic.ApplicationCommandData()
-	r, ok := commandsByName[routeKey{data.Name, ""}]
+	r, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]
 	switch {
 	case !ok || len(data.Options) != 0:
 		return reply{}, errUnknownCommand
@@ -295,3 +296,7 @@ func user(ic *discordgo.Interaction) (id, name string) {
 
 // logger returns the bot's logger with the interaction id.
 func (b *Bot) logger(ic *discordgo.Interaction) *slog.Logger { return b.log.With("interaction", ic.ID) }
+
+// errNoUser refuses an interaction that names nobody: every table, seat and
+// record belongs to a user, and Discord always says who acted.
+var errNoUser = errors.New("bot: the interaction names no user")

@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 )
 
 // The route table: every interaction the bot answers, once each — a slash
@@ -62,50 +63,47 @@ type commandRoute struct {
 	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
 }
 
-// routeKey names a subcommand: its command and its own name.
-type routeKey struct{ command, sub string }
-
 var commandRoutes = []commandRoute{
-	{commandName, "start", (*Bot).cmdStart},
-	{commandName, "join", (*Bot).cmdJoin},
-	{commandName, "leave", (*Bot).cmdLeave},
-	{commandName, "hand", (*Bot).cmdHand},
-	{commandName, "status", (*Bot).cmdStatus},
-	{commandName, "resign", (*Bot).cmdResign},
-	{commandName, "challenge", (*Bot).cmdChallenge},
-	{commandName, "count", (*Bot).cmdCount},
-	{commandName, "games", (*Bot).cmdGames},
-	{commandName, "verify", (*Bot).cmdVerify},
-	{commandName, "replay", (*Bot).cmdReplay},
-	{commandName, "rules", (*Bot).cmdRules},
-	{commandName, "help", (*Bot).cmdHelp},
-	{clubCommand, "leaderboard", (*Bot).cmdLeaderboard},
-	{clubCommand, "stats", (*Bot).cmdStats},
-	{clubCommand, "seasons", (*Bot).cmdSeasons},
-	{clubCommand, "tournament", (*Bot).cmdTournamentStandings},
-	{adminCommand, "cancel", (*Bot).cmdCancel},
-	{adminCommand, "settings", (*Bot).cmdSettings},
-	{adminCommand, "season new", (*Bot).cmdSeasonNew},
-	{adminCommand, "tournament open", (*Bot).cmdTournamentOpen},
-	{adminCommand, "tournament start", (*Bot).cmdTournamentStart},
-	{adminCommand, "tournament cancel", (*Bot).cmdTournamentCancel},
-	{adminCommand, "tournament computers", (*Bot).cmdTournamentComputers},
+	{command.Play, "start", (*Bot).cmdStart},
+	{command.Play, "join", (*Bot).cmdJoin},
+	{command.Play, "leave", (*Bot).cmdLeave},
+	{command.Play, "hand", (*Bot).cmdHand},
+	{command.Play, "status", (*Bot).cmdStatus},
+	{command.Play, "resign", (*Bot).cmdResign},
+	{command.Play, "challenge", (*Bot).cmdChallenge},
+	{command.Play, "count", (*Bot).cmdCount},
+	{command.Play, "games", (*Bot).cmdGames},
+	{command.Play, "verify", (*Bot).cmdVerify},
+	{command.Play, "replay", (*Bot).cmdReplay},
+	{command.Play, "rules", (*Bot).cmdRules},
+	{command.Play, "help", (*Bot).cmdHelp},
+	{command.Club, "leaderboard", (*Bot).cmdLeaderboard},
+	{command.Club, "stats", (*Bot).cmdStats},
+	{command.Club, "seasons", (*Bot).cmdSeasons},
+	{command.Club, "tournament", (*Bot).cmdTournamentStandings},
+	{command.Admin, "cancel", (*Bot).cmdCancel},
+	{command.Admin, "settings", (*Bot).cmdSettings},
+	{command.Admin, "season new", (*Bot).cmdSeasonNew},
+	{command.Admin, "tournament open", (*Bot).cmdTournamentOpen},
+	{command.Admin, "tournament start", (*Bot).cmdTournamentStart},
+	{command.Admin, "tournament cancel", (*Bot).cmdTournamentCancel},
+	{command.Admin, "tournament computers", (*Bot).cmdTournamentComputers},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
-	{challengeMenu, "", (*Bot).menuChallenge},
+	{command.ChallengeMenu, "", (*Bot).menuChallenge},
 }
 
 // movedRoutes are subcommands an older version had, and where they went:
 // a client that has not yet seen the commands replaced is told.
-var movedRoutes = map[routeKey]string{
-	{commandName, "leaderboard"}: "/" + clubCommand + " leaderboard",
-	{commandName, "stats"}:       "/" + clubCommand + " stats",
+var movedRoutes = map[command.Key]string{
+	{Command: command.Play, Sub: "leaderboard"}: "/" + command.Club + " leaderboard",
+	{Command: command.Play, Sub: "stats"}:       "/" + command.Club + " stats",
 }
 
 // The route table indexed, for lookups.
 var (
 	clickByAction  = map[click.Action]*clickRoute{}
-	commandsByName = map[routeKey]*commandRoute{}
+	commandsByName = map[command.Key]*commandRoute{}
 )
 
 func init() {
@@ -114,6 +112,6 @@ func init() {
 	}
 	for i := range commandRoutes {
 		r := &commandRoutes[i]
-		commandsByName[routeKey{r.command, r.name}] = r
+		commandsByName[command.Key{Command: r.command, Sub: r.name}] = r
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 )
 
 // TestRouteTable: every action has one route, and every subcommand (and user command) registered with
@@ -22,10 +23,10 @@ func TestRouteTable(t *testing.T) {
 			t.Errorf("action %q has no route", a)
 		}
 	}
-	registered := map[routeKey]bool{}
-	for _, c := range commandDefinitions() {
+	registered := map[command.Key]bool{}
+	for _, c := range command.Definitions() {
 		if c.Type == discordgo.UserApplicationCommand {
-			k := routeKey{c.Name, ""}
+			k := command.Key{Command: c.Name, Sub: ""}
 			registered[k] = true
 			if _, ok := commandsByName[k]; !ok {
 				t.Errorf("the user command %q is registered but has no route", c.Name)
@@ -40,7 +41,7 @@ func TestRouteTable(t *testing.T) {
 				}
 			}
 			for _, p := range paths {
-				k := routeKey{c.Name, p}
+				k := command.Key{Command: c.Name, Sub: p}
 				registered[k] = true
 				if _, ok := commandsByName[k]; !ok {
 					t.Errorf("/%s %s is registered but has no route", c.Name, p)
@@ -49,7 +50,7 @@ func TestRouteTable(t *testing.T) {
 		}
 	}
 	for _, r := range commandRoutes {
-		if !registered[routeKey{r.command, r.name}] {
+		if !registered[command.Key{Command: r.command, Sub: r.name}] {
 			t.Errorf("route /%s %s is not a registered subcommand", r.command, r.name)
 		}
 	}

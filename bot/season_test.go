@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -34,25 +35,25 @@ func TestLeaderboardShowsTheSeasonAsked(t *testing.T) {
 	u := newUnit(t)
 	var asked []int
 	twoSeasons(u, &asked)
-	now := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard"))
+	now := u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard"))
 	if title := now.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 2 · Winter" {
 		t.Errorf("this season's title %q", title)
 	}
 	if !strings.Contains(now.Data.Embeds[0].Description, "**1.** Bob · **1580?** · 2–1 · 3 games") {
 		t.Errorf("this season's board:\n%s", now.Data.Embeds[0].Description)
 	}
-	past := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
+	past := u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
 	if title := past.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 1" {
 		t.Errorf("season 1's title %q", title)
 	}
 	if len(asked) != 2 || asked[0] != 2 || asked[1] != 1 {
 		t.Errorf("seasons asked of the store: %v, want [2 1]", asked)
 	}
-	_, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
+	_, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
 	if msg, known := userMessage(err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
 		t.Errorf("season 3: %v, answered %q", err, msg)
 	}
-	if _, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
+	if _, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
 		t.Error("season 0 was answered")
 	}
 	if len(asked) != 2 {
@@ -66,7 +67,7 @@ func TestSeasonsListNewestFirst(t *testing.T) {
 	u := newUnit(t)
 	var asked []int
 	twoSeasons(u, &asked)
-	r := u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "seasons"))
+	r := u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "seasons"))
 	one, two := time.Date(2026, 1, 10, 19, 0, 0, 0, time.UTC).Unix(), time.Date(2026, 7, 10, 19, 0, 0, 0, time.UTC).Unix()
 	want := fmt.Sprintf("**Season 2 · Winter** (now) — since <t:%d:D>, started by <@%s> · 3 games\n"+
 		"**Season 1** — <t:%d:D> to <t:%d:D> · 40 games", two, alice.ID, one, two)
@@ -75,7 +76,7 @@ func TestSeasonsListNewestFirst(t *testing.T) {
 	}
 	// A new server: season 1, not begun.
 	u.store.SeasonsFn = nil
-	r = u.ok(discordtest.CommandOf(clubCommand, guild, channel, bob, "seasons"))
+	r = u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "seasons"))
 	if got := r.Data.Embeds[0].Description; got != "**Season 1** — begins with the first game between people" {
 		t.Errorf("a new server's seasons: %q", got)
 	}
@@ -102,7 +103,7 @@ func TestSeasonNewIsAnAdminsAndAnnounced(t *testing.T) {
 			t.Errorf("%s started a season: %v", who.Name, err)
 		}
 	}
-	if _, err := u.admin(ada, "season new", opt("name", strings.Repeat("x", seasonNameLength+1))); !errors.Is(err, errBadOptions) {
+	if _, err := u.admin(ada, "season new", opt("name", strings.Repeat("x", command.SeasonNameLength+1))); !errors.Is(err, command.ErrBadOptions) {
 		t.Errorf("a name too long: %v", err)
 	}
 	if len(calls) != 0 {
@@ -142,7 +143,7 @@ func TestASubcommandGroupIsCheckedLikeAnyOther(t *testing.T) {
 		return cribbage.Season{}, nil
 	}
 	ic := func(subs ...string) *discordgo.Interaction {
-		i := discordtest.CommandOf(adminCommand, guild, channel, ada, "season new")
+		i := discordtest.CommandOf(command.Admin, guild, channel, ada, "season new")
 		d := i.Data.(discordgo.ApplicationCommandInteractionData)
 		var opts []*discordgo.ApplicationCommandInteractionDataOption
 		for _, s := range subs {
@@ -153,7 +154,7 @@ func TestASubcommandGroupIsCheckedLikeAnyOther(t *testing.T) {
 		return i
 	}
 	for _, subs := range [][]string{nil, {"new", "new"}, {"old"}} {
-		if _, err := u.route(ic(subs...)); !errors.Is(err, errBadOptions) && !errors.Is(err, errUnknownCommand) {
+		if _, err := u.route(ic(subs...)); !errors.Is(err, command.ErrBadOptions) && !errors.Is(err, errUnknownCommand) {
 			t.Errorf("season %v: %v", subs, err)
 		}
 	}

@@ -8,26 +8,13 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // /cribbage-admin settings: a server's own settings. Without options it
 // shows them; with options it changes them, all or none: a bad value is
 // refused with what to write instead, and nothing changes.
-
-// The settings by name, as the command's options name them; reset takes
-// one of them, or everything.
-const (
-	setReminder   = "reminder-after"
-	setForfeit    = "forfeit-after"
-	setPoints     = "default-points"
-	setChannel    = "games-channel"
-	setMaxTables  = "max-open-tables"
-	setCancelRole = "cancel-role"
-	setEverything = "everything"
-)
-
-var settingNames = []string{setReminder, setForfeit, setPoints, setChannel, setMaxTables, setCancelRole, setEverything}
 
 // The bounds of the timers a server may set (or turn off): a reminder
 // more often than every 10 minutes is noise, a forfeit within the hour is
@@ -50,7 +37,7 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	if err != nil {
 		return reply{}, err
 	}
-	opts := options(ic)
+	opts := command.Options(ic)
 	if len(opts) == 0 {
 		if !isAdmin(ic) && !hasRole(ic, cur.CancelRole) {
 			return reply{}, errNotAdmin
@@ -102,21 +89,21 @@ func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.Applica
 	if err := c.reset(opts); err != nil {
 		return nil, err
 	}
-	if err := c.timer(opts, setReminder, minReminder, "reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
+	if err := c.timer(opts, command.SetReminder, minReminder, "reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
 		return nil, err
 	}
-	if err := c.timer(opts, setForfeit, minForfeit, "forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
+	if err := c.timer(opts, command.SetForfeit, minForfeit, "forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
 		return nil, err
 	}
-	if o, ok := opts[setPoints]; ok {
+	if o, ok := opts[command.SetPoints]; ok {
 		points := int(o.IntValue())
 		c.set(fmt.Sprintf("games to %d unless /cribbage start says otherwise", points), func(gs *cribbage.GuildSettings) { gs.DefaultPoints = points })
 	}
-	if o, ok := opts[setChannel]; ok {
+	if o, ok := opts[command.SetChannel]; ok {
 		id := o.Value.(string)
 		c.set(fmt.Sprintf("tables open in <#%s> only", id), func(gs *cribbage.GuildSettings) { gs.GamesChannel = id })
 	}
-	if o, ok := opts[setMaxTables]; ok {
+	if o, ok := opts[command.SetMaxTables]; ok {
 		n := int(o.IntValue())
 		words := fmt.Sprintf("at most %d open table%s a person", n, render.Plural(n))
 		if n == 0 {
@@ -124,7 +111,7 @@ func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.Applica
 		}
 		c.set(words, func(gs *cribbage.GuildSettings) { gs.MaxOpenTables = n })
 	}
-	if o, ok := opts[setCancelRole]; ok {
+	if o, ok := opts[command.SetCancelRole]; ok {
 		id := o.Value.(string)
 		if id == ic.GuildID {
 			// The @everyone role's id is the server's.
@@ -146,7 +133,7 @@ func (c *settingsChange) reset(opts map[string]*discordgo.ApplicationCommandInte
 	if _, also := opts[name]; also {
 		return settingError(fmt.Sprintf("`%s` is both set and reset: choose one.", name))
 	}
-	if name == setEverything && len(opts) > 1 {
+	if name == command.SetEverything && len(opts) > 1 {
 		return settingError("`reset: everything` puts every setting back: give it alone.")
 	}
 	c.set(resetWords(name), func(gs *cribbage.GuildSettings) { resetSetting(gs, name) })
@@ -174,30 +161,30 @@ func (c *settingsChange) timer(opts map[string]*discordgo.ApplicationCommandInte
 
 // resetSetting puts one setting, or every one, back to the default.
 func resetSetting(gs *cribbage.GuildSettings, name string) {
-	all := name == setEverything
-	if all || name == setReminder {
+	all := name == command.SetEverything
+	if all || name == command.SetReminder {
 		gs.ReminderAfter = nil
 	}
-	if all || name == setForfeit {
+	if all || name == command.SetForfeit {
 		gs.ForfeitAfter = nil
 	}
-	if all || name == setPoints {
+	if all || name == command.SetPoints {
 		gs.DefaultPoints = 0
 	}
-	if all || name == setChannel {
+	if all || name == command.SetChannel {
 		gs.GamesChannel = ""
 	}
-	if all || name == setMaxTables {
+	if all || name == command.SetMaxTables {
 		gs.MaxOpenTables = 0
 	}
-	if all || name == setCancelRole {
+	if all || name == command.SetCancelRole {
 		gs.CancelRole = ""
 	}
 }
 
 // resetWords says what a reset did.
 func resetWords(name string) string {
-	if name == setEverything {
+	if name == command.SetEverything {
 		return "every setting back to the default"
 	}
 	return "`" + name + "` back to the default"

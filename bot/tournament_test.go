@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -102,7 +103,7 @@ func TestTournamentHandlers(t *testing.T) {
 	if tr.Status != cribbage.TournamentCancelled || u.table(tables[0].ID).Status != cribbage.StatusCancelled {
 		t.Errorf("after the cancel: %s, table %s", tr.Status, u.table(tables[0].ID).Status)
 	}
-	if r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament")); err != nil || r.resp == nil {
+	if r, err := u.route(discordtest.CommandOf(command.Club, guild, channel, alice, "tournament")); err != nil || r.resp == nil {
 		t.Errorf("/cribbage-club tournament: %v", err)
 	}
 }
@@ -157,7 +158,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	if strings.Contains(text, "…") || strings.Count(text, "• ") != 16 || !strings.Contains(text, "standings are in the picture") {
 		t.Errorf("the round's 16 pairings are not all shown:\n%s", text)
 	}
-	r, err := u.route(discordtest.CommandOf(clubCommand, guild, channel, alice, "tournament"))
+	r, err := u.route(discordtest.CommandOf(command.Club, guild, channel, alice, "tournament"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -24,7 +25,7 @@ func TestQuotedCommandsAreOffered(t *testing.T) {
 		texts = append(texts, m.text)
 	}
 	commands := map[string]*discordgo.ApplicationCommand{}
-	for _, c := range commandDefinitions() {
+	for _, c := range command.Definitions() {
 		commands[c.Name] = c
 	}
 	checked := 0

@@ -1,9 +1,10 @@
-package bot
+package command
 
 import (
 	"strconv"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -15,9 +16,9 @@ import (
 // it: the records everywhere, games in one channel, the admin's tools to
 // whom it chooses.
 const (
-	commandName  = "cribbage"
-	clubCommand  = "cribbage-club"
-	adminCommand = "cribbage-admin"
+	Play  = "cribbage"
+	Club  = "cribbage-club"
+	Admin = "cribbage-admin"
 )
 
 // adminPermissions are the permissions /cribbage-admin needs by default:
@@ -25,9 +26,9 @@ const (
 // the bot checks again itself (mayAdminister).
 const adminPermissions int64 = discordgo.PermissionManageGuild
 
-// challengeMenu is the user context-menu command (a person's profile or
+// ChallengeMenu is the user context-menu command (a person's profile or
 // name → Apps) that challenges them.
-const challengeMenu = "Challenge to cribbage"
+const ChallengeMenu = "Challenge to cribbage"
 
 // one is the least table number.
 var one = 1.0
@@ -35,8 +36,8 @@ var one = 1.0
 // seedDigits is a revealed seed's length in hex.
 var seedDigits = 2 * len(engine.Seed{})
 
-// reasonLength is the longest reason a cancel may give.
-const reasonLength = 200
+// ReasonLength is the longest reason a cancel may give.
+const ReasonLength = 200
 
 // maxOpenTablesLimit is the largest per-person limit a server may set.
 const maxOpenTablesLimit = 25.0
@@ -68,21 +69,21 @@ func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice
 	return out
 }
 
-// commandDefinitions are the bot's commands with their subcommands and
+// Definitions are the bot's commands with their subcommands and
 // options, registered with a bulk overwrite at start (which replaces
 // whatever an older version registered). None is offered in DMs: each is
 // used in servers only (contexts), which replaces the deprecated
 // dm_permission.
-func commandDefinitions() []*discordgo.ApplicationCommand {
+func Definitions() []*discordgo.ApplicationCommand {
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
-		{Name: commandName, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
-		{Name: clubCommand, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", Contexts: guildOnly, Options: clubOptions()},
-		{Name: adminCommand, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", Contexts: guildOnly,
+		{Name: Play, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
+		{Name: Club, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", Contexts: guildOnly, Options: clubOptions()},
+		{Name: Admin, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
-		{Type: discordgo.UserApplicationCommand, Name: challengeMenu, Contexts: guildOnly},
+		{Type: discordgo.UserApplicationCommand, Name: ChallengeMenu, Contexts: guildOnly},
 	}
 }
 
@@ -154,7 +155,7 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 		sub("cancel", "End a stuck or abusive table: no result, no winner, nothing in the records",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "table", Description: "The table number (on its message: Cribbage · table N)",
 				Required: true, Autocomplete: true, MinValue: &one},
-			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why, for the players (shown on the table and in its thread)", MaxLength: reasonLength}),
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reason", Description: "Why, for the players (shown on the table and in its thread)", MaxLength: ReasonLength}),
 		sub("settings", "Show this server's cribbage settings; with options, change them",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reminder-after", Description: "Remind a player keeping a table waiting this long: 90m, 12h, 2d, or off", MaxLength: 12},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "forfeit-after", Description: "Opponents may claim the win after this long without a move: 3d, 7d, or off", MaxLength: 12},
@@ -165,18 +166,18 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 				MinValue: &zero, MaxValue: maxOpenTablesLimit},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
-				Choices: stringChoices(settingNames...)}),
+				Choices: stringChoices(SettingNames...)}),
 		group("season", "The server's rating seasons",
 			sub("new", "End this season and start the next: every rating starts again, past seasons stay viewable",
-				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "What to call the new season (e.g. Winter league)", MaxLength: seasonNameLength})),
+				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "What to call the new season (e.g. Winter league)", MaxLength: SeasonNameLength})),
 		tournamentGroup(),
 	}
 }
 
-// options returns a subcommand's options by name.
-func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommandInteractionDataOption {
+// Options returns a subcommand's options by name.
+func Options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommandInteractionDataOption {
 	out := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
-	_, sub := invoked(ic.ApplicationCommandData())
+	_, sub := Invoked(ic.ApplicationCommandData())
 	if sub == nil {
 		return out
 	}
@@ -186,10 +187,10 @@ func options(ic *discordgo.Interaction) map[string]*discordgo.ApplicationCommand
 	return out
 }
 
-// invoked returns the subcommand an interaction runs, and its path within
+// Invoked returns the subcommand an interaction runs, and its path within
 // its command: "leaderboard", or "season new" for the subcommand new of
 // the group season. sub is nil when the interaction names none.
-func invoked(data discordgo.ApplicationCommandInteractionData) (path string, sub *discordgo.ApplicationCommandInteractionDataOption) {
+func Invoked(data discordgo.ApplicationCommandInteractionData) (path string, sub *discordgo.ApplicationCommandInteractionDataOption) {
 	if len(data.Options) == 0 {
 		return "", nil
 	}
@@ -199,3 +200,40 @@ func invoked(data discordgo.ApplicationCommandInteractionData) (path string, sub
 	}
 	return o.Name, o
 }
+
+// MaxComputerEntrants bounds how many computer players one command adds.
+const MaxComputerEntrants = 16.0
+
+// tournamentGroup is /cribbage-admin tournament and its subcommands.
+func tournamentGroup() *discordgo.ApplicationCommandOption {
+	one, maxRounds, maxName := 1.0, float64(cribbage.MaxRounds), 60
+	return group("tournament", "Run a tournament in this channel",
+		sub("open", "Open a tournament in this channel: Swiss rounds, then a best-of-3 playoff for the top quarter",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "The tournament's name", Required: true, MaxLength: maxName},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "games-per-round", Description: "Games each pairing plays a round (default 2, the deal alternating)", Choices: intChoices(1, 2)},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Qualifying rounds (default 3)", MinValue: &one, MaxValue: maxRounds},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "points", Description: "Game length (default 121)", Choices: intChoices(121, 61)}),
+		sub("start", "Close sign-up for this channel's tournament and pair the first round"),
+		sub("cancel", "End this channel's tournament: its open games are cancelled"),
+		sub("computers", "Enter computer players in this channel's tournament, to fill a small field",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "count", Description: "How many", Required: true, MinValue: &one, MaxValue: MaxComputerEntrants},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "level", Description: "How well they play (default easy)", Choices: stringChoices(render.LevelEasy, render.LevelStrong)}))
+}
+
+// SeasonNameLength is the longest name a season may be given.
+const SeasonNameLength = 40
+
+// The settings by name, as the command's options name them; reset takes
+// one of them, or everything.
+const (
+	SetReminder   = "reminder-after"
+	SetForfeit    = "forfeit-after"
+	SetPoints     = "default-points"
+	SetChannel    = "games-channel"
+	SetMaxTables  = "max-open-tables"
+	SetCancelRole = "cancel-role"
+	SetEverything = "everything"
+)
+
+// SettingNames are the settings reset may name.
+var SettingNames = []string{SetReminder, SetForfeit, SetPoints, SetChannel, SetMaxTables, SetCancelRole, SetEverything}

@@ -1,4 +1,4 @@
-package bot
+package command
 
 import (
 	"errors"
@@ -16,59 +16,55 @@ import (
 // each option must be one the subcommand defines, of its type, within its
 // choices, range or length, and every required option must be there.
 
-// errBadOptions refuses a command whose options the bot does not offer.
-var errBadOptions = errors.New("bot: options outside the command's definition")
-
-// errNoUser refuses an interaction that names nobody: every table, seat and
-// record belongs to a user, and Discord always says who acted.
-var errNoUser = errors.New("bot: the interaction names no user")
+// ErrBadOptions refuses a command whose options the bot does not offer.
+var ErrBadOptions = errors.New("bot: options outside the command's definition")
 
 // subcommandOptions are the registered options of each subcommand, by
 // command and subcommand path (see invoked).
-var subcommandOptions = func() map[routeKey][]*discordgo.ApplicationCommandOption {
-	out := map[routeKey][]*discordgo.ApplicationCommandOption{}
-	for _, c := range commandDefinitions() {
+var subcommandOptions = func() map[Key][]*discordgo.ApplicationCommandOption {
+	out := map[Key][]*discordgo.ApplicationCommandOption{}
+	for _, c := range Definitions() {
 		for _, sub := range c.Options {
 			if sub.Type == discordgo.ApplicationCommandOptionSubCommandGroup {
 				for _, s := range sub.Options {
-					out[routeKey{c.Name, sub.Name + " " + s.Name}] = s.Options
+					out[Key{c.Name, sub.Name + " " + s.Name}] = s.Options
 				}
 				continue
 			}
-			out[routeKey{c.Name, sub.Name}] = sub.Options
+			out[Key{c.Name, sub.Name}] = sub.Options
 		}
 	}
 	return out
 }()
 
-// checkOptions checks a command's subcommand (alone, or alone in its
+// Check checks a command's subcommand (alone, or alone in its
 // group) and its options against their definitions.
-func checkOptions(data discordgo.ApplicationCommandInteractionData) error {
+func Check(data discordgo.ApplicationCommandInteractionData) error {
 	if len(data.Options) != 1 {
-		return errBadOptions
+		return ErrBadOptions
 	}
 	if g := data.Options[0]; g.Type == discordgo.ApplicationCommandOptionSubCommandGroup && len(g.Options) != 1 {
-		return errBadOptions
+		return ErrBadOptions
 	}
-	path, sub := invoked(data)
-	defs, ok := subcommandOptions[routeKey{data.Name, path}]
+	path, sub := Invoked(data)
+	defs, ok := subcommandOptions[Key{data.Name, path}]
 	if !ok || sub.Type != discordgo.ApplicationCommandOptionSubCommand {
-		return errBadOptions
+		return ErrBadOptions
 	}
 	given := map[string]bool{}
 	for _, o := range sub.Options {
 		def := optionNamed(defs, o.Name)
 		if def == nil || given[o.Name] {
-			return fmt.Errorf("%w: option %q", errBadOptions, o.Name)
+			return fmt.Errorf("%w: option %q", ErrBadOptions, o.Name)
 		}
 		given[o.Name] = true
 		if err := checkOption(def, o, data.Resolved); err != nil {
-			return fmt.Errorf("%w: option %q: %v", errBadOptions, o.Name, err)
+			return fmt.Errorf("%w: option %q: %v", ErrBadOptions, o.Name, err)
 		}
 	}
 	for _, def := range defs {
 		if def.Required && !given[def.Name] {
-			return fmt.Errorf("%w: option %q is required", errBadOptions, def.Name)
+			return fmt.Errorf("%w: option %q is required", ErrBadOptions, def.Name)
 		}
 	}
 	return nil
@@ -155,3 +151,6 @@ func checkChoice(def *discordgo.ApplicationCommandOption, v any) error {
 	}
 	return errors.New("not one of the choices")
 }
+
+// Key names a subcommand: its command and its own name.
+type Key struct{ Command, Sub string }
