@@ -141,7 +141,7 @@ func New(opts Options) (*Bot, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	// Errors of requests made with an interaction's token quote its URL.
-	opts.Logger = slog.New(RedactTokens(opts.Logger.Handler()))
+	opts.Logger = slog.New(rest.RedactTokens(opts.Logger.Handler()))
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -165,9 +165,9 @@ func New(opts Options) (*Bot, error) {
 	// The bot needs only interactions and guild metadata: no privileged
 	// intents, no message content.
 	s.Identify.Intents = discordgo.IntentsGuilds
-	s.Client = &http.Client{Timeout: restTimeout, Transport: newTransport()}
+	s.Client = &http.Client{Timeout: restTimeout, Transport: rest.NewTransport()}
 	if opts.APIURL != nil {
-		s.Client.Transport = newRewriteTransport(opts.APIURL, s.Client.Transport)
+		s.Client.Transport = rest.NewRewriteTransport(opts.APIURL, s.Client.Transport)
 	}
 	// discordgo logs through the standard logger at its own levels; keep
 	// only its errors, which never contain the token.

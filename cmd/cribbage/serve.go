@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/store"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -219,9 +220,9 @@ func prune(ctx context.Context, st *store.Store, logger *slog.Logger) {
 func newLogger(w io.Writer, cfg Config) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogJSON {
-		return slog.New(bot.RedactTokens(slog.NewJSONHandler(w, opts)))
+		return slog.New(rest.RedactTokens(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(bot.RedactTokens(slog.NewTextHandler(w, opts)))
+	return slog.New(rest.RedactTokens(slog.NewTextHandler(w, opts)))
 }
 
 // The SQLite store provides every service the bot uses.

@@ -1,4 +1,4 @@
-package bot
+package rest
 
 import (
 	"io"
@@ -25,7 +25,7 @@ func TestRewriteTransport(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			base, _ := url.Parse(tc.base)
-			client := &http.Client{Transport: newRewriteTransport(base, nil)}
+			client := &http.Client{Transport: NewRewriteTransport(base, nil)}
 			resp, err := client.Get(tc.request)
 			if err != nil {
 				t.Fatal(err)
@@ -43,7 +43,7 @@ func TestRewriteTransportLeavesOtherHosts(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits++ }))
 	defer srv.Close()
 	base, _ := url.Parse("http://127.0.0.1:1") // nothing listens here
-	client := &http.Client{Transport: newRewriteTransport(base, nil)}
+	client := &http.Client{Transport: NewRewriteTransport(base, nil)}
 	resp, err := client.Get(srv.URL + "/direct")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package bot
+package rest
 
 import (
 	"net/http"
@@ -19,19 +19,19 @@ type rewriteTransport struct {
 	next http.RoundTripper
 }
 
-// newRewriteTransport returns a transport that redirects discord.com to base.
-func newRewriteTransport(base *url.URL, next http.RoundTripper) *rewriteTransport {
+// NewRewriteTransport returns a transport that redirects discord.com to base.
+func NewRewriteTransport(base *url.URL, next http.RoundTripper) http.RoundTripper {
 	if next == nil {
-		next = newTransport()
+		next = NewTransport()
 	}
 	return &rewriteTransport{base: base, next: next}
 }
 
-// newTransport is the HTTP transport for REST calls. It keeps enough idle
+// NewTransport is the HTTP transport for REST calls. It keeps enough idle
 // connections for many tables answering at once: the default keeps two per
 // host, and over HTTP/1.1 (a REST proxy) every other request would open a
 // new connection.
-func newTransport() *http.Transport {
+func NewTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns = 256
 	t.MaxIdleConnsPerHost = 128
