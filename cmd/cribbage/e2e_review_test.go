@@ -679,3 +679,37 @@ func TestReviewBothThrowAtOnce(t *testing.T) {
 	reviewCurrent(h, id)
 	reviewTurns(h, msg)
 }
+
+// TestReviewResultComesBeforeTheRematchOffer: Bob resigns and Alice
+// offers a rematch at once. The thread must read in order: the game's end,
+// then the offer. Known problem: both go out in one message, the offer as
+// its content and the hand's record (with the result) as its embed, which
+// Discord shows below the content: the offer reads before the result.
+func TestReviewResultComesBeforeTheRematchOffer(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	g := h.resignedGame(alice, bob, bob)
+	h.click(alice, h.table(g).MessageID, "/rematch/"+itoa64(g))
+	h.drain()
+	var order []string
+	for _, m := range h.fake.ChannelMessages(h.table(g).ThreadID) {
+		// Discord shows a message's content above its embeds.
+		for _, part := range append([]string{m.Content}, func() []string {
+			var d []string
+			for _, e := range m.Embeds {
+				d = append(d, e.Description)
+			}
+			return d
+		}()...) {
+			switch {
+			case strings.Contains(part, "offers a rematch"):
+				order = append(order, "offer")
+			case strings.Contains(part, "wins"):
+				order = append(order, "result")
+			}
+		}
+	}
+	if fmt.Sprint(order) != "[result offer]" && knownProblem(t, "the result reads before the rematch offer") {
+		t.Errorf("the thread reads %v, want the result, then the offer", order)
+	}
+}
