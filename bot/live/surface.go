@@ -228,14 +228,17 @@ func (l *live) note(table, version int64) []string {
 
 // answered records that an interaction's own answer showed seat its view
 // at version: no live edit is needed for it, unless a live edit of that
-// view was under way and may land after the answer (clobbered).
+// view was under way and may land after the answer (clobbered). The
+// answer landed last, so the view shows version even when a live edit of a
+// newer one landed before it (another player's move): then the next pass
+// shows it.
 func (l *live) answered(k seatKey, version int64, view string) (clobbered bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
 	if w.inFlight {
 		w.clobbered = true
-	} else if version > w.version {
+	} else {
 		w.version = version
 	}
 	w.view = view
