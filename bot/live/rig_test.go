@@ -102,6 +102,9 @@ func newRig(t *testing.T, players int) *rig {
 	if err := r.s.PostTableMessage(r.ctx, r.table(), ""); err != nil {
 		t.Fatal(err)
 	}
+	// The post touches the table (it may have moved on since it was
+	// read): that pass ends before the test begins.
+	r.settle()
 	return r
 }
 

@@ -778,7 +778,11 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 			return nil
 		}
 		if s.opts.Now().Sub(t.CreatedAt) < rest.TokenLife {
-			return nil // the answer that posts it records it
+			// The answer that posts it records it, or, at a table the bot
+			// opened itself, the outbox posts it (render.KindOpen); either
+			// way a pass follows once it is recorded (PostTableMessage
+			// touches the table).
+			return nil
 		}
 		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
 	}
@@ -828,9 +832,14 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	return s.PostTableMessage(ctx, t, "")
 }
 
-// PostTableMessage posts a new table message in the channel, in its own
-// bucket, with its own copy of the board. A nonce, if given, makes a
-// resend after a lost answer return the message first posted.
+// PostTableMessage posts a new table message in the channel, in the
+// channel's post bucket, with its own copy of the board. A nonce, if
+// given, makes a resend after a lost answer return the message first
+// posted. The message shows t as it was read; the table may have moved on
+// since (a computer's first moves at a table the bot opened itself, which
+// no pass could show while it had no message), so it is touched once the
+// message is recorded: a pass then shows the table as it is now, or sends
+// nothing if it is unchanged.
 func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
 	r := render.Table(t)
 	key := render.UploadBoard(&r, t)
@@ -849,7 +858,11 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
 		return err
 	}
-	return s.opts.Store.RecordBoard(ctx, t.ID, key)
+	if err := s.opts.Store.RecordBoard(ctx, t.ID, key); err != nil {
+		return err
+	}
+	s.Touch(t.ID)
+	return nil
 }
 
 // hasPerson reports whether a person holds a seat at t.

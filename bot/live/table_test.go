@@ -276,3 +276,32 @@ func TestAQuickTable(t *testing.T) {
 	}
 	r.checkCalm()
 }
+
+// TestAPostedMessageCatchesUpWithTheTable: a table message posted from a
+// read the table has since moved on from (a computer's first moves at a
+// table the bot opened itself, made while the post was queued) is brought
+// up to the table as it is now by the pass the post starts, with nobody
+// clicking.
+func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
+	r := newRig(t, 2)
+	read := r.table()
+	r.move(read.State.Waiting()[0]) // the table moves on after the read
+	if err := r.store.SetMessages(r.ctx, r.id, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.s.PostTableMessage(r.ctx, read, "open"); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	r.advance(tokenEditGap)
+	r.settle()
+	m, ok := r.fake.Message(r.messageID())
+	if !ok {
+		t.Fatal("no table message recorded")
+	}
+	now := r.table()
+	want := render.Table(now)
+	if m.Embeds[0].Description != want.Embeds[0].Description {
+		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Embeds[0].Description, want.Embeds[0].Description)
+	}
+}

@@ -406,9 +406,6 @@ func TestReviewCancelAndLapse(t *testing.T) {
 // it (waiting on the person alone) with nobody clicking.
 func TestReviewNextGameMessageShowsTheComputersMoves(t *testing.T) {
 	t.Parallel()
-	if !knownProblem(t, "a next game's message shows the computer's moves") {
-		t.Skip("known problem (fails about one run in three)")
-	}
 	h := newHarness(t)
 	id, msg := h.open(carol, discordtest.Opt{Name: "computer", Value: "easy"}, discordtest.Opt{Name: "match", Value: 3})
 	if a := h.click(carol, msg, "/begin/"+itoa64(id)); a.Ephemeral() {
