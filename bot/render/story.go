@@ -169,6 +169,12 @@ func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 			}
 			break
 		}
+		if through == 0 && plainPost(it) && storyLines(taken) {
+			// A plain post after a hand's record (a rematch offer after
+			// the result) would read above it: Discord shows a message's
+			// text before its embeds. It goes in a message of its own.
+			break
+		}
 		if through == 0 && len(taken) > 0 {
 			if _, ok := Compose(append(slices.Clone(taken), run...)); !ok {
 				break
@@ -177,6 +183,16 @@ func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 		taken, run = append(taken, run...), nil
 	}
 	return taken
+}
+
+// storyLines reports whether items carry story lines (a hand's record).
+func storyLines(items []cribbage.OutboxItem) bool {
+	for _, it := range items {
+		if it.Kind == KindLine || (it.Kind == KindPost && !plainPost(it)) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainPost reports whether a post is a plain message (a reminder, a

@@ -43,7 +43,9 @@ func ids(items []cribbage.OutboxItem) []int64 {
 
 // TestGatherCarriesAHandWithItsPost: a hand's lines wait for the post that
 // ends it and go out with it, passing over table refreshes; later posts
-// join while they fit; a thread, or lines with no post after them, stop it.
+// join while they fit, but a plain post after a record (which would read
+// above it) waits for a message of its own; a thread, or lines with no
+// post after them, stop it.
 func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 	long := strings.Repeat("x", 1998) // "a\n" and this make 2000 characters
 	tests := []struct {
@@ -55,7 +57,9 @@ func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 		{"a hand's lines with its post, refreshes passed over", queued("l:a", "t", "l:b", "p:c", "t"), 0, []int64{1, 3, 4}},
 		{"lines with no post wait", queued("l:a", "l:b"), 0, nil},
 		{"the next hand's lines wait", queued("l:a", "p:b", "l:c"), 0, []int64{1, 2}},
-		{"later posts join", queued("l:a", "p:b", "l:c", "p:d", "c:e"), 0, []int64{1, 2, 3, 4, 5}},
+		{"later posts join", queued("l:a", "p:b", "l:c", "p:d"), 0, []int64{1, 2, 3, 4}},
+		{"a plain post after a record goes in a message of its own", queued("l:a", "p:b", "c:offer"), 0, []int64{1, 2}},
+		{"a plain post before a record joins it", queued("c:intro", "l:a", "p:b"), 0, []int64{1, 2, 3}},
 		{"stops at a thread", queued("c:a", "h", "c:b"), 0, []int64{1}},
 		{"a reminder goes alone, the hand's lines wait", queued("l:a", "c:b", "l:c", "p:d"), 0, []int64{2}},
 		{"a hand's record does not take a reminder's lines", queued("p:a", "l:b", "c:c"), 0, []int64{1}},
