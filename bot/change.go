@@ -50,8 +50,8 @@ type changed struct {
 	note  []string
 }
 
-// change makes one change to table id; see changeOf. It returns the zero
-// changed (a nil table) when decide made no change.
+// change makes one change to table id; see changeOf. It returns a nil
+// table (and seat -1) when decide made no change.
 func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
 	defer b.locks.lock(id)()
 	interactionID := ""

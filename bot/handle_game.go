@@ -17,7 +17,7 @@ import (
 
 // handView answers with a seat's hand view: in place when the click came
 // from the user's own hand view, as a new private message otherwise. The
-// interaction's token then edits that view as the table moves on (live.go),
+// interaction's token then edits that view as the table moves on (bot/live),
 // so the player sees the others' moves without pressing Refresh.
 func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
 	typ := discordgo.InteractionResponseChannelMessageWithSource

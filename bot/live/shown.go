@@ -12,8 +12,8 @@ import (
 // all, and each channel about 5 messages and 5 edits per 5 seconds, while
 // interaction answers, and requests made with an interaction's token, are
 // free. So the live surface (the table message, the hand views) is edited
-// through interaction tokens (live.go), and the bot token carries the
-// story: a post a hand, not a post a move (story.go).
+// through interaction tokens (this package), and the bot token carries the
+// story: a post a hand, not a post a move (render.Story).
 
 // shownSums remembers, per table, what this process last put on its
 // message, so an edit that would change nothing is not made.

@@ -25,7 +25,7 @@ import (
 const (
 	KindPost   = "post"   // a story message for the table's thread (or channel): sent, with the lines before it
 	KindLine   = "line"   // a line of a hand in progress: sent only with the post after it
-	KindTable  = "table"  // bring the table message up to date (the live surface; see live.go)
+	KindTable  = "table"  // bring the table message up to date (the live surface, bot/live)
 	KindThread = "thread" // open the table's thread on its message
 	KindOpen   = "open"   // post the table message of a table no interaction answers with (a match's next game, a rematch)
 )

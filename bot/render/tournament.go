@@ -162,7 +162,10 @@ func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch,
 		}
 	}
 	line := fmt.Sprintf("• %s: %s v %s%s", name, entrantName(t, m.A), entrantName(t, m.B), score)
-	if m.Winner != "" {
+	switch {
+	case m.Winner != "" && r == rounds:
+		line += " — **" + entrantName(t, m.Winner) + "** wins the final"
+	case m.Winner != "":
 		line += " — **" + entrantName(t, m.Winner) + "** goes through"
 	}
 	return line

@@ -2,7 +2,8 @@ package render
 
 // The words the bot uses for a table: names of seats and sides, scores,
 // each event as the story and the hand views tell it, and results. They
-// are rendered here; story.go and live.go decide where they go.
+// are rendered here; the story (bot/story) and the live surface
+// (bot/live) decide where they go.
 
 import (
 	"fmt"
