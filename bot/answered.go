@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -22,7 +23,7 @@ import (
 // noteEditToken records, after a click on a public message has been
 // answered by updating that message, the click's token as one that can
 // edit the message.
-func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse) {
+func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, arrived time.Time) {
 	if ic.Type != discordgo.InteractionMessageComponent || ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 ||
 		resp == nil || (resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
 		return
@@ -31,14 +32,14 @@ func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp
 	if err != nil || c.Table == 0 {
 		return
 	}
-	b.live.EditToken(ctx, c.Table, b.token(ic, ic.Message.ID))
+	b.live.EditToken(ctx, c.Table, b.token(ic, ic.Message.ID, arrived))
 }
 
 // noteHandView hands the live surface, after a response that showed a
 // player their hand view, the interaction's token as the one that edits
 // that view: a new private message (the token's original response) or the
 // view the click was on (which an update makes the original response).
-func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply) {
+func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply, arrived time.Time) {
 	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		return
 	}
@@ -54,11 +55,17 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		return
 	}
 	h := rep.hand
-	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id)})
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived)})
 }
 
-// token is ic's token as one that edits message id. Its life is counted
-// from now, moments after Discord made it.
-func (b *Bot) token(ic *discordgo.Interaction, id string) cribbage.MessageToken {
-	return cribbage.MessageToken{MessageID: id, Token: ic.Token, At: b.now()}
+// token is ic's token as one that edits message id, dated when ic
+// arrived: its life counts from then (Discord made it moments before), and
+// of a seat's views, or a table message's tokens, the store keeps the
+// newest by that date. Dated when the answer had been sent, a click
+// answered slowly outdated a later one answered quickly: a player who
+// played a card from one view and at once opened another had the older
+// view recorded, and kept current, while the one they looked at stood
+// still.
+func (b *Bot) token(ic *discordgo.Interaction, id string, arrived time.Time) cribbage.MessageToken {
+	return cribbage.MessageToken{MessageID: id, Token: ic.Token, At: arrived}
 }

@@ -223,7 +223,7 @@ type httpAnswer struct {
 	written chan struct{}
 }
 
-func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64, arrived time.Time) {
 	if resp == nil {
 		return
 	}
@@ -257,7 +257,7 @@ func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp
 			return
 		}
 	}
-	a.b.recordTableMessage(ctx, ic, tableID, m.ID)
+	a.b.recordTableMessage(ctx, ic, tableID, m.ID, arrived)
 }
 
 // deferredFor is the deferred answer standing for resp until its files are

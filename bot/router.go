@@ -54,15 +54,15 @@ func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCre
 // to the interactions endpoint. tableID, when set, is the table whose
 // message the response posts: its id is recorded once Discord has it.
 type answerer interface {
-	answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64)
+	answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64, arrived time.Time)
 }
 
 // restAnswer answers through Discord's interaction callback route.
 type restAnswer struct{ b *Bot }
 
-func (a restAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+func (a restAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64, arrived time.Time) {
 	if tableID != 0 {
-		a.b.respondTableMessage(ctx, ic, resp, tableID)
+		a.b.respondTableMessage(ctx, ic, resp, tableID, arrived)
 		return
 	}
 	a.b.respond(ctx, ic, resp)
@@ -70,8 +70,11 @@ func (a restAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp 
 
 // handle answers one interaction, however it arrived.
 func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answerer) {
+	// The interaction's tokens are dated from now, on the bot's clock, not
+	// from when its answer is sent: see token.
+	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, ephemeral(mustText(errShuttingDown)), 0)
+		ans.answer(runCtx, ic, ephemeral(mustText(errShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -81,7 +84,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, ephemeral(genericApology), 0)
+				ans.answer(runCtx, ic, ephemeral(genericApology), 0, arrived)
 			}
 			b.metrics.observe(ic, "panic", time.Since(start))
 		}
@@ -101,10 +104,10 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		}
 		rep = reply{resp: ephemeral(msg)}
 	}
-	ans.answer(runCtx, ic, rep.resp, rep.tableMessage)
+	ans.answer(runCtx, ic, rep.resp, rep.tableMessage, arrived)
 	responded = true
-	b.noteEditToken(runCtx, ic, rep.resp)
-	b.noteHandView(runCtx, ic, rep)
+	b.noteEditToken(runCtx, ic, rep.resp, arrived)
+	b.noteHandView(runCtx, ic, rep, arrived)
 	b.metrics.observe(ic, outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
@@ -141,7 +144,7 @@ func (b *Bot) respond(ctx context.Context, ic *discordgo.Interaction, resp *disc
 // respondTableMessage sends a response that posts a table message and
 // records the message from Discord's answer (with_response), before any
 // announcement of the table can need it.
-func (b *Bot) respondTableMessage(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64) {
+func (b *Bot) respondTableMessage(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64, arrived time.Time) {
 	endpoint := discordgo.EndpointInteractionResponse(ic.ID, ic.Token)
 	body, err := b.session.RequestWithBucketID(http.MethodPost, endpoint+"?with_response=true", *resp, endpoint, discordgo.WithContext(ctx))
 	if err != nil {
@@ -159,18 +162,18 @@ func (b *Bot) respondTableMessage(ctx context.Context, ic *discordgo.Interaction
 		b.log.Warn("Discord's answer names no table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	b.recordTableMessage(ctx, ic, tableID, answer.Resource.Message.ID)
+	b.recordTableMessage(ctx, ic, tableID, answer.Resource.Message.ID, arrived)
 }
 
 // recordTableMessage records the message an interaction's response posted
 // as the table's message, unless the table has one already, and the
 // interaction's token as one that can edit it.
-func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction, tableID int64, id string) {
+func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction, tableID int64, id string, arrived time.Time) {
 	if err := b.store.RecordTableMessage(ctx, tableID, id); err != nil {
 		b.log.Error("could not record the table message", "interaction", ic.ID, "table", tableID, "err", err)
 		return
 	}
-	b.live.EditToken(ctx, tableID, b.token(ic, id))
+	b.live.EditToken(ctx, tableID, b.token(ic, id, arrived))
 }
 
 // route finds the handler for an interaction. An interaction that names

@@ -61,6 +61,23 @@ type rig struct {
 	seeds  uint64
 	// stopping is the bot stopping: the surface's Context says so.
 	stopping atomic.Bool
+	// afterHandViews, if set, runs in a pass once it has read the hand
+	// views, before it edits any: what happens meanwhile.
+	afterHandViews atomic.Pointer[func()]
+}
+
+// hookedStore is the rig's store with its afterHandViews.
+type hookedStore struct {
+	*mock.Store
+	r *rig
+}
+
+func (h hookedStore) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
+	views, err := h.Store.HandViews(ctx, id)
+	if f := h.r.afterHandViews.Swap(nil); f != nil {
+		(*f)()
+	}
+	return views, err
 }
 
 // newRig starts a table of players and posts its table message.
@@ -83,7 +100,7 @@ func newRig(t *testing.T, players int) *rig {
 	r := &rig{t: t, ctx: t.Context(), clock: c, fake: fake, store: mock.NewStore()}
 	r.store.Now = c.Now
 	r.client = &rest.Client{HTTP: &http.Client{Transport: toFake{base}}, Token: "test-token", Limits: rest.NewLimits(c.Now)}
-	r.s = New(Options{Store: r.store, REST: r.client, AppID: func() string { return fake.AppID },
+	r.s = New(Options{Store: hookedStore{r.store, r}, REST: r.client, AppID: func() string { return fake.AppID },
 		Context: func() (context.Context, bool) { return r.ctx, r.ctx.Err() == nil && !r.stopping.Load() }, Now: c.Now, After: c.After})
 	t.Cleanup(r.noIdleEdits)
 

@@ -200,6 +200,10 @@ type viewWrite struct {
 	// dismissed it, or the token lapsed), which no later edit uses: the
 	// view is gone until a click records a new one.
 	refused string
+	// token is the token version was shown through (answered or edited),
+	// and writing the one the edit under way goes through.
+	token   string
+	writing cribbage.MessageToken
 }
 
 func newLive() *live {
@@ -287,24 +291,28 @@ func (l *live) gone(k seatKey, token string) bool {
 	return token != "" && l.views[k].refused == token
 }
 
-// writing marks a live edit of a view under way.
-func (l *live) writing(k seatKey) {
+// writing marks a live edit of a view through tok under way.
+func (l *live) writing(k seatKey, tok cribbage.MessageToken) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
-	w.inFlight, w.clobbered = true, false
+	w.inFlight, w.clobbered, w.writing = true, false, tok
 	l.views[k] = w
 }
 
 // wrote records the end of a live edit that showed version and view
-// (ok) or failed.
+// (ok) or failed. It counts for the seat's view only if it went through
+// a token no older than the one recorded here: a seat that opened a new
+// view while the pass edited its older one (the pass read the views before
+// the new one was recorded) has the new view showing what its answer
+// showed, whatever the older one now shows.
 func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
-	if ok && !w.clobbered {
-		w.version, w.view = version, view
+	if ok && !w.clobbered && !w.writing.At.Before(l.recorded[k].At) {
+		w.version, w.view, w.token = version, view, w.writing.Token
 	}
 	l.views[k] = w
 }
@@ -380,11 +388,30 @@ func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
 		l.views[k].refused != prev.Token
 }
 
-// record remembers the hand view recorded for a seat.
-func (l *live) record(k seatKey, tok cribbage.MessageToken) {
+// record remembers the hand view recorded for a seat, whose answer showed
+// version. A token other than the one the seat's view was last shown
+// through may edit another message (a new view, or an older one clicked
+// again), which shows what its answer showed, not what the other showed:
+// so the view is taken to show that version, though what was written
+// before was newer.
+func (l *live) record(k seatKey, tok cribbage.MessageToken, version int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.recorded[k] = tok
+	if w := l.views[k]; w.token != tok.Token {
+		w.version, w.token = version, tok.Token
+		l.views[k] = w
+	}
+}
+
+// superseded reports whether a newer view than tok's, by when their
+// interactions came, is recorded here for seat: tok's answer shows a view
+// the player has moved on from.
+func (l *live) superseded(k seatKey, tok cribbage.MessageToken) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	prev, ok := l.recorded[k]
+	return ok && tok.At.Before(prev.At)
 }
 
 // Wait waits up to d for the passes under way to end, for a shutdown to
@@ -737,7 +764,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
 	}
-	s.l.writing(k)
+	s.l.writing(k, v.Token)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
 	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)

@@ -37,6 +37,12 @@ type Shown struct {
 // table up to date if it moved on while the response was on its way.
 func (s *Surface) Answered(ctx context.Context, v Shown) {
 	k := seatKey{v.Table, v.Seat}
+	if s.l.superseded(k, v.Token) {
+		// The player opened another view after this one (its answer was
+		// noted first): that one is kept current, and what this one shows
+		// says nothing of it. The store would keep the newer too.
+		return
+	}
 	// clobbered: a live edit of the view was under way and may land after
 	// this response, showing an older table with its buttons. The pass
 	// after it writes the view again, now rather than at the table's next
@@ -58,7 +64,7 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 			}
 			return
 		}
-		s.l.record(k, v.Token)
+		s.l.record(k, v.Token, v.Version)
 	}
 	// The table may have moved on while the response was on its way, or
 	// its message be behind (another process made the change and did not

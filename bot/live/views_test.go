@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 )
@@ -109,6 +111,43 @@ func TestASupersededViewIsLeftAlone(t *testing.T) {
 			checkShows(t, edits[0], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
 		})
 	}
+}
+
+// TestAnEditOfTheOlderViewIsNotCountedForTheNewer: a seat opens a new
+// hand view while a pass is about to edit its older one: the older view's
+// edit, which lands after the new view's answer, does not count as showing
+// the new view the table, so the new view is brought up to date too.
+func TestAnEditOfTheOlderViewIsNotCountedForTheNewer(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	mover := r.table().State.Turn
+	seat := 1 - mover
+	older := r.openView(seat)
+	r.clock.Advance(time.Second)
+
+	// The new view is answered with the table before the move; its answer
+	// is noted once the move's pass has read the older view as the seat's.
+	newer := r.interaction(seat, handClick(r.id))
+	before, at := r.table(), r.clock.Now()
+	r.answerView(newer, seat)
+	noted := func() {
+		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: before.Version, View: click.ViewVersion(before.State.ViewFor(seat)),
+			Token: cribbage.MessageToken{Token: newer.Token, At: at}})
+	}
+	r.afterHandViews.Store(&noted)
+	mark := r.mark()
+	tb, note := r.move(mover)
+	r.settle()
+	r.advance(tokenEditGap)
+	reqs := r.requests(mark)
+	if n := len(through(reqs, older)); n > 1 {
+		t.Errorf("the older view was edited %d times", n)
+	}
+	edits := through(reqs, newer.Token)
+	if len(edits) != 1 {
+		t.Fatalf("%d edits of the newer view, want 1", len(edits))
+	}
+	checkShows(t, edits[0], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
 }
 
 // openTwice opens seat's view twice, a second apart, and records the
