@@ -1,6 +1,10 @@
 package live
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cribbage-bot/cribbage"
+)
 
 // TestAnOlderAnswerLandingLastIsShownAgain: a player's click is answered
 // with the view of version 13 after a live edit of version 14 (another
@@ -11,7 +15,7 @@ import "testing"
 func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
-	l.writing(k)
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"})
 	l.wrote(k, 14, "v14", true)
 	l.answered(k, 13, "v13")
 	if l.viewCurrent(k, 0, 14) {
