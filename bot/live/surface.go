@@ -311,10 +311,19 @@ func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
-	if ok && !w.clobbered && !w.writing.At.Before(l.recorded[k].At) {
+	if ok && !w.clobbered && notOlder(w.writing, l.recorded[k]) {
 		w.version, w.view, w.token = version, view, w.writing.Token
 	}
 	l.views[k] = w
+}
+
+// notOlder reports whether token tok is the seat's recorded token rec, or
+// came no earlier. The same token compares by itself: the pass reads it
+// back from the store, which keeps its time to the millisecond, while rec
+// keeps it to the nanosecond, so by time alone a view's own token would
+// look older than itself and its edits would never count.
+func notOlder(tok, rec cribbage.MessageToken) bool {
+	return tok.Token == rec.Token || !tok.At.Before(rec.At.Truncate(time.Millisecond))
 }
 
 // spaced takes the next edit through a token's bucket at now, or says

@@ -279,3 +279,33 @@ func TestAClickRenewsARefusedView(t *testing.T) {
 	}
 	checkShows(t, edits[0], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
 }
+
+// TestAViewsOwnTokenCountsAtAnyPrecision: a view recorded by a click that
+// came between two milliseconds is edited once for a move, and not again:
+// the pass reads the view's token back from the store, which keeps its
+// time to the millisecond, and its edit still counts as the seat's own.
+// (Counted by time alone, the token looked older than itself, and every
+// touch edited the view again with the same content.)
+func TestAViewsOwnTokenCountsAtAnyPrecision(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	r.advance(time.Millisecond / 3)
+	mover := r.table().State.Turn
+	seat := 1 - mover
+	tok := r.openView(seat)
+	mark := r.mark()
+	r.move(mover)
+	r.settle()
+	if n := len(through(r.requests(mark), tok)); n != 1 {
+		t.Fatalf("%d edits of the view after another seat's move, want 1", n)
+	}
+	mark = r.mark()
+	for range 2 {
+		r.s.Touch(r.id)
+		r.settle()
+		r.advance(tokenEditGap)
+	}
+	if n := len(through(r.requests(mark), tok)); n != 0 {
+		t.Errorf("the view was edited %d times more with nothing new", n)
+	}
+}
