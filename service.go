@@ -175,3 +175,29 @@ type TournamentChange struct {
 	// Continue, never while this transaction holds the database's writer.
 	Open []*Change
 }
+
+// MessageBook keeps, for the bot, what it knows of a table's messages on
+// Discord: the table message and thread, the board picture the message
+// shows, and the interaction tokens that can edit the table message and
+// each seat's hand view. None of it is the game's, and no rule reads it: recording it
+// changes no table version, so no button goes stale. It is declared here,
+// once, so that the store, its double and the conformance suite implement
+// the one interface without importing the bot.
+type MessageBook interface {
+	// SetMessages records the table message and thread.
+	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordTableMessage records the table message if none is recorded
+	// yet.
+	RecordTableMessage(ctx context.Context, id int64, messageID string) error
+	// RecordBoard records the key of the board picture now on the table
+	// message.
+	RecordBoard(ctx context.Context, id int64, key string) error
+	// RecordEditToken records an interaction token that can edit the table
+	// message, unless the table already has a newer one.
+	RecordEditToken(ctx context.Context, id int64, token MessageToken) error
+	// RecordHandView records a seat's open hand view, unless a newer one
+	// is recorded.
+	RecordHandView(ctx context.Context, id int64, view HandView) error
+	// HandViews returns the open hand views recorded at a table, by seat.
+	HandViews(ctx context.Context, id int64) ([]HandView, error)
+}

@@ -72,10 +72,10 @@ type Table struct {
 	// clubs green), for players who tell red from black poorly.
 	FourColour bool
 	// Board is the key of the board picture on the table message, or
-	// empty before one is there (the bot's MessageBook records it).
+	// empty before one is there (the MessageBook records it).
 	Board string
 	// EditToken is the newest interaction token whose original response is
-	// the table message, if any (the bot's MessageBook records it).
+	// the table message, if any (the MessageBook records it).
 	EditToken MessageToken
 	// CancelledBy is the user who cancelled the table, and CancelReason
 	// the reason they gave (maybe none), once it is StatusCancelled.
@@ -209,7 +209,7 @@ type Change struct {
 	// Table is the table as it should be saved: its host, options,
 	// computer, status, seats, cut seed, game and times, its match,
 	// challenge and rematch offer; its Version is set by the store. What
-	// has a method of its own — the thread and what the bot's MessageBook
+	// has a method of its own — the thread and what the MessageBook
 	// keeps, Assisted, the timers — is kept as stored: a change decided on
 	// an older read must not undo it. The rematch is recorded by Next
 	// alone.

@@ -357,12 +357,12 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 	return s.record(id, func(t *cribbage.Table) { t.Assisted = true })
 }
 
-// SetMessages implements the bot's MessageBook.
+// SetMessages implements cribbage.MessageBook.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return s.record(id, func(t *cribbage.Table) { t.MessageID, t.ThreadID = messageID, threadID })
 }
 
-// RecordTableMessage implements the bot's MessageBook.
+// RecordTableMessage implements cribbage.MessageBook.
 func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
 	return s.record(id, func(t *cribbage.Table) {
 		if t.MessageID == "" {
@@ -371,12 +371,12 @@ func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID stri
 	})
 }
 
-// RecordBoard implements the bot's MessageBook.
+// RecordBoard implements cribbage.MessageBook.
 func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 	return s.record(id, func(t *cribbage.Table) { t.Board = key })
 }
 
-// RecordEditToken implements the bot's MessageBook: the newest token is
+// RecordEditToken implements cribbage.MessageBook: the newest token is
 // kept, of two at one instant the later recorded.
 func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
 	token.At = ms(token.At)
@@ -387,7 +387,7 @@ func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.Me
 	})
 }
 
-// RecordHandView implements the bot's MessageBook: the newest view a
+// RecordHandView implements cribbage.MessageBook: the newest view a
 // seat opened is kept.
 func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
 	s.mu.Lock()
@@ -402,7 +402,7 @@ func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandVie
 	return nil
 }
 
-// HandViews implements the bot's MessageBook.
+// HandViews implements cribbage.MessageBook.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -31,20 +31,7 @@ type Services interface {
 	cribbage.OutboxService
 	cribbage.GuildService
 	cribbage.TournamentService
-	MessageBook
-}
-
-// MessageBook is the bot's MessageBook (bot/store.go), declared again
-// because the suite sits below the bot and must not import it. The bot
-// compiles only while the store and the double both have the bot's, so
-// the two cannot drift apart unnoticed.
-type MessageBook interface {
-	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
-	RecordTableMessage(ctx context.Context, id int64, messageID string) error
-	RecordBoard(ctx context.Context, id int64, key string) error
-	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
-	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
-	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
+	cribbage.MessageBook
 }
 
 // Open returns a new, empty implementation that reads the time from now;
