@@ -206,7 +206,9 @@ func reviewViews(h *harness, l *liveTable) {
 // of the table message in play names whom it waits on, and once things
 // settle it is render.Table of the table.
 func TestReviewQuickGamesShowWhoseTurn(t *testing.T) {
-	t.Parallel()
+	// The computers' search is many times the work under the race
+	// detector: beside other games it would crowd out the views' edits.
+	parallelUnlessRace(t)
 	for _, c := range []struct {
 		name     string
 		opts     []discordtest.Opt
@@ -270,7 +272,9 @@ func reviewWaitsOnPerson(h *harness, id int64) {
 // opens each next game by itself with the computer's moves made after the
 // commit, and a rematch of the computer starts at once.
 func TestReviewRematchAndMatchAgainstTheComputer(t *testing.T) {
-	t.Parallel()
+	// The computers' search is many times the work under the race
+	// detector: beside other games it would crowd out the views' edits.
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	// A rematch between two people.
 	g := h.resignedGame(alice, bob, bob)
@@ -330,7 +334,9 @@ func TestReviewRematchAndMatchAgainstTheComputer(t *testing.T) {
 // computers play theirs after the commits, and the tournament message
 // comes to name the champion, every table closed.
 func TestReviewTournamentWithComputers(t *testing.T) {
-	t.Parallel()
+	// The computers' search is many times the work under the race
+	// detector: beside other games it would crowd out the views' edits.
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	tr := h.openTournament(discordtest.Opt{Name: "games-per-round", Value: 1}, discordtest.Opt{Name: "rounds", Value: 2})
 	h.signUp(tr, alice)
@@ -405,7 +411,9 @@ func TestReviewCancelAndLapse(t *testing.T) {
 // throws after the commit, and the new table message must come to show
 // it (waiting on the person alone) with nobody clicking.
 func TestReviewNextGameMessageShowsTheComputersMoves(t *testing.T) {
-	t.Parallel()
+	// The computers' search is many times the work under the race
+	// detector: beside other games it would crowd out the views' edits.
+	parallelUnlessRace(t)
 	h := newHarness(t)
 	id, msg := h.open(carol, discordtest.Opt{Name: "computer", Value: "easy"}, discordtest.Opt{Name: "match", Value: 3})
 	if a := h.click(carol, msg, "/begin/"+itoa64(id)); a.Ephemeral() {
