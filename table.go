@@ -197,6 +197,18 @@ func (t *Table) HasComputer() bool {
 	return false
 }
 
+// HasPerson reports whether a person holds a seat at the table. A table
+// without one (a tournament's game between computer entrants) is played
+// quietly: no story, no table message; its result is on the standings.
+func (t *Table) HasPerson() bool {
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // LoggedAction is one engine action in a table's log, with who asked for it
 // (empty for the bot's own actions, such as dealing).
 type LoggedAction struct {

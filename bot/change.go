@@ -185,7 +185,7 @@ func (b *Bot) env() cribbage.Env {
 // person (a tournament's game between computer entrants) is played
 // quietly: its result is on the standings.
 func tell(ch *cribbage.Change) {
-	if t := ch.Table; len(ch.Events) > 0 && anyPerson(t.Seats) {
+	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
 		ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
@@ -196,7 +196,7 @@ func tell(ch *cribbage.Change) {
 // opened words a new table's change: intro, what opens it, then its
 // game's story; nothing for a table without a person.
 func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
-	if !anyPerson(ch.Table.Seats) {
+	if !ch.Table.HasPerson() {
 		ch.Outbox = nil
 		return
 	}

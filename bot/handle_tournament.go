@@ -291,16 +291,6 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 	return ch, nil
 }
 
-// anyPerson reports whether a person sits in seats.
-func anyPerson(seats []cribbage.Seat) bool {
-	for _, s := range seats {
-		if s.Computer == "" {
-			return true
-		}
-	}
-	return false
-}
-
 // introduceTournamentGame words what opens a tournament's table: its
 // message, its thread, and a line that pings its players.
 func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {

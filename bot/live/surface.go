@@ -807,7 +807,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 // with live buttons.
 func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if t.MessageID == "" {
-		if !hasPerson(t) {
+		if !t.HasPerson() {
 			// A tournament's game between computer entrants is played
 			// quietly: it has no message, and it may be played long after
 			// it opened.
@@ -899,14 +899,4 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 	}
 	s.Touch(t.ID)
 	return nil
-}
-
-// hasPerson reports whether a person holds a seat at t.
-func hasPerson(t *cribbage.Table) bool {
-	for _, s := range t.Seats {
-		if s.Computer == "" {
-			return true
-		}
-	}
-	return false
 }
