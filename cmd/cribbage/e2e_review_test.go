@@ -267,13 +267,11 @@ func reviewWaitsOnPerson(h *harness, id int64) {
 		return true
 	})
 	h.postedTableMessage(id)
-	// Known problem: a table opened by a change (a match's next game, a
-	// tournament's) has its message posted from the outbox with the table
-	// read before its computers moved; their change's touch found no
-	// message yet and did nothing, and nothing touches it after the post.
-	if knownProblem(h.t, fmt.Sprintf("table %d's message shows its computers' moves after the commit", id)) {
-		reviewCurrent(h, id)
-	}
+	// A table opened by a change (a match's next game, a tournament's) has
+	// its message posted from the outbox with the table read before its
+	// computers moved; the post touches the table, so the message catches
+	// up with them.
+	reviewCurrent(h, id)
 }
 
 // TestReviewRematchAndMatchAgainstTheComputer: a rematch between two
