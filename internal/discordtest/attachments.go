@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -221,8 +222,10 @@ func (s *Server) store(channelID string, f upload, name, description string) *di
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(f.data)); err == nil {
 		a.Width, a.Height = cfg.Width, cfg.Height
 	}
+	sum := sha256.Sum256(f.data)
 	s.mu.Lock()
 	s.files[id] = f.data
+	s.sums[id] = sum
 	s.mu.Unlock()
 	return a
 }

@@ -202,7 +202,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 			m := s.messages[i.Message.ID]
 			s.mu.Unlock()
 			if m != nil {
-				edited, e := s.applyEdit(m, data, files)
+				edited, e := s.applyEdit(m, data, files, ViaAnswer)
 				if e != nil {
 					s.unanswer(id)
 					s.refuse(w, r, body, e)

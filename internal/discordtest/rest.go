@@ -278,7 +278,11 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 		writeError(w, 404, 10008, "Unknown Message")
 		return
 	}
-	edited, e := s.applyEdit(m, body, files)
+	via := ViaBot
+	if token != "" {
+		via = ViaToken
+	}
+	edited, e := s.applyEdit(m, body, files, via)
 	if e != nil {
 		s.refuse(w, r, body, e)
 		return
@@ -300,7 +304,8 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // absent keeps its value, null clears embeds as Discord does and leaves
 // components, as discordgo sends unset fields as null) and returns a copy
 // of the message taken under the lock: other requests may edit it at once.
-func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *apiError) {
+// The edit is recorded as made via (see Edits).
+func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
@@ -320,6 +325,7 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *a
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	before := s.face(m)
 	m.Attachments = attachments
 	if raw, ok := fields["content"]; ok && string(raw) != "null" {
 		m.Content = edit.Content
@@ -336,6 +342,7 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *a
 	now := s.now()
 	m.EditedTimestamp = &now
 	s.edits[m.ID] = append(s.edits[m.ID], *m)
+	s.noteEdit(m, via, before, body, len(files))
 	return *m, nil
 }
 

@@ -91,8 +91,10 @@ type Server struct {
 	offset   time.Duration
 	requests []Request
 	messages map[string]*Message
-	// files holds uploaded attachments' bytes by attachment id.
+	// files holds uploaded attachments' bytes by attachment id, and sums
+	// their SHA-256.
 	files        map[string][]byte
+	sums         map[string][32]byte
 	order        []string
 	nonces       map[string]*Message
 	interactions map[string]*pending
@@ -102,6 +104,8 @@ type Server struct {
 	// edits keeps every version of each message, in order, with when it
 	// was made: tests ask when a message first showed something.
 	edits map[string][]Message
+	// editLog is every edit of a message, in order (see Edits).
+	editLog []Edit
 	// interactionOrder is the ids of interactions in the order prepared.
 	interactionOrder []string
 	tokens           map[string]time.Time
@@ -140,6 +144,7 @@ func New() *Server {
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
 		files:        map[string][]byte{},
+		sums:         map[string][32]byte{},
 		nonces:       map[string]*Message{},
 		interactions: map[string]*pending{},
 		byToken:      map[string]*pending{},

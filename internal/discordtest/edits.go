@@ -1,0 +1,118 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// How an edit reached a message: an interaction's answer that updates the
+// message clicked, an edit through an interaction token (a webhook's
+// @original or message), or an edit with the bot token.
+const (
+	ViaAnswer = "answer"
+	ViaToken  = "token"
+	ViaBot    = "bot"
+)
+
+// Edit is one edit of a message the fake made: when, how it came (Via),
+// the JSON document it sent (a multipart body's payload_json) and how many
+// files it uploaded, and whether it left the message showing exactly what
+// it showed before.
+type Edit struct {
+	MessageID string
+	At        time.Time
+	Via       string
+	Body      []byte
+	Files     int
+	// Identical is set when the message shows byte for byte what it showed
+	// before the edit: the same content, embeds and components, and the
+	// same attachments (name and bytes; a file uploaded
+	// again with the same bytes under the same name changes nothing a
+	// reader sees). Such an edit is a request spent on nothing.
+	Identical bool
+}
+
+// String describes the edit for a test failure.
+func (e Edit) String() string {
+	return fmt.Sprintf("%s edit of message %s at %s (%d files): %.400s", e.Via, e.MessageID, e.At.Format(time.StampMilli), e.Files, e.Body)
+}
+
+// face is what a reader sees of a message, as bytes: equal faces look the
+// same. Call with s.mu held.
+func (s *Server) face(m *Message) string {
+	type file struct {
+		Name string
+		Sum  [32]byte
+	}
+	files := make([]file, 0, len(m.Attachments))
+	for _, a := range m.Attachments {
+		files = append(files, file{a.Filename, s.sums[a.ID]})
+	}
+	raw, _ := json.Marshal(struct {
+		Content    string
+		Embeds     []*discordgo.MessageEmbed
+		Components []discordgo.MessageComponent
+		Files      []file
+	}{m.Content, m.Embeds, m.Components, files})
+	return string(raw)
+}
+
+// noteEdit records an edit of m, made via, whose face before it was
+// before. Call with s.mu held.
+func (s *Server) noteEdit(m *Message, via, before string, body []byte, files int) {
+	s.editLog = append(s.editLog, Edit{MessageID: m.ID, At: s.now(), Via: via, Body: slices.Clone(body), Files: files,
+		Identical: s.face(m) == before})
+}
+
+// Edits returns every edit of message id, in order ("" for every
+// message's).
+func (s *Server) Edits(id string) []Edit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Edit
+	for _, e := range s.editLog {
+		if id == "" || e.MessageID == id {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IdenticalEdits returns every edit, of any message, that left it showing
+// what it showed before, in order, but the answers: an interaction's
+// answer has to be sent whatever it shows, and costs no request of its
+// own (its Via is ViaAnswer, in Edits).
+func (s *Server) IdenticalEdits() []Edit {
+	var out []Edit
+	for _, e := range s.Edits("") {
+		if e.Identical && e.Via != ViaAnswer {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TB is the part of testing.TB CheckNoIdenticalEdits uses.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// CheckNoIdenticalEdits fails t for each edit the bot sent that left its
+// message showing exactly what it showed (IdenticalEdits): the first few
+// in full, then how many in all.
+func (s *Server) CheckNoIdenticalEdits(t TB) {
+	t.Helper()
+	same := s.IdenticalEdits()
+	for i, e := range same {
+		if i == 5 {
+			t.Errorf("… %d identical edits in all", len(same))
+			break
+		}
+		t.Errorf("an edit changed nothing the message shows: %s", e)
+	}
+}
