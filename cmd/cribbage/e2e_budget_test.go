@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,21 +18,30 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
-// BenchmarkHumanPace is the REST budget and the live table at a person's
-// pace: tables whose players move every 1 to 4 seconds, as people do,
-// through the fake Discord with Discord's rate limits, for
-// BENCH_HUMAN_SECONDS (default 20) of wall time: 100 tables five to a
-// channel, and 900 tables each in a channel of its own
-// (BENCH_HUMAN_TABLES and BENCH_HUMAN_PER_CHANNEL choose one instead).
-// Players play as people with their hand views open do: from the view the
-// bot keeps current, one click a card. It reports the bot-token requests a
-// move costs (interaction answers and interaction-token webhooks do not
-// count against Discord's 50 a second), the 429s, every click's answer
-// time (p99), how far the table message was behind each move (p50, p99),
-// and the delay from a story post being queued (the move that ended a
-// hand) to its message in the thread (p50, p99). Run it with -benchtime
-// 1x: one run is the whole window. BENCH_HUMAN_STAGGER spreads the tables'
-// first moves over that many seconds.
+// BenchmarkHumanPace is the live table at a person's pace, through the
+// fake Discord with Discord's rate limits, for BENCH_HUMAN_SECONDS
+// (default 20) of wall time: 100 tables five to a channel, and 900 tables
+// each in a channel of its own (BENCH_HUMAN_TABLES and
+// BENCH_HUMAN_PER_CHANNEL choose one instead). The tables are all seated
+// first, their players' hand views open, then all play at once. Each
+// player thinks 1 to 4 seconds, then plays from the hand view they hold
+// when it offers the move (one click a card), and presses Show my hand
+// only when it does not.
+//
+// It reports, for the moves made in the window: each click's answer time
+// (p50, p99); how far the table message was behind each move (p50, p99);
+// the hand's record in the thread behind the move that closed the hand
+// (s-story, p50 and p99); the hand views opened per move; the requests a
+// move costs through interaction tokens (answers, and edits through a
+// token, which Discord does not count against the bot's 50 a second) and
+// through the bot token; the process's CPU time per move (the bot's, and
+// the fake Discord's and the players' besides: a CPU profile tells them
+// apart by the label side=discord or side=players); the 429s, of
+// bot-token requests and of answers; and the edits that changed nothing
+// their message showed. It logs the requests by kind. Run it with
+// -benchtime 1x (one run is the whole window), and -cpuprofile or
+// -memprofile for where the time goes. BENCH_HUMAN_STAGGER spreads the
+// tables' first moves over that many seconds.
 func BenchmarkHumanPace(b *testing.B) {
 	sizes := []struct{ tables, perChannel int }{{100, 5}, {900, 1}}
 	if v, err := strconv.Atoi(os.Getenv("BENCH_HUMAN_TABLES")); err == nil {
@@ -63,41 +74,22 @@ func BenchmarkHumanPace(b *testing.B) {
 func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Duration) {
 	h := newHarnessTimers(b, time.Minute)
 	h.fake.SkipSchemaCheck() // the bot's requests are what is measured
-	all := make([]*liveTable, tables)
-	channels := make([]string, tables)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 8)
-	for k := range all {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			host := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
-			guest := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
-			// Tables are spread over channels, as in a server: a channel's
-			// own limits then bind as they would.
-			channel := fmt.Sprintf("47%016d", k/perChannel)
-			a := h.send(discordtest.Command(testGuild, channel, host, "start"))
-			id := tableIDFrom(b, a.Response.Data.Components, "/join/")
-			h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
-			h.send(discordtest.Click(testGuild, channel, guest, a.MessageID, "/join/"+itoa64(id)))
-			all[k] = &liveTable{h: h, id: id, msg: a.MessageID, people: usersOf(host, guest), views: map[string]string{}, channel: channel, patient: true}
-			channels[k] = channel
-		}()
-	}
-	wg.Wait()
+	all := seatAll(b, h, tables, perChannel)
 	drainWithin(h, 15*time.Minute)
 	before := len(h.fake.Requests())
+	editsBefore := len(h.fake.Edits(""))
 	limitedBefore := h.fake.RateLimited()
 	h.latMu.Lock()
 	h.latencies = nil
 	h.latMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
+	cpuBefore := processCPU()
 	start, since := time.Now(), h.fake.Now()
+	var wg sync.WaitGroup
 	for k := range all {
 		wg.Add(1)
-		go func() {
+		go pprof.Do(ctx, pprof.Labels("side", "players"), func(ctx context.Context) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(k), 7))
 			if stagger > 0 {
@@ -117,7 +109,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -134,24 +126,16 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 			return !tableMessageTime(m).Before(last.lastAction.Truncate(time.Millisecond))
 		})
 	}
-	var botToken int
-	byRoute := map[string]int{}
-	for _, r := range h.fake.Requests()[before:] {
-		if r.Route != "" && !strings.Contains(r.Route, "/callback") && !strings.HasPrefix(r.Route, "PATCH /webhooks") &&
-			!strings.HasPrefix(r.Route, "GET /webhooks") && !strings.HasPrefix(r.Route, "POST /webhooks") {
-			botToken++
-			byRoute[fmt.Sprintf("%s %d", r.Route, r.Status)]++
-		}
-	}
-	b.Logf("bot-token requests by route and status: %v", byRoute)
-	limited := h.fake.RateLimited()
-	ids := make([]int64, len(all))
+	cpu := processCPU() - cpuBefore
+	reqs := h.fake.Requests()[before:]
+	edits := h.fake.Edits("")[editsBefore:]
+	moves, opens := 0, 0
 	var behind []time.Duration
-	moves, stale := 0, 0
+	ids := make([]int64, len(all))
 	for i, l := range all {
 		ids[i] = l.id
 		moves += len(l.moves)
-		stale += l.stale
+		opens += l.opens
 		for _, mv := range l.moves {
 			at, ok := h.fake.FirstShowing(l.msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
 				return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
@@ -162,30 +146,121 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 			behind = append(behind, max(at.Sub(mv.answered), 0))
 		}
 	}
-	h.latMu.Lock()
+	if moves == 0 {
+		b.Fatal("no moves made in the window")
+	}
+	m := float64(moves)
+	kinds := requestKinds(h, reqs, edits)
+	b.Logf("%d moves at %d tables in %v; requests by kind: %v", moves, len(all), elapsed.Round(time.Millisecond), kinds)
+	limited := h.fake.RateLimited()
 	clicks := slices.Clone(h.latencies)
-	h.latMu.Unlock()
 	slices.Sort(clicks)
 	slices.Sort(behind)
 	delays := announcementDelays(b, h, ids, since)
 	slices.Sort(delays)
-	m := float64(moves)
-	b.ReportMetric(float64(botToken)/m, "bot-requests/move")
-	b.ReportMetric(m/elapsed.Seconds(), "moves/s")
-	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
-	b.ReportMetric(float64(stale), "views-not-current")
+	same := 0
+	for _, e := range edits {
+		if e.Identical && e.Via != discordtest.ViaAnswer {
+			same++
+		}
+	}
 	p := func(d []time.Duration, q int) float64 { return d[len(d)*q/100].Seconds() }
+	b.ReportMetric(m/elapsed.Seconds(), "moves/s")
 	if len(clicks) > 0 {
+		b.ReportMetric(p(clicks, 50)*1000, "ms-click-p50")
 		b.ReportMetric(p(clicks, 99)*1000, "ms-click-p99")
 	}
-	if len(behind) > 0 {
-		b.ReportMetric(p(behind, 50), "s-table-p50")
-		b.ReportMetric(p(behind, 99), "s-table-p99")
-	}
+	b.ReportMetric(p(behind, 50), "s-table-p50")
+	b.ReportMetric(p(behind, 99), "s-table-p99")
 	if len(delays) > 0 {
 		b.ReportMetric(p(delays, 50), "s-story-p50")
 		b.ReportMetric(p(delays, 99), "s-story-p99")
 	}
+	b.ReportMetric(float64(opens)/m, "opens/move")
+	b.ReportMetric(float64(kinds["token"])/m, "token-requests/move")
+	b.ReportMetric(float64(kinds["bot"])/m, "bot-requests/move")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/m, "cpu-ms/move")
+	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
+	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
+	b.ReportMetric(float64(same), "identical-edits")
+}
+
+// seatAll opens tables, perChannel to a channel, and seats two players at
+// each, who open their hand views: all of them, before any plays.
+func seatAll(b *testing.B, h *harness, tables, perChannel int) []*liveTable {
+	all := make([]*liveTable, tables)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for k := range all {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			host := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+1), Name: fmt.Sprintf("P%d", 2*k+1)}
+			guest := discordtest.User{ID: fmt.Sprintf("6%017d", 2*k+2), Name: fmt.Sprintf("P%d", 2*k+2)}
+			// Tables are spread over channels, as in a server: a channel's
+			// own limits then bind as they would.
+			channel := fmt.Sprintf("47%016d", k/perChannel)
+			a := h.send(discordtest.Command(testGuild, channel, host, "start"))
+			id := tableIDFrom(b, a.Response.Data.Components, "/join/")
+			h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+			h.send(discordtest.Click(testGuild, channel, guest, a.MessageID, "/join/"+itoa64(id)))
+			l := &liveTable{h: h, id: id, msg: a.MessageID, people: usersOf(host, guest), views: map[string]string{}, channel: channel, holding: true}
+			// Each player has their hand view open when play begins.
+			for _, u := range []discordtest.User{host, guest} {
+				l.views[u.ID] = l.press(u, l.msg, "/hand/"+itoa64(id)).MessageID
+			}
+			all[k] = l
+		}()
+	}
+	wg.Wait()
+	return all
+}
+
+// requestKinds counts requests by what they are: "token" those made with
+// an interaction's token (answers, edits and follow-ups through it),
+// "bot" those made with the bot token, and within them each kind: an
+// answer, an edit through a token of a table message or of a hand view,
+// a bot-token request by route; and those refused 429 ("answer 429",
+// "token 429", "bot 429").
+func requestKinds(h *harness, reqs []discordtest.Request, edits []discordtest.Edit) map[string]int {
+	out := map[string]int{}
+	for _, r := range reqs {
+		switch {
+		case r.Route == "":
+			out["unknown route"]++
+		case strings.HasSuffix(r.Route, "/callback"):
+			out["token"]++
+			out["answer"]++
+			if r.Status == http.StatusTooManyRequests {
+				out["answer 429"]++
+			}
+		case strings.Contains(r.Route, "/webhooks/"):
+			out["token"]++
+			if r.Status == http.StatusTooManyRequests {
+				out["token 429"]++
+			} else if r.Status >= 300 {
+				out[fmt.Sprintf("token %d", r.Status)]++
+			}
+			if !strings.HasPrefix(r.Route, "PATCH ") {
+				out["token "+r.Route]++
+			}
+		default:
+			out["bot"]++
+			out[fmt.Sprintf("bot %s %d", r.Route, r.Status)]++
+		}
+	}
+	for _, e := range edits {
+		if e.Via != discordtest.ViaToken {
+			continue
+		}
+		if m, _ := h.fake.Message(e.MessageID); m.Ephemeral {
+			out["token edit of a view"]++
+		} else {
+			out["token edit of a table"]++
+		}
+	}
+	return out
 }
 
 // announcementDelays is, for every story post queued at the tables since

@@ -16,12 +16,14 @@
 package discordtest
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,8 +161,17 @@ func New() *Server {
 	mux.HandleFunc("/gateway-ws", s.serveGateway)
 	mux.HandleFunc("/gateway-ws/", s.serveGateway)
 	mux.HandleFunc("/api/v9/", s.serveREST)
-	s.http = httptest.NewServer(mux)
+	s.http = httptest.NewServer(labelled(mux))
 	return s
+}
+
+// labelled serves h with the CPU profiler's label side=discord, so a
+// profile of a test or benchmark tells the fake's work from the bot's
+// (go tool pprof -tagignore side=discord).
+func labelled(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pprof.Do(r.Context(), pprof.Labels("side", "discord"), func(context.Context) { h.ServeHTTP(w, r) })
+	})
 }
 
 // URL is the base URL to give the bot in place of https://discord.com.
