@@ -106,6 +106,9 @@ func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, 
 		noteTableMessage(t, c.ic)
 		userID, _ := user(c.ic)
 		done.seat = t.SeatOf(userID)
+		// Before the change is saved: a pass under way that reads it
+		// must already leave the clicked message to the answer.
+		b.answering(c.ic, t, done.seat)
 	}
 	if c.seated {
 		switch {
@@ -147,6 +150,26 @@ func (b *Bot) moved(t *cribbage.Table, note []string) {
 		b.tournamentMoved(t.Tournament.ID)
 	case t.RematchID != 0 && !t.Status.Open():
 		b.playLater(t.RematchID)
+	}
+}
+
+// answering tells the live surface, before a change a click makes is
+// saved, which message the click's answer will update, so that passes
+// leave that message to the answer: the clicker's hand view, clicked
+// from it, or the table message. A click on any other message (a copy of
+// the table message, a confirmation) updates that one, which no pass
+// edits.
+func (b *Bot) answering(ic *discordgo.Interaction, t *cribbage.Table, seat int) {
+	if ic == nil || ic.Message == nil || (ic.Type != discordgo.InteractionMessageComponent && ic.Type != discordgo.InteractionModalSubmit) {
+		return
+	}
+	switch {
+	case ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0:
+		if seat >= 0 {
+			b.live.Answering(ic.ID, t.ID, seat)
+		}
+	case ic.Message.ID == t.MessageID:
+		b.live.Answering(ic.ID, t.ID, -1)
 	}
 }
 

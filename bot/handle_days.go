@@ -50,7 +50,7 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table).Response(false)}}, nil
+	return updated(done.table), nil
 }
 
 // messageLink is " (its message link)" for a table whose message is

@@ -32,7 +32,9 @@ func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int6
 
 // updated answers a click on a table message with the message as it is.
 func updated(t *cribbage.Table) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}
+	r := render.Table(t)
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: r.Response(false)},
+		table: &tableShown{table: t, render: r}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the

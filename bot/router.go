@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -26,6 +28,15 @@ type reply struct {
 	// hand, when set, is the seat's hand view the response shows: the
 	// interaction's token is recorded as the one that edits it.
 	hand *handRef
+	// table, when set, is the table whose message the response updates
+	// in place, and what it shows: the live surface records it as shown.
+	table *tableShown
+}
+
+// tableShown is a table and its message as a response renders it.
+type tableShown struct {
+	table  *cribbage.Table
+	render render.Message
 }
 
 // handRef names the hand view a response shows: a seat's at a table, and
@@ -86,6 +97,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 			if !responded {
 				ans.answer(runCtx, ic, ephemeral(genericApology), 0, arrived)
 			}
+			b.live.Released(ic.ID)
 			b.metrics.observe(ic, "panic", time.Since(start))
 		}
 	}()
@@ -108,6 +120,10 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	responded = true
 	b.noteEditToken(runCtx, ic, rep.resp, arrived)
 	b.noteHandView(runCtx, ic, rep, arrived)
+	b.noteTableShown(ic, rep)
+	// What the answer showed is recorded: the live surface shows the
+	// change on what it left to the answer, if the answer did not.
+	b.live.Released(ic.ID)
 	b.metrics.observe(ic, outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {

@@ -20,6 +20,11 @@ import (
 type shownSums struct {
 	mu   sync.Mutex
 	last map[int64][32]byte
+	// writing counts each table's edits of its message under way;
+	// clobbered marks a table whose message an answer updated meanwhile,
+	// when what the message shows depends on which landed last.
+	writing   map[int64]int
+	clobbered map[int64]bool
 }
 
 // unchanged reports whether r is what the table message already shows.
@@ -34,10 +39,55 @@ func (c *shownSums) unchanged(table int64, r render.Message) bool {
 func (c *shownSums) sent(table int64, r render.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.init()
+	c.last[table] = renderSum(r)
+}
+
+func (c *shownSums) init() {
 	if c.last == nil {
-		c.last = map[int64][32]byte{}
+		c.last, c.writing, c.clobbered = map[int64][32]byte{}, map[int64]int{}, map[int64]bool{}
+	}
+}
+
+// editing marks an edit of the table message under way.
+func (c *shownSums) editing(table int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	c.writing[table]++
+}
+
+// edited ends an edit of the table message that sent r, and records that
+// the message shows r if it went through (ok) and no answer updated the
+// message meanwhile.
+func (c *shownSums) edited(table int64, r render.Message, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writing[table]--
+	if ok && !c.clobbered[table] {
+		c.last[table] = renderSum(r)
+	}
+	if c.writing[table] <= 0 {
+		delete(c.writing, table)
+		delete(c.clobbered, table)
+	}
+}
+
+// answered records that an answer updated the table message to r, and
+// reports whether the message shows r now: not when an edit of it was
+// under way, which may land after the answer. Then what it shows is
+// unknown, and the next pass shows the table again.
+func (c *shownSums) answered(table int64, r render.Message) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.init()
+	if c.writing[table] > 0 {
+		c.clobbered[table] = true
+		delete(c.last, table)
+		return false
 	}
 	c.last[table] = renderSum(r)
+	return true
 }
 
 // forget drops what is remembered of a table that is over.

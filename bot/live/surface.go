@@ -69,6 +69,7 @@ type Surface struct {
 	log   *slog.Logger
 	l     *live
 	edits shownSums
+	holds holds
 }
 
 // New makes a Surface.
@@ -731,7 +732,8 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	var wg sync.WaitGroup
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) {
+		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
+			s.holds.leave(t.ID, v.Seat, t.Version, false, s.opts.Now()) {
 			continue
 		}
 		wg.Add(1)
@@ -834,6 +836,9 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
+	if s.holds.leave(t.ID, tableSeat, t.Version, newBoard, s.opts.Now()) {
+		return nil // a click's answer is updating it (see Answering)
+	}
 	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
 	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
@@ -846,15 +851,21 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
+	// What is sent is recorded as shown, the board's picture in it: the
+	// render before the board was added differs from the next pass's,
+	// which points at the board the message now has, and cost an edit
+	// that changed nothing after each new board.
+	var sent render.Message
+	s.edits.editing(t.ID)
 	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
-		r := render.Table(t)
+		sent = render.Table(t)
 		if newBoard {
-			return r, render.UploadBoard(&r, t)
+			return sent, render.UploadBoard(&sent, t)
 		}
-		return r, t.Board
+		return sent, t.Board
 	})
+	s.edits.edited(t.ID, sent, err == nil)
 	if err == nil {
-		s.edits.sent(t.ID, r)
 		s.l.showed(t.ID, t.Version)
 		if key != t.Board {
 			s.l.boardShown(t.ID, s.opts.Now())
