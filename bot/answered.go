@@ -43,19 +43,19 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		return
 	}
-	id := ""
+	id, clicked := "", ""
 	switch rep.resp.Type {
 	case discordgo.InteractionResponseUpdateMessage:
 		if ic.Message == nil {
 			return
 		}
-		id = ic.Message.ID
+		id, clicked = ic.Message.ID, ic.Message.Content
 	case discordgo.InteractionResponseChannelMessageWithSource:
 	default:
 		return
 	}
 	h := rep.hand
-	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived)})
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Clicked: clicked})
 }
 
 // noteTableShown records, after a click on the table message has been

@@ -2,6 +2,7 @@ package live
 
 import (
 	"testing"
+	"time"
 
 	"github.com/cribbage-bot/cribbage"
 )
@@ -15,15 +16,109 @@ import (
 func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
-	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"})
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
 	l.wrote(k, 14, "v14", true)
-	l.answered(k, 13, "v13")
+	l.answered(k, clickOn(13, "v13", ""))
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing version 14 after an answer of 13 landed last")
 	}
 	// A newer answer still counts as shown.
-	l.answered(k, 15, "v15")
+	l.answered(k, clickOn(15, "v15", ""))
 	if !l.viewCurrent(k, 0, 15) {
 		t.Error("an answer of version 15 is not taken for showing it")
+	}
+}
+
+// TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows: an answer that
+// clobbered a live edit under way leaves the view to be written again; a
+// later answer, with no edit under way, landed after every edit, so the
+// view shows what it showed and no pass edits it to that again.
+func TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
+	if !l.answered(k, clickOn(14, "v14", "")) {
+		t.Fatal("an answer while an edit was under way did not clobber it")
+	}
+	l.wrote(k, 14, "v14", true)
+	if l.viewCurrent(k, 0, 14) {
+		t.Fatal("a clobbered view is taken for current")
+	}
+	if l.answered(k, clickOn(15, "v15", "")) {
+		t.Error("an answer with no edit under way is taken for clobbered")
+	}
+	if !l.viewCurrent(k, 0, 15) {
+		t.Error("an answer with no edit under way is not taken for what the view shows")
+	}
+}
+
+// TestAClickOnTheEditUnderWayDoesNotClobberIt: a player clicks on their
+// view the moment it shows the other seat's move, while the bot still
+// waits on that edit's reply. The clicked view shows the edit, so it
+// landed before the click and before the answer: the answer is what the
+// view shows, and the edit's reply, coming after, does not undo that.
+func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "Bob plays 9♣")
+	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣")) {
+		t.Error("an answer to a click on the edit under way clobbered it")
+	}
+	l.wrote(k, 14, "v14", true)
+	if !l.viewCurrent(k, 0, 15) {
+		t.Error("the edit's reply, after the answer, undid it")
+	}
+	// A click on what the view showed before the edit proves nothing.
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "Alice plays 5♣")
+	if !l.answered(k, clickOn(16, "v16", "Bob plays 9♣")) {
+		t.Error("an answer to a click on the view before the edit under way did not clobber it")
+	}
+}
+
+// clickOn is an answer to a click on a view whose text was clicked,
+// showing version and view.
+func clickOn(version int64, view, clicked string) Shown {
+	return Shown{Table: 1, Seat: 0, Version: version, View: view, Clicked: clicked,
+		Token: cribbage.MessageToken{Token: "c" + view, MessageID: "m"}}
+}
+
+// TestANewViewClobbersNothing: a player opens a new view while a live edit
+// of their older one is under way: the new view shows what its answer
+// showed, whichever lands last, so nothing is written again, and the
+// older view's edit does not count for the new one.
+func TestANewViewClobbersNothing(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	l.writing(k, cribbage.MessageToken{Token: "old", MessageID: "m", At: time.Unix(10, 0)}, "Bob plays 9♣")
+	answer := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "new", At: time.Unix(20, 0)}}
+	if l.answered(k, answer) {
+		t.Error("a new view was taken for clobbered by an edit of the older one")
+	}
+	l.record(k, answer.Token, answer.Version)
+	l.wrote(k, 13, "v13", true)
+	if !l.viewCurrent(k, 0, 14) {
+		t.Error("the new view is not taken for showing its answer")
+	}
+}
+
+// TestAnEditOfASupersededViewClobbersNothing: a pass edits a seat's older
+// view while the player opens a new one and plays from it at once: the
+// play's answer updates the new view, which the edit under way does not
+// touch, so the new view is not written again to what the answer showed.
+func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	l.record(k, cribbage.MessageToken{Token: "old", At: time.Unix(10, 0)}, 12)
+	l.writing(k, cribbage.MessageToken{Token: "old", At: time.Unix(10, 0)}, "Bob plays 9♣")
+	opened := Shown{Table: 1, Seat: 0, Version: 13, View: "v13", Token: cribbage.MessageToken{Token: "new", At: time.Unix(20, 0)}}
+	l.answered(k, opened)
+	l.record(k, opened.Token, opened.Version)
+	played := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "play", MessageID: "m", At: time.Unix(21, 0)}}
+	if l.answered(k, played) {
+		t.Error("an edit of the superseded view clobbered the answer to a click on the new one")
+	}
+	l.wrote(k, 13, "v13", true)
+	if !l.viewCurrent(k, 0, 14) {
+		t.Error("the play's answer is not taken for what the new view shows")
 	}
 }

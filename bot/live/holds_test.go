@@ -66,7 +66,7 @@ func TestAPlayIsShownOnTheViewByItsAnswerAlone(t *testing.T) {
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 		Data: render.Hand(tb, mover, 0, LastMoveNote(note)).Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.ViewVersion(tb.State.ViewFor(mover)),
-		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}})
+		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content})
 	r.s.Released(i.ID)
 	r.settle()
 	r.advance(tokenEditGap)

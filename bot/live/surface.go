@@ -202,9 +202,14 @@ type viewWrite struct {
 	// view is gone until a click records a new one.
 	refused string
 	// token is the token version was shown through (answered or edited),
-	// and writing the one the edit under way goes through.
+	// and writing the one the edit under way goes through, with content
+	// its text.
 	token   string
 	writing cribbage.MessageToken
+	content string
+	// overtaken marks the edit under way as landed before an answer that
+	// is what the view shows now.
+	overtaken bool
 }
 
 func newLive() *live {
@@ -232,21 +237,37 @@ func (l *live) note(table, version int64) []string {
 }
 
 // answered records that an interaction's own answer showed seat its view
-// at version: no live edit is needed for it, unless a live edit of that
-// view was under way and may land after the answer (clobbered). The
-// answer landed last, so the view shows version even when a live edit of a
-// newer one landed before it (another player's move): then the next pass
-// shows it.
-func (l *live) answered(k seatKey, version int64, view string) (clobbered bool) {
+// (v.Version, v.View): no live edit is needed for it, unless a live edit
+// of that view was under way and may land after the answer (clobbered).
+// The answer landed last, so the view shows its version even when a live
+// edit of a newer one landed before it (another player's move): then the
+// next pass shows it.
+//
+// An edit under way of another message clobbers nothing: of a view the
+// player has since moved on from (its token is older than the one
+// recorded), or one the answer did not update (it posted a new view, or
+// the edit's token names another message). Nor does one the clicked view
+// showed (v.Clicked): that edit landed before the click, so before the
+// answer. (A player who clicks the moment their view shows the other's
+// move is answered while the bot still waits on that edit's reply.)
+func (l *live) answered(k seatKey, v Shown) (clobbered bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
-	if w.inFlight {
+	switch {
+	case !w.inFlight || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
+		(w.writing.MessageID == "" && !notOlder(w.writing, l.recorded[k])):
+		// Every edit of the answered view has landed (or none was made),
+		// so this answer is what the view shows, whatever an edit
+		// clobbered before. Left clobbered, the view was edited once
+		// more to what the answer had just shown.
+		w.version, w.clobbered = v.Version, false
+	case v.Clicked != "" && v.Clicked == w.content:
+		w.version, w.clobbered, w.overtaken = v.Version, false, true
+	default:
 		w.clobbered = true
-	} else {
-		w.version = version
 	}
-	w.view = view
+	w.view = v.View
 	l.views[k] = w
 	return w.clobbered
 }
@@ -292,12 +313,13 @@ func (l *live) gone(k seatKey, token string) bool {
 	return token != "" && l.views[k].refused == token
 }
 
-// writing marks a live edit of a view through tok under way.
-func (l *live) writing(k seatKey, tok cribbage.MessageToken) {
+// writing marks a live edit of a view through tok under way, with text
+// content.
+func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
-	w.inFlight, w.clobbered, w.writing = true, false, tok
+	w.inFlight, w.clobbered, w.overtaken, w.writing, w.content = true, false, false, tok, content
 	l.views[k] = w
 }
 
@@ -312,7 +334,7 @@ func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
-	if ok && !w.clobbered && notOlder(w.writing, l.recorded[k]) {
+	if ok && !w.clobbered && !w.overtaken && notOlder(w.writing, l.recorded[k]) {
 		w.version, w.view, w.token = version, view, w.writing.Token
 	}
 	l.views[k] = w
@@ -775,7 +797,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
 	}
-	s.l.writing(k, v.Token)
+	s.l.writing(k, v.Token, r.Content)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
 	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)

@@ -29,6 +29,11 @@ type Shown struct {
 	// View is the seat's view version (click.ViewVersion) it shows.
 	View  string
 	Token cribbage.MessageToken
+	// Clicked is the text of the view the click was on, as Discord sent
+	// it with the click, when the answer updated that view: a live edit
+	// of it under way whose text it shows had landed before the click,
+	// so before the answer.
+	Clicked string
 }
 
 // Answered records, once a response that showed a player their hand view
@@ -48,7 +53,7 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// after it writes the view again, now rather than at the table's next
 	// move (a player clicking the older buttons meanwhile was told the
 	// table had moved on).
-	clobbered := s.l.answered(k, v.Version, v.View)
+	clobbered := s.l.answered(k, v)
 	if clobbered {
 		defer s.Touch(v.Table)
 	}
