@@ -68,9 +68,9 @@ func TestAFinishedTable(t *testing.T) {
 }
 
 // TestOverIsKeptForOverKeep: what is remembered of a table that is over
-// goes once overKeep has passed since it was first shown over, when
-// another table's end sweeps it; a table shown over again keeps its first
-// time.
+// goes once overKeep has passed since it was last shown over, when
+// another table's end sweeps it; a table shown over again is kept from
+// then.
 func TestOverIsKeptForOverKeep(t *testing.T) {
 	l := newLive()
 	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
@@ -80,10 +80,11 @@ func TestOverIsKeptForOverKeep(t *testing.T) {
 		want  []int64
 	}{
 		{1, 0, nil},
-		{2, overKeep - time.Second, nil},
-		{1, overKeep - time.Second, nil}, // shown over again: still kept from its first
-		{3, overKeep, []int64{1}},
-		{3, 2 * overKeep, []int64{2, 3}},
+		{2, time.Second, nil},
+		{1, overKeep - time.Second, nil}, // shown over again: kept from now
+		{3, overKeep + time.Second, []int64{2}},
+		{3, 2*overKeep - time.Second, []int64{1}},
+		{4, 3 * overKeep, []int64{3}},
 	} {
 		got := l.ended(c.table, at.Add(c.after))
 		slices.Sort(got)
@@ -118,5 +119,29 @@ func TestAStoppingBotLeavesTheRest(t *testing.T) {
 	}
 	if r.s.Pending() != 0 || len(r.clock.Waits()) != 0 {
 		t.Errorf("%d passes or touches left, timers in %v", r.s.Pending(), r.clock.Waits())
+	}
+}
+
+// TestAFinishedTableLongAfter: touches of a finished table long after its
+// end (a rematch offer lapsing a day later, and its closing refresh) send
+// nothing while it shows what it did: it is remembered from its last
+// showing, not forgotten in the pass that showed it.
+func TestAFinishedTableLongAfter(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	tb, note := r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Move(t, engine.Action{Kind: engine.ActResign, Seat: t.State.Turn}, r.env())
+	})
+	r.s.Moved(tb, note)
+	r.settle()
+	r.advance(24 * time.Hour)
+	mark := r.mark()
+	for range 3 {
+		r.s.Touch(r.id)
+		r.settle()
+		r.advance(tableEditGap)
+	}
+	if reqs := surfaceOnly(r.requests(mark)); len(reqs) != 0 {
+		t.Errorf("touches of a finished table a day on made %d requests, the first %s %s", len(reqs), reqs[0].Method, reqs[0].Route)
 	}
 }

@@ -164,7 +164,7 @@ type live struct {
 	// refused is the edit token Discord last refused for each table's
 	// message, which is not tried again (a newer one is).
 	refused map[int64]string
-	// over is when each table that is over was first shown over here;
+	// over is when each table that is over was last shown over here;
 	// what is remembered of it is kept until overKeep has passed since.
 	over map[int64]time.Time
 	// tokenEdits is when each token bucket (a table message's, a hand
@@ -481,14 +481,16 @@ func (l *live) behind(table, version int64) bool {
 	return l.shown[table] < version
 }
 
-// ended notes at now that table is over, and returns the tables over
-// for overKeep, whose memory may go.
+// ended notes at now that table is shown over, and returns the tables
+// not shown over for overKeep, whose memory may go. A table is kept from
+// its last showing, not its first: forgotten while it was still being
+// shown (a rematch offer lapsing a day after its game, its closing
+// refresh just behind), its next pass edited the message to what it
+// showed already.
 func (l *live) ended(table int64, now time.Time) []int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.over[table]; !ok {
-		l.over[table] = now
-	}
+	l.over[table] = now
 	var done []int64
 	for id, at := range l.over {
 		if now.Sub(at) >= overKeep {
