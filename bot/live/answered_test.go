@@ -17,7 +17,7 @@ func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
-	l.wrote(k, 14, "v14", true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	l.answered(k, clickOn(13, "v13", ""))
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing version 14 after an answer of 13 landed last")
@@ -40,7 +40,7 @@ func TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows(t *testing.T) {
 	if !l.answered(k, clickOn(14, "v14", "")) {
 		t.Fatal("an answer while an edit was under way did not clobber it")
 	}
-	l.wrote(k, 14, "v14", true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Fatal("a clobbered view is taken for current")
 	}
@@ -64,7 +64,7 @@ func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
 	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣")) {
 		t.Error("an answer to a click on the edit under way clobbered it")
 	}
-	l.wrote(k, 14, "v14", true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 15) {
 		t.Error("the edit's reply, after the answer, undid it")
 	}
@@ -95,7 +95,7 @@ func TestANewViewClobbersNothing(t *testing.T) {
 		t.Error("a new view was taken for clobbered by an edit of the older one")
 	}
 	l.record(k, answer.Token, answer.Version)
-	l.wrote(k, 13, "v13", true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the new view is not taken for showing its answer")
 	}
@@ -117,7 +117,7 @@ func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
 	if l.answered(k, played) {
 		t.Error("an edit of the superseded view clobbered the answer to a click on the new one")
 	}
-	l.wrote(k, 13, "v13", true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the play's answer is not taken for what the new view shows")
 	}

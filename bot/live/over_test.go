@@ -145,3 +145,35 @@ func TestAFinishedTableLongAfter(t *testing.T) {
 		t.Errorf("touches of a finished table a day on made %d requests, the first %s %s", len(reqs), reqs[0].Method, reqs[0].Route)
 	}
 }
+
+// TestAChangeThatLeavesAViewAsItIsDoesNotEditIt: after a game's end, a
+// rematch offer changes the table (its message says so) but not the
+// players' hand views, which are not edited to what they show.
+func TestAChangeThatLeavesAViewAsItIsDoesNotEditIt(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	views := []string{r.openView(0), r.openView(1)}
+	tb, note := r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Move(t, engine.Action{Kind: engine.ActResign, Seat: t.State.Turn}, r.env())
+	})
+	r.s.Moved(tb, note)
+	r.settle()
+	r.advance(tableEditGap)
+	mark := r.mark()
+	tb, _ = r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
+		ch, err := cribbage.OfferRematch(t, userID(0), r.env())
+		return ch, nil, err
+	})
+	r.s.Moved(tb, nil)
+	r.settle()
+	r.advance(tableEditGap) // the table message's bot-token spacing
+	reqs := surfaceOnly(r.requests(mark))
+	for seat, v := range views {
+		if n := len(through(reqs, v)); n != 0 {
+			t.Errorf("seat %d's view was edited %d times by a rematch offer", seat, n)
+		}
+	}
+	if len(reqs) != 1 {
+		t.Errorf("%d requests, want the table message's edit alone", len(reqs))
+	}
+}

@@ -210,6 +210,11 @@ type viewWrite struct {
 	// overtaken marks the edit under way as landed before an answer that
 	// is what the view shows now.
 	overtaken bool
+	// sum is what the last edit through token put on the view (summed):
+	// a change that leaves the view as it is (a finished table's rematch
+	// offer) does not edit it again. An answer since leaves it unknown.
+	sum    [32]byte
+	summed bool
 }
 
 func newLive() *live {
@@ -226,11 +231,13 @@ func (l *live) noteChange(table, version int64, lines []string) {
 	}
 }
 
-// note returns the lines of the change that made version, if known.
-func (l *live) note(table, version int64) []string {
+// note returns the lines of the change that made version, if known; at
+// a table that is over, the game's last lines, which a later change
+// there (a rematch offer, its lapse) words nothing of.
+func (l *live) note(table, version int64, over bool) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if n := l.notes[table]; n.version == version {
+	if n := l.notes[table]; n.version == version || (over && n.version < version) {
 		return n.lines
 	}
 	return nil
@@ -267,7 +274,7 @@ func (l *live) answered(k seatKey, v Shown) (clobbered bool) {
 	default:
 		w.clobbered = true
 	}
-	w.view = v.View
+	w.view, w.summed = v.View, false
 	l.views[k] = w
 	return w.clobbered
 }
@@ -323,21 +330,39 @@ func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 	l.views[k] = w
 }
 
-// wrote records the end of a live edit that showed version and view
-// (ok) or failed. It counts for the seat's view only if it went through
-// a token no older than the one recorded here: a seat that opened a new
-// view while the pass edited its older one (the pass read the views before
-// the new one was recorded) has the new view showing what its answer
-// showed, whatever the older one now shows.
-func (l *live) wrote(k seatKey, version int64, view string, ok bool) {
+// wrote records the end of a live edit that showed version and view,
+// whose render's sum was sum (ok), or failed. It counts for the seat's
+// view only if it went through a token no older than the one recorded
+// here: a seat that opened a new view while the pass edited its older one
+// (the pass read the views before the new one was recorded) has the new
+// view showing what its answer showed, whatever the older one now shows.
+func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
 	if ok && !w.clobbered && !w.overtaken && notOlder(w.writing, l.recorded[k]) {
 		w.version, w.view, w.token = version, view, w.writing.Token
+		w.sum, w.summed = sum, true
+	} else {
+		w.summed = false
 	}
 	l.views[k] = w
+}
+
+// viewShows reports whether seat's view, recorded with token tok, shows
+// what sums to sum already: then it is taken to show version, as an edit
+// would have made it.
+func (l *live) viewShows(k seatKey, tok string, sum [32]byte, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.views[k]
+	if !w.summed || w.sum != sum || w.inFlight || w.clobbered || w.token != tok {
+		return false
+	}
+	w.version = max(w.version, version)
+	l.views[k] = w
+	return true
 }
 
 // notOlder reports whether token tok is the seat's recorded token rec, or
@@ -536,7 +561,9 @@ func (l *live) forget(table int64) {
 // hand views that show its version, and brings the table's message and
 // hand views up to date.
 func (s *Surface) Moved(t *cribbage.Table, note []string) {
-	s.l.noteChange(t.ID, t.Version, note)
+	if len(note) > 0 || t.Status.Open() {
+		s.l.noteChange(t.ID, t.Version, note)
+	}
 	s.Touch(t.ID)
 }
 
@@ -791,10 +818,14 @@ func (s *Surface) ended(table int64) {
 func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
 	k := seatKey{t.ID, v.Seat}
 	note := ""
-	if lines := s.l.note(t.ID, t.Version); len(lines) > 0 {
+	if lines := s.l.note(t.ID, t.Version, !t.Status.Open()); len(lines) > 0 {
 		note = LastMoveNote(lines)
 	}
 	r := render.Hand(t, v.Seat, 0, note)
+	sum := renderSum(r)
+	if s.l.viewShows(k, v.Token.Token, sum, t.Version) {
+		return // the change leaves the view as it is
+	}
 	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
@@ -802,7 +833,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token, r.Content)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
+	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), sum, err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
