@@ -64,6 +64,9 @@ type rig struct {
 	// afterHandViews, if set, runs in a pass once it has read the hand
 	// views, before it edits any: what happens meanwhile.
 	afterHandViews atomic.Pointer[func()]
+	// afterSetMessages, if set, runs once a table message is recorded,
+	// before the call that recorded it returns.
+	afterSetMessages atomic.Pointer[func()]
 }
 
 // hookedStore is the rig's store with its afterHandViews.
@@ -78,6 +81,14 @@ func (h hookedStore) HandViews(ctx context.Context, id int64) ([]cribbage.HandVi
 		(*f)()
 	}
 	return views, err
+}
+
+func (h hookedStore) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
+	err := h.Store.SetMessages(ctx, id, messageID, threadID)
+	if f := h.r.afterSetMessages.Swap(nil); f != nil {
+		(*f)()
+	}
+	return err
 }
 
 // newRig starts a table of players and posts its table message.

@@ -957,10 +957,13 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 		return err
 	}
 	s.edits.sent(t.ID, r)
-	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+	// The board first: a pass that reads the message recorded must read
+	// its board too, or it takes the board for missing and uploads it
+	// again with an edit that changes nothing.
+	if err := s.opts.Store.RecordBoard(ctx, t.ID, key); err != nil {
 		return err
 	}
-	if err := s.opts.Store.RecordBoard(ctx, t.ID, key); err != nil {
+	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
 		return err
 	}
 	s.Touch(t.ID)

@@ -307,3 +307,30 @@ func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
 		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Embeds[0].Description, want.Embeds[0].Description)
 	}
 }
+
+// TestAPassAsTheMessageIsPostedSendsNothing: a pass that reads the table
+// the moment its posted message is recorded (a computer's move touched
+// it) finds the message with its board, as posted, and sends nothing: it
+// does not take the board for missing and upload it again.
+func TestAPassAsTheMessageIsPostedSendsNothing(t *testing.T) {
+	r := newRig(t, 2)
+	if err := r.store.SetMessages(r.ctx, r.id, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.RecordBoard(r.ctx, r.id, ""); err != nil {
+		t.Fatal(err)
+	}
+	pass := func() {
+		r.s.Touch(r.id)
+		r.s.Wait(10 * time.Second)
+	}
+	r.afterSetMessages.Store(&pass)
+	mark := r.mark()
+	if err := r.s.PostTableMessage(r.ctx, r.table(), ""); err != nil {
+		t.Fatal(err)
+	}
+	r.settle()
+	if reqs := r.requests(mark); len(reqs) != 1 {
+		t.Errorf("%d requests, want the post alone; the last %s %s", len(reqs), reqs[len(reqs)-1].Method, reqs[len(reqs)-1].Route)
+	}
+}
