@@ -58,15 +58,19 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Clicked: clicked})
 }
 
-// noteTableShown records, after a click on the table message has been
-// answered by updating it, what the answer showed as what the message
-// shows, so that no pass edits it to that again.
+// noteTableShown records, after an answer that posted a table's message
+// or updated it in place (a click on it), what the answer showed as what
+// the message shows, so that no pass edits it to that again.
 func (b *Bot) noteTableShown(ic *discordgo.Interaction, rep reply) {
 	s := rep.table
-	if s == nil || rep.resp == nil || rep.resp.Type != discordgo.InteractionResponseUpdateMessage || ic.Message == nil || ic.Message.ID != s.table.MessageID {
+	if s == nil || rep.resp == nil {
 		return
 	}
-	b.live.TableAnswered(s.table, s.render)
+	posted := rep.resp.Type == discordgo.InteractionResponseChannelMessageWithSource && rep.tableMessage == s.table.ID
+	updated := rep.resp.Type == discordgo.InteractionResponseUpdateMessage && ic.Message != nil && ic.Message.ID == s.table.MessageID
+	if posted || updated {
+		b.live.TableAnswered(s.table, s.render)
+	}
 }
 
 // token is ic's token as one that edits message id, dated when ic

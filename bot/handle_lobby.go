@@ -95,7 +95,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	r := render.Table(t)
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
-	return reply{resp: resp, tableMessage: t.ID}, nil
+	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
 }
 
 // seatChange changes a lobby's seats in one update (cribbage.Join or

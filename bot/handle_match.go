@@ -240,8 +240,9 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t).Response(false)}
-	return reply{resp: resp, tableMessage: t.ID}, nil
+	r := render.Table(t)
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
+	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
 }
 
 // resolvedUser finds the user an interaction names by id in its resolved
