@@ -122,3 +122,43 @@ func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
 		t.Error("the play's answer is not taken for what the new view shows")
 	}
 }
+
+// TestAnEditOfASupersededViewLeavesTheNewOneCurrent: while a pass's edit
+// of a view the player has moved on from is under way, the view they
+// play from, which its answer shows, is current: no pass edits it to
+// that again.
+func TestAnEditOfASupersededViewLeavesTheNewOneCurrent(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	old := cribbage.MessageToken{Token: "old", MessageID: "m1", At: time.Unix(10, 0)}
+	l.record(k, old, 12)
+	l.writing(k, old, "Bob plays 9♣")
+	played := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "play", MessageID: "m2", At: time.Unix(21, 0)}}
+	l.answered(k, played)
+	l.record(k, played.Token, played.Version)
+	if !l.viewCurrent(k, 0, 14) {
+		t.Error("the view played from is taken for behind while its older view is edited")
+	}
+	l.writing(k, played.Token, "Bob plays 10♣")
+	if l.viewCurrent(k, 0, 14) {
+		t.Error("the view played from is taken for current while an edit of it is under way")
+	}
+}
+
+// TestAnEarlierClicksAnswerNotedLateChangesNothing: two clicks on one
+// view (a toggle, then Confirm at once), the first one's answer noted and
+// recorded after the second's: the second answer landed last and is what
+// the view shows, so the view is not taken for behind.
+func TestAnEarlierClicksAnswerNotedLateChangesNothing(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	toggle := Shown{Table: 1, Seat: 0, Version: 53, View: "v53", Token: cribbage.MessageToken{Token: "toggle", MessageID: "m", At: time.Unix(10, 0)}}
+	confirm := Shown{Table: 1, Seat: 0, Version: 54, View: "v54", Token: cribbage.MessageToken{Token: "confirm", MessageID: "m", At: time.Unix(11, 0)}}
+	l.answered(k, confirm)
+	l.record(k, confirm.Token, confirm.Version)
+	l.answered(k, toggle)
+	l.record(k, toggle.Token, toggle.Version)
+	if !l.viewCurrent(k, 0, 54) {
+		t.Error("the view is taken for behind after an earlier click's answer was noted late")
+	}
+}

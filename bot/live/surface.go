@@ -215,6 +215,9 @@ type viewWrite struct {
 	// offer) does not edit it again. An answer since leaves it unknown.
 	sum    [32]byte
 	summed bool
+	// answeredAt is when the interaction came whose answer was last
+	// noted for the view (answered).
+	answeredAt time.Time
 }
 
 func newLive() *live {
@@ -261,6 +264,13 @@ func (l *live) answered(k seatKey, v Shown) (clobbered bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
+	if v.Token.At.Before(w.answeredAt) {
+		// An earlier click's answer, noted after a later one's: the
+		// later answer landed last (its click was made on the earlier
+		// answer), and is what the view shows.
+		return w.clobbered
+	}
+	w.answeredAt = v.Token.At
 	switch {
 	case !w.inFlight || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
 		(w.writing.MessageID == "" && !notOlder(w.writing, l.recorded[k])):
@@ -293,12 +303,17 @@ func (l *live) choosing(k seatKey, g *engine.State) bool {
 }
 
 // viewCurrent reports whether seat's view shows version, by what this
-// process wrote to it or, failing that, by what was recorded.
+// process wrote to it or, failing that, by what was recorded. An edit
+// under way of a view the player has moved on from (its token older than
+// the one recorded here, of another message) leaves the view as it is:
+// taken for busy, the view was edited again to what its answer showed.
 func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if w, ok := l.views[k]; ok {
-		return !w.inFlight && !w.clobbered && w.version >= version
+		rec, known := l.recorded[k]
+		busy := w.inFlight && (!known || notOlder(w.writing, rec) || (rec.MessageID != "" && w.writing.MessageID == rec.MessageID))
+		return !busy && !w.clobbered && w.version >= version
 	}
 	return recorded >= version
 }
@@ -451,11 +466,20 @@ func (l *live) recordedFresh(k seatKey, tok cribbage.MessageToken) bool {
 // again), which shows what its answer showed, not what the other showed:
 // so the view is taken to show that version, though what was written
 // before was newer.
+//
+// A click's answer recorded after a later click's was noted (two clicks
+// on one view, the first one's record slower) changes nothing: the later
+// answer landed last, and taking the view to show the earlier version
+// edited it again to what the later answer showed.
 func (l *live) record(k seatKey, tok cribbage.MessageToken, version int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	w := l.views[k]
+	if tok.At.Before(w.answeredAt) {
+		return
+	}
 	l.recorded[k] = tok
-	if w := l.views[k]; w.token != tok.Token {
+	if w.token != tok.Token {
 		w.version, w.token = version, tok.Token
 		l.views[k] = w
 	}
