@@ -55,7 +55,7 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		return
 	}
 	h := rep.hand
-	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Clicked: clicked})
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Clicked: clicked, Shows: &h.shows})
 }
 
 // noteTableShown records, after an answer that posted a table's message

@@ -24,8 +24,9 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(t, seat, selected, note).Response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
+	r := render.Hand(t, seat, selected, note)
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
+		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat)), shows: r}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.

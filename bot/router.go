@@ -45,8 +45,10 @@ type handRef struct {
 	table   int64
 	seat    int
 	version int64
-	// view is the seat's view version the response shows.
-	view string
+	// view is the seat's view version the response shows, and shows the
+	// view itself.
+	view  string
+	shows render.Message
 }
 
 // answerBudget is how long a handler may take: Discord wants an answer

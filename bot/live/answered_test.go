@@ -18,12 +18,12 @@ func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
 	l.wrote(k, 14, "v14", [32]byte{}, true)
-	l.answered(k, clickOn(13, "v13", ""))
+	l.answered(k, clickOn(13, "v13", ""), nil)
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing version 14 after an answer of 13 landed last")
 	}
 	// A newer answer still counts as shown.
-	l.answered(k, clickOn(15, "v15", ""))
+	l.answered(k, clickOn(15, "v15", ""), nil)
 	if !l.viewCurrent(k, 0, 15) {
 		t.Error("an answer of version 15 is not taken for showing it")
 	}
@@ -37,14 +37,14 @@ func TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
-	if !l.answered(k, clickOn(14, "v14", "")) {
+	if !l.answered(k, clickOn(14, "v14", ""), nil) {
 		t.Fatal("an answer while an edit was under way did not clobber it")
 	}
 	l.wrote(k, 14, "v14", [32]byte{}, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Fatal("a clobbered view is taken for current")
 	}
-	if l.answered(k, clickOn(15, "v15", "")) {
+	if l.answered(k, clickOn(15, "v15", ""), nil) {
 		t.Error("an answer with no edit under way is taken for clobbered")
 	}
 	if !l.viewCurrent(k, 0, 15) {
@@ -61,7 +61,7 @@ func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "Bob plays 9♣")
-	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣")) {
+	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣"), nil) {
 		t.Error("an answer to a click on the edit under way clobbered it")
 	}
 	l.wrote(k, 14, "v14", [32]byte{}, true)
@@ -70,7 +70,7 @@ func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
 	}
 	// A click on what the view showed before the edit proves nothing.
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "Alice plays 5♣")
-	if !l.answered(k, clickOn(16, "v16", "Bob plays 9♣")) {
+	if !l.answered(k, clickOn(16, "v16", "Bob plays 9♣"), nil) {
 		t.Error("an answer to a click on the view before the edit under way did not clobber it")
 	}
 }
@@ -91,7 +91,7 @@ func TestANewViewClobbersNothing(t *testing.T) {
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "old", MessageID: "m", At: time.Unix(10, 0)}, "Bob plays 9♣")
 	answer := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "new", At: time.Unix(20, 0)}}
-	if l.answered(k, answer) {
+	if l.answered(k, answer, nil) {
 		t.Error("a new view was taken for clobbered by an edit of the older one")
 	}
 	l.record(k, answer.Token, answer.Version)
@@ -111,10 +111,10 @@ func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
 	l.record(k, cribbage.MessageToken{Token: "old", At: time.Unix(10, 0)}, 12)
 	l.writing(k, cribbage.MessageToken{Token: "old", At: time.Unix(10, 0)}, "Bob plays 9♣")
 	opened := Shown{Table: 1, Seat: 0, Version: 13, View: "v13", Token: cribbage.MessageToken{Token: "new", At: time.Unix(20, 0)}}
-	l.answered(k, opened)
+	l.answered(k, opened, nil)
 	l.record(k, opened.Token, opened.Version)
 	played := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "play", MessageID: "m", At: time.Unix(21, 0)}}
-	if l.answered(k, played) {
+	if l.answered(k, played, nil) {
 		t.Error("an edit of the superseded view clobbered the answer to a click on the new one")
 	}
 	l.wrote(k, 13, "v13", [32]byte{}, true)
@@ -134,7 +134,7 @@ func TestAnEditOfASupersededViewLeavesTheNewOneCurrent(t *testing.T) {
 	l.record(k, old, 12)
 	l.writing(k, old, "Bob plays 9♣")
 	played := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Token: cribbage.MessageToken{Token: "play", MessageID: "m2", At: time.Unix(21, 0)}}
-	l.answered(k, played)
+	l.answered(k, played, nil)
 	l.record(k, played.Token, played.Version)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the view played from is taken for behind while its older view is edited")
@@ -154,9 +154,9 @@ func TestAnEarlierClicksAnswerNotedLateChangesNothing(t *testing.T) {
 	k := seatKey{table: 1, seat: 0}
 	toggle := Shown{Table: 1, Seat: 0, Version: 53, View: "v53", Token: cribbage.MessageToken{Token: "toggle", MessageID: "m", At: time.Unix(10, 0)}}
 	confirm := Shown{Table: 1, Seat: 0, Version: 54, View: "v54", Token: cribbage.MessageToken{Token: "confirm", MessageID: "m", At: time.Unix(11, 0)}}
-	l.answered(k, confirm)
+	l.answered(k, confirm, nil)
 	l.record(k, confirm.Token, confirm.Version)
-	l.answered(k, toggle)
+	l.answered(k, toggle, nil)
 	l.record(k, toggle.Token, toggle.Version)
 	if !l.viewCurrent(k, 0, 54) {
 		t.Error("the view is taken for behind after an earlier click's answer was noted late")

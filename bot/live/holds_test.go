@@ -7,6 +7,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -161,5 +162,44 @@ func TestTheFirstBoardIsOneEdit(t *testing.T) {
 	r.settle()
 	if reqs := surfaceOnly(r.requests(mark)); len(reqs) != 0 {
 		t.Errorf("a touch after the first board made %d requests", len(reqs))
+	}
+}
+
+// TestAViewIsNotEditedToWhatItsAnswerShowed: the view a seat's last click
+// was answered with is what it shows: a later change that leaves it as it
+// is (a rematch offer after the game the click ended) does not edit it.
+func TestAViewIsNotEditedToWhatItsAnswerShowed(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	seat := r.table().State.Turn
+	opened := r.openView(seat)
+	view := r.viewOf(opened)
+	r.advance(tokenEditGap)
+
+	i := r.clickOnView(seat, view.ID)
+	r.s.Answering(i.ID, r.id, seat)
+	tb, note := r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
+		return cribbage.Move(t, engine.Action{Kind: engine.ActResign, Seat: seat}, r.env())
+	})
+	r.s.Moved(tb, note)
+	r.settle()
+	shows := render.Hand(tb, seat, 0, LastMoveNote(note))
+	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: tb.Version, View: click.ViewVersion(tb.State.ViewFor(seat)),
+		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
+	r.s.Released(i.ID)
+	r.settle()
+	r.advance(tableEditGap)
+
+	mark := r.mark()
+	tb, _ = r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
+		ch, err := cribbage.OfferRematch(t, userID(1-seat), r.env())
+		return ch, nil, err
+	})
+	r.s.Moved(tb, nil)
+	r.settle()
+	r.advance(tableEditGap)
+	if n := len(through(r.requests(mark), i.Token)) + len(through(r.requests(mark), opened)); n != 0 {
+		t.Errorf("the view was edited %d times to what its answer showed", n)
 	}
 }

@@ -210,11 +210,13 @@ type viewWrite struct {
 	// overtaken marks the edit under way as landed before an answer that
 	// is what the view shows now.
 	overtaken bool
-	// sum is what the last edit through token put on the view (summed):
-	// a change that leaves the view as it is (a finished table's rematch
-	// offer) does not edit it again. An answer since leaves it unknown.
-	sum    [32]byte
-	summed bool
+	// sum is what the view shows (summed), as the last edit or answer
+	// put it there through sumToken on message sumMessage (if known): a
+	// change that leaves the view as it is (a finished table's rematch
+	// offer) does not edit it again.
+	sum                  [32]byte
+	summed               bool
+	sumToken, sumMessage string
 	// answeredAt is when the interaction came whose answer was last
 	// noted for the view (answered).
 	answeredAt time.Time
@@ -260,7 +262,9 @@ func (l *live) note(table, version int64, over bool) []string {
 // showed (v.Clicked): that edit landed before the click, so before the
 // answer. (A player who clicks the moment their view shows the other's
 // move is answered while the bot still waits on that edit's reply.)
-func (l *live) answered(k seatKey, v Shown) (clobbered bool) {
+//
+// sum, if known, is the sum of what the answer showed (renderSum).
+func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -285,6 +289,9 @@ func (l *live) answered(k seatKey, v Shown) (clobbered bool) {
 		w.clobbered = true
 	}
 	w.view, w.summed = v.View, false
+	if sum != nil && !w.clobbered {
+		w.sum, w.summed, w.sumToken, w.sumMessage = *sum, true, v.Token.Token, v.Token.MessageID
+	}
 	l.views[k] = w
 	return w.clobbered
 }
@@ -358,8 +365,11 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 	w.inFlight = false
 	if ok && !w.clobbered && !w.overtaken && notOlder(w.writing, l.recorded[k]) {
 		w.version, w.view, w.token = version, view, w.writing.Token
-		w.sum, w.summed = sum, true
-	} else {
+		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, w.writing.MessageID
+	} else if !w.overtaken && notOlder(w.writing, l.recorded[k]) {
+		// A failed edit of the seat's view, which may have landed all
+		// the same: what the view shows is unknown. (An edit of a view
+		// the player has moved on from leaves theirs as it is.)
 		w.summed = false
 	}
 	l.views[k] = w
@@ -368,11 +378,12 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 // viewShows reports whether seat's view, recorded with token tok, shows
 // what sums to sum already: then it is taken to show version, as an edit
 // would have made it.
-func (l *live) viewShows(k seatKey, tok string, sum [32]byte, version int64) bool {
+func (l *live) viewShows(k seatKey, tok cribbage.MessageToken, sum [32]byte, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
-	if !w.summed || w.sum != sum || w.inFlight || w.clobbered || w.token != tok {
+	same := tok.Token == w.sumToken || (tok.MessageID != "" && tok.MessageID == w.sumMessage)
+	if !w.summed || w.sum != sum || w.inFlight || w.clobbered || !same {
 		return false
 	}
 	w.version = max(w.version, version)
@@ -847,7 +858,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	}
 	r := render.Hand(t, v.Seat, 0, note)
 	sum := renderSum(r)
-	if s.l.viewShows(k, v.Token.Token, sum, t.Version) {
+	if s.l.viewShows(k, v.Token, sum, t.Version) {
 		return // the change leaves the view as it is
 	}
 	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {

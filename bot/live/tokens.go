@@ -34,6 +34,9 @@ type Shown struct {
 	// of it under way whose text it shows had landed before the click,
 	// so before the answer.
 	Clicked string
+	// Shows is the view as the answer rendered it, if known: a pass that
+	// would render the same sends nothing.
+	Shows *render.Message
 }
 
 // Answered records, once a response that showed a player their hand view
@@ -53,7 +56,12 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// after it writes the view again, now rather than at the table's next
 	// move (a player clicking the older buttons meanwhile was told the
 	// table had moved on).
-	clobbered := s.l.answered(k, v)
+	var sum *[32]byte
+	if v.Shows != nil {
+		s := renderSum(*v.Shows)
+		sum = &s
+	}
+	clobbered := s.l.answered(k, v, sum)
 	if clobbered {
 		defer s.Touch(v.Table)
 	}
