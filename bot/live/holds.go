@@ -20,7 +20,9 @@ import (
 
 // holdFor is how long a message is left to an answer at most: an answer
 // not released by then (a handler that panicked, say) holds nothing. An
-// interaction is answered within 3 seconds or not at all.
+// interaction is answered within 3 seconds or not at all. It is real time
+// (time.Now), not the bot's clock, which a test may move on by a day
+// while an answer is on its way.
 const holdFor = 5 * time.Second
 
 // tableSeat stands for the table message where a seat is named.
@@ -99,7 +101,7 @@ func (s *Surface) Answering(id string, table int64, seat int) {
 		return
 	}
 	seat = max(seat, tableSeat)
-	s.holds.add(id, table, seat, s.opts.Now())
+	s.holds.add(id, table, seat, time.Now())
 }
 
 // Released says that the answer to interaction id has been sent, and what

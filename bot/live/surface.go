@@ -819,7 +819,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	for _, v := range views {
 		k := seatKey{table, v.Seat}
 		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
-			s.holds.leave(t.ID, v.Seat, t.Version, false, s.opts.Now()) {
+			s.holds.leave(t.ID, v.Seat, t.Version, false, time.Now()) {
 			continue
 		}
 		wg.Add(1)
@@ -926,7 +926,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	if s.holds.leave(t.ID, tableSeat, t.Version, newBoard, s.opts.Now()) {
+	if s.holds.leave(t.ID, tableSeat, t.Version, newBoard, time.Now()) {
 		return nil // a click's answer is updating it (see Answering)
 	}
 	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
