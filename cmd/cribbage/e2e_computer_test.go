@@ -59,6 +59,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	if computerPlays < 4 || scan.payloads == 0 {
 		t.Errorf("%d computer plays announced", computerPlays)
 	}
+	h.noIdenticalEdits()
 }
 
 func TestCoachHintsAndReview(t *testing.T) {

@@ -469,6 +469,17 @@ func (h *harness) drain() {
 	})
 }
 
+// noIdenticalEdits fails the test for each edit the bot sent that left
+// its message showing exactly what it showed (issue 31: a request spent
+// on nothing), once the outbox is delivered and the live surface has
+// settled, so a last refresh's edits count too.
+func (h *harness) noIdenticalEdits() {
+	h.t.Helper()
+	h.drain()
+	h.settleLive()
+	h.fake.CheckNoIdenticalEdits(h.t)
+}
+
 // settleLive waits until the bot has no table message or hand view to
 // bring up to date, now or in moments (cribbage_live_pending is 0): a test
 // that then moves the clock past a token's life knows no edit is on its

@@ -255,6 +255,7 @@ func playQuickGame(h *harness, k tableKind) (time.Duration, int) {
 	if hands == 0 || !l.moves[len(l.moves)-1].over {
 		t.Errorf("%d hands over, last move over: %v", hands, l.moves[len(l.moves)-1].over)
 	}
+	h.noIdenticalEdits()
 	return worst, len(l.moves)
 }
 

@@ -292,6 +292,7 @@ func TestABestOfThree(t *testing.T) {
 	if m := h.table(again).Match; m == nil || m.ID != again || m.Game != 1 || len(m.Games) != 0 {
 		t.Errorf("the rematch of a match: %+v", m)
 	}
+	h.noIdenticalEdits()
 }
 
 // TestAMatchEndsByForfeitOrResignation: in one match Bob keeps the table

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -23,21 +22,6 @@ import (
 // table as saved and always names whom it waits on; a card is one click
 // from a held hand view; no hidden card shows where it should not; a
 // killed process resumes without posting twice.
-//
-// Two checks fail today on known problems (see knownProblem) and are
-// asserted only with CRIBBAGE_REVIEW_KNOWN=1 in the environment; without
-// it they are logged.
-
-// knownProblem reports whether the check of a known problem is asserted
-// (CRIBBAGE_REVIEW_KNOWN=1); otherwise it logs what is not asserted.
-func knownProblem(t testing.TB, what string) bool {
-	t.Helper()
-	if os.Getenv("CRIBBAGE_REVIEW_KNOWN") == "1" {
-		return true
-	}
-	t.Logf("not asserted (known problem; CRIBBAGE_REVIEW_KNOWN=1 asserts it): %s", what)
-	return false
-}
 
 // shownTable is what a reader sees of a table message: the embed's text
 // and fields and the buttons (the picture aside).
@@ -101,45 +85,27 @@ func reviewCurrent(h *harness, id int64) {
 	}
 }
 
-// reviewNoRepeats reports every edit of message id that made it show
-// exactly what it showed before (content, embeds, components). Known
-// problem: answers that update a message (Join, Rematch, a hand view's
-// click) are not recorded as shown, so the change's own live pass, or the
-// closing refresh, edits the message again to the same thing; and a
-// table's first board is recorded as shown without its image.
+// reviewNoRepeats reports every edit of message id that left it showing
+// exactly what it showed before (the fake's Edit.Identical: content,
+// embeds, components and the attachments' bytes), and returns how many
+// versions the message has had. An answer that repeats it is left out:
+// the interaction had to be answered.
 func reviewNoRepeats(h *harness, what, id string) int {
 	h.t.Helper()
-	if !knownProblem(h.t, what+" edited to what it showed") {
-		return len(h.fake.History(id))
-	}
-	hist := h.fake.History(id)
 	n := 0
-	for i := 1; i < len(hist); i++ {
-		a, b := hist[i-1], hist[i]
-		ja, _ := json.Marshal([]any{a.Content, stripImages(a.Embeds), a.Components})
-		jb, _ := json.Marshal([]any{b.Content, stripImages(b.Embeds), b.Components})
-		if string(ja) == string(jb) && len(a.Attachments) == len(b.Attachments) {
-			n++
-			if n <= 2 {
-				h.t.Errorf("%s %s: edit %d of %d repeats what it showed:\n%s", what, id, i, len(hist)-1, firstLines(b.Content+" "+descOf(b), 4))
-			}
+	for _, e := range h.fake.Edits(id) {
+		if !e.Identical || e.Via == discordtest.ViaAnswer {
+			continue
+		}
+		n++
+		if n <= 2 {
+			h.t.Errorf("%s %s: an edit repeats what it showed: %s", what, id, e)
 		}
 	}
 	if n > 2 {
 		h.t.Errorf("%s %s: %d edits in all repeat what it showed", what, id, n)
 	}
-	return len(hist)
-}
-
-func stripImages(es []*discordgo.MessageEmbed) []string {
-	var out []string
-	for _, e := range es {
-		c := *e
-		c.Image, c.Thumbnail = nil, nil
-		j, _ := json.Marshal(c)
-		out = append(out, string(j))
-	}
-	return out
+	return len(h.fake.History(id))
 }
 
 func descOf(m discordtest.Message) string {
@@ -334,6 +300,7 @@ func TestReviewRematchAndMatchAgainstTheComputer(t *testing.T) {
 	}
 	reviewCurrent(h, id)
 	reviewWaitsOnPerson(h, r)
+	h.noIdenticalEdits()
 }
 
 // TestReviewTournamentWithComputers: Alice and three computer entrants,
