@@ -122,8 +122,11 @@ type Bot struct {
 	// live brings table messages and hand views up to date.
 	live *live.Surface
 	// tourMu lets one pass at a time bring tournament messages up to
-	// date, so this process never posts one twice.
-	tourMu sync.Mutex
+	// date, so this process never posts one twice; tourShown, under it,
+	// is the sum of what each open tournament's message shows
+	// (messageSum), so a change that leaves it as it is edits nothing.
+	tourMu    sync.Mutex
+	tourShown map[int64][32]byte
 	// advancing is set while a timer pass's advance of the tournaments
 	// runs in the background (checkTimers), so one runs at a time.
 	advancing atomic.Bool

@@ -524,6 +524,7 @@ func TestTournamentMessageShowsEachResult(t *testing.T) {
 	if _, _, ok := h.personTable(tr.ID, usersOf(bob)); !ok {
 		t.Error("Bob's game is over too")
 	}
+	h.noIdenticalEdits()
 }
 
 // TestTournamentComputerClaimsAForfeit: a person who leaves their game
