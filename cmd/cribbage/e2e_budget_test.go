@@ -37,8 +37,10 @@ import (
 // through the bot token; the process's CPU time per move (the bot's, and
 // the fake Discord's and the players' besides: a CPU profile tells them
 // apart by the label side=discord or side=players); the 429s, of
-// bot-token requests and of answers; and the edits that changed nothing
-// their message showed. It logs the requests by kind. Run it with
+// bot-token requests and of answers; the edits that changed nothing
+// their message showed; and the clicks that went wrong (no answer in
+// time, an apology or a refusal), after which the player plays on from a
+// fresh view. It logs the requests by kind. Run it with
 // -benchtime 1x (one run is the whole window), and -cpuprofile or
 // -memprofile for where the time goes. BENCH_HUMAN_STAGGER spreads the
 // tables' first moves over that many seconds.
@@ -129,13 +131,14 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	cpu := processCPU() - cpuBefore
 	reqs := h.fake.Requests()[before:]
 	edits := h.fake.Edits("")[editsBefore:]
-	moves, opens := 0, 0
+	moves, opens, failed := 0, 0, 0
 	var behind []time.Duration
 	ids := make([]int64, len(all))
 	for i, l := range all {
 		ids[i] = l.id
 		moves += len(l.moves)
 		opens += l.opens
+		failed += l.failed
 		for _, mv := range l.moves {
 			at, ok := h.fake.FirstShowing(l.msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
 				return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
@@ -183,6 +186,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
 	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
 	b.ReportMetric(float64(same), "identical-edits")
+	b.ReportMetric(float64(failed), "clicks-failed")
 }
 
 // seatAll opens tables, perChannel to a channel, and seats two players at

@@ -38,6 +38,10 @@ type liveTable struct {
 	// measures; a test asserts).
 	holding bool
 	opens   int
+	// failed counts a holding player's clicks that went wrong (no answer
+	// in time, an apology, a refusal): the benchmark measures them and
+	// plays on from a fresh view.
+	failed int
 }
 
 // press sends a click as u on a message of the table's channel.
@@ -47,7 +51,26 @@ func (l *liveTable) press(u discordtest.User, messageID, customID string) discor
 	if ch == "" {
 		ch = testChannel
 	}
-	return l.h.send(discordtest.Click(testGuild, ch, u, messageID, customID))
+	i := discordtest.Click(testGuild, ch, u, messageID, customID)
+	if !l.holding {
+		return l.h.send(i)
+	}
+	a, err := l.h.fake.Interact(context.Background(), i)
+	if err != nil {
+		l.failed++
+		return discordtest.Answer{}
+	}
+	l.h.latMu.Lock()
+	l.h.latencies = append(l.h.latencies, a.Latency)
+	l.h.latMu.Unlock()
+	return a
+}
+
+// fail counts a holding player's click that went wrong and drops their
+// view: their next move opens a fresh one.
+func (l *liveTable) fail(u discordtest.User) {
+	l.failed++
+	delete(l.views, u.ID)
 }
 
 type liveMove struct {
@@ -75,9 +98,15 @@ func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bo
 		l.views[u.ID] = id
 	}
 	var m discordtest.Message
+	if l.holding {
+		// A view just opened shows the table as it stands.
+		if m, _ = l.h.fake.Message(id); !want(m) {
+			l.fail(u)
+		}
+		return m
+	}
 	// The view edits itself; how soon is BenchmarkQuickGame's to measure
-	// (a timed assertion would fail on a busy machine). A view just
-	// opened shows the table as it stands, unless it moved meanwhile.
+	// (a timed assertion would fail on a busy machine).
 	l.h.eventually(u.Name+"'s view to show the table as it is", func() bool {
 		m, _ = l.h.fake.Message(id)
 		return want(m)
@@ -90,6 +119,10 @@ func (l *liveTable) click(u discordtest.User, customID string) discordtest.Answe
 	l.h.t.Helper()
 	before := l.h.table(l.id).State
 	a := l.press(u, l.views[u.ID], customID)
+	if l.holding && (a.Response == nil || a.Response.Type != discordgo.InteractionResponseUpdateMessage || strings.Contains(a.Content(), "⚠️")) {
+		l.fail(u)
+		return a
+	}
 	if strings.Contains(a.Content(), "⚠️") {
 		l.h.t.Fatalf("%s's click refused: %s", u.Name, a.Content())
 	}
@@ -112,12 +145,19 @@ func (l *liveTable) step() bool {
 	case engine.PhaseDiscard:
 		u := l.people[t.Seats[g.Waiting()[0]].UserID]
 		m := l.view(u, func(m discordtest.Message) bool { return hasButton(m, "/sel/", false) })
+		if _, ok := l.views[u.ID]; !ok {
+			return true // failed: the next step tries again
+		}
 		comps := m.Components
 		for range g.Options.DiscardSize() {
 			b, _ := button(l.h.t, comps, func(b discordgo.Button) bool {
 				return strings.HasPrefix(b.CustomID, "/sel/") && b.Style == discordgo.SecondaryButton
 			})
 			a := l.press(u, l.views[u.ID], b.CustomID)
+			if a.Response == nil || a.Response.Data == nil || a.Response.Type != discordgo.InteractionResponseUpdateMessage {
+				l.fail(u)
+				return true
+			}
 			comps = a.Response.Data.Components
 		}
 		confirm, _ := button(l.h.t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
@@ -133,6 +173,9 @@ func (l *liveTable) step() bool {
 		m := l.view(u, func(m discordtest.Message) bool {
 			return hasButton(m, "/play/", true) && countButtons(m, "/play/") == held
 		})
+		if _, ok := l.views[u.ID]; !ok {
+			return true // failed: the next step tries again
+		}
 		b, _ := button(l.h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 		l.click(u, b.CustomID)
 	default:
