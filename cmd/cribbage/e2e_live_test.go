@@ -55,7 +55,11 @@ func (l *liveTable) press(u discordtest.User, messageID, customID string) discor
 	if !l.holding {
 		return l.h.send(i)
 	}
-	a, err := l.h.fake.Interact(context.Background(), i)
+	// Discord answers an interaction within 3 seconds or fails it: an
+	// answer that never comes (the bot's came too late) is a failure.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a, err := l.h.fake.Interact(ctx, i)
 	if err != nil {
 		l.failed++
 		return discordtest.Answer{}
