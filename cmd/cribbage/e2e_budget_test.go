@@ -225,8 +225,8 @@ func seatAll(b *testing.B, h *harness, tables, perChannel int) []*liveTable {
 // an interaction's token (answers, edits and follow-ups through it),
 // "bot" those made with the bot token, and within them each kind: an
 // answer, an edit through a token of a table message or of a hand view,
-// a bot-token request by route; and those refused 429 ("answer 429",
-// "token 429", "bot 429").
+// a bot-token request by route, an edit that uploaded a new board; and
+// those refused 429 ("answer 429", "token 429", "bot 429").
 func requestKinds(h *harness, reqs []discordtest.Request, edits []discordtest.Edit) map[string]int {
 	out := map[string]int{}
 	for _, r := range reqs {
@@ -255,6 +255,9 @@ func requestKinds(h *harness, reqs []discordtest.Request, edits []discordtest.Ed
 		}
 	}
 	for _, e := range edits {
+		if e.Files > 0 {
+			out["edit with a new board"]++
+		}
 		if e.Via != discordtest.ViaToken {
 			continue
 		}
