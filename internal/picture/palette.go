@@ -2,6 +2,7 @@ package picture
 
 import (
 	"cmp"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"slices"
@@ -28,9 +29,12 @@ func paletted(img *image.RGBA) *image.Paletted {
 	q.keys = keys
 	// Most pixels repeat the one before them (flat colours), so runs of a
 	// pixel are added up once, when the run ends.
+	// A pixel is compared as one word (its four bytes at once): most of
+	// the time goes to that comparison.
 	var run uint32
 	var runKey uint16
 	var runPix [4]uint32
+	var runWord uint32
 	flush := func() {
 		if run > 0 {
 			s := &sums[runKey]
@@ -40,12 +44,14 @@ func paletted(img *image.RGBA) *image.Paletted {
 	}
 	for i := range keys {
 		p := img.Pix[4*i : 4*i+4 : 4*i+4]
-		if run > 0 && uint32(p[0]) == runPix[0] && uint32(p[1]) == runPix[1] && uint32(p[2]) == runPix[2] && uint32(p[3]) == runPix[3] {
+		word := binary.LittleEndian.Uint32(p)
+		if run > 0 && word == runWord {
 			keys[i] = runKey
 			run++
 			continue
 		}
 		flush()
+		runWord = word
 		var k uint16
 		if p[3] == 0xff {
 			k = uint16(p[0]>>3)<<10 | uint16(p[1]>>3)<<5 | uint16(p[2]>>3)
@@ -77,8 +83,9 @@ func paletted(img *image.RGBA) *image.Paletted {
 		index[k] = uint8(nearest(pal, s[0]/n, s[1]/n, s[2]/n, s[3]/n))
 	}
 	out := image.NewPaletted(img.Rect, pal)
+	pix := out.Pix[:len(keys)]
 	for i, k := range keys {
-		out.Pix[i] = index[k]
+		pix[i] = index[k]
 	}
 	return out
 }
