@@ -18,6 +18,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
@@ -153,7 +154,7 @@ func (h *harness) startBot() {
 		h.t.Fatal(err)
 	}
 	if h.overHTTP {
-		key, err := bot.ParsePublicKey(h.fake.PublicKey())
+		key, err := intake.ParsePublicKey(h.fake.PublicKey())
 		if err != nil {
 			h.t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -60,7 +61,7 @@ func TestReplicaChild(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	key, _ := bot.ParsePublicKey(parts[2])
+	key, _ := intake.ParsePublicKey(parts[2])
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: api, Store: st, Logger: logger,
 		HTTPOnly: true, OutboxOwner: owner})

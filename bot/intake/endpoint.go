@@ -1,4 +1,10 @@
-package bot
+// Package intake is Discord's Interactions Endpoint: Discord POSTs each
+// interaction, signed with Ed25519, and the HTTP response is the
+// interaction's answer. The bot then needs no gateway connection, so it
+// runs as any number of replicas behind a load balancer. The endpoint
+// checks what arrives and hands each interaction on; what it means is the
+// bot's.
+package intake
 
 import (
 	"bytes"
@@ -14,11 +20,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 )
-
-// Discord's Interactions Endpoint: Discord POSTs each interaction, signed
-// with Ed25519, and the HTTP response is the interaction's answer. The bot
-// then needs no gateway connection, so it runs as any number of replicas
-// behind a load balancer.
 
 const (
 	// maxInteractionBody is the largest request taken; interactions are a
@@ -37,11 +38,32 @@ const (
 	largeBodySlots = 8
 )
 
-// InteractionsHandler returns the handler for the Interactions Endpoint
-// URL, verifying every request against the application's public key (the
-// hex key of the Developer Portal). It answers 503 until Run has started.
-func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
-	return &interactionsEndpoint{b: b, key: publicKey, seen: replayGuard{now: b.now}, large: make(chan struct{}, largeBodySlots)}
+// Handler is given each interaction the endpoint verified, with respond,
+// which writes body (an interaction response) as the HTTP response. A
+// handler calls respond at most once; it returns once the response is
+// written or the request is gone, so whatever the handler does next
+// through the interaction's token comes after Discord has the answer.
+type Handler func(ctx context.Context, ic *discordgo.Interaction, respond func(body []byte))
+
+// Endpoint is the handler for the Interactions Endpoint URL.
+type Endpoint struct {
+	key ed25519.PublicKey
+	now func() time.Time
+	// running returns the context interactions are handled in, or false
+	// while the bot is starting up or shutting down.
+	running func() (context.Context, bool)
+	handle  Handler
+	seen    replayGuard
+	// large holds a slot for each large body being read.
+	large chan struct{}
+}
+
+// New returns the endpoint, verifying every request against the
+// application's public key (the hex key of the Developer Portal) and
+// handing each interaction to handle in a goroutine of its own. It
+// answers PING itself, and 503 while running reports false.
+func New(publicKey ed25519.PublicKey, now func() time.Time, running func() (context.Context, bool), handle Handler) *Endpoint {
+	return &Endpoint{key: publicKey, now: now, running: running, handle: handle, seen: replayGuard{now: now}, large: make(chan struct{}, largeBodySlots)}
 }
 
 // ParsePublicKey reads the application's public key as the Developer
@@ -49,20 +71,13 @@ func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
 func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	raw, err := hex.DecodeString(s)
 	if err != nil || len(raw) != ed25519.PublicKeySize {
-		return nil, errors.New("bot: a public key is 64 hex digits")
+		return nil, errors.New("intake: a public key is 64 hex digits")
 	}
 	return ed25519.PublicKey(raw), nil
 }
 
-type interactionsEndpoint struct {
-	b    *Bot
-	key  ed25519.PublicKey
-	seen replayGuard
-	// large holds a slot for each large body being read.
-	large chan struct{}
-}
-
-func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP takes one request.
+func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "interactions are POSTed", http.StatusMethodNotAllowed)
@@ -111,20 +126,23 @@ func (e *interactionsEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request)
 		writeInteractionJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
 		return
 	}
-	runCtx, ok := e.b.running()
+	runCtx, ok := e.running()
 	if !ok {
 		http.Error(w, "not taking interactions: starting up or shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	ans := &httpAnswer{b: e.b, out: make(chan []byte, 1), written: make(chan struct{})}
-	go e.b.handle(runCtx, &ic, ans)
+	out, written := make(chan []byte, 1), make(chan struct{})
+	go e.handle(runCtx, &ic, func(body []byte) {
+		out <- body
+		<-written
+	})
 	select {
-	case resp := <-ans.out:
+	case body := <-out:
 		w.Header().Set("Content-Type", "application/json")
-		w.Write(resp)
-		close(ans.written)
+		w.Write(body)
+		close(written)
 	case <-r.Context().Done():
-		close(ans.written)
+		close(written)
 	}
 }
 
@@ -142,7 +160,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 
 // signatureHeaders reads the request's signature and timestamp, and
 // reports whether they are well formed and the timestamp is recent.
-func (e *interactionsEndpoint) signatureHeaders(h http.Header) (sig []byte, stamp string, ok bool) {
+func (e *Endpoint) signatureHeaders(h http.Header) (sig []byte, stamp string, ok bool) {
 	sig, err := hex.DecodeString(h.Get("X-Signature-Ed25519"))
 	if err != nil || len(sig) != ed25519.SignatureSize {
 		return nil, "", false
@@ -152,7 +170,7 @@ func (e *interactionsEndpoint) signatureHeaders(h http.Header) (sig []byte, stam
 	if err != nil {
 		return nil, "", false
 	}
-	if age := e.b.now().Sub(time.Unix(secs, 0)); age > maxSignatureAge || age < -maxSignatureAge {
+	if age := e.now().Sub(time.Unix(secs, 0)); age > maxSignatureAge || age < -maxSignatureAge {
 		return nil, "", false
 	}
 	return sig, stamp, true
@@ -161,7 +179,7 @@ func (e *interactionsEndpoint) signatureHeaders(h http.Header) (sig []byte, stam
 // verify checks the request's Ed25519 signature over its timestamp and
 // body, that the timestamp is recent, and that the same signed request was
 // not seen before.
-func (e *interactionsEndpoint) verify(h http.Header, body []byte) bool {
+func (e *Endpoint) verify(h http.Header, body []byte) bool {
 	sig, stamp, ok := e.signatureHeaders(h)
 	if !ok || !ed25519.Verify(e.key, append([]byte(stamp), body...), sig) {
 		return false
@@ -211,64 +229,6 @@ func (g *replayGuard) first(sig string, expires time.Time) bool {
 	}
 	g.until[sig] = expires
 	return true
-}
-
-// httpAnswer answers in the HTTP response. A response carrying files
-// cannot go there (Discord takes only JSON in it), so it is deferred and
-// then edited in through the interaction's token, which costs nothing of
-// the bot token's rate limit.
-type httpAnswer struct {
-	b       *Bot
-	out     chan []byte
-	written chan struct{}
-}
-
-func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, tableID int64, arrived time.Time) {
-	if resp == nil {
-		return
-	}
-	first := resp
-	if resp.Data != nil && len(resp.Data.Files) > 0 {
-		first = deferredFor(resp)
-	}
-	body, err := json.Marshal(first)
-	if err != nil {
-		a.b.log.Error("could not encode an answer", "interaction", ic.ID, "err", err)
-		body = []byte(`{"type":4,"data":{"content":"` + genericApology + `","flags":64}}`)
-	}
-	a.out <- body
-	<-a.written
-	var m *discordgo.Message
-	if first != resp {
-		d := resp.Data
-		m, err = a.b.session.InteractionResponseEdit(ic, &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
-			Files: d.Files, Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, discordgo.WithContext(ctx))
-		if err != nil {
-			a.b.log.Warn("could not complete a deferred answer", "interaction", ic.ID, "err", err)
-			return
-		}
-	}
-	if tableID == 0 {
-		return
-	}
-	if m == nil {
-		if m, err = a.b.session.InteractionResponse(ic, discordgo.WithContext(ctx)); err != nil {
-			a.b.log.Warn("could not read the table message", "interaction", ic.ID, "table", tableID, "err", err)
-			return
-		}
-	}
-	a.b.recordTableMessage(ctx, ic, tableID, m.ID, arrived)
-}
-
-// deferredFor is the deferred answer standing for resp until its files are
-// edited in: "thinking…" for a new message, a quiet acknowledgement for an
-// update of the clicked message.
-func deferredFor(resp *discordgo.InteractionResponse) *discordgo.InteractionResponse {
-	if resp.Type == discordgo.InteractionResponseUpdateMessage {
-		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
-	}
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Flags: resp.Data.Flags & discordgo.MessageFlagsEphemeral}}
 }
 
 // writeInteractionJSON writes an answer as the HTTP response.
