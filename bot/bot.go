@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/metrics"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
@@ -113,7 +114,7 @@ type Bot struct {
 	// stop is the context Run was given, whose end begins the shutdown.
 	runCtx  context.Context
 	stop    context.Context
-	metrics *metrics
+	metrics *metrics.Metrics
 	// later counts the work inBackground runs, for a shutdown and the
 	// cribbage_live_pending metric.
 	later atomic.Int64
@@ -186,7 +187,7 @@ func New(opts Options) (*Bot, error) {
 		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
-	b.metrics = newMetrics(opts.Metrics, b)
+	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner
 	if owner == "" {
 		var id [8]byte
@@ -200,7 +201,7 @@ func New(opts Options) (*Bot, error) {
 		AppID: func() string { return b.appID }, Context: b.liveContext})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
-		Aside: story.Aside, Handle: delivery.Handle, RateLimited: func() { b.metrics.rateLimited.Inc() }})
+		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
 	return b, nil
 }
 

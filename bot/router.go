@@ -86,7 +86,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 			if !responded {
 				ans.answer(runCtx, ic, ephemeral(genericApology), 0, arrived)
 			}
-			b.metrics.observe(ic, "panic", time.Since(start))
+			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
 	}()
 	ctx, cancel := context.WithTimeout(runCtx, answerBudget)
@@ -108,7 +108,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	responded = true
 	b.noteEditToken(runCtx, ic, rep.resp, arrived)
 	b.noteHandView(runCtx, ic, rep, arrived)
-	b.metrics.observe(ic, outcome, time.Since(start))
+	b.metrics.Observe(interactionKind(ic), outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
 		rep.after(runCtx)
