@@ -2,9 +2,7 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -15,20 +13,6 @@ import (
 // /cribbage-admin settings: a server's own settings. Without options it
 // shows them; with options it changes them, all or none: a bad value is
 // refused with what to write instead, and nothing changes.
-
-// The bounds of the timers a server may set (or turn off): a reminder
-// more often than every 10 minutes is noise, a forfeit within the hour is
-// no time to come back, and beyond 90 days either is as good as off.
-const (
-	minReminder = 10 * time.Minute
-	minForfeit  = time.Hour
-	maxTimer    = 90 * 24 * time.Hour
-)
-
-// settingError refuses a setting, saying what to write instead.
-type settingError string
-
-func (e settingError) Error() string { return string(e) }
 
 // cmdSettings shows the server's settings, or changes them. Seeing them
 // takes what cancelling does; changing them takes Manage Server.
@@ -47,145 +31,20 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	if !isAdmin(ic) {
 		return reply{}, errNotAdmin
 	}
-	change, err := parseSettings(ic, opts)
+	change, err := command.ParseSettings(ic.GuildID, opts)
 	if err != nil {
 		return reply{resp: ephemeral("⚠️ " + err.Error() + " Nothing was changed.")}, nil
 	}
 	uid, _ := user(ic)
 	saved, err := b.store.UpdateGuildSettings(ctx, ic.GuildID, func(gs *cribbage.GuildSettings) error {
-		change.apply(gs)
+		change.Apply(gs)
 		gs.UpdatedBy = uid
 		return nil
 	})
 	if err != nil {
 		return reply{}, err
 	}
-	said := strings.Join(change.said, "; ")
+	said := strings.Join(change.Said, "; ")
 	b.logger(ic).Info("server settings changed", "guild", ic.GuildID, "by", uid, "changes", said)
 	return reply{resp: ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
-}
-
-// settingsChange is the change the options given make, and its words.
-type settingsChange struct {
-	changes []func(gs *cribbage.GuildSettings)
-	said    []string
-}
-
-func (c *settingsChange) set(what string, fn func(gs *cribbage.GuildSettings)) {
-	c.changes, c.said = append(c.changes, fn), append(c.said, what)
-}
-
-// apply makes the change to gs.
-func (c *settingsChange) apply(gs *cribbage.GuildSettings) {
-	for _, fn := range c.changes {
-		fn(gs)
-	}
-}
-
-// parseSettings reads the options given into one change; any bad value
-// refuses them all.
-func parseSettings(ic *discordgo.Interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*settingsChange, error) {
-	c := &settingsChange{}
-	if err := c.reset(opts); err != nil {
-		return nil, err
-	}
-	if err := c.timer(opts, command.SetReminder, minReminder, "reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
-		return nil, err
-	}
-	if err := c.timer(opts, command.SetForfeit, minForfeit, "forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
-		return nil, err
-	}
-	if o, ok := opts[command.SetPoints]; ok {
-		points := int(o.IntValue())
-		c.set(fmt.Sprintf("games to %d unless /cribbage start says otherwise", points), func(gs *cribbage.GuildSettings) { gs.DefaultPoints = points })
-	}
-	if o, ok := opts[command.SetChannel]; ok {
-		id := o.Value.(string)
-		c.set(fmt.Sprintf("tables open in <#%s> only", id), func(gs *cribbage.GuildSettings) { gs.GamesChannel = id })
-	}
-	if o, ok := opts[command.SetMaxTables]; ok {
-		n := int(o.IntValue())
-		words := fmt.Sprintf("at most %d open table%s a person", n, render.Plural(n))
-		if n == 0 {
-			words = "no limit on open tables"
-		}
-		c.set(words, func(gs *cribbage.GuildSettings) { gs.MaxOpenTables = n })
-	}
-	if o, ok := opts[command.SetCancelRole]; ok {
-		id := o.Value.(string)
-		if id == ic.GuildID {
-			// The @everyone role's id is the server's.
-			return nil, settingError("`cancel-role` can't be @everyone: that would let anyone cancel any table. Pick a role for the people you trust with it.")
-		}
-		c.set(fmt.Sprintf("<@&%s> may cancel tables", id), func(gs *cribbage.GuildSettings) { gs.CancelRole = id })
-	}
-	return c, nil
-}
-
-// reset reads the reset option: one setting back to the default, or
-// every one, and never together with setting it.
-func (c *settingsChange) reset(opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
-	o, ok := opts["reset"]
-	if !ok {
-		return nil
-	}
-	name := o.StringValue()
-	if _, also := opts[name]; also {
-		return settingError(fmt.Sprintf("`%s` is both set and reset: choose one.", name))
-	}
-	if name == command.SetEverything && len(opts) > 1 {
-		return settingError("`reset: everything` puts every setting back: give it alone.")
-	}
-	c.set(resetWords(name), func(gs *cribbage.GuildSettings) { resetSetting(gs, name) })
-	return nil
-}
-
-// timer reads a timer's option: a wait from least to maxTimer, or off.
-func (c *settingsChange) timer(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, name string, least time.Duration, what string,
-	field func(gs *cribbage.GuildSettings, d *time.Duration)) error {
-	o, ok := opts[name]
-	if !ok {
-		return nil
-	}
-	d, err := cribbage.ParseDuration(o.StringValue())
-	if err != nil || d != 0 && (d < least || d > maxTimer) {
-		return settingError(fmt.Sprintf("`%s` takes a time from %s to %s, like 90m, 12h or 3d, or `off`.", name, render.WaitWords(least), render.WaitWords(maxTimer)))
-	}
-	words := what + " after " + render.WaitWords(d)
-	if d == 0 {
-		words = what + " off"
-	}
-	c.set(words, func(gs *cribbage.GuildSettings) { field(gs, &d) })
-	return nil
-}
-
-// resetSetting puts one setting, or every one, back to the default.
-func resetSetting(gs *cribbage.GuildSettings, name string) {
-	all := name == command.SetEverything
-	if all || name == command.SetReminder {
-		gs.ReminderAfter = nil
-	}
-	if all || name == command.SetForfeit {
-		gs.ForfeitAfter = nil
-	}
-	if all || name == command.SetPoints {
-		gs.DefaultPoints = 0
-	}
-	if all || name == command.SetChannel {
-		gs.GamesChannel = ""
-	}
-	if all || name == command.SetMaxTables {
-		gs.MaxOpenTables = 0
-	}
-	if all || name == command.SetCancelRole {
-		gs.CancelRole = ""
-	}
-}
-
-// resetWords says what a reset did.
-func resetWords(name string) string {
-	if name == command.SetEverything {
-		return "every setting back to the default"
-	}
-	return "`" + name + "` back to the default"
 }
