@@ -13,6 +13,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -40,7 +41,7 @@ func TestCancelHandler(t *testing.T) {
 	u.twoPlayers()
 	before := u.table(1).Version
 	for _, who := range []discordtest.User{alice, mo} {
-		if _, err := u.admin(who, "cancel", opt("table", 1)); !errors.Is(err, errMayNotCancel) {
+		if _, err := u.admin(who, "cancel", opt("table", 1)); !errors.Is(err, refusal.ErrMayNotCancel) {
 			t.Errorf("%s cancelled: %v", who.Name, err)
 		}
 	}
@@ -82,8 +83,8 @@ func TestCancelHandler(t *testing.T) {
 		discordtest.Command(guild, channel, alice, "hand", opt("table", 1)),
 	} {
 		_, err := u.route(ic)
-		var c *cancelledError
-		if msg, _ := userMessage(err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
+		var c *refusal.CancelledError
+		if msg, _ := refusal.Words(err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
 			t.Errorf("%s: %v (%q)", discordtest.CustomID(ic), err, msg)
 		}
 	}
@@ -103,7 +104,7 @@ func TestCancelHandler(t *testing.T) {
 func TestCancelReachesOnlyThisServer(t *testing.T) {
 	u := newUnit(t)
 	u.ok(discordtest.Command("another-guild", "another-channel", alice, "start"))
-	if _, err := u.admin(ada, "cancel", opt("table", 1)); !errors.Is(err, errNotInServer) {
+	if _, err := u.admin(ada, "cancel", opt("table", 1)); !errors.Is(err, refusal.ErrNotInServer) {
 		t.Errorf("cancelled another server's table: %v", err)
 	}
 	if _, err := u.admin(ada, "cancel", opt("table", 99)); !errors.Is(err, cribbage.ErrNotFound) {
@@ -124,7 +125,7 @@ func TestTheCancelRoleMayCancel(t *testing.T) {
 	if _, err := u.admin(mo, "settings"); err != nil {
 		t.Errorf("the cancel role sees the settings: %v", err)
 	}
-	if _, err := u.admin(mo, "settings", opt("max-open-tables", 1)); !errors.Is(err, errNotAdmin) {
+	if _, err := u.admin(mo, "settings", opt("max-open-tables", 1)); !errors.Is(err, refusal.ErrNotAdmin) {
 		t.Errorf("the cancel role changed a setting: %v", err)
 	}
 	if _, err := u.admin(mo, "cancel", opt("table", 1)); err != nil {
@@ -137,7 +138,7 @@ func TestTheCancelRoleMayCancel(t *testing.T) {
 
 func TestSettingsHandler(t *testing.T) {
 	u := newUnitWith(t, Options{ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour})
-	if _, err := u.admin(alice, "settings"); !errors.Is(err, errNotAdmin) {
+	if _, err := u.admin(alice, "settings"); !errors.Is(err, refusal.ErrNotAdmin) {
 		t.Errorf("a member saw the settings: %v", err)
 	}
 	r, err := u.admin(ada, "settings")
@@ -219,8 +220,8 @@ func TestSettingsApplyToStartAndJoin(t *testing.T) {
 		t.Errorf("the table plays to %d in %s", tb.Options.Target, tb.ChannelID)
 	}
 	_, err := u.route(discordtest.Command(guild, games.ID, alice, "start", opt("points", 121)))
-	var many *tooManyTablesError
-	if msg, _ := userMessage(err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
+	var many *refusal.TooManyTablesError
+	if msg, _ := refusal.Words(err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
 		t.Errorf("the limit: %v (%q)", err, msg)
 	}
 	if _, err := u.store.Table(context.Background(), 2); !errors.Is(err, cribbage.ErrNotFound) {
@@ -311,7 +312,7 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 	if _, err := u.admin(ada, "settings", opt("forfeit-after", "off")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.click(alice, "/claimwin/1"); !errors.Is(err, errNoForfeits) {
+	if _, err := u.click(alice, "/claimwin/1"); !errors.Is(err, refusal.ErrNoForfeits) {
 		t.Errorf("a claim with forfeits off: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
 
 // InteractionsHandler returns the handler for the Interactions Endpoint
@@ -40,7 +41,7 @@ func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp
 	body, err := json.Marshal(first)
 	if err != nil {
 		a.b.log.Error("could not encode an answer", "interaction", ic.ID, "err", err)
-		body = []byte(`{"type":4,"data":{"content":"` + genericApology + `","flags":64}}`)
+		body = []byte(`{"type":4,"data":{"content":"` + refusal.Apology + `","flags":64}}`)
 	}
 	a.respond(body)
 	var m *discordgo.Message

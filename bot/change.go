@@ -9,6 +9,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -114,7 +115,7 @@ func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, 
 		case done.seat < 0:
 			return done, nil, cribbage.ErrNotSeated
 		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
-			return done, nil, errStaleView
+			return done, nil, refusal.ErrStaleView
 		}
 	}
 	ch, events, err := c.decide(t, done.seat)

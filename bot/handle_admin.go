@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -21,43 +22,16 @@ import (
 // cancelling takes Manage Server (or Administrator) or the server's
 // cancel-role, and changing a setting takes Manage Server.
 
-// The admins' refusals; userMessage words them.
-var (
-	errNotAdmin     = errors.New("bot: needs Manage Server")
-	errMayNotCancel = errors.New("bot: needs Manage Server or the cancel role")
-	// errNotInServer refuses a table of another server, worded as no table
-	// at all (like errNotHere).
-	errNotInServer = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
-)
-
-// cancelledError answers anything done at a cancelled table: who
-// cancelled it, and why.
-type cancelledError struct {
-	id         int64
-	by, reason string
-}
-
-func (e *cancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.id) }
-
-// overError answers what needs a table open at one that is over: its game
-// finished (result is how), or it closed before its game started.
-type overError struct {
-	id     int64
-	result string
-}
-
-func (e *overError) Error() string { return fmt.Sprintf("bot: table %d is over", e.id) }
-
 // checkOpen refuses a table that is no longer open, saying how it ended:
-// cancelled (cancelledError), finished or closed (overError).
+// cancelled (refusal.CancelledError), finished or closed (refusal.OverError).
 func checkOpen(t *cribbage.Table) error {
 	switch {
 	case t.Status == cribbage.StatusCancelled:
-		return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+		return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 	case t.Status == cribbage.StatusFinished && t.State != nil:
-		return &overError{id: t.ID, result: render.ResultLine(t, t.State.Result)}
+		return &refusal.OverError{ID: t.ID, Result: render.ResultLine(t, t.State.Result)}
 	case !t.Status.Open():
-		return &overError{id: t.ID}
+		return &refusal.OverError{ID: t.ID}
 	}
 	return nil
 }
@@ -83,7 +57,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		return reply{}, err
 	}
 	if !isAdmin(ic) && !hasRole(ic, settings.CancelRole) {
-		return reply{}, errMayNotCancel
+		return reply{}, refusal.ErrMayNotCancel
 	}
 	opts := command.Options(ic)
 	id := opts["table"].IntValue()
@@ -145,7 +119,7 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 	if err == nil || id == 0 {
 		return err
 	}
-	var c *cancelledError
+	var c *refusal.CancelledError
 	if errors.As(err, &c) {
 		return err
 	}
@@ -157,7 +131,7 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 	if !here(t, ic) {
 		return err
 	}
-	return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 }
 
 // openTablesHold holds the person uid to the server's limit of open
@@ -175,7 +149,7 @@ func openTablesHold(settings cribbage.GuildSettings, uid string) cribbage.Hold {
 // answer to name it; any other error is left as it is.
 func tooMany(err error, settings cribbage.GuildSettings) error {
 	if errors.Is(err, cribbage.ErrTooManyTables) {
-		return &tooManyTablesError{max: settings.MaxOpenTables}
+		return &refusal.TooManyTablesError{Max: settings.MaxOpenTables}
 	}
 	return err
 }
@@ -193,17 +167,7 @@ func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings
 		return err
 	}
 	if len(tables) >= settings.MaxOpenTables {
-		return &tooManyTablesError{max: settings.MaxOpenTables}
+		return &refusal.TooManyTablesError{Max: settings.MaxOpenTables}
 	}
 	return nil
 }
-
-// tooManyTablesError refuses a seat beyond the server's limit.
-type tooManyTablesError struct{ max int }
-
-func (e *tooManyTablesError) Error() string {
-	return fmt.Sprintf("bot: at the server's limit of %d open tables", e.max)
-}
-
-// Unwrap makes it a cribbage.ErrTooManyTables.
-func (e *tooManyTablesError) Unwrap() error { return cribbage.ErrTooManyTables }

@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -21,7 +22,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	}
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
 	}
 	var hint string
 	switch {

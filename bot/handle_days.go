@@ -2,25 +2,16 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
-
-// errTooSoon means a forfeit was claimed before the waiting time.
-var errTooSoon = errors.New("bot: too soon to claim a forfeit")
-
-// errNobodyLate means a forfeit was claimed when no opponent has to move.
-var errNobodyLate = errors.New("bot: no opponent is keeping the table waiting")
-
-// errNoForfeits means the server turned forfeits off.
-var errNoForfeits = errors.New("bot: forfeits are off on this server")
 
 // clickClaimWin ends the game for the claimer's side when an opponent has
 // not moved for the forfeit time (the server's, or the bot's). A forfeit
@@ -33,17 +24,17 @@ func (b *Bot) clickClaimWin(ctx context.Context, ic *discordgo.Interaction, c cl
 	after := settings.Forfeit(b.opts.ForfeitAfter)
 	done, err := b.play(ctx, ic, c.Table, "", func(t *cribbage.Table, seat int) (engine.Action, error) {
 		if after == 0 {
-			return engine.Action{}, errNoForfeits
+			return engine.Action{}, refusal.ErrNoForfeits
 		}
 		if !t.ForfeitDue(b.now(), after) {
-			return engine.Action{}, errTooSoon
+			return engine.Action{}, refusal.ErrTooSoon
 		}
 		late, err := t.LateSeat(seat)
 		if err != nil {
 			return engine.Action{}, err
 		}
 		if late < 0 {
-			return engine.Action{}, errNobodyLate
+			return engine.Action{}, refusal.ErrNobodyLate
 		}
 		return engine.Action{Kind: engine.ActForfeit, Seat: seat, Other: late}, nil
 	})

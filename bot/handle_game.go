@@ -11,6 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -35,14 +36,14 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 		return nil, -1, err
 	}
 	if !here(t, ic) {
-		return nil, -1, errNotHere
+		return nil, -1, refusal.ErrNotHere
 	}
 	uid, _ := user(ic)
 	seat := t.SeatOf(uid)
 	switch {
 	case t.Status == cribbage.StatusCancelled:
 		// Its cards and buttons are no use now.
-		return nil, -1, &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+		return nil, -1, &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 	case seat < 0 && !t.Status.Open():
 		// Not "join it": there is nothing left to join.
 		return nil, -1, checkOpen(t)
@@ -84,7 +85,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
@@ -109,7 +110,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, bu
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
-	msg, known := userMessage(cause)
+	msg, known := refusal.Words(cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
@@ -148,7 +149,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
 }
@@ -176,13 +177,13 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 				// The range is the engine's to check (engine.ErrBadClaim).
 				n, err := strconv.Atoi(strings.TrimSpace(in.Value))
 				if err != nil {
-					return 0, errBadClaim
+					return 0, refusal.ErrBadClaim
 				}
 				return n, nil
 			}
 		}
 	}
-	return 0, errBadClaim
+	return 0, refusal.ErrBadClaim
 }
 
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
@@ -193,7 +194,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 			return engine.Action{}, engine.ErrWrongPhase
 		}
 		if seat != t.State.Dealer {
-			return engine.Action{}, errNotDealer
+			return engine.Action{}, refusal.ErrNotDealer
 		}
 		s := b.seeds()
 		return engine.Action{Kind: engine.ActDeal, Seat: seat, Seed: &s}, nil

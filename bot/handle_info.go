@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -55,7 +56,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 	if o, ok := opts["season"]; ok {
 		n := o.IntValue()
 		if n > int64(len(seasons)) {
-			return reply{}, &noSeasonError{asked: n, current: int64(se.Number)}
+			return reply{}, &refusal.NoSeasonError{Asked: n, Current: int64(se.Number)}
 		}
 		se = seasons[n-1]
 	}

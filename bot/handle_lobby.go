@@ -9,6 +9,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -227,13 +228,13 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	if o, ok := command.Options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
 		if err != nil || !here(t, ic) {
-			return 0, errNotHere
+			return 0, refusal.ErrNotHere
 		}
 		return t.ID, nil
 	}
 	// A command used in a table's thread means that table, whatever its
 	// state, as its table option would: one over or cancelled is answered
-	// as such (overError, cancelledError), not as no table at all.
+	// as such (refusal.OverError, refusal.CancelledError), not as no table at all.
 	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
 		return id, err
 	}
@@ -255,9 +256,9 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	}
 	switch len(ids) {
 	case 0:
-		return 0, errNoTable
+		return 0, refusal.ErrNoTable
 	case 1:
 		return ids[0], nil
 	}
-	return 0, &whichTableError{ids: ids}
+	return 0, &refusal.WhichTableError{IDs: ids}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -86,15 +87,11 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	return updated(t), nil
 }
 
-// errNotAtTable refuses a rematch's offer or answer to someone who did
-// not play the game: a finished table has no seat to join.
-var errNotAtTable = errors.New("bot: only the table's players answer its rematch")
-
 // rematchRefusal words a refused rematch click: someone not seated is told
 // the rematch is the players', not to join a table that is over.
 func rematchRefusal(err error) error {
 	if errors.Is(err, cribbage.ErrNotSeated) {
-		return errNotAtTable
+		return refusal.ErrNotAtTable
 	}
 	return err
 }
@@ -171,11 +168,6 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 }
 
 // The bot's refusals of challenges.
-var (
-	errChallengeBot  = errors.New("bot: a bot cannot be challenged")
-	errNotChallenger = errors.New("bot: only the challenger withdraws a challenge")
-	errNoTarget      = errors.New("bot: the interaction names nobody to challenge")
-)
 
 // cmdChallenge is /cribbage challenge user [points] [match].
 func (b *Bot) cmdChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
@@ -223,7 +215,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 		return reply{}, err
 	}
 	if target.Bot {
-		return reply{}, errChallengeBot
+		return reply{}, refusal.ErrChallengeBot
 	}
 	t, err := cribbage.NewChallenge(ic.GuildID, ic.ChannelID, cribbage.Seat{UserID: uid, Name: name}, cribbage.Seat{UserID: target.ID, Name: targetName}, o, bestOf)
 	if err != nil {
@@ -248,7 +240,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string, error) {
 	data := ic.ApplicationCommandData()
 	if data.Resolved == nil || data.Resolved.Users[id] == nil {
-		return nil, "", errNoTarget
+		return nil, "", refusal.ErrNoTarget
 	}
 	u := data.Resolved.Users[id]
 	if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
@@ -315,7 +307,7 @@ func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c cl
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)
 		if errors.Is(err, cribbage.ErrNotHost) {
-			return nil, errNotChallenger
+			return nil, refusal.ErrNotChallenger
 		}
 		return ch, err
 	})

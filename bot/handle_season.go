@@ -2,27 +2,18 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // Seasons: everyone sees the list (cmdSeasons) and any season's
 // leaderboard (cmdLeaderboard's season option); an admin starts the next
 // season (cmdSeasonNew), and every rating starts again.
-
-// errNotSeasonAdmin refuses a new season to a member who may not manage
-// the server.
-var errNotSeasonAdmin = errors.New("bot: starting a season needs Manage Server")
-
-// noSeasonError refuses a season the server has not reached.
-type noSeasonError struct{ asked, current int64 }
-
-func (e *noSeasonError) Error() string { return fmt.Sprintf("bot: no season %d", e.asked) }
 
 // cmdSeasons lists the server's seasons, the current one first.
 func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
@@ -42,7 +33,7 @@ func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply,
 // is not restarted.
 func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	if !isAdmin(ic) {
-		return reply{}, errNotSeasonAdmin
+		return reply{}, refusal.ErrNotSeasonAdmin
 	}
 	name := ""
 	if o, ok := command.Options(ic)["name"]; ok {

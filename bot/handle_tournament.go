@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -22,15 +23,8 @@ import (
 // idempotent; the store opens each table once). The tournament message
 // is edited to the standings as they change (showTournaments).
 
-// The tournaments' own refusals; userMessage words them.
-var (
-	errTournamentHere   = errors.New("bot: a tournament is open in this channel already")
-	errNoTournamentHere = errors.New("bot: no open tournament in this channel")
-	errNotTournamentAdm = errors.New("bot: needs Manage Server or to have opened the tournament")
-)
-
 // openTournamentHere returns the channel's open tournament, or
-// errNoTournamentHere.
+// refusal.ErrNoTournamentHere.
 func (b *Bot) openTournamentHere(ctx context.Context, ic *discordgo.Interaction) (*cribbage.Tournament, error) {
 	list, err := b.store.ChannelTournaments(ctx, ic.ChannelID)
 	if err != nil {
@@ -41,17 +35,17 @@ func (b *Bot) openTournamentHere(ctx context.Context, ic *discordgo.Interaction)
 			return t, nil
 		}
 	}
-	return nil, errNoTournamentHere
+	return nil, refusal.ErrNoTournamentHere
 }
 
 // cmdTournamentOpen opens a tournament for sign-up and posts its message.
 func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	if !isAdmin(ic) {
-		return reply{}, errNotAdmin
+		return reply{}, refusal.ErrNotAdmin
 	}
 	if _, err := b.openTournamentHere(ctx, ic); err == nil {
-		return reply{}, errTournamentHere
-	} else if !errors.Is(err, errNoTournamentHere) {
+		return reply{}, refusal.ErrTournamentHere
+	} else if !errors.Is(err, refusal.ErrNoTournamentHere) {
 		return reply{}, err
 	}
 	opts := command.Options(ic)
@@ -96,10 +90,10 @@ func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id
 	uid, _ := user(ic)
 	t, err := b.changeTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
-			return nil, errNoTournamentHere
+			return nil, refusal.ErrNoTournamentHere
 		}
 		if !isAdmin(ic) && uid != t.HostID {
-			return nil, errNotTournamentAdm
+			return nil, refusal.ErrNotTournamentAdm
 		}
 		if err := t.Start(); err != nil {
 			return nil, err
@@ -118,7 +112,7 @@ func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id
 // tables.
 func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	if !isAdmin(ic) {
-		return reply{}, errNotAdmin
+		return reply{}, refusal.ErrNotAdmin
 	}
 	cur, err := b.openTournamentHere(ctx, ic)
 	if err != nil {
@@ -168,7 +162,7 @@ func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name stri
 // cmdTournamentComputers enters computer players, while sign-up is open.
 func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	if !isAdmin(ic) {
-		return reply{}, errNotAdmin
+		return reply{}, refusal.ErrNotAdmin
 	}
 	cur, err := b.openTournamentHere(ctx, ic)
 	if err != nil {
@@ -211,7 +205,7 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 	uid, name := user(ic)
 	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
-			return nil, errNoTournamentHere
+			return nil, refusal.ErrNoTournamentHere
 		}
 		if err := t.SignUp(cribbage.Entrant{UserID: uid, Name: name}); err != nil {
 			return nil, err
@@ -230,7 +224,7 @@ func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interac
 	uid, _ := user(ic)
 	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
-			return nil, errNoTournamentHere
+			return nil, refusal.ErrNoTournamentHere
 		}
 		if err := t.Withdraw(uid); err != nil {
 			return nil, err
@@ -255,7 +249,7 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 		return reply{}, err
 	}
 	if len(list) == 0 || list[0].GuildID != ic.GuildID {
-		return reply{}, errNoTournamentHere
+		return reply{}, refusal.ErrNoTournamentHere
 	}
 	t := list[0]
 	tables, err := b.store.TournamentTables(ctx, t.ID)

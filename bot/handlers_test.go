@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -149,12 +150,12 @@ func TestRefusals(t *testing.T) {
 		want error
 	}{
 		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), click.ErrBad},
-		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), errNotInGuild},
-		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), errNotInGuild},
+		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotInGuild},
+		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), refusal.ErrNotInGuild},
 		// Registered for servers only, as every command is: Discord does
 		// not deliver it in a DM, and the bot does not answer one there.
-		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), errNotInGuild},
-		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), errUnknownCommand},
+		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), refusal.ErrNotInGuild},
+		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
 		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},
 		{"a table that does not exist", discordtest.Click(guild, channel, alice, "m", "/hand/99"), cribbage.ErrNotFound},
@@ -165,7 +166,7 @@ func TestRefusals(t *testing.T) {
 			if _, err := u.route(tt.ic); !errors.Is(err, tt.want) {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
-			if msg, known := userMessage(tt.want); !known || strings.Contains(msg, "bot:") {
+			if msg, known := refusal.Words(tt.want); !known || strings.Contains(msg, "bot:") {
 				t.Errorf("the player would read %q", msg)
 			}
 			if u.table(1).Version != before {
@@ -258,7 +259,7 @@ func TestRematchHandler(t *testing.T) {
 	// at a table that is over.
 	for _, action := range []string{"/rematch/1", "/norematch/1"} {
 		_, err := u.click(mallory, action)
-		if msg, _ := userMessage(err); !errors.Is(err, errNotAtTable) || strings.Contains(msg, "Join") {
+		if msg, _ := refusal.Words(err); !errors.Is(err, refusal.ErrNotAtTable) || strings.Contains(msg, "Join") {
 			t.Errorf("a stranger's %s: %v, %q", action, err, msg)
 		}
 	}

@@ -2,30 +2,26 @@ package bot
 
 import (
 	"context"
-	"errors"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // The replay's refusals.
-var (
-	errNoReplay      = render.ErrNoReplay
-	errReplayPlayers = errors.New("bot: a game in progress is replayed by its players only")
-)
 
 // mayReplay says whether uid may see a table's replay: anyone in its
 // channel once the game is over, only its players while it is on.
 func mayReplay(t *cribbage.Table, ic *discordgo.Interaction, uid string) error {
 	switch {
 	case !here(t, ic):
-		return errNotHere
+		return refusal.ErrNotHere
 	case t.State == nil:
-		return errNoReplay
+		return refusal.ErrNoReplay
 	case t.Status == cribbage.StatusPlaying && t.SeatOf(uid) < 0:
-		return errReplayPlayers
+		return refusal.ErrReplayPlayers
 	}
 	return nil
 }
@@ -67,7 +63,7 @@ func (b *Bot) replayPage(ctx context.Context, ic *discordgo.Interaction, id int6
 		return reply{}, err
 	}
 	if len(hands) == 0 {
-		return reply{}, errNoReplay
+		return reply{}, refusal.ErrNoReplay
 	}
 	n = min(max(n, 1), len(hands))
 	r := render.Replay(t, hands, n)

@@ -13,6 +13,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -74,7 +75,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, ephemeral(mustText(errShuttingDown)), 0, arrived)
+		ans.answer(runCtx, ic, ephemeral(mustText(refusal.ErrShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -84,7 +85,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, ephemeral(genericApology), 0, arrived)
+				ans.answer(runCtx, ic, ephemeral(refusal.Apology), 0, arrived)
 			}
 			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
@@ -94,7 +95,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	outcome := "ok"
 	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
-		msg, known := userMessage(err)
+		msg, known := refusal.Words(err)
 		if !known {
 			outcome = "error"
 			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)
@@ -180,7 +181,7 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 // no user is refused before any handler sees it.
 func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	if uid, _ := user(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
-		return reply{}, errNoUser
+		return reply{}, refusal.ErrNoUser
 	}
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
@@ -189,7 +190,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 			return b.menu(ctx, ic)
 		}
 		if len(data.Options) == 0 {
-			return reply{}, errUnknownCommand
+			return reply{}, refusal.ErrUnknownCommand
 		}
 		path, _ := command.Invoked(data)
 		key := command.Key{Command: data.Name, Sub: path}
@@ -198,10 +199,10 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
 		}
 		if !ok {
-			return reply{}, errUnknownCommand
+			return reply{}, refusal.ErrUnknownCommand
 		}
 		if ic.GuildID == "" {
-			return reply{}, errNotInGuild
+			return reply{}, refusal.ErrNotInGuild
 		}
 		if err := command.Check(data); err != nil {
 			return reply{}, err
@@ -239,11 +240,11 @@ func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error
 	r, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]
 	switch {
 	case !ok || len(data.Options) != 0:
-		return reply{}, errUnknownCommand
+		return reply{}, refusal.ErrUnknownCommand
 	case ic.GuildID == "":
-		return reply{}, errNotInGuild
+		return reply{}, refusal.ErrNotInGuild
 	case data.TargetID == "":
-		return reply{}, errNoTarget
+		return reply{}, refusal.ErrNoTarget
 	}
 	return r.handle(b, ctx, ic)
 }
@@ -255,15 +256,11 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 		return reply{}, err
 	}
 	if ic.GuildID == "" {
-		return reply{}, errNotInGuild
+		return reply{}, refusal.ErrNotInGuild
 	}
 	rep, err := clickByAction[c.Action].handle(b, ctx, ic, c)
 	return rep, b.explainCancelled(ctx, ic, c.Table, err)
 }
-
-// errUnknownCommand refuses a slash command the bot does not have (one
-// registered by an older version, say).
-var errUnknownCommand = errors.New("bot: unknown command")
 
 // ephemeral is a private text answer.
 func ephemeral(text string) *discordgo.InteractionResponse {
@@ -274,7 +271,7 @@ func ephemeral(text string) *discordgo.InteractionResponse {
 
 // mustText words a known error.
 func mustText(err error) string {
-	msg, _ := userMessage(err)
+	msg, _ := refusal.Words(err)
 	return msg
 }
 
@@ -299,7 +296,3 @@ func user(ic *discordgo.Interaction) (id, name string) {
 
 // logger returns the bot's logger with the interaction id.
 func (b *Bot) logger(ic *discordgo.Interaction) *slog.Logger { return b.log.With("interaction", ic.ID) }
-
-// errNoUser refuses an interaction that names nobody: every table, seat and
-// record belongs to a user, and Discord always says who acted.
-var errNoUser = errors.New("bot: the interaction names no user")

@@ -1,17 +1,10 @@
 package bot
 
 import (
-	"fmt"
-
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
-
-// errNotHere refuses a table named from somewhere else. It is a kind of
-// cribbage.ErrNotFound, and worded the same whether the table is in another
-// channel, another server or nowhere, so that table ids typed or forged in
-// one place tell nothing about tables in places the user may not see.
-var errNotHere = fmt.Errorf("%w: no such table in this channel", cribbage.ErrNotFound)
 
 // here reports whether a table belongs where the interaction was made: its
 // server, and its channel or the thread of its story. Discord shows a
@@ -28,7 +21,7 @@ func here(t *cribbage.Table, ic *discordgo.Interaction) bool {
 // checkHere is here as an error, for the checks inside an update.
 func checkHere(t *cribbage.Table, ic *discordgo.Interaction) error {
 	if !here(t, ic) {
-		return errNotHere
+		return refusal.ErrNotHere
 	}
 	return nil
 }
@@ -37,7 +30,7 @@ func checkHere(t *cribbage.Table, ic *discordgo.Interaction) error {
 // be in the server where the admin is one.
 func inServer(t *cribbage.Table, ic *discordgo.Interaction) error {
 	if t.GuildID != ic.GuildID {
-		return errNotInServer
+		return refusal.ErrNotInServer
 	}
 	return nil
 }

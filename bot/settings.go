@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -24,12 +25,12 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	opts := command.Options(ic)
 	if len(opts) == 0 {
 		if !isAdmin(ic) && !hasRole(ic, cur.CancelRole) {
-			return reply{}, errNotAdmin
+			return reply{}, refusal.ErrNotAdmin
 		}
 		return reply{resp: ephemeral(render.Settings(cur, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
 	}
 	if !isAdmin(ic) {
-		return reply{}, errNotAdmin
+		return reply{}, refusal.ErrNotAdmin
 	}
 	change, err := command.ParseSettings(ic.GuildID, opts)
 	if err != nil {

@@ -1,4 +1,4 @@
-package bot
+package refusal
 
 import (
 	"fmt"
