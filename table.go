@@ -305,3 +305,15 @@ func (t *Table) SetGame(g *engine.State, now time.Time) {
 		}
 	}
 }
+
+// People are the user ids of the people seated at the table, in seat
+// order.
+func (t *Table) People() []string {
+	var out []string
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			out = append(out, s.UserID)
+		}
+	}
+	return out
+}

@@ -94,22 +94,11 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 // challenged, whom the challenge pinged and who would otherwise not know
 // it is gone.
 func toldOfCancel(t *cribbage.Table) []string {
-	people := seatedPeople(t)
+	people := t.People()
 	if c := t.Challenge; c != nil && c.Outcome == "" && !slices.Contains(people, c.UserID) {
 		people = append(people, c.UserID)
 	}
 	return people
-}
-
-// seatedPeople are the user ids of a table's people.
-func seatedPeople(t *cribbage.Table) []string {
-	var out []string
-	for _, s := range t.Seats {
-		if s.Computer == "" {
-			out = append(out, s.UserID)
-		}
-	}
-	return out
 }
 
 // explainCancelled turns err, refused at table id, into the table's

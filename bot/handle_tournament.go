@@ -152,7 +152,7 @@ func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name stri
 			return nil, nil, nil // over already
 		}
 		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
-		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, seatedPeople(t))}}, nil, nil
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, t.People())}}, nil, nil
 	}})
 	if err != nil {
 		b.log.Warn("could not cancel a tournament table", "table", id, "err", err)
@@ -279,34 +279,10 @@ func (b *Bot) tournamentStep(t *cribbage.Tournament, tables []*cribbage.Table) (
 		if err != nil {
 			return nil, err
 		}
-		opened(open, introduceTournamentGame(t, open.Follows, open.Table))
+		opened(open, render.IntroduceTournamentGame(t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
-}
-
-// introduceTournamentGame words what opens a tournament's table: its
-// message, its thread, and a line that pings its players.
-func introduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
-	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
-		return render.Introduce(prev, next) // a playoff match's next game
-	}
-	l := next.Tournament
-	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
-	if l.Playoff {
-		where = fmt.Sprintf("%s, best of %d", render.PlayoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
-	}
-	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), render.SeatName(next, next.State.Dealer))
-	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: render.KindOpen}, {ChannelID: next.ChannelID, Kind: render.KindThread}, render.Post(next, line, seatedPeople(next))}
-}
-
-// seatLabel is a seat as a line names it: a person's mention, a
-// computer's name.
-func seatLabel(t *cribbage.Table, seat int) string {
-	if s := t.Seats[seat]; s.Computer == "" {
-		return "<@" + s.UserID + ">"
-	}
-	return t.Seats[seat].Name
 }
 
 // maxTournamentSteps bounds one advance: each step opens a round's tables

@@ -122,7 +122,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	}
 	next := &cribbage.Table{ChannelID: "c1", Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "d", Name: "Di"}},
 		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Playoff: true, Game: 1}, State: &engine.State{}}
-	out := introduceTournamentGame(tr, nil, next)
+	out := render.IntroduceTournamentGame(tr, nil, next)
 	if line := out[len(out)-1].Payload; !strings.Contains(line, "a semi-final, best of 3") {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}
