@@ -8,6 +8,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -105,7 +106,7 @@ func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, 
 			return done, nil, err
 		}
 		noteTableMessage(t, c.ic)
-		userID, _ := user(c.ic)
+		userID, _ := command.User(c.ic)
 		done.seat = t.SeatOf(userID)
 	}
 	if c.seated {

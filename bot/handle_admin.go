@@ -36,17 +36,6 @@ func checkOpen(t *cribbage.Table) error {
 	return nil
 }
 
-// isAdmin reports whether the member may manage the server: Discord sends
-// the member's permissions in the channel with every interaction.
-func isAdmin(ic *discordgo.Interaction) bool {
-	return ic.Member != nil && ic.Member.Permissions&(discordgo.PermissionAdministrator|discordgo.PermissionManageGuild) != 0
-}
-
-// hasRole reports whether the member has role (never for "").
-func hasRole(ic *discordgo.Interaction, role string) bool {
-	return role != "" && ic.Member != nil && slices.Contains(ic.Member.Roles, role)
-}
-
 // cmdCancel ends a table of this server, a lobby or a game, recorded as
 // cancelled: no result, no winner, nothing in the records. The table
 // message and its thread say who cancelled it and why, and its players
@@ -56,7 +45,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err != nil {
 		return reply{}, err
 	}
-	if !isAdmin(ic) && !hasRole(ic, settings.CancelRole) {
+	if !command.IsAdmin(ic) && !command.HasRole(ic, settings.CancelRole) {
 		return reply{}, refusal.ErrMayNotCancel
 	}
 	opts := command.Options(ic)
@@ -66,7 +55,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		// One line: it is shown inside other lines.
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, nil, err
@@ -85,7 +74,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	// (moved advances the tournament).
 	t := done.table
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
+	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
 		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }
 

@@ -22,7 +22,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	}
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
 	}
 	var hint string
 	switch {
@@ -56,7 +56,7 @@ func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	v := t.State.ViewFor(seat)
 	if v.LastHandNo == 0 {
-		return reply{resp: ephemeral("There is no finished hand to look back on yet.")}, nil
+		return reply{resp: render.Ephemeral("There is no finished hand to look back on yet.")}, nil
 	}
-	return reply{resp: ephemeral(render.ReviewText(v))}, nil
+	return reply{resp: render.Ephemeral(render.ReviewText(v))}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -58,7 +59,7 @@ func messageLink(t *cribbage.Table) string {
 // on the user's answer: challenges to them and rematch offers they have
 // not accepted, which are no table of theirs yet.
 func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	tables, err := b.store.PlayerTables(ctx, ic.GuildID, uid)
 	if err != nil {
 		return reply{}, err
@@ -68,7 +69,7 @@ func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	if len(tables) == 0 && len(awaiting) == 0 {
-		return reply{resp: ephemeral("You have no open tables in this server. Start one with `/cribbage start`.")}, nil
+		return reply{resp: render.Ephemeral("You have no open tables in this server. Start one with `/cribbage start`.")}, nil
 	}
 	var lines []string
 	if len(awaiting) > 0 {
@@ -83,7 +84,7 @@ func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, e
 			lines = append(lines, gameLine(t, uid))
 		}
 	}
-	return reply{resp: ephemeral(strings.Join(lines, "\n"))}, nil
+	return reply{resp: render.Ephemeral(strings.Join(lines, "\n"))}, nil
 }
 
 // tableLink is a table's name, linked to its table message if it has one.

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -38,7 +39,7 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if !here(t, ic) {
 		return nil, -1, refusal.ErrNotHere
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	seat := t.SeatOf(uid)
 	switch {
 	case t.Status == cribbage.StatusCancelled:
@@ -85,7 +86,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
@@ -149,7 +150,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
 }
@@ -235,7 +236,7 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
-	r := ephemeral(text)
+	r := render.Ephemeral(text)
 	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 	return reply{resp: r}, nil
 }

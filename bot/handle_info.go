@@ -64,14 +64,14 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ic *discordgo.Interaction) (re
 	if err != nil {
 		return reply{}, err
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: render.Leaderboard(board, se, se.Number == len(seasons), period, uid).Response(false)}}, nil
 }
 
 // cmdStats shows a player's record, and against another player if asked.
 func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	opts := command.Options(ic)
 	if o, ok := opts["user"]; ok {
 		u := o.UserValue(nil)
@@ -79,7 +79,7 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		if m, ok := ic.ApplicationCommandData().Resolved.Members[u.ID]; ok && m.Nick != "" {
 			name = m.Nick
 		} else if ru, ok := ic.ApplicationCommandData().Resolved.Users[u.ID]; ok {
-			name = displayName(ru)
+			name = command.DisplayName(ru)
 		}
 	}
 	st, err := b.store.PlayerStats(ctx, ic.GuildID, uid)
@@ -120,7 +120,7 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		otherName := other.Username
 		if ru, ok := ic.ApplicationCommandData().Resolved.Users[other.ID]; ok {
-			otherName = displayName(ru)
+			otherName = command.DisplayName(ru)
 		}
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Against " + otherName,
 			Value: fmt.Sprintf("%d games: %d–%d", h.Games, h.AWins, h.BWins)})
@@ -132,28 +132,20 @@ func (b *Bot) cmdStats(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		Data: render.Message{Embeds: []*discordgo.MessageEmbed{e}}.Response(true)}}, nil
 }
 
-// displayName is a user's global name, or username.
-func displayName(u *discordgo.User) string {
-	if u.GlobalName != "" {
-		return u.GlobalName
-	}
-	return u.Username
-}
-
 // cmdCount counts any hand with its breakdown, as players say it aloud:
 // privately, or to the channel with share.
 func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	opts := command.Options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
 	if err != nil {
-		return reply{resp: ephemeral(mustText(err))}, nil
+		return reply{resp: render.Ephemeral(refusal.Text(err))}, nil
 	}
 	starter, err := engine.ParseCard(opts["starter"].StringValue())
 	if err != nil {
-		return reply{resp: ephemeral("The starter isn't a card. Write cards like 5H, 10D, JC or Q♠.")}, nil
+		return reply{resp: render.Ephemeral("The starter isn't a card. Write cards like 5H, 10D, JC or Q♠.")}, nil
 	}
 	if len(hand) != 4 || engine.SetOf(hand...).Has(starter) {
-		return reply{resp: ephemeral("Give four different cards, and a starter that isn't one of them.")}, nil
+		return reply{resp: render.Ephemeral("Give four different cards, and a starter that isn't one of them.")}, nil
 	}
 	crib := false
 	if o, ok := opts["crib"]; ok {
@@ -180,16 +172,16 @@ func (b *Bot) cmdCount(ctx context.Context, ic *discordgo.Interaction) (reply, e
 }
 
 func (b *Bot) cmdRules(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	return reply{resp: ephemeral(render.RulesText)}, nil
+	return reply{resp: render.Ephemeral(render.RulesText)}, nil
 }
 
 func (b *Bot) cmdHelp(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	return reply{resp: ephemeral(render.HelpText)}, nil
+	return reply{resp: render.Ephemeral(render.HelpText)}, nil
 }
 
 // autocomplete suggests the user's tables (for join: the open lobbies here).
 func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	data := ic.ApplicationCommandData()
 	var tables []*cribbage.Table
 	var err error

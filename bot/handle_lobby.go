@@ -34,9 +34,9 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
 	}
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	opts := command.Options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -47,7 +47,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["teams"]; ok && v.BoolValue() {
 		if o.Players != 4 {
-			return reply{resp: ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
+			return reply{resp: render.Ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
 		}
 		o.Partners = true
 	}
@@ -59,19 +59,19 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["muggins"]; ok && v.BoolValue() {
 		if !o.ManualCounting {
-			return reply{resp: ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
+			return reply{resp: render.Ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
 		}
 		o.Muggins = true
 	}
 	if err := o.Validate(); err != nil {
 		b.logger(ic).Info("table options refused", "err", err)
-		return reply{resp: ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
+		return reply{resp: render.Ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
 		level, ok := computerLevel(v.StringValue())
 		if !ok {
-			return reply{resp: ephemeral("The computer plays `easy` or `strong`.")}, nil
+			return reply{resp: render.Ephemeral("The computer plays `easy` or `strong`.")}, nil
 		}
 		computer = string(level)
 	}
@@ -79,7 +79,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
 		if err != nil {
-			return reply{resp: ephemeral(mustText(err))}, nil
+			return reply{resp: render.Ephemeral(refusal.Text(err))}, nil
 		}
 		match = m
 	}
@@ -102,7 +102,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 // seatChange changes a lobby's seats in one update (cribbage.Join or
 // Leave); a lobby that fills up starts its game in the same transaction.
 func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	var settings cribbage.GuildSettings
 	if join {
 		var err error
@@ -161,7 +161,7 @@ func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int6
 // is taken (it also starts by itself when the last player joins), or at
 // once with computer players in the empty seats if the table has them.
 func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	done, err := b.change(ctx, c.Table, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		return started(cribbage.Begin(t, uid, b.env()))
 	}})
@@ -188,7 +188,7 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 	if t.Status == cribbage.StatusPlaying {
 		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
 	}
-	return reply{resp: ephemeral(msg)}, nil
+	return reply{resp: render.Ephemeral(msg)}, nil
 }
 
 // cmdLeave gives up the user's seat in a lobby.
@@ -203,7 +203,7 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
+	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
 }
 
 // threadTable returns the id of the table whose thread the interaction
@@ -224,7 +224,7 @@ func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64
 // pickTable resolves which table a command means: the table option if
 // given, else the one table in this channel that fits.
 func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	if o, ok := command.Options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
 		if err != nil || !here(t, ic) {

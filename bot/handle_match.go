@@ -40,7 +40,7 @@ func updated(t *cribbage.Table) reply {
 // others at the table, or a yes to the offer open. The last yes makes the
 // rematch (cribbage.OfferRematch), whose table message the bot then posts.
 func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	// A rematch is a new table: whoever asks for it (or says yes) is held
 	// to the server's limit, as a start is.
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
@@ -106,13 +106,13 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next)))}, nil
+	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next)))}, nil
 }
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
 // takes it back).
 func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		var by string
 		if t.Offer != nil {
@@ -195,13 +195,13 @@ func (b *Bot) menuChallenge(ctx context.Context, ic *discordgo.Interaction) (rep
 // is). A challenge opens a table, so the server's games channel and limit
 // of open tables hold for it as for a start.
 func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent string, points, bestOf int) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
 	}
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -246,13 +246,13 @@ func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string
 	if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
 		return u, m.Nick, nil
 	}
-	return u, displayName(u), nil
+	return u, command.DisplayName(u), nil
 }
 
 // clickAccept is the person challenged taking the held seat: the game
 // starts.
 func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	// Why the click cannot be answered at all comes before the server's
 	// limit: a challenge withdrawn is not "too many tables".
 	cur, err := b.store.Table(ctx, c.Table)
@@ -285,7 +285,7 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 // clickDecline is the person challenged saying no: the table closes, and
 // the challenger is told.
 func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.DeclineChallenge(t, uid)
 		if err != nil {
@@ -303,7 +303,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 
 // clickWithdraw is the challenger taking the challenge back.
 func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)
 		if errors.Is(err, cribbage.ErrNotHost) {

@@ -32,7 +32,7 @@ func (b *Bot) cmdSeasons(ctx context.Context, ic *discordgo.Interaction) (reply,
 // keeps its leaderboard. A current season without a game between people
 // is not restarted.
 func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if !isAdmin(ic) {
+	if !command.IsAdmin(ic) {
 		return reply{}, refusal.ErrNotSeasonAdmin
 	}
 	name := ""
@@ -40,7 +40,7 @@ func (b *Bot) cmdSeasonNew(ctx context.Context, ic *discordgo.Interaction) (repl
 		// One line: it is shown inside others.
 		name = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	se, err := b.store.StartSeason(ctx, ic.GuildID, uid, name)
 	if err != nil {
 		return reply{}, err

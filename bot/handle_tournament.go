@@ -40,7 +40,7 @@ func (b *Bot) openTournamentHere(ctx context.Context, ic *discordgo.Interaction)
 
 // cmdTournamentOpen opens a tournament for sign-up and posts its message.
 func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if !isAdmin(ic) {
+	if !command.IsAdmin(ic) {
 		return reply{}, refusal.ErrNotAdmin
 	}
 	if _, err := b.openTournamentHere(ctx, ic); err == nil {
@@ -64,14 +64,14 @@ func (b *Bot) cmdTournamentOpen(ctx context.Context, ic *discordgo.Interaction) 
 	if err != nil {
 		return reply{}, err
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t.GuildID, t.ChannelID, t.HostID = ic.GuildID, ic.ChannelID, uid
 	t, err = b.store.CreateTournament(ctx, t, ic.ID)
 	if err != nil {
 		return reply{}, err
 	}
 	b.logger(ic).Info("tournament opened", "tournament", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
+	return reply{resp: render.Ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
 		t.Name, command.Admin, cribbage.MinEntrants)), after: b.showTournaments}, nil
 }
 
@@ -87,12 +87,12 @@ func (b *Bot) cmdTournamentStart(ctx context.Context, ic *discordgo.Interaction)
 // startTournament closes sign-up and opens the first round's tables, for
 // an admin or whoever opened the tournament.
 func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.changeTournament(ctx, id, ic.ID, func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, refusal.ErrNoTournamentHere
 		}
-		if !isAdmin(ic) && uid != t.HostID {
+		if !command.IsAdmin(ic) && uid != t.HostID {
 			return nil, refusal.ErrNotTournamentAdm
 		}
 		if err := t.Start(); err != nil {
@@ -104,21 +104,21 @@ func (b *Bot) startTournament(ctx context.Context, ic *discordgo.Interaction, id
 		return reply{}, err
 	}
 	b.logger(ic).Info("tournament started", "tournament", t.ID, "entrants", len(t.Entrants))
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** has begun: round 1 is paired and its tables are open.", t.Name)),
+	return reply{resp: render.Ephemeral(fmt.Sprintf("**%s** has begun: round 1 is paired and its tables are open.", t.Name)),
 		after: func(context.Context) { b.tournamentMoved(t.ID) }}, nil
 }
 
 // cmdTournamentCancel ends the channel's tournament and cancels its open
 // tables.
 func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if !isAdmin(ic) {
+	if !command.IsAdmin(ic) {
 		return reply{}, refusal.ErrNotAdmin
 	}
 	cur, err := b.openTournamentHere(ctx, ic)
 	if err != nil {
 		return reply{}, err
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.changeTournament(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if err := t.Cancel(uid); err != nil {
 			return nil, err
@@ -141,7 +141,7 @@ func (b *Bot) cmdTournamentCancel(ctx context.Context, ic *discordgo.Interaction
 		}
 	}
 	b.logger(ic).Info("tournament cancelled", "tournament", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody)),
+	return reply{resp: render.Ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody)),
 		after: b.showTournaments}, nil
 }
 
@@ -161,7 +161,7 @@ func (b *Bot) cancelTournamentTable(ctx context.Context, id int64, by, name stri
 
 // cmdTournamentComputers enters computer players, while sign-up is open.
 func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if !isAdmin(ic) {
+	if !command.IsAdmin(ic) {
 		return reply{}, refusal.ErrNotAdmin
 	}
 	cur, err := b.openTournamentHere(ctx, ic)
@@ -197,12 +197,12 @@ func (b *Bot) cmdTournamentComputers(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, render.Plural(n), len(t.Entrants))), after: b.showTournaments}, nil
+	return reply{resp: render.Ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, render.Plural(n), len(t.Entrants))), after: b.showTournaments}, nil
 }
 
 // clickTournamentSignUp enters the person who clicked.
 func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, refusal.ErrNoTournamentHere
@@ -215,13 +215,13 @@ func (b *Bot) clickTournamentSignUp(ctx context.Context, ic *discordgo.Interacti
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
+	return reply{resp: render.Ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
 		t.Name, len(t.Entrants), render.Plural(len(t.Entrants)))), after: b.showTournaments}, nil
 }
 
 // clickTournamentWithdraw takes the clicker's entry back.
 func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.changeTournament(ctx, c.Table, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		if t.GuildID != ic.GuildID {
 			return nil, refusal.ErrNoTournamentHere
@@ -234,7 +234,7 @@ func (b *Bot) clickTournamentWithdraw(ctx context.Context, ic *discordgo.Interac
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), after: b.showTournaments}, nil
+	return reply{resp: render.Ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), after: b.showTournaments}, nil
 }
 
 // clickTournamentStart is the Start button.
@@ -256,7 +256,7 @@ func (b *Bot) cmdTournamentStandings(ctx context.Context, ic *discordgo.Interact
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(render.Clip(render.TournamentText(t, tables), render.MaxContent))}, nil
+	return reply{resp: render.Ephemeral(render.Clip(render.TournamentText(t, tables), render.MaxContent))}, nil
 }
 
 // tournamentStep is the change that moves t on from its tables (Advance),

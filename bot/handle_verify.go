@@ -15,11 +15,11 @@ func (b *Bot) cmdVerify(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	opts := command.Options(ic)
 	seed, err := engine.ParseSeed(opts["seed"].StringValue())
 	if err != nil {
-		return reply{resp: ephemeral("A seed is the 64 hex digits the table's thread shows once a hand is over.")}, nil
+		return reply{resp: render.Ephemeral("A seed is the 64 hex digits the table's thread shows once a hand is over.")}, nil
 	}
 	players := 2
 	if o, ok := opts["players"]; ok {
 		players = int(o.IntValue())
 	}
-	return reply{resp: ephemeral(render.VerifyText(seed, players))}, nil
+	return reply{resp: render.Ephemeral(render.VerifyText(seed, players))}, nil
 }

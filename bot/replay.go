@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
@@ -46,7 +47,7 @@ func (b *Bot) clickReplay(ctx context.Context, ic *discordgo.Interaction, c clic
 // replayPage answers with hand n of a table's replay, as a new private
 // message or in place of the page shown.
 func (b *Bot) replayPage(ctx context.Context, ic *discordgo.Interaction, id int64, n int, update bool) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	t, err := b.store.Table(ctx, id)
 	if err != nil {
 		return reply{}, err

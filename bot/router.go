@@ -14,6 +14,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // reply is a handler's answer: the interaction response, and optionally
@@ -75,7 +76,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, ephemeral(mustText(refusal.ErrShuttingDown)), 0, arrived)
+		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(refusal.ErrShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -85,7 +86,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, ephemeral(refusal.Apology), 0, arrived)
+				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology), 0, arrived)
 			}
 			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
@@ -103,7 +104,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 			outcome = "refused"
 			b.log.Debug("interaction refused", "interaction", ic.ID, "err", err)
 		}
-		rep = reply{resp: ephemeral(msg)}
+		rep = reply{resp: render.Ephemeral(msg)}
 	}
 	ans.answer(runCtx, ic, rep.resp, rep.tableMessage, arrived)
 	responded = true
@@ -180,7 +181,7 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 // route finds the handler for an interaction. An interaction that names
 // no user is refused before any handler sees it.
 func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if uid, _ := user(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
+	if uid, _ := command.User(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		return reply{}, refusal.ErrNoUser
 	}
 	switch ic.Type {
@@ -196,7 +197,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		key := command.Key{Command: data.Name, Sub: path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
-			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
+			return reply{resp: render.Ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
 		}
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
@@ -260,38 +261,6 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	}
 	rep, err := clickByAction[c.Action].handle(b, ctx, ic, c)
 	return rep, b.explainCancelled(ctx, ic, c.Table, err)
-}
-
-// ephemeral is a private text answer.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}}
-}
-
-// mustText words a known error.
-func mustText(err error) string {
-	msg, _ := refusal.Words(err)
-	return msg
-}
-
-// user returns who made an interaction and the name to show for them.
-func user(ic *discordgo.Interaction) (id, name string) {
-	u := ic.User
-	nick := ""
-	if ic.Member != nil && ic.Member.User != nil {
-		u, nick = ic.Member.User, ic.Member.Nick
-	}
-	if u == nil {
-		return "", "someone"
-	}
-	switch {
-	case nick != "":
-		return u.ID, nick
-	case u.GlobalName != "":
-		return u.ID, u.GlobalName
-	}
-	return u.ID, u.Username
 }
 
 // logger returns the bot's logger with the interaction id.

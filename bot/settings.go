@@ -24,19 +24,19 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	}
 	opts := command.Options(ic)
 	if len(opts) == 0 {
-		if !isAdmin(ic) && !hasRole(ic, cur.CancelRole) {
+		if !command.IsAdmin(ic) && !command.HasRole(ic, cur.CancelRole) {
 			return reply{}, refusal.ErrNotAdmin
 		}
-		return reply{resp: ephemeral(render.Settings(cur, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
+		return reply{resp: render.Ephemeral(render.Settings(cur, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
 	}
-	if !isAdmin(ic) {
+	if !command.IsAdmin(ic) {
 		return reply{}, refusal.ErrNotAdmin
 	}
 	change, err := command.ParseSettings(ic.GuildID, opts)
 	if err != nil {
-		return reply{resp: ephemeral("⚠️ " + err.Error() + " Nothing was changed.")}, nil
+		return reply{resp: render.Ephemeral("⚠️ " + err.Error() + " Nothing was changed.")}, nil
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	saved, err := b.store.UpdateGuildSettings(ctx, ic.GuildID, func(gs *cribbage.GuildSettings) error {
 		change.Apply(gs)
 		gs.UpdatedBy = uid
@@ -47,5 +47,5 @@ func (b *Bot) cmdSettings(ctx context.Context, ic *discordgo.Interaction) (reply
 	}
 	said := strings.Join(change.Said, "; ")
 	b.logger(ic).Info("server settings changed", "guild", ic.GuildID, "by", uid, "changes", said)
-	return reply{resp: ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
+	return reply{resp: render.Ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, b.opts.ReminderAfter, b.opts.ForfeitAfter))}, nil
 }

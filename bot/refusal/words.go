@@ -154,3 +154,9 @@ func tableList(ids []int64) string {
 	}
 	return s
 }
+
+// Text words a known error.
+func Text(err error) string {
+	msg, _ := Words(err)
+	return msg
+}
