@@ -18,6 +18,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
@@ -122,6 +123,8 @@ type Bot struct {
 	workers chan struct{}
 	// live brings table messages and hand views up to date.
 	live *live.Surface
+	// club answers the commands that change no table.
+	club *club.Answers
 	// tourMu lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice.
 	tourMu sync.Mutex
@@ -187,6 +190,7 @@ func New(opts Options) (*Bot, error) {
 		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
+	b.club = &club.Answers{Store: opts.Store, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
 	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner
 	if owner == "" {

@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 )
 
@@ -71,19 +72,19 @@ var commandRoutes = []commandRoute{
 	{command.Play, "status", (*Bot).cmdStatus},
 	{command.Play, "resign", (*Bot).cmdResign},
 	{command.Play, "challenge", (*Bot).cmdChallenge},
-	{command.Play, "count", (*Bot).cmdCount},
+	{command.Play, "count", fromClub((*club.Answers).Count)},
 	{command.Play, "games", (*Bot).cmdGames},
-	{command.Play, "verify", (*Bot).cmdVerify},
+	{command.Play, "verify", fromClub((*club.Answers).Verify)},
 	{command.Play, "replay", (*Bot).cmdReplay},
-	{command.Play, "rules", (*Bot).cmdRules},
-	{command.Play, "help", (*Bot).cmdHelp},
-	{command.Club, "leaderboard", (*Bot).cmdLeaderboard},
-	{command.Club, "stats", (*Bot).cmdStats},
-	{command.Club, "seasons", (*Bot).cmdSeasons},
+	{command.Play, "rules", fromClub((*club.Answers).Rules)},
+	{command.Play, "help", fromClub((*club.Answers).Help)},
+	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
+	{command.Club, "stats", fromClub((*club.Answers).Stats)},
+	{command.Club, "seasons", fromClub((*club.Answers).Seasons)},
 	{command.Club, "tournament", (*Bot).cmdTournamentStandings},
 	{command.Admin, "cancel", (*Bot).cmdCancel},
-	{command.Admin, "settings", (*Bot).cmdSettings},
-	{command.Admin, "season new", (*Bot).cmdSeasonNew},
+	{command.Admin, "settings", fromClub((*club.Answers).Settings)},
+	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew)},
 	{command.Admin, "tournament open", (*Bot).cmdTournamentOpen},
 	{command.Admin, "tournament start", (*Bot).cmdTournamentStart},
 	{command.Admin, "tournament cancel", (*Bot).cmdTournamentCancel},
@@ -98,6 +99,15 @@ var commandRoutes = []commandRoute{
 var movedRoutes = map[command.Key]string{
 	{Command: command.Play, Sub: "leaderboard"}: "/" + command.Club + " leaderboard",
 	{Command: command.Play, Sub: "stats"}:       "/" + command.Club + " stats",
+}
+
+// fromClub routes a command to one of the club's answers, which change
+// no table.
+func fromClub(answer func(a *club.Answers, ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error)) func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	return func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+		resp, err := answer(b.club, ctx, ic)
+		return reply{resp: resp}, err
+	}
 }
 
 // The route table indexed, for lookups.

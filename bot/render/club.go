@@ -218,3 +218,47 @@ const HelpText = "**How to play**\n" +
 	"Who may use each command, and where: Server Settings → Integrations."
 
 	// cmdRules and cmdHelp answer privately with fixed text.
+
+// Versus is the record against one other player that stats show when
+// asked: the other's name, and their games together.
+type Versus struct {
+	Name   string
+	Record cribbage.HeadToHead
+}
+
+// Stats is a player's record, as /cribbage-club stats shows it privately:
+// their rating this season, their games against people and against the
+// computer, and against one other player when vs is set.
+func Stats(st cribbage.Stats, name string, vs *Versus) Message {
+	e := &discordgo.MessageEmbed{Title: "Cribbage stats · " + name, Color: 0x2e7d32}
+	rated := fmt.Sprintf("Not rated yet in season %d: a game against a person rates you.", st.Season)
+	if st.Rating.Games > 0 {
+		rated = RatingLine(st.Rating)
+	}
+	e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: fmt.Sprintf("Rating · season %d", st.Season), Value: rated})
+	e.Fields = append(e.Fields, RecordFields("Against people", st.People)...)
+	if st.People.Games > 0 {
+		streak := "—"
+		switch {
+		case st.Streak > 0:
+			streak = fmt.Sprintf("won %d in a row", st.Streak)
+		case st.Streak < 0:
+			streak = fmt.Sprintf("lost %d in a row", -st.Streak)
+		}
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Streak", Value: streak, Inline: true})
+	}
+	if m := st.Matches; m.Matches > 0 {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Matches", Value: fmt.Sprintf("%d won · %d lost", m.Won, m.Lost), Inline: true})
+	}
+	if st.Computer.Games > 0 {
+		e.Fields = append(e.Fields, RecordFields("Against the computer", st.Computer)...)
+	}
+	if vs != nil {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "Against " + vs.Name,
+			Value: fmt.Sprintf("%d games: %d–%d", vs.Record.Games, vs.Record.AWins, vs.Record.BWins)})
+	}
+	if st.People.Games+st.Computer.Games == 0 {
+		e.Description = "No finished games yet."
+	}
+	return Message{Embeds: []*discordgo.MessageEmbed{e}}
+}
