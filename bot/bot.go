@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
 	"github.com/cribbage-bot/cribbage/bot/rest"
@@ -108,8 +109,8 @@ type Bot struct {
 	closing  bool
 	inflight sync.WaitGroup
 
-	ready chan struct{}
-	// appID is the application's id, from READY (or asked over REST).
+	// appID is the application's id, from READY (or asked over REST);
+	// mu guards it, as interactions may arrive while Run sets it.
 	appID string
 	// runCtx is the running bot's context, set once Run has connected;
 	// stop is the context Run was given, whose end begins the shutdown.
@@ -187,7 +188,6 @@ func New(opts Options) (*Bot, error) {
 		store:   opts.Store,
 		now:     opts.Now,
 		seeds:   opts.Seeds,
-		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
 	b.club = &club.Answers{Store: opts.Store, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
@@ -202,7 +202,7 @@ func New(opts Options) (*Bot, error) {
 	// (tests run both on one fake clock).
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
-		AppID: func() string { return b.appID }, Context: b.liveContext})
+		AppID: b.applicationID, Context: b.liveContext})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
@@ -216,16 +216,10 @@ func New(opts Options) (*Bot, error) {
 func (b *Bot) Run(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var once sync.Once
-	b.session.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
-		once.Do(func() {
-			b.appID = r.User.ID
-			if r.Application != nil && r.Application.ID != "" {
-				b.appID = r.Application.ID
-			}
-			close(b.ready)
-		})
-	})
+	// disconnect ends the connection to Discord: the gateway's, or, with
+	// interactions over HTTP, the REST session's.
+	disconnect := b.session.Close
+	var appID string
 	if b.opts.HTTPOnly {
 		// Interactions come over HTTP; the application's id, which READY
 		// would bring, is asked for instead.
@@ -233,40 +227,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("bot: ask Discord for the application: %w", err)
 		}
-		b.appID = app.ID
+		appID = app.ID
 	} else {
 		// Handlers work within the run: a shutdown cancels what they send.
-		b.session.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
-		extra, err := b.shard(runCtx)
-		if err != nil {
+		conn, id, err := gateway.Open(ctx, b.session, b.opts.ShardID, b.opts.ShardCount, b.log,
+			func(ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
+		if err != nil || conn == nil {
 			return err
 		}
-		defer func() {
-			for _, s := range extra {
-				s.Close()
-			}
-		}()
-		if err := b.session.Open(); err != nil {
-			return fmt.Errorf("bot: connect to Discord: %w", err)
-		}
-		for _, s := range extra {
-			if err := s.Open(); err != nil {
-				b.session.Close()
-				return fmt.Errorf("bot: connect shard %d to Discord: %w", s.ShardID, err)
-			}
-		}
-		select {
-		case <-b.ready:
-		case <-ctx.Done():
-			b.session.Close()
-			return nil
-		}
+		disconnect, appID = conn.Close, id
 	}
 	b.mu.Lock()
-	b.runCtx, b.stop = runCtx, ctx
+	b.runCtx, b.stop, b.appID = runCtx, ctx, appID
 	b.mu.Unlock()
 	if err := b.registerCommands(); err != nil {
-		b.session.Close()
+		disconnect()
 		return err
 	}
 	b.log.Info("connected to Discord", "guild", b.opts.GuildID, "gateway", !b.opts.HTTPOnly)
@@ -308,7 +283,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	cancel()
 	<-senderDone
 	<-timersDone
-	return b.session.Close()
+	return disconnect()
 }
 
 // The shutdown's bounds: how long interactions in flight may take to
@@ -491,36 +466,9 @@ func (b *Bot) inBackground(fn func(ctx context.Context)) {
 	}()
 }
 
-// shard sets which gateway shards this process runs. SHARD_ID of
-// SHARD_COUNT runs that one shard (other processes run the others); with no
-// count, the process asks Discord how many it recommends and runs them all,
-// the bot's own session as shard 0 and one more session for each other.
-// The extra sessions only carry interactions: REST goes through the first.
-func (b *Bot) shard(runCtx context.Context) ([]*discordgo.Session, error) {
-	if b.opts.ShardCount > 0 {
-		b.session.ShardID, b.session.ShardCount = b.opts.ShardID, b.opts.ShardCount
-		b.log.Info("running one gateway shard", "shard", b.opts.ShardID, "of", b.opts.ShardCount)
-		return nil, nil
-	}
-	gw, err := b.session.GatewayBot()
-	if err != nil {
-		return nil, fmt.Errorf("bot: ask Discord for the gateway: %w", err)
-	}
-	if gw.Shards <= 1 {
-		return nil, nil
-	}
-	b.session.ShardID, b.session.ShardCount = 0, gw.Shards
-	var extra []*discordgo.Session
-	for id := 1; id < gw.Shards; id++ {
-		s, err := discordgo.New(b.session.Token)
-		if err != nil {
-			return nil, fmt.Errorf("bot: shard %d: %w", id, err)
-		}
-		s.Client, s.Identify.Intents, s.LogLevel, s.StateEnabled = b.session.Client, b.session.Identify.Intents, b.session.LogLevel, false
-		s.ShardID, s.ShardCount = id, gw.Shards
-		s.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
-		extra = append(extra, s)
-	}
-	b.log.Info("running every gateway shard Discord recommends", "shards", gw.Shards)
-	return extra, nil
+// applicationID is the application's id, once Run has it.
+func (b *Bot) applicationID() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.appID
 }
