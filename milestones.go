@@ -1,6 +1,7 @@
 package cribbage
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"time"
@@ -87,11 +88,11 @@ const BigPeggingPoints = 12
 // Earned is a milestone a person earned at a table: in its hand Hand (the
 // game's last for what a game's end earns), where its news goes.
 type Earned struct {
-	UserID    string
-	Name      string
-	Milestone Milestone
-	TableID   int64
-	Hand      int
+	UserID    string    `json:"user_id"`
+	Name      string    `json:"name"`
+	Milestone Milestone `json:"milestone"`
+	TableID   int64     `json:"table_id"`
+	Hand      int       `json:"hand,omitempty"`
 }
 
 // EarnedMilestone is a milestone in a player's records: where and when
@@ -100,6 +101,21 @@ type EarnedMilestone struct {
 	Milestone Milestone
 	TableID   int64
 	At        time.Time
+}
+
+// SortMilestones puts a player's milestones in the order earned: by
+// time, then table, and those earned together in the order of
+// AllMilestones.
+func SortMilestones(ms []EarnedMilestone) {
+	slices.SortStableFunc(ms, func(a, b EarnedMilestone) int {
+		if c := a.At.Compare(b.At); c != 0 {
+			return c
+		}
+		if a.TableID != b.TableID {
+			return cmp.Compare(a.TableID, b.TableID)
+		}
+		return cmp.Compare(slices.Index(AllMilestones, a.Milestone), slices.Index(AllMilestones, b.Milestone))
+	})
 }
 
 // OutboxMilestone is the kind of the announcement a milestone's news is

@@ -117,6 +117,18 @@ type RecordService interface {
 	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)
 	// HeadToHead returns a's and b's record on opposite sides.
 	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
+	// PlayerNumbers returns one player's numbers in a server (Numbers):
+	// over their counted games finished since since (Recent) and all
+	// time, their best hands, milestones and trend.
+	PlayerNumbers(ctx context.Context, guildID, userID string, since time.Time) (Numbers, error)
+	// UnreviewedThrows returns up to limit throws to the crib in counted
+	// games not yet reviewed against the best throw, oldest game first:
+	// one player's in a server, or anyone's when userID is empty.
+	UnreviewedThrows(ctx context.Context, guildID, userID string, limit int) ([]Throw, error)
+	// ReviewThrows records what throws gave up and counts it into their
+	// games' numbers, in one transaction. A throw reviewed already keeps
+	// its first review and is counted once, whoever races to review it.
+	ReviewThrows(ctx context.Context, reviews []ThrowReview) error
 	// Seasons lists a server's seasons, oldest first; the last is the
 	// current one. There is always at least season 1.
 	Seasons(ctx context.Context, guildID string) ([]Season, error)

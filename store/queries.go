@@ -148,7 +148,13 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 
 // Actions returns a table's action log in order.
 func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
+	return actionsOf(ctx, s.db, id)
+}
+
+// actionsOf reads a table's action log in order, from the database or in
+// a transaction.
+func actionsOf(ctx context.Context, q querier, id int64) ([]cribbage.LoggedAction, error) {
+	rows, err := q.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
 	if err != nil {
 		return nil, err
 	}

@@ -99,8 +99,14 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
-	// Encode before taking the write lock, which only the writes need.
+	// Encode before taking the write lock, which only the writes need;
+	// and play a game this change finishes again from its log, for its
+	// numbers.
 	row, err := encodeTable(t)
+	if err != nil {
+		return nil, err
+	}
+	acct, err := s.account(ctx, cur, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +120,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
 			return err
 		}
+		if err := s.announceMilestones(ctx, tx, t, cribbage.MilestonesNow(t, ch.Events), ch.Outbox, t.LastActionAt); err != nil {
+			return err
+		}
 		if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
 			if err := recordResult(ctx, tx, t); err != nil {
 				return err
@@ -122,6 +131,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 				if err := recordMatchGame(ctx, tx, t); err != nil {
 					return err
 				}
+			}
+			if err := s.recordGameEnd(ctx, tx, t, acct, ch.Outbox); err != nil {
+				return err
 			}
 		}
 		if ch.Next != nil {

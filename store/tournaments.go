@@ -160,7 +160,7 @@ func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch
 				return err
 			}
 		}
-		return nil
+		return s.announceChampion(ctx, tx, cur, t)
 	})
 	if err != nil {
 		return nil, err

@@ -46,6 +46,7 @@ type Store struct {
 	guilds       map[string]cribbage.GuildSettings
 	tournaments  map[int64]*tournament
 	records      records
+	numbers      numbers
 }
 
 // lease is who sends a table's announcements, until when.
@@ -259,8 +260,10 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 	saveGame(stored, t)
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	s.announce(stored, cribbage.MilestonesNow(t, ch.Events), ch.Outbox, t.LastActionAt)
 	if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
 		s.records.record(stored, stored.FinishedAt)
+		s.gameEnd(stored, ch.Outbox)
 	}
 	if next != nil {
 		s.insert(next)

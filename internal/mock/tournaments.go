@@ -156,6 +156,7 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	for _, c := range made {
 		s.insert(c)
 	}
+	s.champion(cur, t)
 	s.claim(interactionID)
 	return t, nil
 }

@@ -87,6 +87,8 @@ func Run(t *testing.T, open Open) {
 		{"SeasonsStartAfresh", testSeasonsStartAfresh},
 		{"ResignationsAndRatings", testResignationsAndRatings},
 		{"MatchesInStats", testMatchesInStats},
+		{"NumbersOfKnownGames", testNumbersOfKnownGames},
+		{"MilestoneAnnouncedOnce", testMilestoneAnnouncedOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
