@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bytes"
+	"math"
 	"flag"
 	"image"
 	"image/png"
@@ -65,7 +66,39 @@ var pictures = []struct {
 	{"standings-long-playoff", func() *image.RGBA {
 		return longPlayoff.Render()
 	}},
+	{"trend-forty-games", func() *image.RGBA {
+		return fortyGames.Render()
+	}},
 }
+
+// fortyGames is a trend of forty games: points a deal wandering about
+// the published par and rising, throws giving up less as they go, a few
+// games with no throw reviewed yet.
+var fortyGames = func() Trend {
+	var points, pointsAvg, given, givenAvg []float64
+	sumP, sumG, nG := 0.0, 0.0, 0
+	for i := range 40 {
+		p := 11.5 + float64(i)*0.06 + 3*math.Sin(float64(i)*1.7)
+		g := 2.2 - float64(i)*0.035 + 0.6*math.Cos(float64(i)*2.3)
+		if i >= 37 {
+			g = math.NaN()
+		}
+		points = append(points, p)
+		sumP += p
+		pointsAvg = append(pointsAvg, sumP/float64(i+1))
+		if !math.IsNaN(g) {
+			sumG += g
+			nG++
+		}
+		given = append(given, g)
+		givenAvg = append(givenAvg, sumG/float64(nG))
+	}
+	return Trend{Title: "Alice · the last 40 games", Subtitle: "two-player games · the line is the running average",
+		Panels: []TrendPanel{
+			{Label: "Points a deal (pegged, held, crib)", Values: points, Average: pointsAvg, Reference: 13.15, RefLabel: "ACC average 13.2", Digits: 0},
+			{Label: "Given up a throw, against the best", Values: given, Average: givenAvg, Side: 1, Digits: 1},
+		}}
+}()
 
 // longPlayoff is a playoff whose lines are too long for one line of the
 // picture, in a field with byes.
