@@ -389,19 +389,16 @@ func behindAt(scores []int, side int) bool {
 
 // ChampionMilestone returns what crowning tournament t's champion earns,
 // if a change made from before crowns one who is a person: their
-// TournamentWon, told in the record of table (the tournament's last
-// game), whose hand it gives.
+// TournamentWon, told in the thread of table (the tournament's last
+// game) after its record, between hands (Hand 0): the crowning comes in
+// the tournament's own change, after the game's.
 func ChampionMilestone(before, t *Tournament, table *Table) (Earned, bool) {
 	if t.Champion == "" || before.Champion != "" || table == nil {
 		return Earned{}, false
 	}
 	for _, e := range t.Entrants {
 		if e.UserID == t.Champion && e.Computer == "" {
-			hand := 0
-			if table.State != nil {
-				hand = table.State.HandNo
-			}
-			return Earned{UserID: e.UserID, Name: e.Name, Milestone: TournamentWon, TableID: table.ID, Hand: hand}, true
+			return Earned{UserID: e.UserID, Name: e.Name, Milestone: TournamentWon, TableID: table.ID}, true
 		}
 	}
 	return Earned{}, false

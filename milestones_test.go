@@ -216,7 +216,7 @@ func TestChampionMilestone(t *testing.T) {
 	before := &Tournament{Entrants: []Entrant{{UserID: "alice", Name: "Alice"}, {UserID: "cpu1", Name: "Computer 1 (easy)", Computer: "easy"}}}
 	crowned := before.Clone()
 	crowned.Champion = "alice"
-	if e, ok := ChampionMilestone(before, crowned, last); !ok || e != (Earned{UserID: "alice", Name: "Alice", Milestone: TournamentWon, TableID: 40, Hand: 6}) {
+	if e, ok := ChampionMilestone(before, crowned, last); !ok || e != (Earned{UserID: "alice", Name: "Alice", Milestone: TournamentWon, TableID: 40}) {
 		t.Errorf("crowning alice: %+v %v", e, ok)
 	}
 	if _, ok := ChampionMilestone(crowned, crowned, last); ok {

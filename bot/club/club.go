@@ -107,7 +107,7 @@ func (a *Answers) Stats(ctx context.Context, ic *discordgo.Interaction) (*discor
 		}
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Stats(st, name, vs).Response(true)}, nil
+		Data: render.Stats(st, nil, name, vs).Response(true)}, nil
 }
 
 // Count counts any hand with its breakdown, as players say it aloud:

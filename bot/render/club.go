@@ -228,8 +228,9 @@ type Versus struct {
 
 // Stats is a player's record, as /cribbage-club stats shows it privately:
 // their rating this season, their games against people and against the
-// computer, and against one other player when vs is set.
-func Stats(st cribbage.Stats, name string, vs *Versus) Message {
+// computer, against one other player when vs is set, and their numbers
+// (n, if not nil) with their trend as a picture.
+func Stats(st cribbage.Stats, n *cribbage.Numbers, name string, vs *Versus) Message {
 	e := &discordgo.MessageEmbed{Title: "Cribbage stats · " + name, Color: 0x2e7d32}
 	rated := fmt.Sprintf("Not rated yet in season %d: a game against a person rates you.", st.Season)
 	if st.Rating.Games > 0 {
@@ -260,5 +261,5 @@ func Stats(st cribbage.Stats, name string, vs *Versus) Message {
 	if st.People.Games+st.Computer.Games == 0 {
 		e.Description = "No finished games yet."
 	}
-	return Message{Embeds: []*discordgo.MessageEmbed{e}}
+	return withNumbers(Message{Embeds: []*discordgo.MessageEmbed{e}}, n, name)
 }

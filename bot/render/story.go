@@ -154,11 +154,12 @@ func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 		if through != 0 && it.ID > through {
 			break
 		}
-		if it.Kind != KindPost && it.Kind != KindLine {
+		kind := storyKind(it)
+		if kind != KindPost && kind != KindLine {
 			break
 		}
 		run = append(run, it)
-		if it.Kind != KindPost {
+		if kind != KindPost {
 			continue
 		}
 		if len(run) > 1 && plainPost(it) {
@@ -185,10 +186,24 @@ func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 	return taken
 }
 
+// storyKind is how the story carries an item: a milestone's news, which
+// the store queues itself (cribbage.OutboxMilestone), is a line of the
+// hand that earned it, waiting for that hand's post when it waits and
+// sent like a post otherwise; every other kind is its own.
+func storyKind(it cribbage.OutboxItem) string {
+	if it.Kind != cribbage.OutboxMilestone {
+		return it.Kind
+	}
+	if it.Waits {
+		return KindLine
+	}
+	return KindPost
+}
+
 // storyLines reports whether items carry story lines (a hand's record).
 func storyLines(items []cribbage.OutboxItem) bool {
 	for _, it := range items {
-		if it.Kind == KindLine || (it.Kind == KindPost && !plainPost(it)) {
+		if k := storyKind(it); k == KindLine || (k == KindPost && !plainPost(it)) {
 			return true
 		}
 	}
@@ -198,8 +213,24 @@ func storyLines(items []cribbage.OutboxItem) bool {
 // plainPost reports whether a post is a plain message (a reminder, a
 // ping), not story lines.
 func plainPost(it cribbage.OutboxItem) bool {
+	if it.Kind == cribbage.OutboxMilestone {
+		return false
+	}
 	var p PostPayload
 	return json.Unmarshal([]byte(it.Payload), &p) == nil && len(p.Lines) == 0
+}
+
+// payloadOf reads an item as a post: a milestone's news as its line.
+func payloadOf(it cribbage.OutboxItem) (PostPayload, bool) {
+	if it.Kind == cribbage.OutboxMilestone {
+		e, err := cribbage.ReadMilestoneNews(it.Payload)
+		if err != nil {
+			return PostPayload{}, false
+		}
+		return PostPayload{Lines: []StoryEntry{{Text: MilestoneLine(e), Hand: e.Hand}}}, true
+	}
+	var p PostPayload
+	return p, json.Unmarshal([]byte(it.Payload), &p) == nil
 }
 
 // Compose builds the message that carries items, and reports whether it
@@ -209,8 +240,8 @@ func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
 	var content []string
 	joins := false // the next fragment joins the line before
 	for _, it := range items {
-		var p PostPayload
-		if json.Unmarshal([]byte(it.Payload), &p) != nil {
+		p, ok := payloadOf(it)
+		if !ok {
 			continue
 		}
 		if p.Content != "" {

@@ -98,7 +98,7 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		return nil, err
 	}
 	switch it.Kind {
-	case render.KindPost:
+	case render.KindPost, cribbage.OutboxMilestone:
 		return d.deliverPost(ctx, t, it)
 	case render.KindThread:
 		return nil, d.openThread(ctx, t, it.Attempts)

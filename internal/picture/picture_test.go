@@ -2,10 +2,10 @@ package picture
 
 import (
 	"bytes"
-	"math"
 	"flag"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
