@@ -255,6 +255,11 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(timersDone)
 		b.runTimers(runCtx)
 	}()
+	reviewsDone := make(chan struct{})
+	go func() {
+		defer close(reviewsDone)
+		b.club.Review(runCtx)
+	}()
 	b.resume(runCtx)
 	<-ctx.Done()
 
@@ -283,6 +288,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	cancel()
 	<-senderDone
 	<-timersDone
+	<-reviewsDone
 	return disconnect()
 }
 

@@ -74,7 +74,8 @@ func (a *Answers) Leaderboard(ctx context.Context, ic *discordgo.Interaction) (*
 		Data: render.Leaderboard(board, se, se.Number == len(seasons), period, uid).Response(false)}, nil
 }
 
-// Stats shows a player's record, and against another player if asked.
+// Stats shows a player's record and numbers, and against another player
+// if asked.
 func (a *Answers) Stats(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	uid, name := command.User(ic)
 	opts := command.Options(ic)
@@ -88,6 +89,10 @@ func (a *Answers) Stats(ctx context.Context, ic *discordgo.Interaction) (*discor
 		}
 	}
 	st, err := a.Store.PlayerStats(ctx, ic.GuildID, uid)
+	if err != nil {
+		return nil, err
+	}
+	n, err := a.numbers(ctx, ic.GuildID, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +112,7 @@ func (a *Answers) Stats(ctx context.Context, ic *discordgo.Interaction) (*discor
 		}
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Stats(st, nil, name, vs).Response(true)}, nil
+		Data: render.Stats(st, &n, name, vs).Response(true)}, nil
 }
 
 // Count counts any hand with its breakdown, as players say it aloud:
