@@ -65,8 +65,8 @@ var twoGames = cribbage.Numbers{
 	All: cribbage.Period{Games: 2, Wins: 1, SkunksGiven: 1,
 		Dealer: cribbage.Role{Deals: 8, Pegging: 28, Hand: 64, Crib: 36, Throws: 8, GivenUp: 6},
 		Pone:   cribbage.Role{Deals: 8, Pegging: 16, Hand: 68, Throws: 4, GivenUp: 1}},
-	Recent: cribbage.Period{Games: 1, Dealer: cribbage.Role{Deals: 4, Pegging: 10, Hand: 30, Crib: 20}, Pone: cribbage.Role{Deals: 4, Pegging: 6, Hand: 34}},
-	Best:   []cribbage.BestHand{{Points: 24, Cards: engine.SetOf(engine.MustParseCards("4H 4D 5C 6S")...), Starter: engine.MustParseCard("6H")}},
+	Recent:     cribbage.Period{Games: 1, Dealer: cribbage.Role{Deals: 4, Pegging: 10, Hand: 30, Crib: 20}, Pone: cribbage.Role{Deals: 4, Pegging: 6, Hand: 34}},
+	Best:       []cribbage.BestHand{{Points: 24, Cards: engine.SetOf(engine.MustParseCards("4H 4D 5C 6S")...), Starter: engine.MustParseCard("6H")}},
 	Milestones: []cribbage.EarnedMilestone{{Milestone: cribbage.FirstWin}, {Milestone: cribbage.TwentyFour}},
 	Unreviewed: 3,
 }
