@@ -25,8 +25,13 @@ import (
 // action and carries its events, as the bot's moves do. It returns the
 // finished table.
 func PlayKnown(t testing.TB, s cribbage.TableService, now func() time.Time, cut, firstDeal uint64, stop func(g *engine.State) bool, resigner int) *cribbage.Table {
+	return PlayKnownAt(t, s, now, seated(two, "alice", "bob"), cut, firstDeal, stop, resigner)
+}
+
+// PlayKnownAt is PlayKnown at lobby, an unsaved two-player table.
+func PlayKnownAt(t testing.TB, s cribbage.TableService, now func() time.Time, lobby *cribbage.Table, cut, firstDeal uint64, stop func(g *engine.State) bool, resigner int) *cribbage.Table {
 	t.Helper()
-	tb, err := s.CreateTable(ctx, seated(two, "alice", "bob"), "", nil, cribbage.Hold{})
+	tb, err := s.CreateTable(ctx, lobby, "", nil, cribbage.Hold{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,13 +77,22 @@ func PlayKnown(t testing.TB, s cribbage.TableService, now func() time.Time, cut,
 	return tb
 }
 
-// KnownA and KnownB play the domain's gameA and gameB (PlayKnown).
-func KnownA(t testing.TB, s cribbage.TableService, now func() time.Time) *cribbage.Table {
-	return PlayKnown(t, s, now, 2, 200, func(g *engine.State) bool { return g.HandNo == 3 }, 1)
+// KnownA and KnownB play the domain's gameA and gameB (PlayKnown); at
+// lobby if it is given, a two-player table of the two players.
+func KnownA(t testing.TB, s cribbage.TableService, now func() time.Time, lobby ...*cribbage.Table) *cribbage.Table {
+	return PlayKnownAt(t, s, now, knownLobby(lobby), 2, 200, func(g *engine.State) bool { return g.HandNo == 3 }, 1)
 }
 
-func KnownB(t testing.TB, s cribbage.TableService, now func() time.Time) *cribbage.Table {
-	return PlayKnown(t, s, now, 3, 300, func(g *engine.State) bool { return g.HandNo == 3 && g.Phase == engine.PhasePlay }, 0)
+func KnownB(t testing.TB, s cribbage.TableService, now func() time.Time, lobby ...*cribbage.Table) *cribbage.Table {
+	return PlayKnownAt(t, s, now, knownLobby(lobby), 3, 300, func(g *engine.State) bool { return g.HandNo == 3 && g.Phase == engine.PhasePlay }, 0)
+}
+
+// knownLobby is the lobby given, or alice and bob's in server g.
+func knownLobby(lobby []*cribbage.Table) *cribbage.Table {
+	if len(lobby) > 0 {
+		return lobby[0]
+	}
+	return seated(two, "alice", "bob")
 }
 
 // testNumbersOfKnownGames plays the two known games, A and then B forty
