@@ -68,7 +68,9 @@ CREATE TABLE deals (
     finished_at BIGINT  NOT NULL,
     PRIMARY KEY (table_id, hand_no, seat)
 );
-CREATE INDEX deals_best ON deals (guild_id, user_id, best);
+-- A player's best hands, the latest first among equals, read in the
+-- index's order.
+CREATE INDEX deals_best ON deals (guild_id, user_id, best, finished_at, table_id, hand_no);
 -- The throws still to review: few at any time, so the index is small.
 CREATE INDEX deals_unreviewed ON deals (finished_at, table_id) WHERE reviewed = 0;
 CREATE INDEX deals_unreviewed_player ON deals (guild_id, user_id) WHERE reviewed = 0;

@@ -110,3 +110,71 @@ func BenchmarkOpenAndFindUnfinished(b *testing.B) {
 		s.Close()
 	}
 }
+
+// seedNumbers writes the numbers of n finished two-player games among
+// players people, straight into the tables, the way recordNumbers leaves
+// them: two game_numbers rows a game and nine deals a player, reviewed
+// but for the last game's. user-0 plays every game when regular is set.
+func seedNumbers(b *testing.B, s *Store, n, players int, regular bool) {
+	ctx := context.Background()
+	err := s.inTx(ctx, func(tx *txn) error {
+		for i := 1; i <= n; i++ {
+			if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, finished_at)
+				VALUES (?, 'g', 'c', 'h', 2, 121, 'finished', 100, ?, ?, ?)`, i, i, i, int64(i)*60000); err != nil {
+				return err
+			}
+			for seat := 0; seat < 2; seat++ {
+				user := fmt.Sprintf("user-%d", (i*7+seat*13)%players)
+				if regular {
+					user = fmt.Sprintf("user-%d", (1+i*7%199)*seat) // user-0 against the others
+				}
+				if _, err := tx.exec(ctx, `INSERT INTO game_numbers (table_id, seat, guild_id, user_id, finished_at, won,
+					skunks_given, double_skunks_given, skunks_taken, double_skunks_taken,
+					dealer_deals, dealer_pegging, dealer_hand, dealer_crib, dealer_throws, dealer_given_up,
+					pone_deals, pone_pegging, pone_hand, pone_throws, pone_given_up)
+					VALUES (?, ?, 'g', ?, ?, ?, 0, 0, 0, 0, 4, 14, 32, 19, 5, 4.5, 5, 10, 41, 5, 3.25)`,
+					i, seat, user, int64(i)*60000, (i+seat)%2); err != nil {
+					return err
+				}
+				for hand := 1; hand <= 9; hand++ {
+					if _, err := tx.exec(ctx, `INSERT INTO deals (table_id, hand_no, seat, guild_id, user_id, players, dealer_seat, complete,
+						dealt, thrown, starter, crib, pegging, hand_points, crib_points, best, best_crib, reviewed, given_up, finished_at)
+						VALUES (?, ?, ?, 'g', ?, 2, ?, 1, 63, 3, 20, 15, 2, ?, 4, ?, 0, ?, 0.5, ?)`,
+						i, hand, seat, user, hand%2, (i*hand)%25, (i*hand)%25, boolInt(i < n), int64(i)*60000); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkPlayerNumbers answers a player's numbers in a server with
+// 10,000 finished games among 200 players: an ordinary player of about a
+// hundred of them, and a regular who played every one (target: under 20
+// ms, as the leaderboard's).
+func BenchmarkPlayerNumbers(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		regular bool
+		user    string
+		games   int
+	}{{"player of 100", false, "user-7", 0}, {"player of 10000", true, "user-0", 10000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s, _ := MustOpen(b)
+			seedNumbers(b, s, 10000, 200, bc.regular)
+			ctx := context.Background()
+			since := fromMillis(5000 * 60000)
+			for b.Loop() {
+				n, err := s.PlayerNumbers(ctx, "g", bc.user, since)
+				if err != nil || n.All.Games == 0 || len(n.Best) != 3 || len(n.Trend) == 0 || (bc.games != 0 && n.All.Games != bc.games) {
+					b.Fatalf("%d games, %d best, %v", n.All.Games, len(n.Best), err)
+				}
+			}
+		})
+	}
+}

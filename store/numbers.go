@@ -182,30 +182,14 @@ func (s *Store) recordGameEnd(ctx context.Context, tx *txn, t *cribbage.Table, a
 // PlayerNumbers implements cribbage.RecordService.
 func (s *Store) PlayerNumbers(ctx context.Context, guildID, userID string, since time.Time) (cribbage.Numbers, error) {
 	var n cribbage.Numbers
-	rows, err := s.db.QueryContext(ctx, `SELECT finished_at >= ?, COUNT(*), SUM(won),
-		SUM(skunks_given + double_skunks_given), SUM(double_skunks_given), SUM(skunks_taken + double_skunks_taken), SUM(double_skunks_taken),
-		SUM(dealer_deals), SUM(dealer_pegging), SUM(dealer_hand), SUM(dealer_crib), SUM(dealer_throws), SUM(dealer_given_up),
-		SUM(pone_deals), SUM(pone_pegging), SUM(pone_hand), SUM(pone_throws), SUM(pone_given_up)
-		FROM game_numbers WHERE guild_id = ? AND user_id = ? GROUP BY 1`, millis(since), guildID, userID)
-	if err != nil {
+	var err error
+	// Two sums, all time and the recent range, each read from the
+	// covering index: one grouped by period would sort every row first,
+	// three times the work for a player of many games.
+	if n.All, err = s.period(ctx, ``, guildID, userID); err != nil {
 		return n, err
 	}
-	for rows.Next() {
-		var recent bool
-		var p cribbage.Period
-		if err := rows.Scan(&recent, &p.Games, &p.Wins, &p.SkunksGiven, &p.DoubleSkunksGiven, &p.SkunksTaken, &p.DoubleSkunksTaken,
-			&p.Dealer.Deals, &p.Dealer.Pegging, &p.Dealer.Hand, &p.Dealer.Crib, &p.Dealer.Throws, &p.Dealer.GivenUp,
-			&p.Pone.Deals, &p.Pone.Pegging, &p.Pone.Hand, &p.Pone.Throws, &p.Pone.GivenUp); err != nil {
-			rows.Close()
-			return n, err
-		}
-		n.All = addPeriod(n.All, p)
-		if recent {
-			n.Recent = p
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if n.Recent, err = s.period(ctx, ` AND finished_at >= ?`, guildID, userID, millis(since)); err != nil {
 		return n, err
 	}
 	if n.Best, err = s.bestHands(ctx, guildID, userID); err != nil {
@@ -221,17 +205,22 @@ func (s *Store) PlayerNumbers(ctx context.Context, guildID, userID string, since
 	return n, err
 }
 
-// addPeriod adds two periods' numbers.
-func addPeriod(a, b cribbage.Period) cribbage.Period {
-	a.Games += b.Games
-	a.Wins += b.Wins
-	a.SkunksGiven += b.SkunksGiven
-	a.DoubleSkunksGiven += b.DoubleSkunksGiven
-	a.SkunksTaken += b.SkunksTaken
-	a.DoubleSkunksTaken += b.DoubleSkunksTaken
-	a.Dealer.Add(b.Dealer)
-	a.Pone.Add(b.Pone)
-	return a
+// period adds up a player's game_numbers rows, those that also match
+// where (with its arguments after the server and player).
+func (s *Store) period(ctx context.Context, where string, args ...any) (cribbage.Period, error) {
+	var p cribbage.Period
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(won), 0),
+		COALESCE(SUM(skunks_given + double_skunks_given), 0), COALESCE(SUM(double_skunks_given), 0),
+		COALESCE(SUM(skunks_taken + double_skunks_taken), 0), COALESCE(SUM(double_skunks_taken), 0),
+		COALESCE(SUM(dealer_deals), 0), COALESCE(SUM(dealer_pegging), 0), COALESCE(SUM(dealer_hand), 0), COALESCE(SUM(dealer_crib), 0),
+		COALESCE(SUM(dealer_throws), 0), COALESCE(SUM(dealer_given_up), 0),
+		COALESCE(SUM(pone_deals), 0), COALESCE(SUM(pone_pegging), 0), COALESCE(SUM(pone_hand), 0),
+		COALESCE(SUM(pone_throws), 0), COALESCE(SUM(pone_given_up), 0)
+		FROM game_numbers WHERE guild_id = ? AND user_id = ?`+where, args...).Scan(
+		&p.Games, &p.Wins, &p.SkunksGiven, &p.DoubleSkunksGiven, &p.SkunksTaken, &p.DoubleSkunksTaken,
+		&p.Dealer.Deals, &p.Dealer.Pegging, &p.Dealer.Hand, &p.Dealer.Crib, &p.Dealer.Throws, &p.Dealer.GivenUp,
+		&p.Pone.Deals, &p.Pone.Pegging, &p.Pone.Hand, &p.Pone.Throws, &p.Pone.GivenUp)
+	return p, err
 }
 
 // bestHands reads a player's three best hands or cribs.
