@@ -178,3 +178,76 @@ func BenchmarkPlayerNumbers(b *testing.B) {
 		})
 	}
 }
+
+// seedPlayedGames writes n whole two-player games, played to 121 by the
+// engine (each player throwing its first two cards and laying its first
+// legal card), with their logs, tables, seats and records, straight into
+// the store as the moves that played them would have left them.
+func seedPlayedGames(b *testing.B, s *Store, n int) {
+	ctx := context.Background()
+	err := s.inTx(ctx, func(tx *txn) error {
+		for i := 1; i <= n; i++ {
+			seed := engine.SeedFromUint64(uint64(i))
+			tb := &cribbage.Table{ID: int64(i), GuildID: "g", ChannelID: "c", HostID: "a", Options: engine.Options{Players: 2, Target: 121},
+				Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{UserID: "a", Name: "A"}, {UserID: fmt.Sprint("u", i%50), Name: "B"}}, CutSeed: &seed}
+			g, _, err := engine.New(tb.Options, seed)
+			if err != nil {
+				return err
+			}
+			var log []cribbage.LoggedAction
+			for deal := uint64(i) << 8; g.Phase != engine.PhaseOver; {
+				a := nextAction(g, engine.SeedFromUint64(deal))
+				deal++
+				if g, _, err = g.Apply(a); err != nil {
+					return err
+				}
+				log = append(log, cribbage.LoggedAction{Action: a})
+			}
+			tb.State, tb.FinishedAt, tb.LastActionAt, tb.CreatedAt = g, fromMillis(int64(i)*60000), fromMillis(int64(i)*60000), fromMillis(int64(i)*60000)
+			row, err := encodeTable(tb)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, finished_at, cut_seed, state)
+				VALUES (?, 'g', 'c', 'a', 2, 121, 'finished', ?, ?, ?, ?, ?, ?)`, i, len(log), i, i, int64(i)*60000, row.seed, row.state); err != nil {
+				return err
+			}
+			if err := (&Store{}).saveSeats(ctx, tx, tb); err != nil {
+				return err
+			}
+			for v, la := range log {
+				raw, _ := json.Marshal(la.Action)
+				if _, err := tx.exec(ctx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, 0, '', ?, ?)`, i, v+1, string(raw), i); err != nil {
+					return err
+				}
+			}
+			if err := recordResult(ctx, tx, tb); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkAccountHistory is the migration that brings numbers in, on a
+// store of 1,000 whole games: each game's log played again, its numbers
+// and milestones written (a server of 10,000 takes ten times as long,
+// once, as the bot starts).
+func BenchmarkAccountHistory(b *testing.B) {
+	s, _ := MustOpen(b)
+	seedPlayedGames(b, s, 1000)
+	ctx := context.Background()
+	for b.Loop() {
+		mustWrite(b, s, `DELETE FROM game_numbers`, `DELETE FROM deals`, `DELETE FROM milestones`)
+		if err := s.inTx(ctx, func(tx *txn) error { return accountHistory(ctx, tx) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM game_numbers`).Scan(&n); err != nil || n != 2000 {
+		b.Fatalf("%d game rows, %v", n, err)
+	}
+}
