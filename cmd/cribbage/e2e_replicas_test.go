@@ -19,6 +19,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
 	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -272,6 +273,16 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	}
 	var want []string
 	for _, it := range queued {
+		if it.Kind == cribbage.OutboxMilestone && !waiting[it.ID] {
+			// A milestone's news, which the store queues itself, reads as
+			// its line in the thread.
+			e, err := cribbage.ReadMilestoneNews(it.Payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, lines(render.MilestoneLine(e))...)
+			continue
+		}
 		if (it.Kind != "post" && it.Kind != "line") || waiting[it.ID] {
 			continue
 		}
