@@ -204,7 +204,7 @@ func Trend(n cribbage.Numbers, name string) (picture.Trend, bool) {
 		Subtitle: fmt.Sprintf("two-player games · the line averages the last %d", trendWindow),
 		Panels: []picture.TrendPanel{
 			{Label: "Points a deal: pegged, held and crib", Values: points, Average: running(n.Trend, perDeal),
-				Reference: publishedPerDeal, RefLabel: fmt.Sprintf("ACC %.1f", publishedPerDeal)},
+				Reference: publishedPerDeal, RefLabel: fmt.Sprintf("ACC %.2f", publishedPerDeal)},
 			{Label: "Given up a throw (less is better)", Values: given, Average: running(n.Trend, perThrow), Side: 1, Digits: 1},
 		},
 	}, true
