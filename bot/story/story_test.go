@@ -481,3 +481,55 @@ func TestATableRefreshGoesToTheLiveSurface(t *testing.T) {
 		t.Errorf("%d requests made, want none", n)
 	}
 }
+
+// showing29 queues, as the store does for a change whose show holds
+// seat's 29, the change's own announcement and, the first time the
+// seat's person holds one, the news after it.
+func (r *rig) showing29(id int64, seat int, out cribbage.Outbound) {
+	r.t.Helper()
+	_, err := servicetest.Update(context.Background(), r.store, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		cs, st := engine.MustParseCards("5H 5D 5C JS"), engine.MustParseCard("5S")
+		b := engine.ScoreShow(cs, st, false)
+		t.State = &engine.State{HandNo: 1, Phase: engine.PhaseDeal}
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{out},
+			Events: []engine.Event{{Kind: engine.EvShow, Seat: seat, Cards: cs, Card: st, Items: b.Items, Points: b.Total}}}, nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// TestAMilestoneGoesWithTheHandThatEarnedIt: a milestone's news, queued
+// by the store after the post of the change that earned it, goes out in
+// that post's message, in its hand's record; news queued by a change
+// whose hand is still on waits for the post that ends the hand; and news
+// earned already is not queued again.
+func TestAMilestoneGoesWithTheHandThatEarnedIt(t *testing.T) {
+	r := newRig(t)
+	tb := r.table(channel, "Alice", "Bob")
+	r.showing29(tb.ID, 0, ends(1, "Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	got := show(r.fake.ChannelMessages(channel))
+	if len(got) != 1 || len(got[0].Embeds) != 1 || !strings.HasPrefix(got[0].Embeds[0], "Hand 1: Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29.\n🏅 **Alice** earns a milestone: **A 29 hand**") ||
+		!strings.Contains(got[0].Embeds[0], "**Four of a kind**") {
+		t.Fatalf("posted %q, want the show with its milestones in one record", got)
+	}
+	other := r.table(channel, "Alice", "Carol")
+	r.showing29(other.ID, 0, line(1, "Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	if n := r.pending(other.ID); n != 1 || len(r.fake.ChannelMessages(channel)) != 1 {
+		t.Errorf("%d pending, %d messages: Alice's 29 was announced again", n, len(r.fake.ChannelMessages(channel)))
+	}
+	carol := r.table(channel, "Alice", "Carol")
+	r.showing29(carol.ID, 1, line(1, "Carol: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	if n := len(r.fake.ChannelMessages(channel)); n != 1 {
+		t.Fatalf("%d messages while Carol's hand is on, want still 1", n)
+	}
+	r.queue(carol.ID, ends(1, "Carol 29 · Alice 0."))
+	r.drain()
+	got = show(r.fake.ChannelMessages(channel))
+	if len(got) != 2 || !strings.Contains(got[1].Embeds[0], "🏅 **Carol** earns a milestone: **A 29 hand**") || !strings.HasSuffix(got[1].Embeds[0], "Carol 29 · Alice 0.") {
+		t.Errorf("posted %q, want Carol's record with her milestones before its last line", got)
+	}
+}
