@@ -26,8 +26,8 @@ import (
 // that would write what this returns fails as stale.
 func (s *Store) account(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change) (*cribbage.Account, error) {
 	t := ch.Table
-	if t.Status != cribbage.StatusFinished || cur.Status == cribbage.StatusFinished || t.State == nil || t.State.Result == nil {
-		return nil, nil
+	if t.Status != cribbage.StatusFinished || cur.Status == cribbage.StatusFinished || t.State == nil || t.State.Result == nil || !t.HasPerson() {
+		return nil, nil // nothing to account for, or nobody to account to
 	}
 	actions, err := s.Actions(ctx, cur.ID)
 	if err != nil {
