@@ -353,3 +353,45 @@ func testMilestoneAnnouncedOnce(t *testing.T, h *harness) {
 		t.Errorf("carol's 29 announced %d times, want once", total)
 	}
 }
+
+// testChampionAnnouncedOnce: the change that crowns a tournament's
+// champion records their TournamentWon and queues its news at the
+// tournament's last table; a later change of the finished tournament
+// tells it no more.
+func testChampionAnnouncedOnce(t *testing.T, h *harness) {
+	tr := h.openTournament(t, 4)
+	started, err := UpdateTournament(ctx, h.s, tr.ID, "", advance(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := h.s.TournamentTables(ctx, started.ID)
+	if err != nil || len(tables) == 0 {
+		t.Fatalf("%d tables, %v", len(tables), err)
+	}
+	last := tables[len(tables)-1]
+	crown := func(tr *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
+		tr.Champion, tr.Status = "p2", cribbage.TournamentFinished
+		return &cribbage.TournamentChange{Tournament: tr}, nil
+	}
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", crown); err != nil {
+		t.Fatal(err)
+	}
+	news := h.news(t, last.ID)
+	if len(news) != 1 {
+		t.Fatalf("%d milestone announcements at the last table, want the champion's", len(news))
+	}
+	e, err := cribbage.ReadMilestoneNews(news[0].Payload)
+	if want := (cribbage.Earned{UserID: "p2", Name: "P2", Milestone: cribbage.TournamentWon, TableID: last.ID}); err != nil || e != want || news[0].Waits {
+		t.Errorf("the news %+v (waits %v), %v; want %+v", e, news[0].Waits, err, want)
+	}
+	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", crown); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.news(t, last.ID); len(got) != 1 {
+		t.Errorf("%d announcements after another change, want the one", len(got))
+	}
+	n, err := h.s.PlayerNumbers(ctx, "g", "p2", time.Time{})
+	if err != nil || len(n.Milestones) != 1 || n.Milestones[0].Milestone != cribbage.TournamentWon || n.Milestones[0].TableID != last.ID {
+		t.Errorf("the champion's milestones %+v, %v", n.Milestones, err)
+	}
+}

@@ -89,6 +89,7 @@ func Run(t *testing.T, open Open) {
 		{"MatchesInStats", testMatchesInStats},
 		{"NumbersOfKnownGames", testNumbersOfKnownGames},
 		{"MilestoneAnnouncedOnce", testMilestoneAnnouncedOnce},
+		{"ChampionAnnouncedOnce", testChampionAnnouncedOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
