@@ -143,31 +143,6 @@ func (t *Table) Cancel(by, reason string) error {
 	return nil
 }
 
-// MessageToken is an interaction token whose original response is a
-// message: the message the response posted, or the one whose button the
-// response updated. The bot decides how long one is used (Discord lets it
-// edit that message for a while after the interaction, outside the bot
-// token's rate limit); the store only keeps it.
-type MessageToken struct {
-	MessageID string
-	Token     string
-	// At is when the interaction arrived; the token's life counts from it.
-	At time.Time
-}
-
-// HandView is a seat's open hand view: the private message that shows a
-// player their cards, through the newest interaction token that can edit
-// it. Token.MessageID is the message, or empty for the interaction's own
-// response (a view opened by a new private message, whose id the bot is
-// not told).
-type HandView struct {
-	Seat  int
-	Token MessageToken
-	// Version is the table version the view showed when the token was
-	// recorded.
-	Version int64
-}
-
 // Since is when the players the game waits on began waiting (the last
 // move, for tables saved before this was kept).
 func (t *Table) Since() time.Time {

@@ -357,6 +357,28 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 	return s.record(id, func(t *cribbage.Table) { t.Assisted = true })
 }
 
+// TableMessage implements cribbage.MessageBook.
+func (s *Store) TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[id]
+	if !ok {
+		return cribbage.TableMessage{}, cribbage.ErrNotFound
+	}
+	return cribbage.TableMessage{TableID: id, MessageID: t.MessageID, ThreadID: t.ThreadID, Board: t.Board, EditToken: t.EditToken}, nil
+}
+
+// TableMessages implements cribbage.MessageBook.
+func (s *Store) TableMessages(ctx context.Context, ids []int64) ([]cribbage.TableMessage, error) {
+	var out []cribbage.TableMessage
+	for _, id := range ids {
+		if m, err := s.TableMessage(ctx, id); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // SetMessages implements cribbage.MessageBook.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
 	return s.record(id, func(t *cribbage.Table) { t.MessageID, t.ThreadID = messageID, threadID })

@@ -1,6 +1,7 @@
 package servicetest
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -49,6 +50,43 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 				t.Errorf("version %d and last action %v, want %d and %v", got.Version, got.LastActionAt, tb.Version, tb.LastActionAt)
 			}
 		})
+	}
+}
+
+// testTableMessage: a table's message reads back as recorded — the
+// message and thread, the board and the edit token — nothing before any
+// is, and ErrNotFound for no table; many tables' read at once come back in
+// the order asked for, with no entry for an id of no table.
+func testTableMessage(t *testing.T, h *harness) {
+	a := h.startGame(t, lobby("g", "a", "b"))
+	b := h.startGame(t, lobby("g", "c", "d"))
+	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, cribbage.TableMessage{TableID: a.ID}) {
+		t.Errorf("before anything is recorded: %+v, %v", got, err)
+	}
+	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: start.Add(time.Minute)}
+	for _, err := range []error{h.s.SetMessages(ctx, a.ID, "m1", "th1"), h.s.RecordBoard(ctx, a.ID, "board-1"),
+		h.s.RecordEditToken(ctx, a.ID, token), h.s.RecordTableMessage(ctx, b.ID, "m2")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantA := cribbage.TableMessage{TableID: a.ID, MessageID: "m1", ThreadID: "th1", Board: "board-1", EditToken: token}
+	wantB := cribbage.TableMessage{TableID: b.ID, MessageID: "m2"}
+	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, wantA) {
+		t.Errorf("recorded: %+v, %v; want %+v", got, err, wantA)
+	}
+	if _, err := h.s.TableMessage(ctx, 999); !errors.Is(err, cribbage.ErrNotFound) {
+		t.Errorf("no table: %v, want ErrNotFound", err)
+	}
+	got, err := h.s.TableMessages(ctx, []int64{b.ID, 999, a.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !sameTableMessage(got[0], wantB) || !sameTableMessage(got[1], wantA) {
+		t.Errorf("read at once: %+v, want %+v and %+v", got, wantB, wantA)
+	}
+	if got, err := h.s.TableMessages(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("none asked for: %+v, %v", got, err)
 	}
 }
 
@@ -154,6 +192,13 @@ func testTimesToTheMillisecond(t *testing.T, h *harness) {
 // instant.
 func sameToken(a, b cribbage.MessageToken) bool {
 	return a.MessageID == b.MessageID && a.Token == b.Token && a.At.Equal(b.At)
+}
+
+// sameTableMessage reports whether two table messages are the same, their
+// tokens' times by instant.
+func sameTableMessage(a, b cribbage.TableMessage) bool {
+	return a.TableID == b.TableID && a.MessageID == b.MessageID && a.ThreadID == b.ThreadID && a.Board == b.Board &&
+		sameToken(a.EditToken, b.EditToken)
 }
 
 // sameView reports whether two hand views are the same.

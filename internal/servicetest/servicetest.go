@@ -65,6 +65,7 @@ func Run(t *testing.T, open Open) {
 		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},
 		{"RecordingChangesNoVersion", testRecordingChangesNoVersion},
+		{"TableMessage", testTableMessage},
 		{"NewerTokensWin", testNewerTokensWin},
 		{"HandViews", testHandViews},
 		{"TimesToTheMillisecond", testTimesToTheMillisecond},
