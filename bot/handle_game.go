@@ -34,8 +34,8 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if !here(t, ic) {
-		return nil, -1, errNotHere
+	if err := b.checkHere(ctx, ic, t); err != nil {
+		return nil, -1, err
 	}
 	uid, _ := user(ic)
 	seat := t.SeatOf(uid)

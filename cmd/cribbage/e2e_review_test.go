@@ -79,15 +79,15 @@ func reviewCurrent(h *harness, id int64) {
 	h.settleLive()
 	h.drain()
 	h.settleLive()
-	tb := h.table(id)
-	want := render.Table(tb)
+	tb, msg := h.table(id), h.tableMessage(id)
+	want := render.Table(tb, msg.Board)
 	w := shownOf(want.Content, want.Embeds, want.Components)
 	var g shownTable
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		m, ok := h.fake.Message(tb.MessageID)
+		m, ok := h.fake.Message(msg.MessageID)
 		if !ok {
-			h.t.Errorf("table %d: no table message %q", id, tb.MessageID)
+			h.t.Errorf("table %d: no table message %q", id, msg.MessageID)
 			return
 		}
 		g = shownOf(m.Content, m.Embeds, m.Components)
@@ -438,10 +438,10 @@ func reviewCatchesUp(h *harness, id int64, d time.Duration) {
 	var g, w shownTable
 	deadline := time.Now().Add(d)
 	for {
-		tb := h.table(id)
-		want := render.Table(tb)
+		tb, msg := h.table(id), h.tableMessage(id)
+		want := render.Table(tb, msg.Board)
 		w = shownOf(want.Content, want.Embeds, want.Components)
-		m, _ := h.fake.Message(tb.MessageID)
+		m, _ := h.fake.Message(msg.MessageID)
 		g = shownOf(m.Content, m.Embeds, m.Components)
 		if g.String() == w.String() {
 			return
