@@ -17,14 +17,13 @@ type TableService interface {
 	// it, unchanged), in one transaction: the table, its actions, its
 	// announcements and the interaction that asked for it, and the table
 	// it opens (Next), recorded as its RematchID. It saves the game (see
-	// Change), and a MessageID the change sets on a table that has none.
-	// It fails with ErrStale if the table has changed since from (decide
-	// again on the newer table), ErrDuplicate for an interaction seen
-	// before, and with the error of a Hold the change would break; a nil
-	// change saves nothing. The caller decides outside any transaction, so
-	// a change may take its time (a computer player's search) without
-	// holding up any other table's, and no code of the caller's runs in
-	// the store.
+	// Change), and nothing the MessageBook keeps. It fails with ErrStale
+	// if the table has changed since from (decide again on the newer
+	// table), ErrDuplicate for an interaction seen before, and with the
+	// error of a Hold the change would break; a nil change saves nothing.
+	// The caller decides outside any transaction, so a change may take its
+	// time (a computer player's search) without holding up any other
+	// table's, and no code of the caller's runs in the store.
 	Save(ctx context.Context, from *Table, ch *Change, interactionID string) (*Table, error)
 	// Seen fails with ErrDuplicate for an interaction already applied, so
 	// a redelivered click is told so before anything is decided for it.

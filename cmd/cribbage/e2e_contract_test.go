@@ -342,7 +342,7 @@ func (h *harness) verifyDeals(id int64) {
 	h.t.Helper()
 	tb := h.table(id)
 	var story strings.Builder
-	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		story.WriteString(m.Text() + "\n")
 	}
 	commitments := regexp.MustCompile("hand \\d+ commitment `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)

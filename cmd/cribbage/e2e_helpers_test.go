@@ -305,7 +305,7 @@ func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, s
 		h.t.Fatalf("start answered %+v", a.Response)
 	}
 	id := tableIDFrom(h.t, a.Response.Data.Components, "/join/")
-	h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+	h.eventually("table message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 	return id, a.MessageID
 }
 

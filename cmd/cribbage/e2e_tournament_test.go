@@ -335,8 +335,8 @@ func TestTournamentOfEight(t *testing.T) {
 	if !ok || tb.Seats[0].UserID != alice.ID || tb.Seats[1].UserID != bob.ID {
 		t.Fatalf("round 1 game 1: %+v", tb)
 	}
-	h.eventually("the game's table message", func() bool { return h.table(tb.ID).MessageID != "" })
-	msg := h.table(tb.ID).MessageID
+	h.eventually("the game's table message", func() bool { return h.tableMessage(tb.ID).MessageID != "" })
+	msg := h.tableMessage(tb.ID).MessageID
 	// Alice throws to the crib; Bob never does.
 	h.discard(alice, msg, tb.ID, 2)
 	h.fake.Advance(7*24*time.Hour + time.Minute)

@@ -17,23 +17,25 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 	tests := []struct {
 		name   string
 		record func(id int64) error
-		check  func(tb *cribbage.Table) bool
+		check  func(tb *cribbage.Table, m cribbage.TableMessage) bool
 	}{
 		{"SetMessages", func(id int64) error { return h.s.SetMessages(ctx, id, "m1", "th1") },
-			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" && tb.ThreadID == "th1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool {
+				return m.MessageID == "m1" && m.ThreadID == "th1"
+			}},
 		{"RecordTableMessage", func(id int64) error { return h.s.RecordTableMessage(ctx, id, "m1") },
-			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return m.MessageID == "m1" }},
 		{"RecordBoard", func(id int64) error { return h.s.RecordBoard(ctx, id, "board-1") },
-			func(tb *cribbage.Table) bool { return tb.Board == "board-1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return m.Board == "board-1" }},
 		{"RecordEditToken", func(id int64) error { return h.s.RecordEditToken(ctx, id, token) },
-			func(tb *cribbage.Table) bool { return sameToken(tb.EditToken, token) }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return sameToken(m.EditToken, token) }},
 		{"RecordHandView", func(id int64) error { return h.s.RecordHandView(ctx, id, view) },
-			func(tb *cribbage.Table) bool {
+			func(tb *cribbage.Table, _ cribbage.TableMessage) bool {
 				views, err := h.s.HandViews(ctx, tb.ID)
 				return err == nil && len(views) == 1 && sameView(views[0], view)
 			}},
 		{"MarkAssisted", func(id int64) error { return h.s.MarkAssisted(ctx, id) },
-			func(tb *cribbage.Table) bool { return tb.Assisted }},
+			func(tb *cribbage.Table, _ cribbage.TableMessage) bool { return tb.Assisted }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,9 +44,9 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 			if err := tt.record(tb.ID); err != nil {
 				t.Fatal(err)
 			}
-			got := h.table(t, tb.ID)
-			if !tt.check(got) {
-				t.Errorf("not recorded: %+v", got)
+			got, m := h.table(t, tb.ID), h.message(t, tb.ID)
+			if !tt.check(got, m) {
+				t.Errorf("not recorded: %+v, %+v", got, m)
 			}
 			if got.Version != tb.Version || !got.LastActionAt.Equal(tb.LastActionAt) {
 				t.Errorf("version %d and last action %v, want %d and %v", got.Version, got.LastActionAt, tb.Version, tb.LastActionAt)
@@ -90,6 +92,34 @@ func testTableMessage(t *testing.T, h *harness) {
 	}
 }
 
+// testTableMessageRecordedOnce: RecordTableMessage records the table
+// message when none is known (the answer that posted it, or a click on it,
+// whichever comes first), and never replaces one that is; SetMessages
+// (a new message posted, the thread opened) does.
+func testTableMessageRecordedOnce(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	for _, id := range []string{"from-a-click", "from-the-answer"} {
+		if err := h.s.RecordTableMessage(ctx, tb.ID, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.message(t, tb.ID).MessageID; got != "from-a-click" {
+		t.Errorf("message %q, want the first one recorded", got)
+	}
+	if err := h.s.SetMessages(ctx, tb.ID, "posted-again", "th1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.RecordTableMessage(ctx, tb.ID, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.message(t, tb.ID); got.MessageID != "posted-again" || got.ThreadID != "th1" {
+		t.Errorf("message %q in thread %q, want the one set", got.MessageID, got.ThreadID)
+	}
+	if err := h.s.RecordTableMessage(ctx, 999, "m"); err != nil {
+		t.Errorf("recorded for no table: %v", err)
+	}
+}
+
 // testNewerTokensWin: of two tokens that can edit the table message,
 // recorded in either order (two replicas answering two clicks), the table
 // keeps the newer, which lives longer; of two at one instant, the later
@@ -115,7 +145,7 @@ func testNewerTokensWin(t *testing.T, h *harness) {
 					t.Fatal(err)
 				}
 			}
-			if got := h.table(t, tb.ID).EditToken; !sameToken(got, tt.want) {
+			if got := h.message(t, tb.ID).EditToken; !sameToken(got, tt.want) {
 				t.Errorf("token %+v, want %+v", got, tt.want)
 			}
 		})
@@ -170,7 +200,7 @@ func testTimesToTheMillisecond(t *testing.T, h *harness) {
 	for _, c := range []struct {
 		name string
 		at   time.Time
-	}{{"created", got.CreatedAt}, {"last action", got.LastActionAt}, {"token", got.EditToken.At}, {"reminded", got.RemindedAt}} {
+	}{{"created", got.CreatedAt}, {"last action", got.LastActionAt}, {"token", h.message(t, tb.ID).EditToken.At}, {"reminded", got.RemindedAt}} {
 		if !c.at.Equal(ms) {
 			t.Errorf("%s at %v, want %v", c.name, c.at, ms)
 		}
