@@ -150,14 +150,6 @@ type TournamentService interface {
 	SaveTournament(ctx context.Context, from *Tournament, ch *TournamentChange, interactionID string) (*Tournament, error)
 	// ChannelTournaments returns a channel's tournaments, newest first.
 	ChannelTournaments(ctx context.Context, channelID string) ([]*Tournament, error)
-	// TournamentsToShow returns the tournaments whose standings message
-	// does not show their newest version: open ones changed since, and
-	// any whose last change was not shown.
-	TournamentsToShow(ctx context.Context) ([]*Tournament, error)
-	// MarkTournamentShown records the standings message, if none is
-	// recorded yet, and that it shows version (or newer), without a new
-	// version.
-	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
 	// OpenTournaments returns the tournaments still going on.
 	OpenTournaments(ctx context.Context) ([]*Tournament, error)
 }
@@ -177,11 +169,13 @@ type TournamentChange struct {
 
 // MessageBook keeps, for the bot, what it knows of its messages on
 // Discord: each table's TableMessage (the table message, its thread, the
-// board picture it shows and the interaction token that can edit it) and
-// each seat's hand view. None of it is the game's, and no rule reads it:
-// recording it changes no table version, so no button goes stale. It is
-// declared here, once, so that the store, its double and the conformance
-// suite implement the one interface without importing the bot.
+// board picture it shows and the interaction token that can edit it), each
+// seat's hand view, and each tournament's standings message and the
+// version it shows. None of it is the game's, and no rule reads it:
+// recording it changes no table's or tournament's version, so no button
+// goes stale, and no change to either writes it. It is declared here,
+// once, so that the store, its double and the conformance suite implement
+// the one interface without importing the bot.
 type MessageBook interface {
 	// TableMessage returns what is recorded of a table's messages (the
 	// zero TableMessage but for its TableID, before any is), or
@@ -207,6 +201,16 @@ type MessageBook interface {
 	RecordHandView(ctx context.Context, id int64, view HandView) error
 	// HandViews returns the open hand views recorded at a table, by seat.
 	HandViews(ctx context.Context, id int64) ([]HandView, error)
+	// TournamentMessage returns a tournament's standings message, or ""
+	// before it is posted; ErrTournamentNotFound for no such tournament.
+	TournamentMessage(ctx context.Context, id int64) (string, error)
+	// TournamentsToShow returns the tournaments whose standings message
+	// does not show their newest version: open ones changed since, and
+	// any whose last change was not shown.
+	TournamentsToShow(ctx context.Context) ([]*Tournament, error)
+	// MarkTournamentShown records the standings message, if none is
+	// recorded yet, and that it shows version (or newer).
+	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
 }
 
 // TableMessage is what the bot knows of a table's public message on

@@ -366,7 +366,7 @@ func TestReviewTournamentWithComputers(t *testing.T) {
 	})
 	h.settleLive()
 	h.drain()
-	reviewNoRepeats(h, "tournament message", done.MessageID)
+	reviewNoRepeats(h, "tournament message", h.tournamentMessageID(done.ID))
 	for _, tb := range h.tournamentTables(tr.ID) {
 		if h.tableMessage(tb.ID).MessageID != "" {
 			reviewCurrent(h, tb.ID)
