@@ -705,9 +705,14 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	m, err := s.opts.Store.TableMessage(ctx, table)
-	if err != nil {
-		return 0, err
+	// A table without a person has no message (see showTable), so its
+	// passes, one a move at a tournament's game between computers, read
+	// none.
+	var m cribbage.TableMessage
+	if t.HasPerson() {
+		if m, err = s.opts.Store.TableMessage(ctx, table); err != nil {
+			return 0, err
+		}
 	}
 	if err := s.showTable(ctx, t, m); err != nil {
 		var paced *rest.Paced
