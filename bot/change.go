@@ -27,8 +27,9 @@ type changeOf struct {
 	// ic is the click or command that asks for it; nil for the bot's own
 	// changes (timers, tournaments), which no place or seat limits.
 	ic *discordgo.Interaction
-	// place checks that ic may change the table (checkHere if nil).
-	place func(t *cribbage.Table, ic *discordgo.Interaction) error
+	// place checks that ic may change the table, given its thread
+	// (placeHere if nil).
+	place func(t *cribbage.Table, threadID string, ic *discordgo.Interaction) error
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
 	// on (click.ViewVersion).
@@ -45,11 +46,14 @@ type changeOf struct {
 }
 
 // changed is a saved change: the table as saved, the seat of the person
-// who made it, and what it did in the story's words.
+// who made it, and what it did in the story's words; and the table's
+// message as read for the change, if it was (see needsMessage): so it is
+// for a click on the table message, whose answer shows the message.
 type changed struct {
 	table *cribbage.Table
 	seat  int
 	note  []string
+	msg   cribbage.TableMessage
 }
 
 // change makes one change to table id; see changeOf. It returns a nil
@@ -60,6 +64,9 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 	if c.ic != nil {
 		interactionID = c.ic.ID
 	}
+	// The table's message is read once for the change, and only if it is
+	// needed: a card played from a hand view reads none.
+	var msg *cribbage.TableMessage
 	for attempt := 1; ; attempt++ {
 		// A redelivered interaction is told so, rather than whatever the
 		// table would say of it now; the save checks again.
@@ -70,9 +77,21 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
+		if msg == nil {
+			m := cribbage.TableMessage{TableID: id}
+			if needsMessage(from, c.ic) {
+				if m, err = b.store.TableMessage(ctx, id); err != nil {
+					return changed{seat: -1}, err
+				}
+			}
+			msg = &m
+		}
 		t := from.Clone()
-		done, ch, err := b.decide(t, c)
+		done, ch, err := b.decide(t, msg.ThreadID, c)
 		if err != nil || ch == nil {
+			return changed{seat: -1}, err
+		}
+		if err := b.noteTableMessage(ctx, msg, c.ic); err != nil {
 			return changed{seat: -1}, err
 		}
 		saved, err := b.store.Save(ctx, from, ch, interactionID)
@@ -82,7 +101,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		done.table = saved
+		done.table, done.msg = saved, *msg
 		if c.own {
 			b.live.Moved(saved, done.note)
 		} else {
@@ -92,20 +111,19 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 	}
 }
 
-// decide checks that c may change t, lets the domain make the change on
-// t, and words it: the story, the note for the hand views, and a closing
-// table's last refresh.
-func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, error) {
+// decide checks that c may change t, whose thread is threadID, lets the
+// domain make the change on t, and words it: the story, the note for the
+// hand views, and a closing table's last refresh.
+func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
 		place := c.place
 		if place == nil {
-			place = checkHere
+			place = placeHere
 		}
-		if err := place(t, c.ic); err != nil {
+		if err := place(t, threadID, c.ic); err != nil {
 			return done, nil, err
 		}
-		noteTableMessage(t, c.ic)
 		userID, _ := command.User(c.ic)
 		done.seat = t.SeatOf(userID)
 	}
@@ -152,15 +170,37 @@ func (b *Bot) moved(t *cribbage.Table, note []string) {
 	}
 }
 
+// needsMessage reports whether a change ic asks for reads the table's
+// message: a click on a public message (the table message, whose answer
+// shows it and which noteTableMessage may record), or an interaction made
+// elsewhere than the table's channel, whose place check needs its thread.
+// The bot's own changes read none.
+func needsMessage(t *cribbage.Table, ic *discordgo.Interaction) bool {
+	return ic != nil && (publicClick(ic) || elsewhere(t, ic))
+}
+
+// publicClick reports whether ic is a click on a public message's button.
+func publicClick(ic *discordgo.Interaction) bool {
+	return ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
+		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+}
+
 // noteTableMessage records the table message from a click on one of its
-// buttons, in the change the click makes, if the table does not know it
-// yet: a second player can press Join before the answer that posted the
-// message has been recorded.
-func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
-	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
-		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.MessageID = ic.Message.ID
+// buttons, if msg, the table's message as the change read it, does not
+// know it yet: a second player can press Join before the answer that
+// posted the message has been recorded. It is recorded before the change
+// is saved, so the thread the change may open finds it.
+func (b *Bot) noteTableMessage(ctx context.Context, msg *cribbage.TableMessage, ic *discordgo.Interaction) error {
+	if ic == nil || msg.MessageID != "" || !publicClick(ic) {
+		return nil
 	}
+	if err := b.store.RecordTableMessage(ctx, msg.TableID, ic.Message.ID); err != nil {
+		return err
+	}
+	// Recorded unless another was meanwhile, which it would not replace:
+	// either way no later attempt of the change records it again.
+	msg.MessageID = ic.Message.ID
+	return nil
 }
 
 // play is a seated person's action at a game (cribbage.Move), which

@@ -36,8 +36,8 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if !here(t, ic) {
-		return nil, -1, refusal.ErrNotHere
+	if err := b.checkHere(ctx, ic, t); err != nil {
+		return nil, -1, err
 	}
 	uid, _ := command.User(ic)
 	seat := t.SeatOf(uid)

@@ -26,7 +26,7 @@ func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		public = o.BoolValue()
 	}
 	// A message of its own: it carries its own board.
-	r := render.Table(t)
+	r := render.Table(t, "")
 	render.UploadBoard(&r, t)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}}, nil
 }
@@ -44,6 +44,10 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	} else {
 		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
 	}
+	if err == nil {
+		// Only tables the command can act on here are offered.
+		tables, err = b.tablesHere(ctx, ic, tables)
+	}
 	if err != nil {
 		return reply{}, err
 	}
@@ -51,10 +55,6 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	for _, t := range tables {
 		if len(choices) == 25 {
 			break
-		}
-		if !here(t, ic) {
-			// Only tables the command can act on here are offered.
-			continue
 		}
 		var names []string
 		for _, s := range t.Seats {

@@ -93,7 +93,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	r := render.Table(t)
+	// A new message: it has no board yet.
+	r := render.Table(t, "")
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
@@ -101,13 +102,13 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 
 // seatChange changes a lobby's seats in one update (cribbage.Join or
 // Leave); a lobby that fills up starts its game in the same transaction.
-func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
+func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (changed, error) {
 	uid, name := command.User(ic)
 	var settings cribbage.GuildSettings
 	if join {
 		var err error
 		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
-			return nil, err
+			return changed{seat: -1}, err
 		}
 	}
 	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
@@ -124,7 +125,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		ch, err := cribbage.Leave(t, uid)
 		return ch, nil, err
 	}})
-	return done.table, tooMany(err, settings)
+	return done, tooMany(err, settings)
 }
 
 // started adds to a lobby's change the thread of a game that it started,
@@ -150,11 +151,11 @@ func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c click
 }
 
 func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (reply, error) {
-	t, err := b.seatChange(ctx, ic, id, join)
+	done, err := b.seatChange(ctx, ic, id, join)
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
+	return updated(done), nil
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
@@ -168,7 +169,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(done.table), nil
+	return updated(done), nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
@@ -180,10 +181,11 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, true)
+	done, err := b.seatChange(ctx, ic, id, true)
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	msg := fmt.Sprintf("You joined table %d.", t.ID)
 	if t.Status == cribbage.StatusPlaying {
 		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
@@ -199,10 +201,11 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, false)
+	done, err := b.seatChange(ctx, ic, id, false)
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
 }
 
@@ -215,7 +218,8 @@ func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64
 		return 0, nil
 	case err != nil:
 		return 0, err
-	case !here(t, ic):
+	case !here(t, ic.ChannelID, ic):
+		// Found by its thread, the channel, it is here if in this server.
 		return 0, nil
 	}
 	return t.ID, nil
@@ -227,8 +231,11 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	uid, _ := command.User(ic)
 	if o, ok := command.Options(ic)["table"]; ok {
 		t, err := b.store.Table(ctx, o.IntValue())
-		if err != nil || !here(t, ic) {
+		if err != nil {
 			return 0, refusal.ErrNotHere
+		}
+		if err := b.checkHere(ctx, ic, t); err != nil {
+			return 0, err
 		}
 		return t.ID, nil
 	}
@@ -245,12 +252,15 @@ func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits fun
 	} else {
 		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
 	}
+	if err == nil {
+		tables, err = b.tablesHere(ctx, ic, tables)
+	}
 	if err != nil {
 		return 0, err
 	}
 	var ids []int64
 	for _, t := range tables {
-		if here(t, ic) && fits(t, uid) {
+		if fits(t, uid) {
 			ids = append(ids, t.ID)
 		}
 	}

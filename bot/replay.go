@@ -15,10 +15,11 @@ import (
 
 // mayReplay says whether uid may see a table's replay: anyone in its
 // channel once the game is over, only its players while it is on.
-func mayReplay(t *cribbage.Table, ic *discordgo.Interaction, uid string) error {
+func (b *Bot) mayReplay(ctx context.Context, t *cribbage.Table, ic *discordgo.Interaction, uid string) error {
+	if err := b.checkHere(ctx, ic, t); err != nil {
+		return err
+	}
 	switch {
-	case !here(t, ic):
-		return refusal.ErrNotHere
 	case t.State == nil:
 		return refusal.ErrNoReplay
 	case t.Status == cribbage.StatusPlaying && t.SeatOf(uid) < 0:
@@ -52,7 +53,7 @@ func (b *Bot) replayPage(ctx context.Context, ic *discordgo.Interaction, id int6
 	if err != nil {
 		return reply{}, err
 	}
-	if err := mayReplay(t, ic, uid); err != nil {
+	if err := b.mayReplay(ctx, t, ic, uid); err != nil {
 		return reply{}, err
 	}
 	actions, err := b.store.Actions(ctx, id)

@@ -38,8 +38,11 @@ func (b *Bot) showTournament(ctx context.Context, t *cribbage.Tournament) error 
 	if err != nil {
 		return err
 	}
+	id, err := b.store.TournamentMessage(ctx, t.ID)
+	if err != nil {
+		return err
+	}
 	r := render.Tournament(t, tables)
-	id := t.MessageID
 	if id == "" {
 		send := r.Send()
 		body := rest.MessageCreate{MessageSend: send, Nonce: fmt.Sprintf("tour%d", t.ID), EnforceNonce: true}

@@ -65,7 +65,7 @@ func TestAnAdminCancelsAGame(t *testing.T) {
 	})
 	h.drain()
 	told := false
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		told = told || strings.Contains(m.Text(), says) && strings.Contains(m.Text(), "counts for nobody") &&
 			strings.Contains(m.Text(), "<@"+alice.ID+">") && strings.Contains(m.Text(), "<@"+bob.ID+">")
 	}
@@ -177,7 +177,7 @@ func TestWhoMayUseTheAdminCommands(t *testing.T) {
 	}
 	// The lobby's message says who ended it.
 	h.eventually("the lobby's message", func() bool {
-		m, _ := h.fake.Message(h.table(lobby).MessageID)
+		m, _ := h.fake.Message(h.tableMessage(lobby).MessageID)
 		return strings.Contains(m.Text(), "cancelled by <@"+mo.ID+">")
 	})
 }

@@ -288,6 +288,16 @@ func (h *harness) table(id int64) *cribbage.Table {
 	return t
 }
 
+// tableMessage reads what is recorded of a table's message.
+func (h *harness) tableMessage(id int64) cribbage.TableMessage {
+	h.t.Helper()
+	m, err := h.store.TableMessage(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return m
+}
+
 // open starts a table as host and returns its id and message.
 func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, string) {
 	h.t.Helper()
@@ -296,7 +306,7 @@ func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, s
 		h.t.Fatalf("start answered %+v", a.Response)
 	}
 	id := tableIDFrom(h.t, a.Response.Data.Components, "/join/")
-	h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+	h.eventually("table message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 	return id, a.MessageID
 }
 

@@ -251,7 +251,7 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	}
 	var got []string
 	seen := map[string]bool{}
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if seen[m.Nonce] {
 			t.Errorf("table %d: announcement %s delivered twice", id, m.Nonce)
 		}

@@ -294,12 +294,12 @@ func TestALostThreadAnswerIsRecovered(t *testing.T) {
 	h.fake.LoseNextAnswers("POST", "/threads", 500, 1)
 	id, msg := twoPlayerGame(t, h)
 	h.drain()
-	tb := h.table(id)
+	thread := h.tableMessage(id).ThreadID
 	m, _ := h.fake.Message(msg)
-	if m.Thread == nil || tb.ThreadID != m.Thread.ID {
-		t.Fatalf("thread recorded %q, on the message %+v", tb.ThreadID, m.Thread)
+	if m.Thread == nil || thread != m.Thread.ID {
+		t.Fatalf("thread recorded %q, on the message %+v", thread, m.Thread)
 	}
-	if n := len(h.fake.ChannelMessages(tb.ThreadID)); n == 0 {
+	if n := len(h.fake.ChannelMessages(thread)); n == 0 {
 		t.Error("the story did not go to the thread")
 	}
 	refused := 0
@@ -325,8 +325,8 @@ func TestADeletedTableMessageIsPostedAgain(t *testing.T) {
 	mover, _ := h.turnUser(id)
 	view := h.showHand(mover, msg, id)
 	h.click(mover, view.MessageID, firstPlayable(t, view))
-	h.eventually("a new table message", func() bool { m := h.table(id).MessageID; return m != "" && m != msg })
-	again := h.table(id).MessageID
+	h.eventually("a new table message", func() bool { m := h.tableMessage(id).MessageID; return m != "" && m != msg })
+	again := h.tableMessage(id).MessageID
 	if m, ok := h.fake.Message(again); !ok || m.ChannelID != testChannel {
 		t.Fatalf("the new table message %q is not in the channel", again)
 	}
