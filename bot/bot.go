@@ -26,6 +26,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
@@ -126,9 +127,8 @@ type Bot struct {
 	live *live.Surface
 	// club answers the commands that change no table.
 	club *club.Answers
-	// tourMu lets one pass at a time bring tournament messages up to
-	// date, so this process never posts one twice.
-	tourMu sync.Mutex
+	// tournaments runs the tournaments.
+	tournaments *tournament.Director
 	// advancing is set while a timer pass's advance of the tournaments
 	// runs in the background (checkTimers), so one runs at a time.
 	advancing atomic.Bool
@@ -206,6 +206,8 @@ func New(opts Options) (*Bot, error) {
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
+	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
+		Wake: b.outbox.Wake, InBackground: b.inBackground}
 	return b, nil
 }
 
@@ -410,7 +412,7 @@ func (b *Bot) resume(ctx context.Context) {
 	}
 	// A tournament whose last game ended just before the stop has its
 	// next round paired now, and its message shown.
-	b.advanceTournaments(ctx)
+	b.tournaments.AdvanceAll(ctx)
 	b.outbox.Wake()
 }
 
@@ -421,18 +423,6 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		return cribbage.Continue(t, b.env())
 	}})
 	return done.table, err
-}
-
-// continueTable makes the moves table id makes by itself now (a computer
-// player's, a deal), in one change whose result the caller shows: the
-// tournament's pass, which advances the tournament itself. It returns the
-// table as saved and what the moves did, or a nil table when there were
-// none.
-func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
-	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.env())
-	}})
-	return done.table, done.note, err
 }
 
 // playLater lets table id, just opened by another table's change (a

@@ -141,7 +141,7 @@ func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *
 	if err != nil || ch == nil {
 		return done, nil, err
 	}
-	tell(ch)
+	render.Tell(ch)
 	if t.State != nil {
 		done.note = live.MoveNote(t, events)
 	}
@@ -164,7 +164,7 @@ func (b *Bot) moved(t *cribbage.Table, note []string) {
 	b.live.Moved(t, note)
 	switch {
 	case t.Tournament != nil && !t.Status.Open():
-		b.tournamentMoved(t.Tournament.ID)
+		b.tournaments.Moved(t.Tournament.ID)
 	case t.RematchID != 0 && !t.Status.Open():
 		b.playLater(t.RematchID)
 	}
@@ -219,59 +219,4 @@ func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, vie
 // and the computer players.
 func (b *Bot) env() cribbage.Env {
 	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
-}
-
-// tell adds the story to a change the domain decided: what its game did,
-// in the table's thread, and what opens the table it opens (a rematch, a
-// match's next game) before that table's own story. A table without a
-// person (a tournament's game between computer entrants) is played
-// quietly: its result is on the standings.
-func tell(ch *cribbage.Change) {
-	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
-		ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
-	}
-	if n := ch.Next; n != nil {
-		opened(n, render.Introduce(n.Follows, n.Table))
-	}
-}
-
-// opened words a new table's change: intro, what opens it, then its
-// game's story; nothing for a table without a person.
-func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
-	if !ch.Table.HasPerson() {
-		ch.Outbox = nil
-		return
-	}
-	out := append(intro, ch.Outbox...)
-	ch.Outbox = append(out, render.Story(ch.Table, ch.Events)...)
-}
-
-// changeTournament makes one change to tournament id, as change does to a
-// table: it reads the tournament and its tables, lets decide make the
-// change (which opens its tables as data), and saves it over the version
-// it was decided on, deciding again on a newer one while it loses a race.
-// A nil change saves nothing, and returns a nil tournament.
-func (b *Bot) changeTournament(ctx context.Context, id int64, interactionID string, decide func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for attempt := 1; ; attempt++ {
-		if err := b.store.Seen(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		from, err := b.store.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		tables, err := b.store.TournamentTables(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := decide(from.Clone(), tables)
-		if err != nil || ch == nil {
-			return nil, err
-		}
-		saved, err := b.store.SaveTournament(ctx, from, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
-	}
 }

@@ -12,19 +12,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
-
-// computerLevel is the level a player's choice of computer plays at.
-func computerLevel(choice string) (ai.Level, bool) {
-	switch choice {
-	case render.LevelEasy:
-		return ai.Easy, true
-	case render.LevelStrong:
-		return ai.Expert, true
-	}
-	return "", false
-}
 
 // cmdStart opens a table with the host in the first seat and answers with
 // the public table message.
@@ -69,7 +57,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
-		level, ok := computerLevel(v.StringValue())
+		level, ok := command.ComputerLevel(v.StringValue())
 		if !ok {
 			return reply{resp: render.Ephemeral("The computer plays `easy` or `strong`.")}, nil
 		}

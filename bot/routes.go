@@ -8,6 +8,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/tournament"
 )
 
 // The route table: every interaction the bot answers, once each — a slash
@@ -48,9 +49,9 @@ var clickRoutes = []clickRoute{
 	{click.Decline, (*Bot).clickDecline},
 	{click.Withdraw, (*Bot).clickWithdraw},
 	// A tournament's buttons: {table} is the tournament's id.
-	{click.TSignUp, (*Bot).clickTournamentSignUp},
-	{click.TWithdraw, (*Bot).clickTournamentWithdraw},
-	{click.TStart, (*Bot).clickTournamentStart},
+	{click.TSignUp, clickDirector((*tournament.Director).SignUp)},
+	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw)},
+	{click.TStart, clickDirector((*tournament.Director).StartClick)},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
@@ -81,14 +82,14 @@ var commandRoutes = []commandRoute{
 	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
 	{command.Club, "stats", fromClub((*club.Answers).Stats)},
 	{command.Club, "seasons", fromClub((*club.Answers).Seasons)},
-	{command.Club, "tournament", (*Bot).cmdTournamentStandings},
+	{command.Club, "tournament", fromDirector((*tournament.Director).Standings)},
 	{command.Admin, "cancel", (*Bot).cmdCancel},
 	{command.Admin, "settings", fromClub((*club.Answers).Settings)},
 	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew)},
-	{command.Admin, "tournament open", (*Bot).cmdTournamentOpen},
-	{command.Admin, "tournament start", (*Bot).cmdTournamentStart},
-	{command.Admin, "tournament cancel", (*Bot).cmdTournamentCancel},
-	{command.Admin, "tournament computers", (*Bot).cmdTournamentComputers},
+	{command.Admin, "tournament open", fromDirector((*tournament.Director).Open)},
+	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start)},
+	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel)},
+	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers)},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
 	{command.ChallengeMenu, "", (*Bot).menuChallenge},

@@ -86,7 +86,7 @@ func (b *Bot) advanceTournamentsLater() {
 	}
 	b.inBackground(func(ctx context.Context) {
 		defer b.advancing.Store(false)
-		b.advanceTournaments(ctx)
+		b.tournaments.AdvanceAll(ctx)
 		b.outbox.Wake()
 	})
 }
