@@ -23,6 +23,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
@@ -127,6 +128,8 @@ type Bot struct {
 	live *live.Surface
 	// club answers the commands that change no table.
 	club *club.Answers
+	// place finds the tables an interaction may mean.
+	place place.Finder
 	// tournaments runs the tournaments.
 	tournaments *tournament.Director
 	// advancing is set while a timer pass's advance of the tournaments
@@ -190,6 +193,7 @@ func New(opts Options) (*Bot, error) {
 		seeds:   opts.Seeds,
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
+	b.place = place.Finder{Store: opts.Store}
 	b.club = &club.Answers{Store: opts.Store, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
 	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner

@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -28,7 +29,7 @@ type changeOf struct {
 	// changes (timers, tournaments), which no place or seat limits.
 	ic *discordgo.Interaction
 	// place checks that ic may change the table, given its thread
-	// (placeHere if nil).
+	// (place.Is if nil).
 	place func(t *cribbage.Table, threadID string, ic *discordgo.Interaction) error
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
@@ -117,11 +118,11 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
-		place := c.place
-		if place == nil {
-			place = placeHere
+		check := c.place
+		if check == nil {
+			check = place.Is
 		}
-		if err := place(t, threadID, c.ic); err != nil {
+		if err := check(t, threadID, c.ic); err != nil {
 			return done, nil, err
 		}
 		userID, _ := command.User(c.ic)
@@ -176,7 +177,7 @@ func (b *Bot) moved(t *cribbage.Table, note []string) {
 // elsewhere than the table's channel, whose place check needs its thread.
 // The bot's own changes read none.
 func needsMessage(t *cribbage.Table, ic *discordgo.Interaction) bool {
-	return ic != nil && (publicClick(ic) || elsewhere(t, ic))
+	return ic != nil && (publicClick(ic) || place.Elsewhere(t, ic))
 }
 
 // publicClick reports whether ic is a click on a public message's button.

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -56,7 +57,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
 	uid, _ := command.User(ic)
-	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+	done, err := b.change(ctx, id, changeOf{ic: ic, place: place.InServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, nil, err
 		}
@@ -112,7 +113,7 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 		return err
 	}
 	// From elsewhere a table reads as no table at all.
-	if b.checkHere(ctx, ic, t) != nil {
+	if b.place.Check(ctx, ic, t) != nil {
 		return err
 	}
 	return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}

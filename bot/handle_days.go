@@ -73,7 +73,7 @@ func (b *Bot) cmdGames(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: render.Ephemeral("You have no open tables in this server. Start one with `/cribbage start`.")}, nil
 	}
 	// Every table's link, in one read.
-	msgs, err := b.tableMessages(ctx, append(slices.Clone(awaiting), tables...))
+	msgs, err := b.place.Messages(ctx, append(slices.Clone(awaiting), tables...))
 	if err != nil {
 		return reply{}, err
 	}

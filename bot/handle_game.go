@@ -36,7 +36,7 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if err := b.checkHere(ctx, ic, t); err != nil {
+	if err := b.place.Check(ctx, ic, t); err != nil {
 		return nil, -1, err
 	}
 	uid, _ := command.User(ic)
@@ -67,7 +67,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdHand shows the user's hand at their table in this channel.
 func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -208,7 +208,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdResign asks for confirmation before conceding.
 func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}

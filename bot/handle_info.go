@@ -13,7 +13,7 @@ import (
 
 // cmdStatus shows a table, privately unless asked to post it.
 func (b *Bot) cmdStatus(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return true }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return true }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -46,7 +46,7 @@ func (b *Bot) autocomplete(ctx context.Context, ic *discordgo.Interaction) (repl
 	}
 	if err == nil {
 		// Only tables the command can act on here are offered.
-		tables, err = b.tablesHere(ctx, ic, tables)
+		tables, err = b.place.Here(ctx, ic, tables)
 	}
 	if err != nil {
 		return reply{}, err

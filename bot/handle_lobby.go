@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -162,7 +161,7 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
 func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		// A challenge's held seat is its challenged person's alone.
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 && (t.Challenge == nil || t.Challenge.UserID == uid)
 	}, true)
@@ -183,7 +182,7 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 
 // cmdLeave gives up the user's seat in a lobby.
 func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) >= 0
 	}, false)
 	if err != nil {
@@ -195,68 +194,4 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	t := done.table
 	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
-}
-
-// threadTable returns the id of the table whose thread the interaction
-// was made in, or 0 when it was made elsewhere.
-func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
-	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
-	switch {
-	case errors.Is(err, cribbage.ErrNotFound):
-		return 0, nil
-	case err != nil:
-		return 0, err
-	case !here(t, ic.ChannelID, ic):
-		// Found by its thread, the channel, it is here if in this server.
-		return 0, nil
-	}
-	return t.ID, nil
-}
-
-// pickTable resolves which table a command means: the table option if
-// given, else the one table in this channel that fits.
-func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
-	uid, _ := command.User(ic)
-	if o, ok := command.Options(ic)["table"]; ok {
-		t, err := b.store.Table(ctx, o.IntValue())
-		if err != nil {
-			return 0, refusal.ErrNotHere
-		}
-		if err := b.checkHere(ctx, ic, t); err != nil {
-			return 0, err
-		}
-		return t.ID, nil
-	}
-	// A command used in a table's thread means that table, whatever its
-	// state, as its table option would: one over or cancelled is answered
-	// as such (refusal.OverError, refusal.CancelledError), not as no table at all.
-	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
-		return id, err
-	}
-	var tables []*cribbage.Table
-	var err error
-	if anyone {
-		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
-	} else {
-		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
-	}
-	if err == nil {
-		tables, err = b.tablesHere(ctx, ic, tables)
-	}
-	if err != nil {
-		return 0, err
-	}
-	var ids []int64
-	for _, t := range tables {
-		if fits(t, uid) {
-			ids = append(ids, t.ID)
-		}
-	}
-	switch len(ids) {
-	case 0:
-		return 0, refusal.ErrNoTable
-	case 1:
-		return ids[0], nil
-	}
-	return 0, &refusal.WhichTableError{IDs: ids}
 }

@@ -16,7 +16,7 @@ import (
 // mayReplay says whether uid may see a table's replay: anyone in its
 // channel once the game is over, only its players while it is on.
 func (b *Bot) mayReplay(ctx context.Context, t *cribbage.Table, ic *discordgo.Interaction, uid string) error {
-	if err := b.checkHere(ctx, ic, t); err != nil {
+	if err := b.place.Check(ctx, ic, t); err != nil {
 		return err
 	}
 	switch {
@@ -31,7 +31,7 @@ func (b *Bot) mayReplay(ctx context.Context, t *cribbage.Table, ic *discordgo.In
 // cmdReplay opens a game's replay at its first hand: the table named, or
 // the caller's game in progress here.
 func (b *Bot) cmdReplay(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}

@@ -230,7 +230,7 @@ func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
 	if o, ok := command.Options(ic)["table"]; ok {
 		return o.IntValue()
 	}
-	id, _ := b.threadTable(ctx, ic)
+	id, _ := b.place.Thread(ctx, ic)
 	return id
 }
 
