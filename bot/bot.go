@@ -194,7 +194,7 @@ func New(opts Options) (*Bot, error) {
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
 	b.place = place.Finder{Store: opts.Store}
-	b.club = &club.Answers{Store: opts.Store, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
+	b.club = &club.Answers{Store: opts.Store, Place: b.place, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
 	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner
 	if owner == "" {

@@ -82,7 +82,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		b.logger(ic).Warn("could not read a cancelled table's message", "table", t.ID, "err", err)
 	}
 	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, messageLink(t, m), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
+		t.ID, render.MessageLink(t, m), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its

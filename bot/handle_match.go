@@ -110,7 +110,7 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next, m)))}, nil
+	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, render.MessageLink(next, m)))}, nil
 }
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,

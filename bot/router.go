@@ -214,7 +214,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		}
 		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		return b.autocomplete(ctx, ic)
+		resp, err := b.club.Autocomplete(ctx, ic)
+		return reply{resp: resp}, err
 	case discordgo.InteractionMessageComponent:
 		return b.click(ctx, ic, ic.MessageComponentData().CustomID)
 	case discordgo.InteractionModalSubmit:

@@ -43,7 +43,7 @@ var clickRoutes = []clickRoute{
 	{click.ClaimWin, (*Bot).clickClaimWin},
 	{click.Rematch, (*Bot).clickRematch},
 	{click.NoRematch, (*Bot).clickNoRematch},
-	{click.Replay, (*Bot).clickReplay},
+	{click.Replay, clickClub((*club.Answers).ReplayClick)},
 	{click.ResignMatch, (*Bot).clickResignMatch},
 	{click.Accept, (*Bot).clickAccept},
 	{click.Decline, (*Bot).clickDecline},
@@ -70,13 +70,13 @@ var commandRoutes = []commandRoute{
 	{command.Play, "join", (*Bot).cmdJoin},
 	{command.Play, "leave", (*Bot).cmdLeave},
 	{command.Play, "hand", (*Bot).cmdHand},
-	{command.Play, "status", (*Bot).cmdStatus},
+	{command.Play, "status", fromClub((*club.Answers).Status)},
 	{command.Play, "resign", (*Bot).cmdResign},
 	{command.Play, "challenge", (*Bot).cmdChallenge},
 	{command.Play, "count", fromClub((*club.Answers).Count)},
-	{command.Play, "games", (*Bot).cmdGames},
+	{command.Play, "games", fromClub((*club.Answers).Games)},
 	{command.Play, "verify", fromClub((*club.Answers).Verify)},
-	{command.Play, "replay", (*Bot).cmdReplay},
+	{command.Play, "replay", fromClub((*club.Answers).Replay)},
 	{command.Play, "rules", fromClub((*club.Answers).Rules)},
 	{command.Play, "help", fromClub((*club.Answers).Help)},
 	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
@@ -107,6 +107,14 @@ var movedRoutes = map[command.Key]string{
 func fromClub(answer func(a *club.Answers, ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error)) func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 	return func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
 		resp, err := answer(b.club, ctx, ic)
+		return reply{resp: resp}, err
+	}
+}
+
+// clickClub routes a button to one of the club's answers.
+func clickClub(answer func(a *club.Answers, ctx context.Context, ic *discordgo.Interaction, c click.ID) (*discordgo.InteractionResponse, error)) func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+	return func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+		resp, err := answer(b.club, ctx, ic, c)
 		return reply{resp: resp}, err
 	}
 }

@@ -262,3 +262,67 @@ func Stats(st cribbage.Stats, name string, vs *Versus) Message {
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{e}}
 }
+
+// TableLink is a table's name, linked to its table message, m, if it has
+// one.
+func TableLink(t *cribbage.Table, m cribbage.TableMessage) string {
+	if m.MessageID == "" {
+		return fmt.Sprintf("table %d", t.ID)
+	}
+	return fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, m.MessageID)
+}
+
+// AnswerLine describes a table waiting on the user's answer, whose message
+// is m: a challenge to them, or a rematch offer
+// (cribbage.Table.AwaitsAnswer).
+func AnswerLine(t *cribbage.Table, m cribbage.TableMessage) string {
+	if t.Status == cribbage.StatusLobby {
+		what := fmt.Sprintf("a game to %d", t.Options.Target)
+		if t.Match != nil {
+			what = fmt.Sprintf("a best-of-%d match to %d", t.Match.BestOf, t.Options.Target)
+		}
+		return fmt.Sprintf("• %s — **%s** challenges you to %s, since <t:%d:R>: **Accept** or **Decline** on its message",
+			TableLink(t, m), NameOf(t, t.HostID), what, t.CreatedAt.Unix())
+	}
+	return fmt.Sprintf("• %s — **%s** offers a rematch, until <t:%d:R>: **Accept rematch** or **Decline** on its message",
+		TableLink(t, m), NameOf(t, t.Offer.By), t.Offer.At.Add(cribbage.OfferLife).Unix())
+}
+
+// GameLine describes one of a player's tables, whose message is m.
+func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
+	var others []string
+	for _, s := range t.Seats {
+		if s.UserID != uid || s.Computer != "" {
+			others = append(others, s.Name)
+		}
+	}
+	line := fmt.Sprintf("• %s with %s — ", TableLink(t, m), strings.Join(others, ", "))
+	if c := t.Challenge; c != nil && t.Status == cribbage.StatusLobby {
+		// Nobody else is seated yet: the one it waits on is the person
+		// challenged.
+		return fmt.Sprintf("• %s — your challenge to **%s**, waiting for their answer since <t:%d:R>", TableLink(t, m), c.Name, t.CreatedAt.Unix())
+	}
+	if t.Status == cribbage.StatusLobby {
+		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
+	}
+	seats, verb := WaitingFor(t)
+	var names []string
+	mine := false
+	for _, s := range seats {
+		names = append(names, SeatName(t, s))
+		mine = mine || t.Seats[s].UserID == uid
+	}
+	if mine {
+		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
+	}
+	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
+}
+
+// MessageLink is " (its message link)" for a table whose message, m, is
+// known, or "".
+func MessageLink(t *cribbage.Table, m cribbage.TableMessage) string {
+	if m.MessageID == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (https://discord.com/channels/%s/%s/%s)", t.GuildID, t.ChannelID, m.MessageID)
+}
