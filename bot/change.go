@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -40,6 +41,10 @@ type changeOf struct {
 	// from them itself (the tournament's pass): the change is shown, but
 	// its tournament is not advanced, nor the table it opens played, here.
 	own bool
+	// move, when set, is a seated person's move at a game, made with
+	// cribbage.Move for their seat (its Seat is set to it); decide is then
+	// not needed.
+	move *engine.Action
 	// decide makes the change with the domain, given the user's seat (-1
 	// for none): the change to save, and the events of the game it made,
 	// whose lines the hand views show. A nil change saves nothing.
@@ -138,7 +143,16 @@ func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *
 			return done, nil, refusal.ErrStaleView
 		}
 	}
-	ch, events, err := c.decide(t, done.seat)
+	var ch *cribbage.Change
+	var events []engine.Event
+	var err error
+	if c.move != nil {
+		a := *c.move
+		a.Seat = done.seat
+		ch, events, err = cribbage.Move(t, a, b.env())
+	} else {
+		ch, events, err = c.decide(t, done.seat)
+	}
 	if err != nil || ch == nil {
 		return done, nil, err
 	}
@@ -220,4 +234,43 @@ func (b *Bot) play(ctx context.Context, ic *discordgo.Interaction, id int64, vie
 // and the computer players.
 func (b *Bot) env() cribbage.Env {
 	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
+}
+
+// keyLocks is a lock per key that lives only while someone holds or waits
+// for it, so the map stays as small as what is in use. The bot keeps one
+// per table, so clicks on a table queue instead of racing (the store's
+// version check guards against other processes).
+type keyLocks[K comparable] struct {
+	mu    sync.Mutex
+	locks map[K]*keyLock
+}
+
+// keyLock is one key's lock and how many hold or wait for it.
+type keyLock struct {
+	sync.Mutex
+	users int
+}
+
+// lock locks a key and returns its unlock.
+func (l *keyLocks[K]) lock(key K) func() {
+	l.mu.Lock()
+	if l.locks == nil {
+		l.locks = map[K]*keyLock{}
+	}
+	kl, ok := l.locks[key]
+	if !ok {
+		kl = &keyLock{}
+		l.locks[key] = kl
+	}
+	kl.users++
+	l.mu.Unlock()
+	kl.Lock()
+	return func() {
+		kl.Unlock()
+		l.mu.Lock()
+		if kl.users--; kl.users == 0 {
+			delete(l.locks, key)
+		}
+		l.mu.Unlock()
+	}
 }
