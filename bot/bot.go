@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
@@ -124,8 +125,10 @@ type Bot struct {
 	workers chan struct{}
 	// live brings table messages and hand views up to date.
 	live *live.Surface
-	// club answers the commands that change no table.
-	club *club.Answers
+	// club answers the commands that change no table; daily, the daily
+	// hand's, and posts it.
+	club  *club.Answers
+	daily *daily.Answers
 	// tourMu lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice.
 	tourMu sync.Mutex
@@ -204,7 +207,8 @@ func New(opts Options) (*Bot, error) {
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
 	return b, nil
 }
