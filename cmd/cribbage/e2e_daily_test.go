@@ -250,10 +250,26 @@ func TestDailyPostAndTheRevealNextDay(t *testing.T) {
 
 // TestDailyPostOnceAcrossARestart: the day's post goes out once, however
 // many timer passes, and a restart of the bot on the same database does
-// not post it again.
+// not post it again: on SQLite, and on PostgreSQL when a server is at
+// hand.
 func TestDailyPostOnceAcrossARestart(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
+	for _, db := range []string{"SQLite", "PostgreSQL"} {
+		t.Run(db, func(t *testing.T) {
+			t.Parallel()
+			url := ""
+			if db == "PostgreSQL" {
+				url = postgresSchema(t)
+			}
+			newHarnessOn(t, url, 20*time.Millisecond).postOnceAcrossARestart()
+		})
+	}
+}
+
+// postOnceAcrossARestart is TestDailyPostOnceAcrossARestart on one
+// harness.
+func (h *harness) postOnceAcrossARestart() {
+	t := h.t
 	h.toNoon()
 	h.setDaily(12)
 	h.eventually("the day's post", func() bool { return len(h.dailyPosts()) == 1 })
