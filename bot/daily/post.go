@@ -12,6 +12,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // Post queues, for every server whose hour has come, the day's post: the
@@ -28,8 +29,19 @@ func (a *Answers) Post(ctx context.Context, now time.Time) {
 		}
 		return
 	}
+	if len(due) == 0 {
+		return
+	}
+	// The day's hand and the day before's, dealt once for every server.
+	hands := [2]ai.Daily{}
+	for i, dd := range []cribbage.Day{day, day - 1} {
+		if hands[i], err = hand(dd); err != nil {
+			a.Log.Error("daily hand: cannot deal", "day", dd, "err", err)
+			return
+		}
+	}
 	for _, ds := range due {
-		out, err := a.post(ctx, ds, day)
+		out, err := a.post(ctx, ds, day, hands[0], hands[1])
 		if err == nil {
 			_, err = a.Store.ClaimDailyPost(ctx, ds.GuildID, day, out)
 		}
@@ -39,22 +51,15 @@ func (a *Answers) Post(ctx context.Context, now time.Time) {
 	}
 }
 
-// post is a server's post of day, as queued.
-func (a *Answers) post(ctx context.Context, ds cribbage.DailySettings, day cribbage.Day) ([]cribbage.Outbound, error) {
-	d, err := hand(day)
-	if err != nil {
-		return nil, err
-	}
+// post is a server's post of day, as queued: today's hand d, and the
+// reveal of y, the day before's.
+func (a *Answers) post(ctx context.Context, ds cribbage.DailySettings, day cribbage.Day, d, y ai.Daily) ([]cribbage.Outbound, error) {
 	var reveal *render.Reveal
 	answers, err := a.Store.DailyAnswers(ctx, ds.GuildID, day-1)
 	if err != nil {
 		return nil, err
 	}
 	if len(answers) > 0 {
-		y, err := hand(day - 1)
-		if err != nil {
-			return nil, err
-		}
 		// The month as it stands with yesterday revealed: today's hand is
 		// still open, so none of its answers is in it.
 		month, err := a.Store.DailyTotals(ctx, ds.GuildID, (day - 1).MonthStart(), day)
