@@ -20,6 +20,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
@@ -132,6 +133,8 @@ type Bot struct {
 	place place.Finder
 	// tournaments runs the tournaments.
 	tournaments *tournament.Director
+	// daily answers the daily hand's commands, and posts it.
+	daily *daily.Answers
 	// advancing is set while a timer pass's advance of the tournaments
 	// runs in the background (checkTimers), so one runs at a time.
 	advancing atomic.Bool
@@ -208,7 +211,8 @@ func New(opts Options) (*Bot, error) {
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
 	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
 		Wake: b.outbox.Wake, InBackground: b.inBackground}

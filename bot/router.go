@@ -204,7 +204,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
 		}
-		if ic.GuildID == "" {
+		if ic.GuildID == "" && !r.anywhere() {
 			return reply{}, refusal.ErrNotInGuild
 		}
 		if err := command.Check(data); err != nil {
@@ -258,6 +258,11 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	c, err := click.Parse(customID)
 	if err != nil {
 		return reply{}, err
+	}
+	if click.Daily(c.Action) {
+		// The daily hand's buttons name a day, not a table, and work in a
+		// DM with the bot too.
+		return clickByAction[c.Action].handle(b, ctx, ic, c)
 	}
 	if ic.GuildID == "" {
 		return reply{}, refusal.ErrNotInGuild

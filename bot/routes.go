@@ -5,20 +5,24 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // The route table: every interaction the bot answers, once each — a slash
 // command by name, or a button or form by its action (package click
 // builds and parses their custom_ids) — with its handler
 // (disgoorg/disgo's handler.Mux, as a table). Every one is answered in
-// servers only.
+// servers only, but the daily hand's (anywhere), which are answered in a
+// DM with the bot too.
 
 // clickRoute is a button or form: its action and handler. Clicks are
-// answered in servers only.
+// answered in servers only, but the daily hand's (click.Daily).
 type clickRoute struct {
 	action click.Action
 	handle func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error)
@@ -52,13 +56,19 @@ var clickRoutes = []clickRoute{
 	{click.TSignUp, clickDirector((*tournament.Director).SignUp)},
 	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw)},
 	{click.TStart, clickDirector((*tournament.Director).StartClick)},
+	// The daily hand's buttons: {table} is the day.
+	{click.DailyOpen, fromDailyClick((*daily.Answers).Open)},
+	{click.DailySelect, fromDailyClick((*daily.Answers).Select)},
+	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw)},
+	{click.DailyMonth, fromDailyClick((*daily.Answers).Month)},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
 // command, which has none) and its handler; name is its path within the
 // command ("season new" for a subcommand of a group, see invoked). Every
-// command is registered for servers only (commandDefinitions), so every
-// route is answered in servers only.
+// command but /cribbage-daily is registered for servers only
+// (command.Definitions), and its routes are answered in servers only;
+// /cribbage-daily's in DMs with the bot too (anywhere).
 type commandRoute struct {
 	command string
 	name    string
@@ -77,6 +87,7 @@ var commandRoutes = []commandRoute{
 	{command.Play, "games", fromClub((*club.Answers).Games)},
 	{command.Play, "verify", fromClub((*club.Answers).Verify)},
 	{command.Play, "replay", fromClub((*club.Answers).Replay)},
+	{command.Play, "daily", fromDaily((*daily.Answers).Hand)},
 	{command.Play, "rules", fromClub((*club.Answers).Rules)},
 	{command.Play, "help", fromClub((*club.Answers).Help)},
 	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
@@ -90,6 +101,9 @@ var commandRoutes = []commandRoute{
 	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start)},
 	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel)},
 	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers)},
+	{command.Admin, "daily", fromDaily((*daily.Answers).Settings)},
+	{command.Daily, "hand", fromDaily((*daily.Answers).Hand)},
+	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable)},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
 	{command.ChallengeMenu, "", (*Bot).menuChallenge},
@@ -118,6 +132,27 @@ func clickClub(answer func(a *club.Answers, ctx context.Context, ic *discordgo.I
 		return reply{resp: resp}, err
 	}
 }
+
+// fromDaily routes a command to one of the daily hand's answers.
+func fromDaily(answer func(a *daily.Answers, ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error)) func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	return func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+		resp, err := answer(b.daily, ctx, ic)
+		return reply{resp: resp}, err
+	}
+}
+
+// fromDailyClick routes a button to one of the daily hand's answers: the
+// day is the custom_id's {table}, the cards its {cards}.
+func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *discordgo.Interaction, day cribbage.Day, cards engine.CardSet) (*discordgo.InteractionResponse, error)) func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+	return func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
+		resp, err := answer(b.daily, ctx, ic, cribbage.Day(c.Table), c.Cards)
+		return reply{resp: resp}, err
+	}
+}
+
+// anywhere reports whether a command route is answered outside servers
+// too: /cribbage-daily's, registered for DMs with the bot as well.
+func (r *commandRoute) anywhere() bool { return r.command == command.Daily }
 
 // The route table indexed, for lookups.
 var (

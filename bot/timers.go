@@ -67,6 +67,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		}
 	}
 	b.lapseOffers(ctx, now)
+	b.daily.Post(ctx, now)
 	b.live.TouchDue()
 	b.outbox.Wake()
 	b.advanceTournamentsLater()

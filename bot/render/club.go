@@ -203,18 +203,19 @@ const RulesText = `**Cribbage at this table**
 // HelpText explains the bot: every command, each in a few words.
 const HelpText = "**How to play**\n" +
 	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
-	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
-	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn. The table's thread tells the play and the show.\n" +
-	"4. Games can last days: your buttons keep working, and you're pinged when the table has waited on you a while.\n" +
+	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** (computers fill the rest).\n" +
+	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn.\n" +
+	"4. Games last days: buttons keep working; you're pinged when the table waits on you.\n" +
 	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
-	"**Matches**: `match: best of 3` (or 5), two players or two teams. Each game follows by itself, the deal passing on. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
+	"**Matches**: `match: best of 3` (or 5), two players or two teams. Games follow by themselves. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
 	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
 	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
 	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
+	"**Daily hand**, a throw a day: `/cribbage daily` (DMs: `/cribbage-daily hand`), `/cribbage-daily month`.\n" +
 	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
 	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
-	"`season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
+	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables a person, a cancel role; " +
+	"`/cribbage-admin daily` (channel, hour); `season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
 	"Who may use each command, and where: Server Settings → Integrations."
 
 	// cmdRules and cmdHelp answer privately with fixed text.

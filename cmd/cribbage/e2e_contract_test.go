@@ -201,6 +201,20 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.admin(ada, "tournament start")
 	h.club(alice, "tournament")
 	h.admin(ada, "tournament cancel")
+
+	// The daily hand: its settings, the day's post (from the hour just
+	// come) and its button, an answer and the month, from /cribbage and
+	// from /cribbage-daily.
+	h.admin(ada, "daily")
+	h.setDaily(h.fake.Now().UTC().Hour())
+	h.eventually("the daily post", func() bool { return len(h.dailyPosts()) == 1 })
+	post := h.dailyPosts()[0]
+	_, daily := h.dailyOf()
+	h.click(carol, post.ID, discordtest.Buttons(post.Components)[0].CustomID)
+	answered := h.answerDaily(alice, h.command(alice, "daily"), testGuild, testChannel, daily.Splits[0].Throw)
+	h.clickNamed(alice, answered, "/dmonth/")
+	h.send(discordtest.CommandOf("cribbage-daily", testGuild, testChannel, bob, "hand"))
+	h.send(discordtest.CommandOf("cribbage-daily", testGuild, testChannel, bob, "month"))
 	h.drain()
 
 	// Every subcommand registered was run, and every button action the

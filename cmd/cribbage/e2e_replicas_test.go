@@ -150,7 +150,7 @@ func TestReplicasStartedTogetherOnAnEmptyDatabase(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 	id, msg := h.seat(twoAndFour[0])
 	for range 6 {
@@ -189,7 +189,7 @@ func TestReplicasOnPostgres(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 
 	type game struct {

@@ -47,6 +47,7 @@ type Store struct {
 	guilds       map[string]cribbage.GuildSettings
 	tournaments  map[int64]*tournament
 	records      records
+	daily        daily
 }
 
 // lease is who sends a table's announcements, until when.

@@ -32,6 +32,7 @@ type Services interface {
 	cribbage.GuildService
 	cribbage.TournamentService
 	cribbage.MessageBook
+	cribbage.DailyService
 }
 
 // Open returns a new, empty implementation that reads the time from now;
@@ -88,6 +89,10 @@ func Run(t *testing.T, open Open) {
 		{"SeasonsStartAfresh", testSeasonsStartAfresh},
 		{"ResignationsAndRatings", testResignationsAndRatings},
 		{"MatchesInStats", testMatchesInStats},
+		{"DailyAnswersOnce", testDailyAnswersOnce},
+		{"DailyAnswersByPlace", testDailyAnswersByPlace},
+		{"DailySettings", testDailySettings},
+		{"DailyPostOnce", testDailyPostOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
