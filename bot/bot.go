@@ -20,12 +20,15 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
@@ -126,9 +129,12 @@ type Bot struct {
 	live *live.Surface
 	// club answers the commands that change no table.
 	club *club.Answers
-	// tourMu lets one pass at a time bring tournament messages up to
-	// date, so this process never posts one twice.
-	tourMu sync.Mutex
+	// place finds the tables an interaction may mean.
+	place place.Finder
+	// tournaments runs the tournaments.
+	tournaments *tournament.Director
+	// daily answers the daily hand's commands, and posts it.
+	daily *daily.Answers
 	// advancing is set while a timer pass's advance of the tournaments
 	// runs in the background (checkTimers), so one runs at a time.
 	advancing atomic.Bool
@@ -190,7 +196,8 @@ func New(opts Options) (*Bot, error) {
 		seeds:   opts.Seeds,
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
-	b.club = &club.Answers{Store: opts.Store, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
+	b.place = place.Finder{Store: opts.Store}
+	b.club = &club.Answers{Store: opts.Store, Place: b.place, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
 	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner
 	if owner == "" {
@@ -204,8 +211,11 @@ func New(opts Options) (*Bot, error) {
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
+	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
+		Wake: b.outbox.Wake, InBackground: b.inBackground}
 	return b, nil
 }
 
@@ -416,7 +426,7 @@ func (b *Bot) resume(ctx context.Context) {
 	}
 	// A tournament whose last game ended just before the stop has its
 	// next round paired now, and its message shown.
-	b.advanceTournaments(ctx)
+	b.tournaments.AdvanceAll(ctx)
 	b.outbox.Wake()
 }
 
@@ -427,18 +437,6 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		return cribbage.Continue(t, b.env())
 	}})
 	return done.table, err
-}
-
-// continueTable makes the moves table id makes by itself now (a computer
-// player's, a deal), in one change whose result the caller shows: the
-// tournament's pass, which advances the tournament itself. It returns the
-// table as saved and what the moves did, or a nil table when there were
-// none.
-func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
-	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.env())
-	}})
-	return done.table, done.note, err
 }
 
 // playLater lets table id, just opened by another table's change (a

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -56,7 +57,7 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
 	uid, _ := command.User(ic)
-	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+	done, err := b.change(ctx, id, changeOf{ic: ic, place: place.InServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, nil, err
 		}
@@ -74,8 +75,14 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	// (moved advances the tournament).
 	t := done.table
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
+	// The table is cancelled whatever the read of its link says: a failed
+	// read leaves the answer without the link, not wrong.
+	m, err := b.store.TableMessage(ctx, t.ID)
+	if err != nil {
+		b.logger(ic).Warn("could not read a cancelled table's message", "table", t.ID, "err", err)
+	}
 	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
+		t.ID, render.MessageLink(t, m), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its
@@ -106,7 +113,7 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 		return err
 	}
 	// From elsewhere a table reads as no table at all.
-	if !here(t, ic) {
+	if b.place.Check(ctx, ic, t) != nil {
 		return err
 	}
 	return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}

@@ -36,8 +36,8 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if !here(t, ic) {
-		return nil, -1, refusal.ErrNotHere
+	if err := b.place.Check(ctx, ic, t); err != nil {
+		return nil, -1, err
 	}
 	uid, _ := command.User(ic)
 	seat := t.SeatOf(uid)
@@ -67,7 +67,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdHand shows the user's hand at their table in this channel.
 func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -91,10 +91,11 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
 
-// act applies a seat's move and answers with the hand view after it. A
-// refusal the player can act on is shown on their hand view as it is now.
-func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
-	done, err := b.play(ctx, ic, c.Table, c.View, build)
+// act makes a seat's move, a (whose Seat is the clicker's), and answers
+// with the hand view after it. A refusal the player can act on is shown
+// on their hand view as it is now.
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a engine.Action) (reply, error) {
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, seated: true, view: c.View, move: &a})
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
@@ -124,23 +125,17 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID
 
 // clickDiscard confirms the throw to the crib.
 func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActDiscard, Cards: c.Cards.Cards()})
 }
 
 // clickPlay lays a card.
 func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActPlay, Card: c.Card})
 }
 
 // clickMuggins takes points an opponent missed.
 func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActMuggins, Index: c.Index})
 }
 
 // clickClaim opens the claim form for the seat whose count it is.
@@ -161,9 +156,7 @@ func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActClaim, Seat: seat, Points: points}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActClaim, Points: points})
 }
 
 // claimedPoints reads the points field of the claim form.
@@ -208,7 +201,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdResign asks for confirmation before conceding.
 func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
@@ -12,19 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
-
-// computerLevel is the level a player's choice of computer plays at.
-func computerLevel(choice string) (ai.Level, bool) {
-	switch choice {
-	case render.LevelEasy:
-		return ai.Easy, true
-	case render.LevelStrong:
-		return ai.Expert, true
-	}
-	return "", false
-}
 
 // cmdStart opens a table with the host in the first seat and answers with
 // the public table message.
@@ -69,7 +56,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
-		level, ok := computerLevel(v.StringValue())
+		level, ok := command.ComputerLevel(v.StringValue())
 		if !ok {
 			return reply{resp: render.Ephemeral("The computer plays `easy` or `strong`.")}, nil
 		}
@@ -93,7 +80,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	r := render.Table(t)
+	// A new message: it has no board yet.
+	r := render.Table(t, "")
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
@@ -101,13 +89,13 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 
 // seatChange changes a lobby's seats in one update (cribbage.Join or
 // Leave); a lobby that fills up starts its game in the same transaction.
-func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
+func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (changed, error) {
 	uid, name := command.User(ic)
 	var settings cribbage.GuildSettings
 	if join {
 		var err error
 		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
-			return nil, err
+			return changed{seat: -1}, err
 		}
 	}
 	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
@@ -124,7 +112,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		ch, err := cribbage.Leave(t, uid)
 		return ch, nil, err
 	}})
-	return done.table, tooMany(err, settings)
+	return done, tooMany(err, settings)
 }
 
 // started adds to a lobby's change the thread of a game that it started,
@@ -150,11 +138,11 @@ func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c click
 }
 
 func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (reply, error) {
-	t, err := b.seatChange(ctx, ic, id, join)
+	done, err := b.seatChange(ctx, ic, id, join)
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}, nil
+	return updated(done), nil
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
@@ -168,22 +156,23 @@ func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(done.table), nil
+	return updated(done), nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
 func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		// A challenge's held seat is its challenged person's alone.
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 && (t.Challenge == nil || t.Challenge.UserID == uid)
 	}, true)
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, true)
+	done, err := b.seatChange(ctx, ic, id, true)
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	msg := fmt.Sprintf("You joined table %d.", t.ID)
 	if t.Status == cribbage.StatusPlaying {
 		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
@@ -193,72 +182,16 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 
 // cmdLeave gives up the user's seat in a lobby.
 func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) >= 0
 	}, false)
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, false)
+	done, err := b.seatChange(ctx, ic, id, false)
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
-}
-
-// threadTable returns the id of the table whose thread the interaction
-// was made in, or 0 when it was made elsewhere.
-func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
-	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
-	switch {
-	case errors.Is(err, cribbage.ErrNotFound):
-		return 0, nil
-	case err != nil:
-		return 0, err
-	case !here(t, ic):
-		return 0, nil
-	}
-	return t.ID, nil
-}
-
-// pickTable resolves which table a command means: the table option if
-// given, else the one table in this channel that fits.
-func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
-	uid, _ := command.User(ic)
-	if o, ok := command.Options(ic)["table"]; ok {
-		t, err := b.store.Table(ctx, o.IntValue())
-		if err != nil || !here(t, ic) {
-			return 0, refusal.ErrNotHere
-		}
-		return t.ID, nil
-	}
-	// A command used in a table's thread means that table, whatever its
-	// state, as its table option would: one over or cancelled is answered
-	// as such (refusal.OverError, refusal.CancelledError), not as no table at all.
-	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
-		return id, err
-	}
-	var tables []*cribbage.Table
-	var err error
-	if anyone {
-		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
-	} else {
-		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
-	}
-	if err != nil {
-		return 0, err
-	}
-	var ids []int64
-	for _, t := range tables {
-		if here(t, ic) && fits(t, uid) {
-			ids = append(ids, t.ID)
-		}
-	}
-	switch len(ids) {
-	case 0:
-		return 0, refusal.ErrNoTable
-	case 1:
-		return ids[0], nil
-	}
-	return 0, &refusal.WhichTableError{IDs: ids}
 }

@@ -23,17 +23,17 @@ import (
 // change decides on the table as loaded and queues what to announce. The
 // table message is refreshed too: the click may come from a copy of it
 // (/cribbage status public: True), which its answer updates instead.
-func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (changed, error) {
+	return b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch, err := change(t)
 		return ch, nil, err
 	}})
-	return done.table, err
 }
 
-// updated answers a click on a table message with the message as it is.
-func updated(t *cribbage.Table) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t).Response(false)}}
+// updated answers a click on a table message with the message as the
+// click's change left it, showing the board the message has.
+func updated(done changed) reply {
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table, done.msg.Board).Response(false)}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
@@ -50,7 +50,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings); err != nil {
 		return reply{}, err
 	}
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		offering := t.Offer == nil
 		ch, err := cribbage.OfferRematch(t, uid, b.env())
 		if err != nil {
@@ -79,12 +79,12 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	if t.RematchID != 0 {
+	if next := done.table.RematchID; next != 0 {
 		// The last yes opened the rematch: its computer players move now
 		// it is saved.
-		b.playLater(t.RematchID)
+		b.playLater(next)
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // rematchRefusal words a refused rematch click: someone not seated is told
@@ -106,14 +106,18 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next)))}, nil
+	m, err := b.store.TableMessage(ctx, next.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, render.MessageLink(next, m)))}, nil
 }
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
 // takes it back).
 func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := command.User(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		var by string
 		if t.Offer != nil {
 			by = t.Offer.By
@@ -132,7 +136,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // lapseOffer withdraws a rematch offer nobody answered in time, and says
@@ -230,7 +234,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t).Response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t, "").Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -266,7 +270,7 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
 		if err != nil {
 			return nil, err
@@ -279,14 +283,14 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // clickDecline is the person challenged saying no: the table closes, and
 // the challenger is told.
 func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := command.User(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.DeclineChallenge(t, uid)
 		if err != nil {
 			return nil, err
@@ -298,13 +302,13 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // clickWithdraw is the challenger taking the challenge back.
 func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
 	uid, _ := command.User(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)
 		if errors.Is(err, cribbage.ErrNotHost) {
 			return nil, refusal.ErrNotChallenger
@@ -314,5 +318,5 @@ func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }

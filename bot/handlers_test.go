@@ -132,8 +132,8 @@ func TestLobbyHandlers(t *testing.T) {
 	if tb.Status != cribbage.StatusPlaying || len(tb.Seats) != 2 || tb.State == nil {
 		t.Fatalf("after the second player joined: %s, %d seats", tb.Status, len(tb.Seats))
 	}
-	if tb.MessageID != "table-message" {
-		t.Errorf("the click did not record the table message: %q", tb.MessageID)
+	if m, err := u.store.TableMessage(context.Background(), 1); err != nil || m.MessageID != "table-message" {
+		t.Errorf("the click did not record the table message: %q, %v", m.MessageID, err)
 	}
 	if _, err := u.click(bob, "/leave/1"); !errors.Is(err, cribbage.ErrNotLobby) {
 		t.Errorf("left a game: %v", err)

@@ -26,7 +26,7 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		{"closed lobby", cribbage.Table{ID: 2, Status: cribbage.StatusClosed, Options: engine.Options{Players: 2, Target: 121}}, "closed"},
 		{"playing", cribbage.Table{ID: 3, Status: cribbage.StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
 	} {
-		r := render.Table(&tc.table)
+		r := render.Table(&tc.table, "")
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
 			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
 		}

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
@@ -202,7 +204,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
 		}
-		if ic.GuildID == "" {
+		if ic.GuildID == "" && !r.anywhere() {
 			return reply{}, refusal.ErrNotInGuild
 		}
 		if err := command.Check(data); err != nil {
@@ -214,7 +216,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		}
 		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		return b.autocomplete(ctx, ic)
+		resp, err := b.club.Autocomplete(ctx, ic)
+		return reply{resp: resp}, err
 	case discordgo.InteractionMessageComponent:
 		return b.click(ctx, ic, ic.MessageComponentData().CustomID)
 	case discordgo.InteractionModalSubmit:
@@ -230,7 +233,7 @@ func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
 	if o, ok := command.Options(ic)["table"]; ok {
 		return o.IntValue()
 	}
-	id, _ := b.threadTable(ctx, ic)
+	id, _ := b.place.Thread(ctx, ic)
 	return id
 }
 
@@ -256,6 +259,11 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if err != nil {
 		return reply{}, err
 	}
+	if click.Daily(c.Action) {
+		// The daily hand's buttons name a day, not a table, and work in a
+		// DM with the bot too.
+		return clickByAction[c.Action].handle(b, ctx, ic, c)
+	}
 	if ic.GuildID == "" {
 		return reply{}, refusal.ErrNotInGuild
 	}
@@ -265,3 +273,103 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 
 // logger returns the bot's logger with the interaction id.
 func (b *Bot) logger(ic *discordgo.Interaction) *slog.Logger { return b.log.With("interaction", ic.ID) }
+
+// After an interaction is answered, the tokens that can edit what the
+// answer showed are handed to the live surface. Discord lets the bot edit
+// an interaction's original response through its token for 15 minutes,
+// outside the 50 requests a second the bot token is allowed in all. The
+// original response of /cribbage start is the table message, as is the
+// message whose button a response updates (Join, Start, Claim the win);
+// a hand view is the original response of the click that showed it. So
+// the table message and every open view cost the bot token nothing while
+// their tokens live, and the story has its budget.
+
+// noteEditToken records, after a click on a public message has been
+// answered by updating that message, the click's token as one that can
+// edit the message.
+func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, arrived time.Time) {
+	if ic.Type != discordgo.InteractionMessageComponent || ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 ||
+		resp == nil || (resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+		return
+	}
+	c, err := click.Parse(ic.MessageComponentData().CustomID)
+	if err != nil || c.Table == 0 {
+		return
+	}
+	b.live.EditToken(ctx, c.Table, b.token(ic, ic.Message.ID, arrived))
+}
+
+// noteHandView hands the live surface, after a response that showed a
+// player their hand view, the interaction's token as the one that edits
+// that view: a new private message (the token's original response) or the
+// view the click was on (which an update makes the original response).
+func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply, arrived time.Time) {
+	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return
+	}
+	id := ""
+	switch rep.resp.Type {
+	case discordgo.InteractionResponseUpdateMessage:
+		if ic.Message == nil {
+			return
+		}
+		id = ic.Message.ID
+	case discordgo.InteractionResponseChannelMessageWithSource:
+	default:
+		return
+	}
+	h := rep.hand
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived)})
+}
+
+// token is ic's token as one that edits message id, dated when ic
+// arrived: its life counts from then (Discord made it moments before), and
+// of a seat's views, or a table message's tokens, the store keeps the
+// newest by that date. Dated when the answer had been sent, a click
+// answered slowly outdated a later one answered quickly: a player who
+// played a card from one view and at once opened another had the older
+// view recorded, and kept current, while the one they looked at stood
+// still.
+func (b *Bot) token(ic *discordgo.Interaction, id string, arrived time.Time) cribbage.MessageToken {
+	return cribbage.MessageToken{MessageID: id, Token: ic.Token, At: arrived}
+}
+
+// interactionKind names an interaction for the metrics: the subcommand or
+// the button's action, never anything a user typed.
+func interactionKind(ic *discordgo.Interaction) string {
+	switch ic.Type {
+	case discordgo.InteractionApplicationCommand:
+		data := ic.ApplicationCommandData()
+		if data.CommandType == discordgo.UserApplicationCommand {
+			if _, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]; ok {
+				return "menu:challenge"
+			}
+			return "menu:unknown"
+		}
+		if len(data.Options) > 0 {
+			if r, ok := commandsByName[command.Key{Command: data.Name, Sub: data.Options[0].Name}]; ok {
+				// /cribbage's subcommands by name alone, as before the
+				// other commands came; theirs with the command.
+				if r.command == command.Play {
+					return "command:" + r.name
+				}
+				return "command:" + r.command + " " + r.name
+			}
+		}
+		return "command:unknown"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
+		var id string
+		if ic.Type == discordgo.InteractionModalSubmit {
+			id = ic.ModalSubmitData().CustomID
+		} else {
+			id = ic.MessageComponentData().CustomID
+		}
+		if c, err := click.Parse(id); err == nil {
+			return "click:" + string(c.Action)
+		}
+		return "click:unknown"
+	}
+	return "other"
+}

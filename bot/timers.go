@@ -67,6 +67,7 @@ func (b *Bot) checkTimers(ctx context.Context) {
 		}
 	}
 	b.lapseOffers(ctx, now)
+	b.daily.Post(ctx, now)
 	b.live.TouchDue()
 	b.outbox.Wake()
 	b.advanceTournamentsLater()
@@ -86,7 +87,7 @@ func (b *Bot) advanceTournamentsLater() {
 	}
 	b.inBackground(func(ctx context.Context) {
 		defer b.advancing.Store(false)
-		b.advanceTournaments(ctx)
+		b.tournaments.AdvanceAll(ctx)
 		b.outbox.Wake()
 	})
 }

@@ -76,7 +76,7 @@ func TestTournamentHandlers(t *testing.T) {
 	// the live surface's test: bot/live.)
 	// The advance plays the computers' game, and counts it (Ended);
 	// with the people's game on, advancing again changes nothing.
-	if err := u.b.advanceTournament(ctx, 1); err != nil {
+	if err := u.b.tournaments.Advance(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	if played := u.table(tables[1].ID); played.Status != cribbage.StatusFinished {
@@ -87,7 +87,7 @@ func TestTournamentHandlers(t *testing.T) {
 		t.Errorf("%d games ended, want the computers' 1", started.Ended)
 	}
 	for range 3 {
-		if err := u.b.advanceTournament(ctx, 1); err != nil {
+		if err := u.b.tournaments.Advance(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
 	}

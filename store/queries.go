@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cribbage-bot/cribbage"
 )
@@ -80,6 +83,73 @@ func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables WHERE status = 'playing'`).Scan(&n)
 	return n, err
+}
+
+// tableMessageColumns are read by scanTableMessage, in its order.
+const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at`
+
+// scanTableMessage reads one row of tableMessageColumns.
+func scanTableMessage(r rowScanner) (cribbage.TableMessage, error) {
+	var m cribbage.TableMessage
+	var tokenAt int64
+	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt); err != nil {
+		return cribbage.TableMessage{}, err
+	}
+	m.EditToken.At = fromMillis(tokenAt)
+	return m, nil
+}
+
+// selectTableMessage reads one table's message, on every live pass: a
+// prepared statement.
+const selectTableMessage = `SELECT ` + tableMessageColumns + ` FROM tables WHERE id = ?`
+
+// TableMessage implements cribbage.MessageBook. The message is kept in
+// the table's row, in columns no change to the table writes.
+func (s *Store) TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error) {
+	st, err := s.db.prepared(ctx, selectTableMessage)
+	if err != nil {
+		return cribbage.TableMessage{}, err
+	}
+	m, err := scanTableMessage(st.QueryRowContext(ctx, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return cribbage.TableMessage{}, cribbage.ErrNotFound
+	}
+	return m, err
+}
+
+// TableMessages implements cribbage.MessageBook.
+func (s *Store) TableMessages(ctx context.Context, ids []int64) ([]cribbage.TableMessage, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "?", id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+tableMessageColumns+` FROM tables WHERE id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byID := map[int64]cribbage.TableMessage{}
+	for rows.Next() {
+		m, err := scanTableMessage(rows)
+		if err != nil {
+			return nil, err
+		}
+		byID[m.TableID] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]cribbage.TableMessage, 0, len(byID))
+	for _, id := range ids {
+		if m, ok := byID[id]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // SetMessages records where the table's public message and thread are.

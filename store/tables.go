@@ -214,17 +214,14 @@ func (s *Store) writeChange(ctx context.Context, tx *txn, t *cribbage.Table, row
 // fails with ErrStale if it is not.
 func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64) error {
 	o := t.Options
-	// thread_id is left out and message_id is only ever filled in, never
-	// changed: SetMessages and RecordTableMessage change them without a new
-	// version, so writing back the values read before could undo them. A
-	// change may record the table message it learnt (a click on it).
-	res, err := tx.exec(ctx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
-		host_id = ?, players = ?, partners = ?, target = ?,
+	// The columns of the table's message are left out: the MessageBook
+	// records them without a new version, and they are not the table's.
+	res, err := tx.exec(ctx, `UPDATE tables SET host_id = ?, players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
 		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?, cancelled_by = ?, cancel_reason = ?,
 		match_state = ?, challenge = ?, rematch_offer = ?, offered_at = ?
 		WHERE id = ? AND version = ?`,
-		t.MessageID, t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.CancelledBy, t.CancelReason,
 		row.match, row.challenge, row.offer, millis(offeredAt(t)), t.ID, expected)

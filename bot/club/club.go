@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -24,6 +25,9 @@ import (
 // Store is what the club's answers read and write.
 type Store interface {
 	cribbage.RecordService
+	place.Store
+	Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error)
+	AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*cribbage.Table, error)
 	GuildSettings(ctx context.Context, guildID string) (cribbage.GuildSettings, error)
 	UpdateGuildSettings(ctx context.Context, guildID string, fn func(s *cribbage.GuildSettings) error) (cribbage.GuildSettings, error)
 }
@@ -31,6 +35,8 @@ type Store interface {
 // Answers answers the club's commands.
 type Answers struct {
 	Store Store
+	// Place finds the table a command means.
+	Place place.Finder
 	// Now is the clock: a leaderboard's last 7 or 30 days count from it.
 	Now func() time.Time
 	// ReminderAfter and ForfeitAfter are the bot's own timers, which a

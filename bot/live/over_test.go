@@ -34,7 +34,7 @@ func TestAFinishedTable(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits of the table message through its token, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Table(r.table()))
+	checkShows(t, edits[0], tb, render.Table(r.table(), r.message().Board))
 	if len(edits[0].Uploads()) == 0 {
 		t.Error("the finished game's board (its winner's star) did not go with the edit")
 	}

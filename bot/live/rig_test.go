@@ -116,7 +116,7 @@ func newRig(t *testing.T, players int) *rig {
 	}
 	r.id = tb.ID
 	r.update(func(tb *cribbage.Table) (*cribbage.Change, []engine.Event, error) { return cribbage.Start(tb, r.env()) })
-	if err := r.s.PostTableMessage(r.ctx, r.table(), ""); err != nil {
+	if err := r.s.PostTableMessage(r.ctx, r.table(), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	// The post touches the table (it may have moved on since it was
@@ -243,10 +243,20 @@ func (r *rig) advance(d time.Duration) {
 	r.settle()
 }
 
+// message is what is recorded of the table's message now.
+func (r *rig) message() cribbage.TableMessage {
+	r.t.Helper()
+	m, err := r.store.TableMessage(r.ctx, r.id)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return m
+}
+
 // messageID is the table message's id, as recorded.
 func (r *rig) messageID() string {
 	r.t.Helper()
-	id := r.table().MessageID
+	id := r.message().MessageID
 	if id == "" {
 		r.t.Fatal("no table message recorded")
 	}

@@ -34,10 +34,11 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// Store is what the live surface reads of a table and records of its
-// messages on Discord.
+// Store is what the live surface reads of a table and reads and records
+// of its messages on Discord.
 type Store interface {
 	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error)
 	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	RecordBoard(ctx context.Context, id int64, key string) error
@@ -704,7 +705,16 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := s.showTable(ctx, t); err != nil {
+	// A table without a person has no message (see showTable), so its
+	// passes, one a move at a tournament's game between computers, read
+	// none.
+	var m cribbage.TableMessage
+	if t.HasPerson() {
+		if m, err = s.opts.Store.TableMessage(ctx, table); err != nil {
+			return 0, err
+		}
+	}
+	if err := s.showTable(ctx, t, m); err != nil {
 		var paced *rest.Paced
 		switch {
 		case errors.As(err, &paced):
@@ -799,14 +809,14 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	}
 }
 
-// showTable edits the table message to the table as it is now, unless it
-// already shows that. It posts a new one only when the old one is gone
-// (deleted), or when none was ever recorded and none can be any more: the
-// answer that made it records it, and so does any click on it, but an
-// interaction's token lives 15 minutes. So a table never gets two messages
-// with live buttons.
-func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
-	if t.MessageID == "" {
+// showTable edits the table message, m, to the table as it is now,
+// unless it already shows that. It posts a new one only when the old one
+// is gone (deleted), or when none was ever recorded and none can be any
+// more: the answer that made it records it, and so does any click on it,
+// but an interaction's token lives 15 minutes. So a table never gets two
+// messages with live buttons.
+func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage) error {
+	if m.MessageID == "" {
 		if !t.HasPerson() {
 			// A tournament's game between computer entrants is played
 			// quietly: it has no message, and it may be played long after
@@ -820,10 +830,10 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 			// touches the table).
 			return nil
 		}
-		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
+		return s.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
-	r := render.Table(t)
-	newBoard := render.BoardKey(t) != t.Board
+	r := render.Table(t, m.Board)
+	newBoard := render.BoardKey(t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
 			newBoard = false
@@ -834,7 +844,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
-	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
+	viaToken := tokenEdits(m.EditToken, m.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, m.EditToken.Token)
 	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
@@ -846,17 +856,17 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	// The board rides on the edit, drawn and uploaded only when it would
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
-	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
-		r := render.Table(t)
+	key, err := s.editTableMessage(ctx, t, m, viaToken, func() (render.Message, string) {
+		r := render.Table(t, m.Board)
 		if newBoard {
 			return r, render.UploadBoard(&r, t)
 		}
-		return r, t.Board
+		return r, m.Board
 	})
 	if err == nil {
 		s.edits.sent(t.ID, r)
 		s.l.showed(t.ID, t.Version)
-		if key != t.Board {
+		if key != m.Board {
 			s.l.boardShown(t.ID, s.opts.Now())
 			return s.opts.Store.RecordBoard(ctx, t.ID, key)
 		}
@@ -865,19 +875,20 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if !rest.NotFound(err) {
 		return err
 	}
-	return s.PostTableMessage(ctx, t, "")
+	return s.PostTableMessage(ctx, t, m.ThreadID, "")
 }
 
 // PostTableMessage posts a new table message in the channel, in the
-// channel's post bucket, with its own copy of the board. A nonce, if
-// given, makes a resend after a lost answer return the message first
-// posted. The message shows t as it was read; the table may have moved on
+// channel's post bucket, with its own copy of the board, and records it
+// with the table's thread, threadID (empty for none), which it keeps. A
+// nonce, if given, makes a resend after a lost answer return the message
+// first posted. The message shows t as it was read; the table may have moved on
 // since (a computer's first moves at a table the bot opened itself, which
 // no pass could show while it had no message), so it is touched once the
 // message is recorded: a pass then shows the table as it is now, or sends
 // nothing if it is unchanged.
-func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
-	r := render.Table(t)
+func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string) error {
+	r := render.Table(t, "")
 	key := render.UploadBoard(&r, t)
 	send := r.Send()
 	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
@@ -891,7 +902,7 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 		return err
 	}
 	s.edits.sent(t.ID, r)
-	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, threadID); err != nil {
 		return err
 	}
 	if err := s.opts.Store.RecordBoard(ctx, t.ID, key); err != nil {

@@ -88,16 +88,16 @@ func (s *Surface) EditToken(ctx context.Context, table int64, tok cribbage.Messa
 	}
 }
 
-// editTableMessage edits the table message to what draw renders: through
-// the table's live interaction token if viaToken, with the bot token
+// editTableMessage edits the table message, m, to what draw renders:
+// through its live interaction token if viaToken, with the bot token
 // otherwise, or when Discord no longer takes the token. It returns the key
 // of the board the message now shows. draw is called for each attempt,
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
-func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, viaToken bool, draw func() (render.Message, string)) (string, error) {
-	if tok := t.EditToken; viaToken {
+func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, viaToken bool, draw func() (render.Message, string)) (string, error) {
+	if tok := m.EditToken; viaToken {
 		if next, ok := s.l.spaced(rest.TokenBucket(tok.Token), s.opts.Now()); !ok {
-			return t.Board, &rest.Paced{Until: next}
+			return m.Board, &rest.Paced{Until: next}
 		}
 		r, key := draw()
 		err := s.editThroughToken(ctx, tok, r)
@@ -113,12 +113,12 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, viaTo
 		s.l.refuseToken(t.ID, tok.Token)
 		s.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
-			return t.Board, &rest.Paced{Until: until}
+			return m.Board, &rest.Paced{Until: until}
 		}
 	}
 	r, key := draw()
-	e := r.Edit(t.ChannelID, t.MessageID)
-	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+	e := r.Edit(t.ChannelID, m.MessageID)
+	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, m.MessageID),
 		Bucket: rest.EditBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	return key, err
 }

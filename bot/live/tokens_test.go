@@ -47,7 +47,7 @@ func TestTokenPacing(t *testing.T) {
 		token func(r *rig) (string, func(tb *cribbage.Table, note []string) render.Message)
 	}{
 		{"the table message", 2, func(r *rig) (string, func(*cribbage.Table, []string) render.Message) {
-			return r.editToken(), func(tb *cribbage.Table, _ []string) render.Message { return render.Table(tb) }
+			return r.editToken(), func(tb *cribbage.Table, _ []string) render.Message { return render.Table(tb, r.message().Board) }
 		}},
 		{"a hand view", 3, func(r *rig) (string, func(*cribbage.Table, []string) render.Message) {
 			// The seat the next two moves are not made by.

@@ -203,18 +203,19 @@ const RulesText = `**Cribbage at this table**
 // HelpText explains the bot: every command, each in a few words.
 const HelpText = "**How to play**\n" +
 	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
-	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** and the computer takes the empty seats.\n" +
-	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn. The table's thread tells the play and the show.\n" +
-	"4. Games can last days: your buttons keep working, and you're pinged when the table has waited on you a while.\n" +
+	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** (computers fill the rest).\n" +
+	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn.\n" +
+	"4. Games last days: buttons keep working; you're pinged when the table waits on you.\n" +
 	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
-	"**Matches**: `match: best of 3` (or 5), two players or two teams. Each game follows by itself, the deal passing on. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
+	"**Matches**: `match: best of 3` (or 5), two players or two teams. Games follow by themselves. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
 	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
 	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
 	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
+	"**Daily hand**, a throw a day: `/cribbage daily` (DMs: `/cribbage-daily hand`), `/cribbage-daily month`.\n" +
 	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
 	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables per person, and a role that may also cancel; " +
-	"`season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
+	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables a person, a cancel role; " +
+	"`/cribbage-admin daily` (channel, hour); `season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
 	"Who may use each command, and where: Server Settings → Integrations."
 
 	// cmdRules and cmdHelp answer privately with fixed text.
@@ -262,4 +263,68 @@ func Stats(st cribbage.Stats, n *cribbage.Numbers, name string, vs *Versus) Mess
 		e.Description = "No finished games yet."
 	}
 	return withNumbers(Message{Embeds: []*discordgo.MessageEmbed{e}}, n, name)
+}
+
+// TableLink is a table's name, linked to its table message, m, if it has
+// one.
+func TableLink(t *cribbage.Table, m cribbage.TableMessage) string {
+	if m.MessageID == "" {
+		return fmt.Sprintf("table %d", t.ID)
+	}
+	return fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, m.MessageID)
+}
+
+// AnswerLine describes a table waiting on the user's answer, whose message
+// is m: a challenge to them, or a rematch offer
+// (cribbage.Table.AwaitsAnswer).
+func AnswerLine(t *cribbage.Table, m cribbage.TableMessage) string {
+	if t.Status == cribbage.StatusLobby {
+		what := fmt.Sprintf("a game to %d", t.Options.Target)
+		if t.Match != nil {
+			what = fmt.Sprintf("a best-of-%d match to %d", t.Match.BestOf, t.Options.Target)
+		}
+		return fmt.Sprintf("• %s — **%s** challenges you to %s, since <t:%d:R>: **Accept** or **Decline** on its message",
+			TableLink(t, m), NameOf(t, t.HostID), what, t.CreatedAt.Unix())
+	}
+	return fmt.Sprintf("• %s — **%s** offers a rematch, until <t:%d:R>: **Accept rematch** or **Decline** on its message",
+		TableLink(t, m), NameOf(t, t.Offer.By), t.Offer.At.Add(cribbage.OfferLife).Unix())
+}
+
+// GameLine describes one of a player's tables, whose message is m.
+func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
+	var others []string
+	for _, s := range t.Seats {
+		if s.UserID != uid || s.Computer != "" {
+			others = append(others, s.Name)
+		}
+	}
+	line := fmt.Sprintf("• %s with %s — ", TableLink(t, m), strings.Join(others, ", "))
+	if c := t.Challenge; c != nil && t.Status == cribbage.StatusLobby {
+		// Nobody else is seated yet: the one it waits on is the person
+		// challenged.
+		return fmt.Sprintf("• %s — your challenge to **%s**, waiting for their answer since <t:%d:R>", TableLink(t, m), c.Name, t.CreatedAt.Unix())
+	}
+	if t.Status == cribbage.StatusLobby {
+		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
+	}
+	seats, verb := WaitingFor(t)
+	var names []string
+	mine := false
+	for _, s := range seats {
+		names = append(names, SeatName(t, s))
+		mine = mine || t.Seats[s].UserID == uid
+	}
+	if mine {
+		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
+	}
+	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
+}
+
+// MessageLink is " (its message link)" for a table whose message, m, is
+// known, or "".
+func MessageLink(t *cribbage.Table, m cribbage.TableMessage) string {
+	if m.MessageID == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (https://discord.com/channels/%s/%s/%s)", t.GuildID, t.ChannelID, m.MessageID)
 }

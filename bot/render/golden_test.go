@@ -97,7 +97,7 @@ func TestGoldenRenders(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTable(t, tc.opts, midPlay)
-			golden(t, tc.name+"-table.json", Table(tb))
+			golden(t, tc.name+"-table.json", Table(tb, ""))
 			seat := tb.State.Turn
 			golden(t, tc.name+"-hand.json", Hand(tb, seat, 0, ""))
 

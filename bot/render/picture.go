@@ -43,10 +43,10 @@ func BoardAt(t *cribbage.Table, scores, back []int, result *engine.Result) pictu
 }
 
 // showBoard points the table embed at the board picture the message
-// already has (Table.Board says so): an edit that sends no files keeps the
-// message's attachments.
-func showBoard(r *Message, t *cribbage.Table) {
-	if t.Board != "" && t.State != nil && len(r.Embeds) > 0 {
+// already has (board, its key, says so): an edit that sends no files
+// keeps the message's attachments.
+func showBoard(r *Message, t *cribbage.Table, board string) {
+	if board != "" && t.State != nil && len(r.Embeds) > 0 {
 		r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
 	}
 }

@@ -343,3 +343,28 @@ func HasHave(n int) string {
 	}
 	return "have"
 }
+
+// Tell adds the story to a change the domain decided: what its game did,
+// in the table's thread, and what opens the table it opens (a rematch, a
+// match's next game) before that table's own story. A table without a
+// person (a tournament's game between computer entrants) is played
+// quietly: its result is on the standings.
+func Tell(ch *cribbage.Change) {
+	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
+		ch.Outbox = append(ch.Outbox, Story(t, ch.Events)...)
+	}
+	if n := ch.Next; n != nil {
+		Opened(n, Introduce(n.Follows, n.Table))
+	}
+}
+
+// Opened words a new table's change: intro, what opens it, then its
+// game's story; nothing for a table without a person.
+func Opened(ch *cribbage.Change, intro []cribbage.Outbound) {
+	if !ch.Table.HasPerson() {
+		ch.Outbox = nil
+		return
+	}
+	out := append(intro, ch.Outbox...)
+	ch.Outbox = append(out, Story(ch.Table, ch.Events)...)
+}

@@ -118,8 +118,11 @@ func optionsLine(o engine.Options) string {
 
 // Table is the public table message: options, seats and scores,
 // whose turn it is and since when, and the table's buttons. It shows no
-// card that is still hidden in a hand.
-func Table(t *cribbage.Table) Message {
+// card that is still hidden in a hand. board is the key of the board
+// picture the message has already (cribbage.TableMessage.Board), which it
+// shows, or empty for none: a new message, or one whose board is sent
+// with it (UploadBoard).
+func Table(t *cribbage.Table, board string) Message {
 	footer := optionsLine(t.Options)
 	if t.Match != nil {
 		footer += fmt.Sprintf(" · best of %d", t.Match.BestOf)
@@ -182,7 +185,7 @@ func Table(t *cribbage.Table) Message {
 		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 	}
 	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(t)
-	showBoard(&r, t)
+	showBoard(&r, t, board)
 	return r
 }
 

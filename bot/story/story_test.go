@@ -170,14 +170,14 @@ func (r *rig) pending(id int64) int {
 	return len(items)
 }
 
-// reload reads a table afresh.
-func (r *rig) reload(id int64) *cribbage.Table {
+// message reads what is recorded of a table's message.
+func (r *rig) message(id int64) cribbage.TableMessage {
 	r.t.Helper()
-	t, err := r.store.Table(context.Background(), id)
+	m, err := r.store.TableMessage(context.Background(), id)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return t
+	return m
 }
 
 // requests counts the requests the fake answered whose path ends so.
@@ -377,7 +377,7 @@ func TestTheStoryGoesIntoTheThreadOnTheTableMessage(t *testing.T) {
 		render.Post(tb, "**Rematch** of table 1.", nil))
 	r.fake.LoseNextAnswers(http.MethodPost, "/threads", http.StatusInternalServerError, 1)
 	r.drain()
-	msg := r.reload(tb.ID).MessageID
+	msg := r.message(tb.ID).MessageID
 	m, ok := r.fake.Message(msg)
 	if !ok || m.Thread == nil {
 		t.Fatalf("table message %q: %v, want it posted with a thread on it", msg, ok)
@@ -387,7 +387,7 @@ func TestTheStoryGoesIntoTheThreadOnTheTableMessage(t *testing.T) {
 	}
 
 	r.after(sender.FirstBackoff)
-	if got := r.reload(tb.ID).ThreadID; got != m.Thread.ID {
+	if got := r.message(tb.ID).ThreadID; got != m.Thread.ID {
 		t.Fatalf("thread %q recorded, want %q, the one on the table message", got, m.Thread.ID)
 	}
 	r.queue(tb.ID, cribbage.Outbound{ChannelID: channel, Kind: render.KindThread}, ends(1, "Alice 21 · Bob 4."))
@@ -441,7 +441,7 @@ func TestATableMessageTheOutboxPostsIsPostedOnce(t *testing.T) {
 	r.queue(tb.ID, cribbage.Outbound{ChannelID: channel, Kind: render.KindOpen})
 	r.fake.LoseNextAnswers(http.MethodPost, "/channels/"+channel+"/messages", http.StatusInternalServerError, 1)
 	r.drain()
-	if got := r.reload(tb.ID).MessageID; got != "" {
+	if got := r.message(tb.ID).MessageID; got != "" {
 		t.Fatalf("table message %q recorded from a lost answer", got)
 	}
 	r.after(sender.FirstBackoff)
@@ -449,7 +449,7 @@ func TestATableMessageTheOutboxPostsIsPostedOnce(t *testing.T) {
 	if len(ms) != 1 || ms[0].Nonce != render.OpenNonce(tb) {
 		t.Fatalf("%d messages, want the one table message under its nonce", len(ms))
 	}
-	if got := r.reload(tb.ID).MessageID; got != ms[0].ID {
+	if got := r.message(tb.ID).MessageID; got != ms[0].ID {
 		t.Errorf("table message %q recorded, want %q", got, ms[0].ID)
 	}
 

@@ -79,7 +79,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 			channel := fmt.Sprintf("47%016d", k/perChannel)
 			a := h.send(discordtest.Command(testGuild, channel, host, "start"))
 			id := tableIDFrom(b, a.Response.Data.Components, "/join/")
-			h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+			h.eventually("table message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 			h.send(discordtest.Click(testGuild, channel, guest, a.MessageID, "/join/"+itoa64(id)))
 			all[k] = &liveTable{h: h, id: id, msg: a.MessageID, people: usersOf(host, guest), views: map[string]string{}, channel: channel, patient: true}
 			channels[k] = channel
@@ -204,7 +204,7 @@ func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Tim
 		for _, it := range items {
 			byID[it.ID] = it
 		}
-		for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+		for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 			head, err := strconv.ParseInt(strings.TrimPrefix(m.Nonce, "cb"), 10, 64)
 			if err != nil {
 				continue

@@ -22,11 +22,11 @@ import (
 func (h *harness) countIn(id int64, s string) int {
 	h.drain()
 	n := 0
-	t := h.table(id)
-	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+	t, msg := h.table(id), h.tableMessage(id)
+	for _, ch := range []string{msg.ThreadID, t.ChannelID} {
 		for _, m := range h.fake.ChannelMessages(ch) {
 			// Announcements, not the table message, which shows the table.
-			if m.ID != t.MessageID && strings.Contains(m.Text(), s) {
+			if m.ID != msg.MessageID && strings.Contains(m.Text(), s) {
 				n++
 			}
 		}
@@ -252,7 +252,7 @@ func TestGamesListAndRematch(t *testing.T) {
 	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
 		t.Errorf("rematch dealer %d after %d", nt.State.Dealer, prev.State.Dealer)
 	}
-	h.eventually("the rematch's thread", func() bool { return h.table(next).ThreadID != "" })
+	h.eventually("the rematch's thread", func() bool { return h.tableMessage(next).ThreadID != "" })
 	if !h.threadSays(next, "**Rematch** of table "+itoa64(id)) {
 		t.Error("the rematch's thread does not say what it is")
 	}
@@ -266,8 +266,8 @@ func TestGamesListAndRematch(t *testing.T) {
 // its id.
 func (h *harness) postedTableMessage(id int64) string {
 	h.t.Helper()
-	h.eventually("the table message posted", func() bool { return h.table(id).MessageID != "" })
-	return h.table(id).MessageID
+	h.eventually("the table message posted", func() bool { return h.tableMessage(id).MessageID != "" })
+	return h.tableMessage(id).MessageID
 }
 
 // postsPinging counts the table's story posts containing text that
@@ -275,10 +275,10 @@ func (h *harness) postedTableMessage(id int64) string {
 func (h *harness) postsPinging(id int64, userID, text string) int {
 	h.drain()
 	n := 0
-	t := h.table(id)
-	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+	t, msg := h.table(id), h.tableMessage(id)
+	for _, ch := range []string{msg.ThreadID, t.ChannelID} {
 		for _, m := range h.fake.ChannelMessages(ch) {
-			if m.ID != t.MessageID && strings.Contains(m.Text(), text) && slices.Contains(m.Notified, userID) {
+			if m.ID != msg.MessageID && strings.Contains(m.Text(), text) && slices.Contains(m.Notified, userID) {
 				n++
 			}
 		}
@@ -384,7 +384,7 @@ func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	id := h.resignedGame(alice, bob, bob)
-	msg := h.table(id).MessageID
+	msg := h.tableMessage(id).MessageID
 	clicks := []*discordgo.Interaction{
 		h.fake.Prepare(discordtest.Click(testGuild, testChannel, alice, msg, "/rematch/"+itoa64(id))),
 		h.fake.Prepare(discordtest.Click(testGuild, testChannel, bob, msg, "/rematch/"+itoa64(id))),

@@ -397,7 +397,7 @@ func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
 	}
 
 	// In the thread, /cribbage hand finds the table.
-	a := h.send(discordtest.Command(testGuild, h.table(id).ThreadID, waiter, "hand"))
+	a := h.send(discordtest.Command(testGuild, h.tableMessage(id).ThreadID, waiter, "hand"))
 	if !a.Ephemeral() || !strings.Contains(a.Content(), "**Your hand**") {
 		t.Errorf("/cribbage hand in the table's thread: %s", a.Content())
 	}

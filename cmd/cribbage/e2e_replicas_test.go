@@ -151,7 +151,7 @@ func TestReplicasStartedTogetherOnAnEmptyDatabase(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 	id, msg := h.seat(twoAndFour[0])
 	for range 6 {
@@ -190,7 +190,7 @@ func TestReplicasOnPostgres(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 
 	type game struct {
@@ -252,7 +252,7 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	}
 	var got []string
 	seen := map[string]bool{}
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if seen[m.Nonce] {
 			t.Errorf("table %d: announcement %s delivered twice", id, m.Nonce)
 		}

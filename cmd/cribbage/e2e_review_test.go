@@ -79,15 +79,15 @@ func reviewCurrent(h *harness, id int64) {
 	h.settleLive()
 	h.drain()
 	h.settleLive()
-	tb := h.table(id)
-	want := render.Table(tb)
+	tb, msg := h.table(id), h.tableMessage(id)
+	want := render.Table(tb, msg.Board)
 	w := shownOf(want.Content, want.Embeds, want.Components)
 	var g shownTable
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		m, ok := h.fake.Message(tb.MessageID)
+		m, ok := h.fake.Message(msg.MessageID)
 		if !ok {
-			h.t.Errorf("table %d: no table message %q", id, tb.MessageID)
+			h.t.Errorf("table %d: no table message %q", id, msg.MessageID)
 			return
 		}
 		g = shownOf(m.Content, m.Embeds, m.Components)
@@ -285,17 +285,17 @@ func TestReviewRematchAndMatchAgainstTheComputer(t *testing.T) {
 	h := newHarness(t)
 	// A rematch between two people.
 	g := h.resignedGame(alice, bob, bob)
-	h.click(alice, h.table(g).MessageID, "/rematch/"+itoa64(g))
+	h.click(alice, h.tableMessage(g).MessageID, "/rematch/"+itoa64(g))
 	reviewCurrent(h, g)
-	h.click(bob, h.table(g).MessageID, "/rematch/"+itoa64(g))
+	h.click(bob, h.tableMessage(g).MessageID, "/rematch/"+itoa64(g))
 	next := h.table(g).RematchID
 	if next == 0 {
 		t.Fatalf("no rematch after both said yes")
 	}
 	reviewCurrent(h, g)
 	reviewWaitsOnPerson(h, next)
-	reviewNoRepeats(h, "rematch's table message", h.table(next).MessageID)
-	reviewNoRepeats(h, "first game's table message", h.table(g).MessageID)
+	reviewNoRepeats(h, "rematch's table message", h.tableMessage(next).MessageID)
+	reviewNoRepeats(h, "first game's table message", h.tableMessage(g).MessageID)
 
 	// A best of 3 against the computer: each next game opens and the
 	// computer moves after the commit.
@@ -324,7 +324,7 @@ func TestReviewRematchAndMatchAgainstTheComputer(t *testing.T) {
 		t.Fatalf("match not over: %+v", final.Match)
 	}
 	// Rematch the computer.
-	a := h.click(carol, final.MessageID, "/rematch/"+itoa64(id))
+	a := h.click(carol, h.tableMessage(id).MessageID, "/rematch/"+itoa64(id))
 	if strings.Contains(a.Content(), "⚠️") {
 		t.Fatalf("rematch of the computer: %q", a.Content())
 	}
@@ -366,9 +366,9 @@ func TestReviewTournamentWithComputers(t *testing.T) {
 	})
 	h.settleLive()
 	h.drain()
-	reviewNoRepeats(h, "tournament message", done.MessageID)
+	reviewNoRepeats(h, "tournament message", h.tournamentMessageID(done.ID))
 	for _, tb := range h.tournamentTables(tr.ID) {
-		if tb.MessageID != "" {
+		if h.tableMessage(tb.ID).MessageID != "" {
 			reviewCurrent(h, tb.ID)
 		}
 		if tb.Status.Open() {
@@ -438,10 +438,10 @@ func reviewCatchesUp(h *harness, id int64, d time.Duration) {
 	var g, w shownTable
 	deadline := time.Now().Add(d)
 	for {
-		tb := h.table(id)
-		want := render.Table(tb)
+		tb, msg := h.table(id), h.tableMessage(id)
+		want := render.Table(tb, msg.Board)
 		w = shownOf(want.Content, want.Embeds, want.Components)
-		m, _ := h.fake.Message(tb.MessageID)
+		m, _ := h.fake.Message(msg.MessageID)
 		g = shownOf(m.Content, m.Embeds, m.Components)
 		if g.String() == w.String() {
 			return
@@ -460,7 +460,7 @@ func reviewPostedOnce(h *harness, id int64) {
 	h.t.Helper()
 	seen := map[string]int{}
 	titles := map[string]int{}
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		seen[m.Text()]++
 		for _, e := range m.Embeds {
 			titles[e.Title]++
@@ -549,7 +549,7 @@ func reviewHidden(h *harness, l *liveTable) {
 		}
 		return out
 	}
-	m, _ := h.fake.Message(tb.MessageID)
+	m, _ := h.fake.Message(h.tableMessage(l.id).MessageID)
 	if text := m.Text(); strings.Contains(text, fmt.Sprintf("Hand %d ·", g.HandNo)) {
 		for seat := range tb.Seats {
 			for _, c := range hidden(seat) {
@@ -701,10 +701,10 @@ func TestReviewResultComesBeforeTheRematchOffer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	g := h.resignedGame(alice, bob, bob)
-	h.click(alice, h.table(g).MessageID, "/rematch/"+itoa64(g))
+	h.click(alice, h.tableMessage(g).MessageID, "/rematch/"+itoa64(g))
 	h.drain()
 	var order []string
-	for _, m := range h.fake.ChannelMessages(h.table(g).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(g).ThreadID) {
 		// Discord shows a message's content above its embeds.
 		for _, part := range append([]string{m.Content}, func() []string {
 			var d []string

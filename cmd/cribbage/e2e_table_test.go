@@ -195,7 +195,7 @@ func TestCountCommand(t *testing.T) {
 // post in the table's thread contains text.
 func (h *harness) threadSays(id int64, text string) bool {
 	h.drain()
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if strings.Contains(m.Text(), text) {
 			return true
 		}
