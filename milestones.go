@@ -256,10 +256,9 @@ func CareerMilestones(c Career) []Milestone {
 	return out
 }
 
-// DailyMilestones returns the milestones a streak of days daily hands
-// in a row reaches. The daily hand is not yet recorded with its days in
-// a row; when it is, its change earns these as a game's end earns
-// CareerMilestones.
+// DailyMilestones returns the milestones a run of days daily hands in
+// a row (Streak) reaches. They are earned by the answer that reaches
+// them, in the server it is given in (DailyEarned).
 func DailyMilestones(days int) []Milestone {
 	var out []Milestone
 	if days >= 7 {
@@ -267,6 +266,24 @@ func DailyMilestones(days int) []Milestone {
 	}
 	if days >= 30 {
 		out = append(out, DailyMonth)
+	}
+	return out
+}
+
+// DailyEarned is what answer a earns, given days, the days its player
+// has answered (a's own among them): the daily milestones of their run
+// of days in a row up to a's, in a's server. An answer given outside a
+// server (a DM) earns them in none: the next one given in a server,
+// with the run still going, does. The daily hand has no table, so
+// TableID is 0 and there is no hand's record to tell them in: they are
+// shown in the player's stats.
+func DailyEarned(a DailyAnswer, days []Day) []Earned {
+	if a.GuildID == "" {
+		return nil
+	}
+	var out []Earned
+	for _, m := range DailyMilestones(Streak(days, a.Day)) {
+		out = append(out, Earned{UserID: a.UserID, Name: a.Name, Milestone: m})
 	}
 	return out
 }

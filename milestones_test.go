@@ -269,3 +269,29 @@ func TestEveryMilestoneIsListed(t *testing.T) {
 		t.Errorf("only %d milestones", len(seen))
 	}
 }
+
+// TestDailyEarned: a run of daily hands earns in the server its answer
+// is given in, by Streak's count; a DM's answer earns in none.
+func TestDailyEarned(t *testing.T) {
+	run := func(n int) []Day {
+		var out []Day
+		for d := range n {
+			out = append(out, Day(100-d))
+		}
+		return out
+	}
+	a := DailyAnswer{Day: 100, UserID: "alice", Name: "Alice", GuildID: "g"}
+	if got := DailyEarned(a, run(7)); len(got) != 1 || got[0] != (Earned{UserID: "alice", Name: "Alice", Milestone: DailyWeek}) {
+		t.Errorf("a week: %+v", got)
+	}
+	if got := DailyEarned(a, append(run(6), 92)); len(got) != 0 {
+		t.Errorf("six days and a gap: %+v", got)
+	}
+	if got := DailyEarned(a, run(30)); len(got) != 2 {
+		t.Errorf("a month: %+v", got)
+	}
+	a.GuildID = ""
+	if got := DailyEarned(a, run(30)); len(got) != 0 {
+		t.Errorf("in a DM: %+v", got)
+	}
+}

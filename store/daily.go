@@ -32,8 +32,35 @@ func (s *Store) AnswerDaily(ctx context.Context, a cribbage.DailyAnswer) error {
 		if n != 1 {
 			return cribbage.ErrAnsweredDaily
 		}
-		return nil
+		return recordDailyMilestones(ctx, tx, a)
 	})
+}
+
+// recordDailyMilestones records, in the transaction of answer a, the
+// daily milestones its run of days reaches (cribbage.DailyEarned).
+func recordDailyMilestones(ctx context.Context, tx *txn, a cribbage.DailyAnswer) error {
+	if a.GuildID == "" {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT day FROM daily_answers WHERE user_id = ? AND day <= ? AND day > ?`, a.UserID, int64(a.Day), int64(a.Day)-31)
+	if err != nil {
+		return err
+	}
+	var days []cribbage.Day
+	for rows.Next() {
+		var d int64
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return err
+		}
+		days = append(days, cribbage.Day(d))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	_, err = recordMilestones(ctx, tx, a.GuildID, cribbage.DailyEarned(a, days), a.At)
+	return err
 }
 
 // DailyAnswerOf returns a player's answer to a day.

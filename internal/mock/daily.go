@@ -42,6 +42,13 @@ func (s *Store) AnswerDaily(ctx context.Context, a cribbage.DailyAnswer) error {
 	}
 	a.At = ms(a.At)
 	s.daily.answers[k] = a
+	var days []cribbage.Day
+	for k := range s.daily.answers {
+		if k.user == a.UserID {
+			days = append(days, k.day)
+		}
+	}
+	s.numbers.record(a.GuildID, cribbage.DailyEarned(a, days), a.At)
 	return nil
 }
 

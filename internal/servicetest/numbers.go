@@ -395,3 +395,48 @@ func testChampionAnnouncedOnce(t *testing.T, h *harness) {
 		t.Errorf("the champion's milestones %+v, %v", n.Milestones, err)
 	}
 }
+
+// testDailyStreakMilestones: the answer that makes seven daily hands in
+// a row records A week of daily hands in the server it is given in,
+// once; an answer in a DM records nothing, and a run with a day missed
+// reaches nothing.
+func testDailyStreakMilestones(t *testing.T, h *harness) {
+	answer := func(user, guild string, day cribbage.Day) {
+		t.Helper()
+		if err := h.s.AnswerDaily(ctx, cribbage.DailyAnswer{Day: day, UserID: user, Name: user, GuildID: guild, At: day.Start().Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	milestones := func(user string) []cribbage.Milestone {
+		t.Helper()
+		n, err := h.s.PlayerNumbers(ctx, "g", user, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []cribbage.Milestone
+		for _, m := range n.Milestones {
+			out = append(out, m.Milestone)
+		}
+		return out
+	}
+	for d := cribbage.Day(20000); d < 20006; d++ {
+		answer("alice", "g", d)
+		answer("bob", "g", d)
+	}
+	answer("alice", "", 20006) // the seventh day, in a DM: no server to earn in
+	if got := milestones("alice"); len(got) != 0 {
+		t.Errorf("alice after six days and a DM: %v", got)
+	}
+	answer("alice", "g", 20007) // eight in a row, the eighth in the server
+	answer("bob", "g", 20007)   // a day missed: a run of one
+	if got := milestones("alice"); !slices.Equal(got, []cribbage.Milestone{cribbage.DailyWeek}) {
+		t.Errorf("alice after eight days: %v", got)
+	}
+	answer("alice", "g", 20008)
+	if got := milestones("alice"); len(got) != 1 {
+		t.Errorf("alice after nine days: %v, want the week once", got)
+	}
+	if got := milestones("bob"); len(got) != 0 {
+		t.Errorf("bob: %v", got)
+	}
+}

@@ -92,6 +92,7 @@ func Run(t *testing.T, open Open) {
 		{"NumbersOfKnownGames", testNumbersOfKnownGames},
 		{"MilestoneAnnouncedOnce", testMilestoneAnnouncedOnce},
 		{"ChampionAnnouncedOnce", testChampionAnnouncedOnce},
+		{"DailyStreakMilestones", testDailyStreakMilestones},
 		{"DailyAnswersOnce", testDailyAnswersOnce},
 		{"DailyAnswersByPlace", testDailyAnswersByPlace},
 		{"DailySettings", testDailySettings},
