@@ -13,6 +13,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -84,7 +85,7 @@ func TestCancelHandler(t *testing.T) {
 	} {
 		_, err := u.route(ic)
 		var c *refusal.CancelledError
-		if msg, _ := refusal.Words(err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
+		if msg, _ := refusal.Words(lang.English, err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
 			t.Errorf("%s: %v (%q)", discordtest.CustomID(ic), err, msg)
 		}
 	}
@@ -221,7 +222,7 @@ func TestSettingsApplyToStartAndJoin(t *testing.T) {
 	}
 	_, err := u.route(discordtest.Command(guild, games.ID, alice, "start", opt("points", 121)))
 	var many *refusal.TooManyTablesError
-	if msg, _ := refusal.Words(err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
+	if msg, _ := refusal.Words(lang.English, err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
 		t.Errorf("the limit: %v (%q)", err, msg)
 	}
 	if _, err := u.store.Table(context.Background(), 2); !errors.Is(err, cribbage.ErrNotFound) {

@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -22,7 +23,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	}
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	var hint string
 	switch {

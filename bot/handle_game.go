@@ -86,7 +86,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
@@ -112,7 +112,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
-	msg, known := refusal.Words(cause)
+	msg, known := refusal.Words(command.Lang(ic), cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
@@ -145,7 +145,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
 }

@@ -66,7 +66,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
 		if err != nil {
-			return reply{resp: render.Ephemeral(refusal.Text(err))}, nil
+			return reply{resp: render.Ephemeral(refusal.Text(command.Lang(ic), err))}, nil
 		}
 		match = m
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -123,10 +124,10 @@ func TestUserMessagesNeverShowInternalText(t *testing.T) {
 		{badCard, "`ZZ` isn't a card. Write cards like 5H, 10D, JC or Q♠.", true},
 		{twice, "5h is there twice: a deck has one of each card.", true},
 		{refusal.ErrUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do.", true},
-		{fmt.Errorf("store: save table: %w", errors.New("disk I/O error")), refusal.Apology, false},
+		{fmt.Errorf("store: save table: %w", errors.New("disk I/O error")), refusal.Apology(lang.English), false},
 	}
 	for _, tt := range tests {
-		got, known := refusal.Words(tt.err)
+		got, known := refusal.Words(lang.English, tt.err)
 		if got != tt.want || known != tt.known {
 			t.Errorf("refusal.Words(%v) = %q, %v; want %q, %v", tt.err, got, known, tt.want, tt.known)
 		}

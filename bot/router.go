@@ -78,7 +78,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(refusal.ErrShuttingDown)), 0, arrived)
+		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -88,7 +88,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology), 0, arrived)
+				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology(command.Lang(ic))), 0, arrived)
 			}
 			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
@@ -98,7 +98,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	outcome := "ok"
 	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
-		msg, known := refusal.Words(err)
+		msg, known := refusal.Words(command.Lang(ic), err)
 		if !known {
 			outcome = "error"
 			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)

@@ -122,7 +122,7 @@ func (a *Answers) Count(ctx context.Context, ic *discordgo.Interaction) (*discor
 	opts := command.Options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
 	if err != nil {
-		return render.Ephemeral(refusal.Text(err)), nil
+		return render.Ephemeral(refusal.Text(command.Lang(ic), err)), nil
 	}
 	starter, err := engine.ParseCard(opts["starter"].StringValue())
 	if err != nil {

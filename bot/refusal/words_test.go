@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -21,8 +22,12 @@ var quotedCommand = regexp.MustCompile("`/([a-z-]+)((?: [a-z-]+)*)((?: [a-z-]+: 
 // choices. A player told to type anything else cannot.
 func TestQuotedCommandsAreOffered(t *testing.T) {
 	texts := []string{render.HelpText}
-	for _, m := range errorTexts {
-		texts = append(texts, m.text)
+	// Every language quotes the commands by their registered names.
+	for _, code := range lang.Codes() {
+		l, _ := lang.ByCode(code)
+		for _, m := range errorTexts {
+			texts = append(texts, l.T(m.id))
+		}
 	}
 	commands := map[string]*discordgo.ApplicationCommand{}
 	for _, c := range command.Definitions() {
