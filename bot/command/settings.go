@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -82,6 +83,13 @@ func ParseSettings(guildID string, opts map[string]*discordgo.ApplicationCommand
 		}
 		c.set(fmt.Sprintf("<@&%s> may cancel tables", id), func(gs *cribbage.GuildSettings) { gs.CancelRole = id })
 	}
+	if o, ok := opts[SetLanguage]; ok {
+		l, known := lang.ByCode(o.StringValue())
+		if !known {
+			return nil, settingError("`language` takes one of the languages Discord lists as you type it.")
+		}
+		c.set(fmt.Sprintf("table messages, stories and tournaments in %s", l.Name()), func(gs *cribbage.GuildSettings) { gs.Language = l.Code() })
+	}
 	return c, nil
 }
 
@@ -142,6 +150,9 @@ func resetSetting(gs *cribbage.GuildSettings, name string) {
 	}
 	if all || name == SetCancelRole {
 		gs.CancelRole = ""
+	}
+	if all || name == SetLanguage {
+		gs.Language = ""
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 )
 
 // Leaderboard lists the top ten of a season's board, and the
@@ -160,6 +161,10 @@ func Settings(gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Durati
 	if gs.CancelRole != "" {
 		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
 	}
+	language := "the server's own (Server Settings → Overview), else English"
+	if l, ok := lang.ByCode(gs.Language); ok {
+		language = l.Name()
+	}
 	lines := []string{
 		"**Cribbage settings for this server**",
 		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, reminderAfter),
@@ -168,6 +173,7 @@ func Settings(gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Durati
 		"• Tables open in (`games-channel`): " + channel,
 		"• Open tables (`max-open-tables`): " + tables,
 		"• Who may cancel tables (`cancel-role`): " + cancel,
+		"• Language of the table messages, stories and tournaments (`language`): " + language,
 	}
 	if gs.UpdatedBy != "" {
 		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
