@@ -112,7 +112,7 @@ type Server struct {
 	// guildLocales are the servers' locales (SetGuildLocale), sent as an
 	// interaction's guild_locale; en-US for a server not set.
 	guildLocales map[string]string
-	violations       []Violation
+	violations   []Violation
 	// noSchema turns off the schema check (see SkipSchemaCheck).
 	noSchema   atomic.Bool
 	identifies int
