@@ -379,7 +379,7 @@ func (b *Bot) registerCommands() error {
 		endpoint = discordgo.EndpointApplicationGuildCommands(b.appID, b.opts.GuildID)
 	}
 	var body []commandBody
-	for _, c := range command.Definitions() {
+	for _, c := range command.Localized() {
 		body = append(body, commandBody{ApplicationCommand: c, DefaultMemberPermissions: c.DefaultMemberPermissions})
 	}
 	if _, err := b.session.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint); err != nil {
