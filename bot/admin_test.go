@@ -69,7 +69,7 @@ func TestCancelHandler(t *testing.T) {
 		t.Errorf("announcements: post %v, table refresh %v", post, refresh)
 	}
 	// The table message says who and why, and has no buttons left.
-	m := render.Table(tb, "")
+	m := render.Table(lang.English, tb, "")
 	if !strings.Contains(m.Embeds[0].Description, "cancelled by <@"+ada.ID+">: spam in the channel") || len(m.Components) != 0 {
 		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
 	}
@@ -90,7 +90,7 @@ func TestCancelHandler(t *testing.T) {
 		}
 	}
 	// The hand view, if open, says so too and offers nothing.
-	if h := render.Hand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
+	if h := render.Hand(lang.English, tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
 		t.Errorf("hand view: %q, %d rows", h.Content, len(h.Components))
 	}
 	// Over is over.
@@ -243,7 +243,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if tb := u.table(1); tb.Computer != "expert" {
 		t.Errorf("strong is stored as %q", tb.Computer)
 	}
-	if m := render.Table(u.table(1), ""); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
+	if m := render.Table(lang.English, u.table(1), ""); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
 		t.Errorf("lobby: %q", m.Embeds[0].Description)
 	}
 	if _, err := u.click(alice, "/begin/1"); err != nil {

@@ -209,7 +209,7 @@ func New(opts Options) (*Bot, error) {
 	// (tests run both on one fake clock).
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
-		AppID: b.applicationID, Context: b.liveContext})
+		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
 	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,

@@ -32,7 +32,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
 		hint = render.PlayHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
 	case render.CountingNow(t, seat):
-		hint = render.ShowHint(t)
+		hint = render.ShowHint(command.Lang(ic), t)
 	default:
 		return handView(ic, t, seat, 0, "The coach has advice when you have a discard, a card to play or a hand to count."), nil
 	}

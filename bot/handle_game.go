@@ -26,7 +26,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(t, seat, selected, note).Response(true)},
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(command.Lang(ic), t, seat, selected, note).Response(true)},
 		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
 }
 
@@ -102,10 +102,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	text := ""
-	if len(done.note) > 0 {
-		text = live.LastMoveNote(done.note)
-	}
+	text := live.LastMoveNote(command.Lang(ic), done.table, done.note)
 	return handView(ic, done.table, done.seat, 0, text), nil
 }
 
@@ -147,7 +144,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
 		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.

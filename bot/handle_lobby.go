@@ -8,6 +8,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -74,15 +75,16 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
 	}
-	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
+	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, Locale: command.GuildLocale(ic), HostID: uid, Options: o,
 		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
 		openTablesHold(settings, uid))
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
 	// A new message: it has no board yet.
-	r := render.Table(t, "")
-	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
+	l := lang.Server(settings.Language, t.Locale)
+	r := render.Table(l, t, "")
+	r.Content = l.T("table.opened", "Name", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -33,7 +34,7 @@ func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int6
 // updated answers a click on a table message with the message as the
 // click's change left it, showing the board the message has.
 func updated(done changed) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table, done.msg.Board).Response(false)}}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.speak, done.table, done.msg.Board).Response(false)}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
@@ -225,6 +226,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, err
 	}
+	t.Locale = command.GuildLocale(ic)
 	// The server's limit and the one open challenge to a person are held
 	// in the write, last: a challenge to oneself or to a bot is refused
 	// for that, whatever the tables open.
@@ -234,7 +236,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t, "").Response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(lang.Server(settings.Language, t.Locale), t, "").Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 

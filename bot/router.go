@@ -319,7 +319,7 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		return
 	}
 	h := rep.hand
-	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived)})
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Lang: command.Lang(ic)})
 }
 
 // token is ic's token as one that edits message id, dated when ic

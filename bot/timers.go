@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -163,7 +164,8 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 		return err
 	}
 	if ts.reminderDue(t, now) {
-		_, verb := render.WaitingFor(t)
+		// A reminder's words are not in the catalogues yet.
+		_, verb := render.WaitingFor(lang.English, t)
 		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", render.Mentions(waiting), t.ID, verb, since.Unix())
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{render.Post(t, text, waiting)})
 		return err
@@ -205,7 +207,7 @@ func (ts timerSettings) reminderDue(t *cribbage.Table, now time.Time) bool {
 // waitingPeople returns the user ids of the people the game waits on and
 // of the people on the other sides, who could claim a forfeit.
 func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
-	seats, _ := render.WaitingFor(t)
+	seats, _ := render.WaitingFor(lang.English, t)
 	sides := map[int]bool{}
 	for _, s := range seats {
 		if seat := t.Seats[s]; seat.Computer == "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
@@ -31,8 +32,17 @@ func (a *Answers) Status(ctx context.Context, ic *discordgo.Interaction) (*disco
 	if o, ok := command.Options(ic)["public"]; ok {
 		public = o.BoolValue()
 	}
-	// A message of its own: it carries its own board.
-	r := render.Table(t, "")
+	// A message of its own: it carries its own board. Shown to the
+	// channel it speaks the server's language, to its user theirs.
+	l := command.Lang(ic)
+	if public {
+		settings, err := a.Store.GuildSettings(ctx, ic.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		l = lang.Server(settings.Language, t.Locale)
+	}
+	r := render.Table(l, t, "")
 	render.UploadBoard(&r, t)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}, nil
 }

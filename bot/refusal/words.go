@@ -8,6 +8,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -34,10 +35,10 @@ func Words(l lang.Lang, err error) (msg string, known bool) {
 	}
 	var over *OverError
 	if errors.As(err, &over) {
-		if over.Result == "" {
-			return l.T("refusal.closed", "ID", over.ID), true
+		if t := over.Finished; t != nil && t.State != nil {
+			return l.T("refusal.over", "ID", over.ID, "Result", render.ResultLine(l, t, t.State.Result)), true
 		}
-		return l.T("refusal.over", "ID", over.ID, "Result", over.Result), true
+		return l.T("refusal.closed", "ID", over.ID), true
 	}
 	var many *TooManyTablesError
 	if errors.As(err, &many) {

@@ -312,7 +312,7 @@ func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
 	if t.Status == cribbage.StatusLobby {
 		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
 	}
-	seats, verb := WaitingFor(t)
+	seats, verb := WaitingFor(lang.English, t) // the games list is not yet in catalogues
 	var names []string
 	mine := false
 	for _, s := range seats {

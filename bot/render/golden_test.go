@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -37,7 +38,7 @@ func goldenTable(t *testing.T, opts engine.Options, stop func(t *cribbage.Table)
 	var items []cribbage.OutboxItem
 	queue := func(ch *cribbage.Change) {
 		// The story is worded as the bot words it.
-		for _, o := range append(ch.Outbox, Story(tb, ch.Events)...) {
+		for _, o := range append(ch.Outbox, Story(lang.English, tb, ch.Events)...) {
 			items = append(items, cribbage.OutboxItem{ID: int64(len(items) + 1), TableID: tb.ID, ChannelID: o.ChannelID, Kind: o.Kind, Payload: o.Payload})
 		}
 		tb.Version++
@@ -97,9 +98,9 @@ func TestGoldenRenders(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTable(t, tc.opts, midPlay)
-			golden(t, tc.name+"-table.json", Table(tb, ""))
+			golden(t, tc.name+"-table.json", Table(lang.English, tb, ""))
 			seat := tb.State.Turn
-			golden(t, tc.name+"-hand.json", Hand(tb, seat, 0, ""))
+			golden(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
 
 			tb, items := goldenTable(t, tc.opts, firstHandDone)
 			record, ok := Compose(Gather(items, tb.ID, 0))

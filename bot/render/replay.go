@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -57,7 +58,7 @@ func ReplayHands(t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHa
 			cur.thrown, cur.starter = slices.Clone(next.Discards), next.Starter
 		}
 		for _, e := range events {
-			if line := StoryLine(t, e); line != "" {
+			if line := StoryLine(lang.English, t, e); line != "" { // the replay is not yet in catalogues
 				cur.lines = append(cur.lines, line)
 			}
 			if e.Kind == engine.EvHandOver || e.Kind == engine.EvGameOver {

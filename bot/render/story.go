@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -71,7 +72,7 @@ func (p PostPayload) encode() string {
 // waiting line otherwise. Nobody is mentioned: the table message and hand
 // views say whose turn it is, and a player the table waits on is pinged
 // only after a pause (timers.go).
-func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
+func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 	hand := t.State.HandNo
 	for _, e := range events {
 		if e.Kind == engine.EvDeal {
@@ -98,9 +99,9 @@ func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 			// Muggins too: a penalty is news at the table.
 			flush = true
 		}
-		if l := StoryText(t, e); l.Text != "" {
-			l.Hand = h
-			lines = append(lines, l)
+		if line := StoryText(l, t, e); line.Text != "" {
+			line.Hand = h
+			lines = append(lines, line)
 		}
 	}
 	if len(lines) == 0 {
@@ -318,22 +319,22 @@ func HasHave(n int) string {
 // match's next game) before that table's own story. A table without a
 // person (a tournament's game between computer entrants) is played
 // quietly: its result is on the standings.
-func Tell(ch *cribbage.Change) {
+func Tell(l lang.Lang, ch *cribbage.Change) {
 	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
-		ch.Outbox = append(ch.Outbox, Story(t, ch.Events)...)
+		ch.Outbox = append(ch.Outbox, Story(l, t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
-		Opened(n, Introduce(n.Follows, n.Table))
+		Opened(l, n, Introduce(n.Follows, n.Table))
 	}
 }
 
 // Opened words a new table's change: intro, what opens it, then its
 // game's story; nothing for a table without a person.
-func Opened(ch *cribbage.Change, intro []cribbage.Outbound) {
+func Opened(l lang.Lang, ch *cribbage.Change, intro []cribbage.Outbound) {
 	if !ch.Table.HasPerson() {
 		ch.Outbox = nil
 		return
 	}
 	out := append(intro, ch.Outbox...)
-	ch.Outbox = append(out, Story(ch.Table, ch.Events)...)
+	ch.Outbox = append(out, Story(l, ch.Table, ch.Events)...)
 }
