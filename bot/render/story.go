@@ -49,7 +49,10 @@ type PostPayload struct {
 type StoryEntry struct {
 	Text string `json:"text"`
 	Hand int    `json:"hand,omitempty"`
-	Frag bool   `json:"frag,omitempty"`
+	// Title is the title of its hand's record, in the story's language
+	// ("" in lines queued before it was kept: English).
+	Title string `json:"title,omitempty"`
+	Frag  bool   `json:"frag,omitempty"`
 	// End marks the fragment that ends a run of the play (a go, the last
 	// card, 31): the next run starts a line of its own.
 	End bool `json:"end,omitempty"`
@@ -101,6 +104,9 @@ func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Out
 		}
 		if line := StoryText(l, t, e); line.Text != "" {
 			line.Hand = h
+			if h != 0 {
+				line.Title = l.T("record.title", "N", h)
+			}
 			lines = append(lines, line)
 		}
 	}
@@ -108,7 +114,7 @@ func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Out
 		return nil
 	}
 	p := PostPayload{Lines: lines}
-	if show, ok := showPicture(t, events); ok {
+	if show, ok := showPicture(l, t, events); ok {
 		p.Pictures = []picture.Cards{show}
 	}
 	kind := KindLine
@@ -223,8 +229,12 @@ func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
 				continue
 			}
 			n := len(m.Embeds)
-			if n == 0 || m.Embeds[n-1].Title != handTitle(l.Hand) {
-				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: handTitle(l.Hand), Color: handColour})
+			title := l.Title
+			if title == "" {
+				title = handTitle(l.Hand)
+			}
+			if n == 0 || m.Embeds[n-1].Title != title {
+				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: title, Color: handColour})
 				n++
 				joins = false
 			}
