@@ -68,7 +68,7 @@ func TestTheMatchOnTheTable(t *testing.T) {
 	// Had Alice resigned the match with game 2, Bob would have won it.
 	tb.Match.Conceded, tb.RematchID = true, 0
 	tb.Match.Games[1].Reason = engine.ReasonResigned
-	if line := render.MatchLine(tb); line != "🏆 **Bob wins the match** 1–1 · game points 2–3 — Alice resigned the match." {
+	if line := render.MatchLine(lang.English, tb); line != "🏆 **Bob wins the match** 1–1 · game points 2–3 — Alice resigned the match." {
 		t.Errorf("a conceded match: %s", line)
 	}
 	if _, ok := buttonNamed(render.Table(lang.English, tb, "").Components, "/rematch/8"); !ok {

@@ -42,7 +42,7 @@ func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, not
 		lines = append(lines, l.T("hand.over-deal", "Dealer", SeatName(t, v.Dealer)))
 	case engine.PhaseOver:
 		lines = append(lines, ResultLine(l, t, v.Result))
-		if line := MatchLine(t); line != "" {
+		if line := MatchLine(l, t); line != "" {
 			lines = append(lines, line)
 		}
 	}

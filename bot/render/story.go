@@ -334,7 +334,7 @@ func Tell(l lang.Lang, ch *cribbage.Change) {
 		ch.Outbox = append(ch.Outbox, Story(l, t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
-		Opened(l, n, Introduce(n.Follows, n.Table))
+		Opened(l, n, Introduce(l, n.Follows, n.Table))
 	}
 }
 

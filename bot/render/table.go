@@ -139,7 +139,7 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 	r := Message{}
 	switch {
 	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
-		desc = append(desc, challengeLines(t)...)
+		desc = append(desc, challengeLines(l, t)...)
 		if t.Status == cribbage.StatusLobby {
 			// The challenge's message mentions the person challenged, and
 			// notifies them alone (edits notify nobody).
@@ -159,13 +159,13 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 			desc = append(desc, l.N("table.match-lobby", m.Needed(), "BestOf", m.BestOf))
 		}
 	case t.Status == cribbage.StatusPlaying:
-		if line := MatchLine(t); line != "" {
+		if line := MatchLine(l, t); line != "" {
 			desc = append(desc, line)
 		}
 		desc = append(desc, playingLines(l, t)...)
 	case t.Status == cribbage.StatusFinished:
 		desc = append(desc, ResultLine(l, t, t.State.Result))
-		for _, line := range []string{MatchLine(t), nextGameLine(t), offerLine(t)} {
+		for _, line := range []string{MatchLine(l, t), nextGameLine(l, t), offerLine(l, t)} {
 			if line != "" {
 				desc = append(desc, line)
 			}

@@ -135,7 +135,7 @@ func StoryText(l lang.Lang, t *cribbage.Table, e engine.Event) StoryEntry {
 	case engine.EvHandOver:
 		return StoryEntry{Text: l.T("record.scores", "Scores", scoreLine(t, e.Scores), "Name", name) + shortSeedLine(l, t, e)}
 	case engine.EvGameOver:
-		return StoryEntry{Text: ResultLine(l, t, e.Result) + matchStory(t) + shortSeedLine(l, t, e)}
+		return StoryEntry{Text: ResultLine(l, t, e.Result) + matchStory(l, t) + shortSeedLine(l, t, e)}
 	}
 	return StoryEntry{Text: StoryLine(l, t, e)}
 }
