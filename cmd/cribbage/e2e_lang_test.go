@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -92,7 +93,23 @@ func TestEachSpeaksTheirLanguage(t *testing.T) {
 	if a := h.click(alice, msg, "/join/"+itoa64(id)); a.Content() != lang.English.T("refusal.not-lobby") {
 		t.Errorf("a refusal to Alice in a French server: %q", a.Content())
 	}
-	if a := h.showHand(zoe, msg, id); !strings.Contains(a.Content(), "**Ta main**") {
-		t.Errorf("Zoé's hand view: %q", a.Content())
+	// Her open view, kept current by the bot as Alice plays, stays French.
+	aliceToPlay := func() bool {
+		tb := h.table(id)
+		return tb.State.Phase == engine.PhasePlay && tb.Seats[tb.State.Turn].UserID == alice.ID
 	}
+	for n := 0; !aliceToPlay(); n++ {
+		if n > 40 || !h.step(id, msg, usersOf(alice, zoe)) {
+			t.Fatal("Alice never had a card to play")
+		}
+	}
+	zview := h.showHand(zoe, msg, id)
+	if !strings.Contains(zview.Content(), "**Ta main**") {
+		t.Errorf("Zoé's hand view: %q", zview.Content())
+	}
+	h.step(id, msg, usersOf(alice, zoe))
+	h.eventually("Zoé's open view, edited in French", func() bool {
+		m, _ := h.fake.Message(zview.MessageID)
+		return strings.Contains(m.Content, "Dernier coup") && strings.Contains(m.Content, "**Ta main**")
+	})
 }
