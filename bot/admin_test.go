@@ -319,28 +319,38 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 }
 
 // TestHelpNamesEveryCommand: /cribbage help tells of every subcommand of
-// every command, within a message's 2000 characters.
+// every command, within a message's 2000 characters, in every language,
+// by the names that language's players see.
 func TestHelpNamesEveryCommand(t *testing.T) {
-	if n := len([]rune(render.HelpText)); n > 2000 {
-		t.Errorf("help is %d characters", n)
-	}
-	for _, c := range command.Definitions() {
-		if c.Type == discordgo.UserApplicationCommand {
-			// A user command is chosen from a person's menu, by its name.
-			if !strings.Contains(render.HelpText, "**"+c.Name+"**") {
-				t.Errorf("help never names the user command %q", c.Name)
-			}
-			continue
+	for _, code := range lang.Codes() {
+		l, _ := lang.ByCode(code)
+		locale := discordgo.Locale(l.Locales()[0])
+		help := render.Help(l)
+		if n := len([]rune(help)); n > 2000 {
+			t.Errorf("%s: help is %d characters", code, n)
 		}
-		if c.Name != command.Play && !strings.Contains(render.HelpText, "/"+c.Name) {
-			t.Errorf("help never names /%s", c.Name)
-		}
-		for _, o := range c.Options {
-			if o.Name == "help" {
-				continue // being read
+		for _, c := range command.Localized() {
+			if c.Type == discordgo.UserApplicationCommand {
+				// A user command is chosen from a person's menu, by its name.
+				if !strings.Contains(help, "**"+c.Name+"**") {
+					t.Errorf("%s: help never names the user command %q", code, c.Name)
+				}
+				continue
 			}
-			if !strings.Contains(render.HelpText, "`"+o.Name) && !strings.Contains(render.HelpText, " "+o.Name+"`") {
-				t.Errorf("help never names /%s %s", c.Name, o.Name)
+			if c.Name != command.Play && !strings.Contains(help, "/"+c.Name) {
+				t.Errorf("%s: help never names /%s", code, c.Name)
+			}
+			for _, o := range c.Options {
+				if o.Name == "help" {
+					continue // being read
+				}
+				name := o.Name
+				if n, ok := o.NameLocalizations[locale]; ok {
+					name = n
+				}
+				if !strings.Contains(help, "`"+name) && !strings.Contains(help, " "+name+"`") {
+					t.Errorf("%s: help never names /%s %s", code, c.Name, name)
+				}
 			}
 		}
 	}

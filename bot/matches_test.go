@@ -142,11 +142,11 @@ func buttonNamed(comps []discordgo.MessageComponent, customID string) (discordgo
 // to challenge, play a match and agree a rematch, within a message.
 func TestHelpExplainsChallengesAndMatches(t *testing.T) {
 	for _, want := range []string{"`challenge user: @name`", "**Challenge to cribbage**", "match: best of 3", "a skunk 3", "resigned or forfeited game 2", "everyone has accepted"} {
-		if !strings.Contains(render.HelpText, want) {
+		if !strings.Contains(render.Help(lang.English), want) {
 			t.Errorf("help says nothing of %q", want)
 		}
 	}
-	if n := len([]rune(render.HelpText)); n > render.MaxContent {
+	if n := len([]rune(render.Help(lang.English))); n > render.MaxContent {
 		t.Errorf("help is %d characters, over Discord's %d", n, render.MaxContent)
 	}
 }

@@ -156,11 +156,11 @@ func (a *Answers) Count(ctx context.Context, ic *discordgo.Interaction) (*discor
 }
 
 func (a *Answers) Rules(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	return render.Ephemeral(render.RulesText), nil
+	return render.Ephemeral(render.Rules(command.Lang(ic))), nil
 }
 
 func (a *Answers) Help(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	return render.Ephemeral(render.HelpText), nil
+	return render.Ephemeral(render.Help(command.Lang(ic))), nil
 }
 
 // Seasons lists the server's seasons, the current one first.

@@ -30,10 +30,7 @@ func TestQuotedCommandsAreOffered(t *testing.T) {
 	for _, code := range lang.Codes() {
 		l, _ := lang.ByCode(code)
 		locale := discordgo.Locale(l.Locales()[0])
-		var texts []string
-		if l == lang.English {
-			texts = append(texts, render.HelpText)
-		}
+		texts := []string{render.Help(l)}
 		for _, m := range errorTexts {
 			texts = append(texts, l.T(m.id))
 		}

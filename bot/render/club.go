@@ -197,32 +197,12 @@ func WaitWords(d time.Duration) string {
 	return d.String()
 }
 
-// RulesText summarises RULES.md for players.
-const RulesText = `**Cribbage at this table**
-• Deal: 6 cards each with 2 players (2 to the crib), 5 each with 3 or 4 (1 to the crib; with 3, one more from the deck). The crib is the dealer's.
-• The cut: a jack as starter gives the dealer 2 (his heels).
-• The play: lay cards in turn without passing 31. 15 = 2, 31 = 2, pair 2, three of a kind 6, four 12, runs of 3+ (any order) one a card. Can't play? The table says go for you; the last to play gets 1 (31 gets 2, never 3). The last card gets 1.
-• The show: dealer's left first, dealer last, then the crib. Fifteens 2 each, pairs 2, runs, flush 4 (5 with the starter; the crib only scores 5), his nobs 1.
-• First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
-• Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
+// Rules summarises RULES.md for players, in l.
+func Rules(l lang.Lang) string { return l.T("rules.text") }
 
-// HelpText explains the bot: every command, each in a few words.
-const HelpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
-	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** (computers fill the rest).\n" +
-	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn.\n" +
-	"4. Games last days: buttons keep working; you're pinged when the table waits on you.\n" +
-	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
-	"**Matches**: `match: best of 3` (or 5), two players or two teams. Games follow by themselves. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
-	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
-	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
-	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
-	"**Daily hand**, a throw a day: `/cribbage daily` (DMs: `/cribbage-daily hand`), `/cribbage-daily month`.\n" +
-	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
-	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables a person, a cancel role; " +
-	"`/cribbage-admin daily` (channel, hour); `season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
-	"Who may use each command, and where: Server Settings → Integrations."
+// Help explains the bot in l: every command, each in a few words, by
+// the names l's players see.
+func Help(l lang.Lang) string { return l.T("help.text") }
 
 	// cmdRules and cmdHelp answer privately with fixed text.
 
