@@ -204,7 +204,7 @@ func Rules(l lang.Lang) string { return l.T("rules.text") }
 // the names l's players see.
 func Help(l lang.Lang) string { return l.T("help.text") }
 
-	// cmdRules and cmdHelp answer privately with fixed text.
+// cmdRules and cmdHelp answer privately with fixed text.
 
 // Versus is the record against one other player that stats show when
 // asked: the other's name, and their games together.
