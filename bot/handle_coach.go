@@ -57,7 +57,7 @@ func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	v := t.State.ViewFor(seat)
 	if v.LastHandNo == 0 {
-		return reply{resp: render.Ephemeral("There is no finished hand to look back on yet.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.no-review"))}, nil
 	}
 	return reply{resp: render.Ephemeral(render.ReviewText(command.Lang(ic), v))}, nil
 }

@@ -210,20 +210,20 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err := checkOpen(t); err != nil {
 		return reply{}, err
 	}
-	what := "the game"
+	l := command.Lang(ic)
+	key := "resign.confirm"
 	if t.Options.Partners {
-		what = "the game for your partnership"
+		key = "resign.confirm-partners"
 	}
-	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
-	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
+	text := l.T(key, "ID", t.ID)
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.resign"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
 	if t.Match != nil {
 		// A game of a match resigns that game alone, and the match goes on;
 		// or the whole match goes with it.
-		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
-			"**Resign the match** concedes the match as well.", t.ID)
+		text = l.T("resign.confirm-match", "ID", t.ID)
 		buttons = []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
-			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-game"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-match"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
 	r := render.Ephemeral(text)

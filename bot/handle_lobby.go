@@ -22,7 +22,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: render.Ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.games-channel", "Channel", settings.GamesChannel))}, nil
 	}
 	uid, name := command.User(ic)
 	opts := command.Options(ic)
@@ -35,7 +35,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["teams"]; ok && v.BoolValue() {
 		if o.Players != 4 {
-			return reply{resp: render.Ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.teams-four"))}, nil
 		}
 		o.Partners = true
 	}
@@ -47,19 +47,19 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["muggins"]; ok && v.BoolValue() {
 		if !o.ManualCounting {
-			return reply{resp: render.Ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.muggins-manual"))}, nil
 		}
 		o.Muggins = true
 	}
 	if err := o.Validate(); err != nil {
 		b.logger(ic).Info("table options refused", "err", err)
-		return reply{resp: render.Ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.bad-table"))}, nil
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
 		level, ok := command.ComputerLevel(v.StringValue())
 		if !ok {
-			return reply{resp: render.Ephemeral("The computer plays `easy` or `strong`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.computer-levels"))}, nil
 		}
 		computer = string(level)
 	}
@@ -195,5 +195,5 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	t := done.table
-	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
+	return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.left", "ID", t.ID))}, nil
 }

@@ -199,7 +199,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		key := command.Key{Command: data.Name, Sub: path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
-			return reply{resp: render.Ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.moved", "To", to))}, nil
 		}
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
