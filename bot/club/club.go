@@ -226,14 +226,15 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 		if !command.IsAdmin(ic) && !command.HasRole(ic, cur.CancelRole) {
 			return nil, refusal.ErrNotAdmin
 		}
-		return render.Ephemeral(render.Settings(cur, a.ReminderAfter, a.ForfeitAfter)), nil
+		return render.Ephemeral(render.Settings(command.Lang(ic), cur, a.ReminderAfter, a.ForfeitAfter)), nil
 	}
 	if !command.IsAdmin(ic) {
 		return nil, refusal.ErrNotAdmin
 	}
-	change, err := command.ParseSettings(ic.GuildID, opts)
+	l := command.Lang(ic)
+	change, err := command.ParseSettings(l, ic.GuildID, opts)
 	if err != nil {
-		return render.Ephemeral("⚠️ " + err.Error() + " Nothing was changed."), nil
+		return render.Ephemeral(l.T("settings.nothing-changed", "Why", err.Error())), nil
 	}
 	uid, _ := command.User(ic)
 	saved, err := a.Store.UpdateGuildSettings(ctx, ic.GuildID, func(gs *cribbage.GuildSettings) error {
@@ -246,5 +247,5 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 	}
 	said := strings.Join(change.Said, "; ")
 	a.Log.Info("server settings changed", "interaction", ic.ID, "guild", ic.GuildID, "by", uid, "changes", said)
-	return render.Ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, a.ReminderAfter, a.ForfeitAfter)), nil
+	return render.Ephemeral(l.T("settings.saved", "Said", said) + "\n\n" + render.Settings(l, saved, a.ReminderAfter, a.ForfeitAfter)), nil
 }

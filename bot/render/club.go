@@ -132,54 +132,55 @@ func Seasons(seasons []cribbage.Season) Message {
 	return Message{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
-// Settings shows a server's settings, and where each comes from:
-// reminderAfter and forfeitAfter are the bot's defaults.
-func Settings(gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Duration) string {
+// Settings shows a server's settings, and where each comes from, in l
+// (to the admin who asked): reminderAfter and forfeitAfter are the bot's
+// defaults. Each setting is named by its option as l's players see it.
+func Settings(l lang.Lang, gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Duration) string {
 	timer := func(set *time.Duration, def time.Duration) string {
-		d, from := def, " (the bot's default)"
+		d, from := def, " "+l.T("settings.bots-default")
 		if set != nil {
 			d, from = *set, ""
 		}
 		if d == 0 {
-			return "off" + from
+			return l.T("settings.off") + from
 		}
-		return "after " + WaitWords(d) + from
+		return l.T("settings.after", "Wait", WaitWords(d)) + from
 	}
-	points := "121 (the default)"
+	points := l.T("settings.points-default")
 	if gs.DefaultPoints != 0 {
 		points = fmt.Sprint(gs.DefaultPoints)
 	}
-	channel := "any channel"
+	channel := l.T("settings.any-channel")
 	if gs.GamesChannel != "" {
-		channel = fmt.Sprintf("<#%s> only", gs.GamesChannel)
+		channel = l.T("settings.channel-only", "Channel", gs.GamesChannel)
 	}
-	tables := "no limit"
+	tables := l.T("settings.no-limit")
 	if gs.MaxOpenTables > 0 {
-		tables = fmt.Sprintf("at most %d a person", gs.MaxOpenTables)
+		tables = l.T("settings.at-most", "Max", gs.MaxOpenTables)
 	}
-	cancel := "members with Manage Server"
+	cancel := l.T("settings.cancel-admins")
 	if gs.CancelRole != "" {
-		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
+		cancel += l.T("settings.cancel-role", "Role", gs.CancelRole)
 	}
-	language := "the server's own (Server Settings → Overview), else English"
-	if l, ok := lang.ByCode(gs.Language); ok {
-		language = l.Name()
+	language := l.T("settings.language-default")
+	if chosen, ok := lang.ByCode(gs.Language); ok {
+		language = chosen.Name()
 	}
+	opt := func(name string) string { return l.T("cmd.name." + name) }
 	lines := []string{
-		"**Cribbage settings for this server**",
-		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, reminderAfter),
-		"• Forfeits may be claimed (`forfeit-after`): " + timer(gs.ForfeitAfter, forfeitAfter),
-		"• Game length (`default-points`): " + points,
-		"• Tables open in (`games-channel`): " + channel,
-		"• Open tables (`max-open-tables`): " + tables,
-		"• Who may cancel tables (`cancel-role`): " + cancel,
-		"• Language of the table messages, stories and tournaments (`language`): " + language,
+		l.T("settings.title"),
+		l.T("settings.reminders", "Opt", opt("reminder-after"), "Value", timer(gs.ReminderAfter, reminderAfter)),
+		l.T("settings.forfeits", "Opt", opt("forfeit-after"), "Value", timer(gs.ForfeitAfter, forfeitAfter)),
+		l.T("settings.points", "Opt", opt("default-points"), "Value", points),
+		l.T("settings.channel", "Opt", opt("games-channel"), "Value", channel),
+		l.T("settings.tables", "Opt", opt("max-open-tables"), "Value", tables),
+		l.T("settings.cancel", "Opt", opt("cancel-role"), "Value", cancel),
+		l.T("settings.language", "Opt", opt("language"), "Value", language),
 	}
 	if gs.UpdatedBy != "" {
-		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
+		lines = append(lines, l.T("settings.changed-by", "By", gs.UpdatedBy, "At", gs.UpdatedAt.Unix()))
 	}
-	lines = append(lines, "Change one with `/cribbage-admin settings` and its option; `reset` puts one back. "+
-		"Who may use each command, and in which channels, is Discord's setting: Server Settings → Integrations → this bot.")
+	lines = append(lines, l.T("settings.footer", "Settings", opt("settings"), "Reset", opt("reset")))
 	return strings.Join(lines, "\n")
 }
 
