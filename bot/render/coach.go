@@ -93,21 +93,39 @@ func ReviewText(l lang.Lang, v engine.View) string {
 		"Lost", l.Float(best.Total-yours.Total, 2)) + "\n" + DiscardHint(l, v.Options, splits, 3)
 }
 
-// VerifyText is a deal from seed as players read it: the commitment to
-// compare, then every hand as dealt.
-func VerifyText(seed engine.Seed, players int) string {
+// VerifyText is a deal from seed as players read it, in l: the
+// commitment to compare, then every hand as dealt.
+func VerifyText(l lang.Lang, seed engine.Seed, players int) string {
 	d := engine.Deal(seed, players)
 	lines := []string{
-		fmt.Sprintf("**Seed** `%s`", seed),
-		fmt.Sprintf("**Commitment** (SHA-256 of the seed) `%s` — the same as the thread showed at the deal, or the deal was changed.", seed.Commitment()),
-		fmt.Sprintf("Dealt at %d players, one card at a time from the dealer's left:", players),
+		l.T("verify.seed", "Seed", seed.String()),
+		l.T("verify.commitment", "Commitment", seed.Commitment()),
+		l.T("verify.dealt", "Players", players),
 	}
 	for i, name := range d.Seats() {
 		lines = append(lines, fmt.Sprintf("· %s: %s", name, engine.DisplayCards(d.Hands[i].Cards())))
 	}
 	if d.Crib != 0 {
-		lines = append(lines, "· To the crib, from the deck: "+engine.DisplayCards(d.Crib.Cards()))
+		lines = append(lines, l.T("verify.crib", "Cards", engine.DisplayCards(d.Crib.Cards())))
 	}
-	lines = append(lines, "· Starter: "+d.Starter.Display())
+	lines = append(lines, l.T("verify.starter", "Card", d.Starter.Display()))
+	return strings.Join(lines, "\n")
+}
+
+// CountText counts any hand in l, with its breakdown as players say it
+// aloud and each item it scores.
+func CountText(l lang.Lang, hand []engine.Card, starter engine.Card, crib bool) string {
+	bd := engine.ScoreShow(hand, starter, crib)
+	key := "count.hand"
+	if crib {
+		key = "count.crib"
+	}
+	lines := []string{
+		l.T(key, "Cards", engine.DisplayCards(hand), "Starter", starter.Display(), "Total", bd.Total),
+		"*" + spoken(l, bd) + "*",
+	}
+	for _, it := range bd.Items {
+		lines = append(lines, fmt.Sprintf("· %s %s — %d", l.T("kind."+it.Kind.String()), engine.DisplayCards(it.Cards), it.Points))
+	}
 	return strings.Join(lines, "\n")
 }
