@@ -92,6 +92,7 @@ func (a *Answers) Autocomplete(ctx context.Context, ic *discordgo.Interaction) (
 // not accepted, which are no table of theirs yet.
 func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	uid, _ := command.User(ic)
+	l := command.Lang(ic)
 	tables, err := a.Store.PlayerTables(ctx, ic.GuildID, uid)
 	if err != nil {
 		return nil, err
@@ -101,7 +102,7 @@ func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discor
 		return nil, err
 	}
 	if len(tables) == 0 && len(awaiting) == 0 {
-		return render.Ephemeral("You have no open tables in this server. Start one with `/cribbage start`."), nil
+		return render.Ephemeral(l.T("games.none")), nil
 	}
 	// Every table's link, in one read.
 	msgs, err := a.Place.Messages(ctx, append(slices.Clone(awaiting), tables...))
@@ -110,15 +111,15 @@ func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discor
 	}
 	var lines []string
 	if len(awaiting) > 0 {
-		lines = append(lines, "**Waiting on your answer**")
+		lines = append(lines, l.T("games.awaiting"))
 		for _, t := range awaiting {
-			lines = append(lines, render.AnswerLine(t, msgs[t.ID]))
+			lines = append(lines, render.AnswerLine(l, t, msgs[t.ID]))
 		}
 	}
 	if len(tables) > 0 {
-		lines = append(lines, "**Your tables**")
+		lines = append(lines, l.T("games.yours"))
 		for _, t := range tables {
-			lines = append(lines, render.GameLine(t, msgs[t.ID], uid))
+			lines = append(lines, render.GameLine(l, t, msgs[t.ID], uid))
 		}
 	}
 	return render.Ephemeral(strings.Join(lines, "\n")), nil

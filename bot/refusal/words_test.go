@@ -35,7 +35,7 @@ func TestQuotedCommandsAreOffered(t *testing.T) {
 			texts = append(texts, l.T(m.id))
 		}
 		texts = append(texts, l.N("refusal.too-many-tables", 2), l.T("refusal.over", "ID", 7, "Result", "x."), l.T("refusal.closed", "ID", 7),
-			l.T("timer.lobby-closed", "ID", 7))
+			l.T("timer.lobby-closed", "ID", 7), l.T("games.none"))
 		for _, text := range texts {
 			for _, q := range quotedCommand.FindAllStringSubmatch(text, -1) {
 				checked++

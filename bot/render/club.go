@@ -253,47 +253,45 @@ func Stats(st cribbage.Stats, name string, vs *Versus) Message {
 
 // TableLink is a table's name, linked to its table message, m, if it has
 // one.
-func TableLink(t *cribbage.Table, m cribbage.TableMessage) string {
+func TableLink(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage) string {
+	name := l.T("games.table", "ID", t.ID)
 	if m.MessageID == "" {
-		return fmt.Sprintf("table %d", t.ID)
+		return name
 	}
-	return fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, m.MessageID)
+	return fmt.Sprintf("[%s](https://discord.com/channels/%s/%s/%s)", name, t.GuildID, t.ChannelID, m.MessageID)
 }
 
-// AnswerLine describes a table waiting on the user's answer, whose message
-// is m: a challenge to them, or a rematch offer
-// (cribbage.Table.AwaitsAnswer).
-func AnswerLine(t *cribbage.Table, m cribbage.TableMessage) string {
+// AnswerLine describes, in l, a table waiting on the user's answer,
+// whose message is m: a challenge to them, or a rematch offer.
+func AnswerLine(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage) string {
 	if t.Status == cribbage.StatusLobby {
-		what := fmt.Sprintf("a game to %d", t.Options.Target)
+		what := l.T("games.what-game", "Points", t.Options.Target)
 		if t.Match != nil {
-			what = fmt.Sprintf("a best-of-%d match to %d", t.Match.BestOf, t.Options.Target)
+			what = l.T("games.what-match", "BestOf", t.Match.BestOf, "Points", t.Options.Target)
 		}
-		return fmt.Sprintf("• %s — **%s** challenges you to %s, since <t:%d:R>: **Accept** or **Decline** on its message",
-			TableLink(t, m), NameOf(t, t.HostID), what, t.CreatedAt.Unix())
+		return l.T("games.challenged", "Table", TableLink(l, t, m), "Host", NameOf(t, t.HostID), "What", what, "Since", t.CreatedAt.Unix())
 	}
-	return fmt.Sprintf("• %s — **%s** offers a rematch, until <t:%d:R>: **Accept rematch** or **Decline** on its message",
-		TableLink(t, m), NameOf(t, t.Offer.By), t.Offer.At.Add(cribbage.OfferLife).Unix())
+	return l.T("games.offered", "Table", TableLink(l, t, m), "By", NameOf(t, t.Offer.By), "Until", t.Offer.At.Add(cribbage.OfferLife).Unix())
 }
 
-// GameLine describes one of a player's tables, whose message is m.
-func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
+// GameLine describes, in l, one of a player's tables, whose message is m.
+func GameLine(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage, uid string) string {
 	var others []string
 	for _, s := range t.Seats {
 		if s.UserID != uid || s.Computer != "" {
 			others = append(others, s.Name)
 		}
 	}
-	line := fmt.Sprintf("• %s with %s — ", TableLink(t, m), strings.Join(others, ", "))
 	if c := t.Challenge; c != nil && t.Status == cribbage.StatusLobby {
 		// Nobody else is seated yet: the one it waits on is the person
 		// challenged.
-		return fmt.Sprintf("• %s — your challenge to **%s**, waiting for their answer since <t:%d:R>", TableLink(t, m), c.Name, t.CreatedAt.Unix())
+		return l.T("games.your-challenge", "Table", TableLink(l, t, m), "Name", c.Name, "Since", t.CreatedAt.Unix())
 	}
+	line := l.T("games.with", "Table", TableLink(l, t, m), "Others", strings.Join(others, ", "))
 	if t.Status == cribbage.StatusLobby {
-		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
+		return line + l.T("games.waiting-players", "Since", t.CreatedAt.Unix())
 	}
-	seats, verb := WaitingFor(lang.English, t) // the games list is not yet in catalogues
+	seats, verb := WaitingFor(l, t)
 	var names []string
 	mine := false
 	for _, s := range seats {
@@ -301,9 +299,9 @@ func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
 		mine = mine || t.Seats[s].UserID == uid
 	}
 	if mine {
-		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
+		return line + l.T("games.your-turn", "Verb", verb, "Since", t.Since().Unix())
 	}
-	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
+	return line + l.T("games.waiting-for", "Names", strings.Join(names, ", "), "Verb", verb, "Since", t.Since().Unix())
 }
 
 // MessageLink is " (its message link)" for a table whose message, m, is
