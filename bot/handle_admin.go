@@ -10,7 +10,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
-	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -83,10 +82,8 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err != nil {
 		b.logger(ic).Warn("could not read a cancelled table's message", "table", t.ID, "err", err)
 	}
-	// The admin's own answer is not in the catalogues yet.
-	nobody := render.CountsForNobody(lang.English)
-	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, render.MessageLink(t, m), strings.ToLower(nobody[:1])+nobody[1:]))}, nil
+	l := command.Lang(ic)
+	return reply{resp: render.Ephemeral(l.T("admin.cancelled", "ID", t.ID, "Link", render.MessageLink(t, m)))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its
