@@ -172,7 +172,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 	if err != nil {
 		return nil, err
 	}
-	hands, err := render.ReplayHands(t, actions)
+	hands, err := render.ReplayHands(command.Lang(ic), t, actions)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 		return nil, refusal.ErrNoReplay
 	}
 	n = min(max(n, 1), len(hands))
-	r := render.Replay(t, hands, n)
+	r := render.Replay(command.Lang(ic), t, hands, n)
 	kind := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		kind = discordgo.InteractionResponseUpdateMessage
