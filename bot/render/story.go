@@ -316,14 +316,6 @@ func Mentions(ids []string) string {
 	return strings.Join(out, " ")
 }
 
-// HasHave agrees the verb with the number of players.
-func HasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
-}
-
 // Tell adds the story to a change the domain decided: what its game did,
 // in the table's thread, and what opens the table it opens (a rematch, a
 // match's next game) before that table's own story. A table without a
