@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -80,7 +81,7 @@ func reviewCurrent(h *harness, id int64) {
 	h.drain()
 	h.settleLive()
 	tb, msg := h.table(id), h.tableMessage(id)
-	want := render.Table(tb, msg.Board)
+	want := render.Table(lang.English, tb, msg.Board)
 	w := shownOf(want.Content, want.Embeds, want.Components)
 	var g shownTable
 	deadline := time.Now().Add(3 * time.Second)
@@ -439,7 +440,7 @@ func reviewCatchesUp(h *harness, id int64, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		tb, msg := h.table(id), h.tableMessage(id)
-		want := render.Table(tb, msg.Board)
+		want := render.Table(lang.English, tb, msg.Board)
 		w = shownOf(want.Content, want.Embeds, want.Components)
 		m, _ := h.fake.Message(msg.MessageID)
 		g = shownOf(m.Content, m.Embeds, m.Components)

@@ -109,7 +109,10 @@ type Server struct {
 	commands         map[string][]*discordgo.ApplicationCommand
 	gateways         []*gateway
 	channels         map[string]bool
-	violations       []Violation
+	// guildLocales are the servers' locales (SetGuildLocale), sent as an
+	// interaction's guild_locale; en-US for a server not set.
+	guildLocales map[string]string
+	violations   []Violation
 	// noSchema turns off the schema check (see SkipSchemaCheck).
 	noSchema   atomic.Bool
 	identifies int
@@ -136,6 +139,7 @@ func New() *Server {
 		contract:     c,
 		limits:       newLimiter(),
 		channels:     map[string]bool{},
+		guildLocales: map[string]string{},
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
