@@ -383,7 +383,10 @@ func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
 		t.Fatalf("pinged after a minute")
 	}
 	h.fake.Advance(90 * time.Second)
-	h.eventually("a ping", func() bool { n, _ := pings(); return n == 1 })
+	h.settle()
+	if n, _ := pings(); n != 1 {
+		t.Fatalf("%d pings once the wait passed NUDGE_AFTER, want 1", n)
+	}
 	if _, users := pings(); len(users) != 1 || users[0] != waiter.ID {
 		t.Errorf("the ping notified %v, want only %s", users, waiter.Name)
 	}

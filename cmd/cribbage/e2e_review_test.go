@@ -404,8 +404,7 @@ func TestReviewCancelAndLapse(t *testing.T) {
 	// A lobby that lapses.
 	lid, lmsg := h.open(carol)
 	h.fake.Advance(25 * time.Hour)
-	h.eventually("the lobby closed", func() bool { return h.table(lid).Status == cribbage.StatusClosed })
-	h.settle()
+	h.wantStatus("a lobby a day old", lid, cribbage.StatusClosed)
 	reviewCurrent(h, lid)
 	reviewNoRepeats(h, "lapsed lobby", lmsg)
 	if m, _ := h.fake.Message(lmsg); !strings.Contains(m.Text(), "closed without a game") || len(discordtest.Buttons(m.Components)) != 0 {

@@ -545,7 +545,7 @@ func TestTournamentComputerClaimsAForfeit(t *testing.T) {
 	}
 	// Alice never moves.
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.within(10*time.Second, "the computer's forfeit", func() bool { return h.table(tb.ID).Status == cribbage.StatusFinished })
+	h.wantStatus("the computer's forfeit", tb.ID, cribbage.StatusFinished)
 	r := h.table(tb.ID).State.Result
 	if r == nil || r.Reason != engine.ReasonForfeit || tb.Seats[r.Winner].Computer == "" || cribbage.GamePoints(r) != 2 {
 		t.Fatalf("the forfeit: %+v", r)
