@@ -201,10 +201,10 @@ func reviewViews(h *harness, l *liveTable) {
 }
 
 // TestReviewQuickGamesShowWhoseTurn plays whole games with no think time
-// from held hand views (two players; partnerships; a person against the
-// easy and the strong computer): every card is one click, every version
-// of the table message in play names whom it waits on, and once things
-// settle it is render.Table of the table.
+// from held hand views (two players; partnerships, but not under -short;
+// a person against the easy and the strong computer): every card is one
+// click, every version of the table message in play names whom it waits
+// on, and once things settle it is render.Table of the table.
 func TestReviewQuickGamesShowWhoseTurn(t *testing.T) {
 	// The computers' search is many times the work under the race
 	// detector: beside other games it would crowd out the views' edits.
@@ -220,7 +220,13 @@ func TestReviewQuickGamesShowWhoseTurn(t *testing.T) {
 		{"against the easy computer", []discordtest.Opt{{Name: "points", Value: 61}}, []discordtest.User{alice}, "easy"},
 		{"against the strong computer", []discordtest.Opt{{Name: "points", Value: 61}}, []discordtest.User{alice}, "strong"},
 	} {
+		if c.name == "partnerships" && testing.Short() {
+			continue // -short plays two players, not also teams
+		}
 		t.Run(c.name, func(t *testing.T) {
+			// Each game has a bot and a fake Discord of its own, and mostly
+			// waits on the bot's pacing of the views' edits.
+			parallelUnlessRace(t)
 			if c.computer != "" && raceDetector {
 				// Under the race detector the computer's moves and the
 				// views' edits after them outlast the quick player's 5 s
@@ -484,7 +490,10 @@ func reviewPostedOnce(h *harness, id int64) {
 func TestReviewAKillMidGameResumes(t *testing.T) {
 	t.Parallel()
 	for _, at := range []int{2, 15} {
-		t.Run(fmt.Sprint("after ", at, " moves"), func(t *testing.T) { killAfter(t, at) })
+		t.Run(fmt.Sprint("after ", at, " moves"), func(t *testing.T) {
+			t.Parallel() // each has its own fake Discord, file and processes
+			killAfter(t, at)
+		})
 	}
 }
 
@@ -582,13 +591,14 @@ func reviewHidden(h *harness, l *liveTable) {
 }
 
 // TestReviewNothingHiddenShown plays a two-player game and a partnership
-// game from held views, checking after every move that no card still in a
-// hand or thrown to the crib shows on the table message, or on another
-// seat's view, of the same hand.
+// game (under -short the two-player one) from held views, checking after
+// every move that no card still in a hand or thrown to the crib shows on
+// the table message, or on another seat's view, of the same hand.
 func TestReviewNothingHiddenShown(t *testing.T) {
 	t.Parallel()
-	for _, k := range []tableKind{{"two", []discordtest.Opt{{Name: "points", Value: 61}}, []discordtest.User{alice, bob}}, quickKinds[1]} {
+	for _, k := range shortKinds([]tableKind{{"two", []discordtest.Opt{{Name: "points", Value: 61}}, []discordtest.User{alice, bob}}, quickKinds[1]}) {
 		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t)
 			id, msg := h.seat(k)
 			l := &liveTable{h: h, id: id, msg: msg, people: usersOf(k.people...), views: map[string]string{}}
