@@ -365,7 +365,7 @@ func TestReviewTournamentWithComputers(t *testing.T) {
 	if n == 0 {
 		t.Error("Alice was given no game")
 	}
-	h.within(20*time.Second, "the champion", func() bool { return h.tournament(tr.ID).Champion != "" })
+	h.whileMoving(tr.ID, "the champion", func() bool { return h.tournament(tr.ID).Champion != "" })
 	done = h.tournament(tr.ID)
 	h.within(10*time.Second, "the champion on the message", func() bool {
 		return strings.Contains(h.tournamentMessage(tr.ID), "champion: "+done.Entrant(done.Champion).Name)
