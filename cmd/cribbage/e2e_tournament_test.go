@@ -543,7 +543,11 @@ func TestTournamentComputerClaimsAForfeit(t *testing.T) {
 	if !ok {
 		t.Fatal("Alice has no game")
 	}
-	// Alice never moves.
+	// The computer throws to the crib once the start is answered (the
+	// tournament's pass plays it, on the machine's time); from then the
+	// game waits on Alice alone, and she never moves. Its claim is the
+	// timer pass's, at the fake clock's time a week on.
+	h.whileMoving(tr.ID, "the computer's throw", func() bool { return !h.table(tb.ID).OwnMove() })
 	h.fake.Advance(7*24*time.Hour + time.Minute)
 	h.wantStatus("the computer's forfeit", tb.ID, cribbage.StatusFinished)
 	r := h.table(tb.ID).State.Result
