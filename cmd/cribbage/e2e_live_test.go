@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -68,11 +70,14 @@ func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bo
 	if !l.patient {
 		// The view edits itself; how soon is BenchmarkQuickGame's to
 		// measure (a timed assertion would fail on a busy machine).
-		l.h.eventually(u.Name+"'s view to show the table as it is", func() bool {
-			m, _ = l.h.fake.Message(id)
-			return want(m)
-		})
-		return m
+		for deadline := time.Now().Add(eventuallyBound); ; time.Sleep(5 * time.Millisecond) {
+			if m, _ = l.h.fake.Message(id); want(m) {
+				return m
+			}
+			if time.Now().After(deadline) {
+				l.h.t.Fatalf("%s's view did not come to show the table as it is in %s:\n%s", u.Name, eventuallyBound, l.stuckView(u, id))
+			}
+		}
 	}
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m, _ = l.h.fake.Message(id); want(m) {
@@ -442,4 +447,38 @@ func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
 	if h.table(id).State.Phase != engine.PhasePlay {
 		t.Fatalf("the discard did not go through: %v", h.table(id).State.Phase)
 	}
+}
+
+// stuckView describes a hand view that did not catch up, for the failure:
+// the table as saved, the view versions its edits showed, and every
+// request that edited it (an answer to a click on it, an edit through a
+// token) with Discord's status.
+func (l *liveTable) stuckView(u discordtest.User, id string) string {
+	var b strings.Builder
+	tb := l.h.table(l.id)
+	seat := tb.SeatOf(u.ID)
+	fmt.Fprintf(&b, "table %d version %d, %s, phase %v, seat %d's view version %s\n", tb.ID, tb.Version, tb.Status, tb.State.Phase, seat,
+		click.ViewVersion(tb.State.ViewFor(seat)))
+	for i, v := range l.h.fake.History(id) {
+		fmt.Fprintf(&b, "  version %d of the view: %d buttons, first %q\n", i, len(discordtest.Buttons(v.Components)), firstCustomID(v))
+	}
+	for _, r := range l.h.fake.Requests() {
+		onView := strings.Contains(r.Path, "/webhooks/") && originalIs(l.h, r.Path, id)
+		if !onView && strings.Contains(r.Path, "/interactions/") {
+			_, ic, ok := l.h.fake.Original(strings.Split(r.Path, "/")[5])
+			onView = ok && ic.Message != nil && ic.Message.ID == id
+		}
+		if onView {
+			fmt.Fprintf(&b, "  %s %s → %d\n", r.At.Format("15:04:05.000"), r.Route, r.Status)
+		}
+	}
+	return b.String()
+}
+
+// firstCustomID is the custom_id of a message's first button, or "".
+func firstCustomID(m discordtest.Message) string {
+	if bs := discordtest.Buttons(m.Components); len(bs) > 0 {
+		return bs[0].CustomID
+	}
+	return ""
 }
