@@ -526,6 +526,16 @@ func (h *harness) seat(k tableKind) (int64, string) {
 	return id, msg
 }
 
+// shortGame is the game length of a test that plays a game to its end
+// but checks nothing that depends on how long it is: 61 points under
+// -short, half the hands of the 121 it plays otherwise.
+func shortGame() []discordtest.Opt {
+	if testing.Short() {
+		return []discordtest.Opt{{Name: "points", Value: 61}}
+	}
+	return nil
+}
+
 // shortKinds is kinds, or its first alone under -short: the others run the
 // same code at other tables, and -short is the quick run.
 func shortKinds(kinds []tableKind) []tableKind {
