@@ -465,11 +465,13 @@ func (l *liveTable) stuckView(u discordtest.User, id string) string {
 	for _, r := range l.h.fake.Requests() {
 		onView := strings.Contains(r.Path, "/webhooks/") && originalIs(l.h, r.Path, id)
 		if !onView && strings.Contains(r.Path, "/interactions/") {
-			_, ic, ok := l.h.fake.Original(strings.Split(r.Path, "/")[5])
+			_, ic, ok := l.h.fake.Original(tokenIn(r.Path))
 			onView = ok && ic.Message != nil && ic.Message.ID == id
 		}
 		if onView {
-			fmt.Fprintf(&b, "  %s %s → %d\n", r.At.Format("15:04:05.000"), r.Route, r.Status)
+			// The token names which click's answer or edit it was; the
+			// first custom_id, which view version it showed.
+			fmt.Fprintf(&b, "  %s %s (token %s) → %d, showing %q\n", r.At.Format("15:04:05.000"), r.Route, tokenIn(r.Path), r.Status, firstCustomIDIn(r.JSON()))
 		}
 	}
 	return b.String()
@@ -479,6 +481,30 @@ func (l *liveTable) stuckView(u discordtest.User, id string) string {
 func firstCustomID(m discordtest.Message) string {
 	if bs := discordtest.Buttons(m.Components); len(bs) > 0 {
 		return bs[0].CustomID
+	}
+	return ""
+}
+
+// tokenIn is the interaction token in a webhook or callback path
+// (/api/v9/webhooks/{app}/{token}/…, /api/v9/interactions/{id}/{token}/…).
+func tokenIn(path string) string {
+	if parts := strings.Split(path, "/"); len(parts) > 5 {
+		return parts[5]
+	}
+	return ""
+}
+
+// firstCustomIDIn is the first custom_id in a request's JSON, or "".
+func firstCustomIDIn(doc []byte) string {
+	const key = `"custom_id":"`
+	s := string(doc)
+	i := strings.Index(s, key)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(key):]
+	if j := strings.IndexByte(s, '"'); j >= 0 {
+		return s[:j]
 	}
 	return ""
 }
