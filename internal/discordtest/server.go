@@ -87,6 +87,12 @@ type Server struct {
 	contract *contract
 	limits   *limiter
 
+	// editMu makes each message edit one step, as Discord applies a
+	// message's edits one after another: an edit's attachments are
+	// worked out from the message as the edit before it left it. Taken
+	// before mu, never while holding it.
+	editMu sync.Mutex
+
 	mu       sync.Mutex
 	offset   time.Duration
 	requests []Request
