@@ -14,7 +14,7 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
-// shortGame plays a 61-point game between Alice and Bob to its end
+// finishedShortGame plays a 61-point game between Alice and Bob to its end
 // through the fake, every move a click, and returns the finished table.
 func finishedShortGame(t *testing.T, h *harness) *cribbage.Table {
 	t.Helper()
