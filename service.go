@@ -17,14 +17,13 @@ type TableService interface {
 	// it, unchanged), in one transaction: the table, its actions, its
 	// announcements and the interaction that asked for it, and the table
 	// it opens (Next), recorded as its RematchID. It saves the game (see
-	// Change), and a MessageID the change sets on a table that has none.
-	// It fails with ErrStale if the table has changed since from (decide
-	// again on the newer table), ErrDuplicate for an interaction seen
-	// before, and with the error of a Hold the change would break; a nil
-	// change saves nothing. The caller decides outside any transaction, so
-	// a change may take its time (a computer player's search) without
-	// holding up any other table's, and no code of the caller's runs in
-	// the store.
+	// Change), and nothing the MessageBook keeps. It fails with ErrStale
+	// if the table has changed since from (decide again on the newer
+	// table), ErrDuplicate for an interaction seen before, and with the
+	// error of a Hold the change would break; a nil change saves nothing.
+	// The caller decides outside any transaction, so a change may take its
+	// time (a computer player's search) without holding up any other
+	// table's, and no code of the caller's runs in the store.
 	Save(ctx context.Context, from *Table, ch *Change, interactionID string) (*Table, error)
 	// Seen fails with ErrDuplicate for an interaction already applied, so
 	// a redelivered click is told so before anything is decided for it.
@@ -117,6 +116,18 @@ type RecordService interface {
 	PlayerStats(ctx context.Context, guildID, userID string) (Stats, error)
 	// HeadToHead returns a's and b's record on opposite sides.
 	HeadToHead(ctx context.Context, guildID, a, b string) (HeadToHead, error)
+	// PlayerNumbers returns one player's numbers in a server (Numbers):
+	// over their counted games finished since since (Recent) and all
+	// time, their best hands, milestones and trend.
+	PlayerNumbers(ctx context.Context, guildID, userID string, since time.Time) (Numbers, error)
+	// UnreviewedThrows returns up to limit throws to the crib in counted
+	// games not yet reviewed against the best throw, oldest game first:
+	// one player's in a server, or anyone's when userID is empty.
+	UnreviewedThrows(ctx context.Context, guildID, userID string, limit int) ([]Throw, error)
+	// ReviewThrows records what throws gave up and counts it into their
+	// games' numbers, in one transaction. A throw reviewed already keeps
+	// its first review and is counted once, whoever races to review it.
+	ReviewThrows(ctx context.Context, reviews []ThrowReview) error
 	// Seasons lists a server's seasons, oldest first; the last is the
 	// current one. There is always at least season 1.
 	Seasons(ctx context.Context, guildID string) ([]Season, error)
@@ -151,14 +162,6 @@ type TournamentService interface {
 	SaveTournament(ctx context.Context, from *Tournament, ch *TournamentChange, interactionID string) (*Tournament, error)
 	// ChannelTournaments returns a channel's tournaments, newest first.
 	ChannelTournaments(ctx context.Context, channelID string) ([]*Tournament, error)
-	// TournamentsToShow returns the tournaments whose standings message
-	// does not show their newest version: open ones changed since, and
-	// any whose last change was not shown.
-	TournamentsToShow(ctx context.Context) ([]*Tournament, error)
-	// MarkTournamentShown records the standings message, if none is
-	// recorded yet, and that it shows version (or newer), without a new
-	// version.
-	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
 	// OpenTournaments returns the tournaments still going on.
 	OpenTournaments(ctx context.Context) ([]*Tournament, error)
 }
@@ -176,14 +179,24 @@ type TournamentChange struct {
 	Open []*Change
 }
 
-// MessageBook keeps, for the bot, what it knows of a table's messages on
-// Discord: the table message and thread, the board picture the message
-// shows, and the interaction tokens that can edit the table message and
-// each seat's hand view. None of it is the game's, and no rule reads it: recording it
-// changes no table version, so no button goes stale. It is declared here,
+// MessageBook keeps, for the bot, what it knows of its messages on
+// Discord: each table's TableMessage (the table message, its thread, the
+// board picture it shows and the interaction token that can edit it), each
+// seat's hand view, and each tournament's standings message and the
+// version it shows. None of it is the game's, and no rule reads it:
+// recording it changes no table's or tournament's version, so no button
+// goes stale, and no change to either writes it. It is declared here,
 // once, so that the store, its double and the conformance suite implement
 // the one interface without importing the bot.
 type MessageBook interface {
+	// TableMessage returns what is recorded of a table's messages (the
+	// zero TableMessage but for its TableID, before any is), or
+	// ErrNotFound for no such table.
+	TableMessage(ctx context.Context, id int64) (TableMessage, error)
+	// TableMessages returns what is recorded of the messages of the tables
+	// ids, in one read, in the order of ids; an id of no table is left
+	// out.
+	TableMessages(ctx context.Context, ids []int64) ([]TableMessage, error)
 	// SetMessages records the table message and thread.
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	// RecordTableMessage records the table message if none is recorded
@@ -200,4 +213,59 @@ type MessageBook interface {
 	RecordHandView(ctx context.Context, id int64, view HandView) error
 	// HandViews returns the open hand views recorded at a table, by seat.
 	HandViews(ctx context.Context, id int64) ([]HandView, error)
+	// TournamentMessage returns a tournament's standings message, or ""
+	// before it is posted; ErrTournamentNotFound for no such tournament.
+	TournamentMessage(ctx context.Context, id int64) (string, error)
+	// TournamentsToShow returns the tournaments whose standings message
+	// does not show their newest version: open ones changed since, and
+	// any whose last change was not shown.
+	TournamentsToShow(ctx context.Context) ([]*Tournament, error)
+	// MarkTournamentShown records the standings message, if none is
+	// recorded yet, and that it shows version (or newer).
+	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
+}
+
+// TableMessage is what the bot knows of a table's public message on
+// Discord: the message, the thread opened on it for the table's story,
+// the board picture it shows and the newest interaction token that can
+// edit it. Each is empty until known.
+type TableMessage struct {
+	TableID   int64
+	MessageID string
+	ThreadID  string
+	// Board is the key of the board picture on the message, or empty
+	// before one is there.
+	Board string
+	// EditToken is the newest interaction token whose original response
+	// is the message, if any.
+	EditToken MessageToken
+}
+
+// MessageToken is an interaction token whose original response is a
+// message: the message the response posted, or the one whose button the
+// response updated. The bot decides how long one is used (Discord lets it
+// edit that message for a while after the interaction, outside the bot
+// token's rate limit); the store only keeps it.
+type MessageToken struct {
+	MessageID string
+	Token     string
+	// At is when the interaction arrived; the token's life counts from it.
+	At time.Time
+}
+
+// HandView is a seat's open hand view: the private message that shows a
+// player their cards, through the newest interaction token that can edit
+// it. Token.MessageID is the message, or empty for the interaction's own
+// response (a view opened by a new private message, whose id the bot is
+// not told).
+type HandView struct {
+	Seat  int
+	Token MessageToken
+	// Version is the table version the view showed when the token was
+	// recorded.
+	Version int64
+	// Lang is the language the view speaks, its player's (a catalogue
+	// name of bot/lang; "" for English), so the edits that keep it
+	// current speak it too.
+	Lang string
 }

@@ -33,16 +33,21 @@ type Seat struct {
 }
 
 // Table is a cribbage table in a Discord channel and the game played there.
+// What the bot knows of the table's messages on Discord is not the
+// table's: it is a TableMessage, kept by the MessageBook.
 type Table struct {
 	ID        int64
 	GuildID   string
 	ChannelID string
 	HostID    string
-	// MessageID is the public table message, ThreadID the table's thread;
-	// empty until posted.
-	MessageID string
-	ThreadID  string
-	Options   engine.Options
+	// Locale is the Discord locale of the place the table was opened: the
+	// server's guild_locale, or, at a table a user installed the bot to
+	// play in a DM (not built yet), its starter's locale. What the
+	// channel sees of the table speaks it when the server's admins chose
+	// no language (GuildSettings.Language). Written once, when the table
+	// is made; "" for tables made before it was kept.
+	Locale  string
+	Options engine.Options
 	// Computer is the level filling empty seats, or empty for none.
 	Computer string
 	Status   Status
@@ -71,12 +76,6 @@ type Table struct {
 	// FourColour draws the table's cards in four colours (diamonds blue,
 	// clubs green), for players who tell red from black poorly.
 	FourColour bool
-	// Board is the key of the board picture on the table message, or
-	// empty before one is there (the MessageBook records it).
-	Board string
-	// EditToken is the newest interaction token whose original response is
-	// the table message, if any (the MessageBook records it).
-	EditToken MessageToken
 	// CancelledBy is the user who cancelled the table, and CancelReason
 	// the reason they gave (maybe none), once it is StatusCancelled.
 	CancelledBy  string
@@ -143,31 +142,6 @@ func (t *Table) Cancel(by, reason string) error {
 	return nil
 }
 
-// MessageToken is an interaction token whose original response is a
-// message: the message the response posted, or the one whose button the
-// response updated. The bot decides how long one is used (Discord lets it
-// edit that message for a while after the interaction, outside the bot
-// token's rate limit); the store only keeps it.
-type MessageToken struct {
-	MessageID string
-	Token     string
-	// At is when the interaction arrived; the token's life counts from it.
-	At time.Time
-}
-
-// HandView is a seat's open hand view: the private message that shows a
-// player their cards, through the newest interaction token that can edit
-// it. Token.MessageID is the message, or empty for the interaction's own
-// response (a view opened by a new private message, whose id the bot is
-// not told).
-type HandView struct {
-	Seat  int
-	Token MessageToken
-	// Version is the table version the view showed when the token was
-	// recorded.
-	Version int64
-}
-
 // Since is when the players the game waits on began waiting (the last
 // move, for tables saved before this was kept).
 func (t *Table) Since() time.Time {
@@ -221,10 +195,10 @@ type Change struct {
 	// Table is the table as it should be saved: its host, options,
 	// computer, status, seats, cut seed, game and times, its match,
 	// challenge and rematch offer; its Version is set by the store. What
-	// has a method of its own — the thread and what the MessageBook
-	// keeps, Assisted, the timers — is kept as stored: a change decided on
-	// an older read must not undo it. The rematch is recorded by Next
-	// alone.
+	// has a method of its own — Assisted and the timers — is kept as
+	// stored: a change decided on an older read must not undo it. The
+	// rematch is recorded by Next alone. What the MessageBook keeps is not
+	// the table's, and no change writes it.
 	Table *Table
 	// Actions are appended to the table's log.
 	Actions []LoggedAction
@@ -304,4 +278,16 @@ func (t *Table) SetGame(g *engine.State, now time.Time) {
 			break
 		}
 	}
+}
+
+// People are the user ids of the people seated at the table, in seat
+// order.
+func (t *Table) People() []string {
+	var out []string
+	for _, s := range t.Seats {
+		if s.Computer == "" {
+			out = append(out, s.UserID)
+		}
+	}
+	return out
 }

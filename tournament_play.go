@@ -106,13 +106,13 @@ type TournamentLink struct {
 	Game    int   `json:"game"`
 }
 
-// Tournament is a tournament and where it stands.
+// Tournament is a tournament and where it stands. Its standings message
+// on Discord is the MessageBook's (TournamentMessage), not the
+// tournament's.
 type Tournament struct {
-	ID        int64
-	GuildID   string
-	ChannelID string
-	// MessageID is the standings message, once posted.
-	MessageID     string
+	ID            int64
+	GuildID       string
+	ChannelID     string
 	HostID        string
 	Name          string
 	GamesPerRound int
@@ -166,7 +166,7 @@ func (t *Tournament) Clone() *Tournament {
 // Equal reports whether t and u are alike in every field: a step that
 // leaves a tournament Equal to what it was has nothing to save.
 func (t *Tournament) Equal(u *Tournament) bool {
-	return t.ID == u.ID && t.GuildID == u.GuildID && t.ChannelID == u.ChannelID && t.MessageID == u.MessageID &&
+	return t.ID == u.ID && t.GuildID == u.GuildID && t.ChannelID == u.ChannelID &&
 		t.HostID == u.HostID && t.Name == u.Name && t.GamesPerRound == u.GamesPerRound && t.Rounds == u.Rounds &&
 		t.Points == u.Points && t.Status == u.Status && t.Version == u.Version && slices.Equal(t.Entrants, u.Entrants) &&
 		t.Round == u.Round && slices.Equal(t.Pairings, u.Pairings) && slices.EqualFunc(t.Playoff, u.Playoff, slices.Equal) &&

@@ -18,11 +18,17 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/daily"
+	"github.com/cribbage-bot/cribbage/bot/gateway"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/metrics"
+	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 	"github.com/prometheus/client_golang/prometheus"
@@ -106,14 +112,14 @@ type Bot struct {
 	closing  bool
 	inflight sync.WaitGroup
 
-	ready chan struct{}
-	// appID is the application's id, from READY (or asked over REST).
+	// appID is the application's id, from READY (or asked over REST);
+	// mu guards it, as interactions may arrive while Run sets it.
 	appID string
 	// runCtx is the running bot's context, set once Run has connected;
 	// stop is the context Run was given, whose end begins the shutdown.
 	runCtx  context.Context
 	stop    context.Context
-	metrics *metrics
+	metrics *metrics.Metrics
 	// later counts the work inBackground runs, for a shutdown and the
 	// cribbage_live_pending metric.
 	later atomic.Int64
@@ -121,12 +127,14 @@ type Bot struct {
 	workers chan struct{}
 	// live brings table messages and hand views up to date.
 	live *live.Surface
-	// tourMu lets one pass at a time bring tournament messages up to
-	// date, so this process never posts one twice; tourShown, under it,
-	// is the sum of what each open tournament's message shows
-	// (messageSum), so a change that leaves it as it is edits nothing.
-	tourMu    sync.Mutex
-	tourShown map[int64][32]byte
+	// club answers the commands that change no table.
+	club *club.Answers
+	// place finds the tables an interaction may mean.
+	place place.Finder
+	// tournaments runs the tournaments.
+	tournaments *tournament.Director
+	// daily answers the daily hand's commands, and posts it.
+	daily *daily.Answers
 	// advancing is set while a timer pass's advance of the tournaments
 	// runs in the background (checkTimers), so one runs at a time.
 	advancing atomic.Bool
@@ -186,10 +194,11 @@ func New(opts Options) (*Bot, error) {
 		store:   opts.Store,
 		now:     opts.Now,
 		seeds:   opts.Seeds,
-		ready:   make(chan struct{}),
 		workers: make(chan struct{}, workersPerCPU*runtime.GOMAXPROCS(0)),
 	}
-	b.metrics = newMetrics(opts.Metrics, b)
+	b.place = place.Finder{Store: opts.Store}
+	b.club = &club.Answers{Store: opts.Store, Place: b.place, Now: opts.Now, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, Log: opts.Logger}
+	b.metrics = metrics.New(opts.Metrics, b.store, b.now, func() float64 { return float64(int64(b.live.Pending()) + b.later.Load()) })
 	owner := opts.OutboxOwner
 	if owner == "" {
 		var id [8]byte
@@ -200,10 +209,13 @@ func New(opts Options) (*Bot, error) {
 	// (tests run both on one fake clock).
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
-		AppID: func() string { return b.appID }, Context: b.liveContext})
+		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
-	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: delivery.Deliver, Log: opts.Logger,
-		Aside: story.Aside, Handle: delivery.Handle, RateLimited: func() { b.metrics.rateLimited.Inc() }})
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
+		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
+	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
+		Wake: b.outbox.Wake, InBackground: b.inBackground}
 	return b, nil
 }
 
@@ -214,16 +226,10 @@ func New(opts Options) (*Bot, error) {
 func (b *Bot) Run(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var once sync.Once
-	b.session.AddHandler(func(s *discordgo.Session, r *discordgo.Ready) {
-		once.Do(func() {
-			b.appID = r.User.ID
-			if r.Application != nil && r.Application.ID != "" {
-				b.appID = r.Application.ID
-			}
-			close(b.ready)
-		})
-	})
+	// disconnect ends the connection to Discord: the gateway's, or, with
+	// interactions over HTTP, the REST session's.
+	disconnect := b.session.Close
+	var appID string
 	if b.opts.HTTPOnly {
 		// Interactions come over HTTP; the application's id, which READY
 		// would bring, is asked for instead.
@@ -231,40 +237,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("bot: ask Discord for the application: %w", err)
 		}
-		b.appID = app.ID
+		appID = app.ID
 	} else {
 		// Handlers work within the run: a shutdown cancels what they send.
-		b.session.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
-		extra, err := b.shard(runCtx)
-		if err != nil {
+		conn, id, err := gateway.Open(ctx, b.session, b.opts.ShardID, b.opts.ShardCount, b.log,
+			func(ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
+		if err != nil || conn == nil {
 			return err
 		}
-		defer func() {
-			for _, s := range extra {
-				s.Close()
-			}
-		}()
-		if err := b.session.Open(); err != nil {
-			return fmt.Errorf("bot: connect to Discord: %w", err)
-		}
-		for _, s := range extra {
-			if err := s.Open(); err != nil {
-				b.session.Close()
-				return fmt.Errorf("bot: connect shard %d to Discord: %w", s.ShardID, err)
-			}
-		}
-		select {
-		case <-b.ready:
-		case <-ctx.Done():
-			b.session.Close()
-			return nil
-		}
+		disconnect, appID = conn.Close, id
 	}
 	b.mu.Lock()
-	b.runCtx, b.stop = runCtx, ctx
+	b.runCtx, b.stop, b.appID = runCtx, ctx, appID
 	b.mu.Unlock()
 	if err := b.registerCommands(); err != nil {
-		b.session.Close()
+		disconnect()
 		return err
 	}
 	b.log.Info("connected to Discord", "guild", b.opts.GuildID, "gateway", !b.opts.HTTPOnly)
@@ -277,6 +264,11 @@ func (b *Bot) Run(ctx context.Context) error {
 	go func() {
 		defer close(timersDone)
 		b.runTimers(runCtx)
+	}()
+	reviewsDone := make(chan struct{})
+	go func() {
+		defer close(reviewsDone)
+		b.club.Review(runCtx)
 	}()
 	b.resume(runCtx)
 	<-ctx.Done()
@@ -306,7 +298,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	cancel()
 	<-senderDone
 	<-timersDone
-	return b.session.Close()
+	<-reviewsDone
+	return disconnect()
 }
 
 // The shutdown's bounds: how long interactions in flight may take to
@@ -392,7 +385,7 @@ func (b *Bot) registerCommands() error {
 		endpoint = discordgo.EndpointApplicationGuildCommands(b.appID, b.opts.GuildID)
 	}
 	var body []commandBody
-	for _, c := range command.Definitions() {
+	for _, c := range command.Localized() {
 		body = append(body, commandBody{ApplicationCommand: c, DefaultMemberPermissions: c.DefaultMemberPermissions})
 	}
 	if _, err := b.session.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint); err != nil {
@@ -433,7 +426,7 @@ func (b *Bot) resume(ctx context.Context) {
 	}
 	// A tournament whose last game ended just before the stop has its
 	// next round paired now, and its message shown.
-	b.advanceTournaments(ctx)
+	b.tournaments.AdvanceAll(ctx)
 	b.outbox.Wake()
 }
 
@@ -444,18 +437,6 @@ func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, erro
 		return cribbage.Continue(t, b.env())
 	}})
 	return done.table, err
-}
-
-// continueTable makes the moves table id makes by itself now (a computer
-// player's, a deal), in one change whose result the caller shows: the
-// tournament's pass, which advances the tournament itself. It returns the
-// table as saved and what the moves did, or a nil table when there were
-// none.
-func (b *Bot) continueTable(ctx context.Context, id int64) (*cribbage.Table, []string, error) {
-	done, err := b.change(ctx, id, changeOf{own: true, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		return cribbage.Continue(t, b.env())
-	}})
-	return done.table, done.note, err
 }
 
 // playLater lets table id, just opened by another table's change (a
@@ -489,36 +470,9 @@ func (b *Bot) inBackground(fn func(ctx context.Context)) {
 	}()
 }
 
-// shard sets which gateway shards this process runs. SHARD_ID of
-// SHARD_COUNT runs that one shard (other processes run the others); with no
-// count, the process asks Discord how many it recommends and runs them all,
-// the bot's own session as shard 0 and one more session for each other.
-// The extra sessions only carry interactions: REST goes through the first.
-func (b *Bot) shard(runCtx context.Context) ([]*discordgo.Session, error) {
-	if b.opts.ShardCount > 0 {
-		b.session.ShardID, b.session.ShardCount = b.opts.ShardID, b.opts.ShardCount
-		b.log.Info("running one gateway shard", "shard", b.opts.ShardID, "of", b.opts.ShardCount)
-		return nil, nil
-	}
-	gw, err := b.session.GatewayBot()
-	if err != nil {
-		return nil, fmt.Errorf("bot: ask Discord for the gateway: %w", err)
-	}
-	if gw.Shards <= 1 {
-		return nil, nil
-	}
-	b.session.ShardID, b.session.ShardCount = 0, gw.Shards
-	var extra []*discordgo.Session
-	for id := 1; id < gw.Shards; id++ {
-		s, err := discordgo.New(b.session.Token)
-		if err != nil {
-			return nil, fmt.Errorf("bot: shard %d: %w", id, err)
-		}
-		s.Client, s.Identify.Intents, s.LogLevel, s.StateEnabled = b.session.Client, b.session.Identify.Intents, b.session.LogLevel, false
-		s.ShardID, s.ShardCount = id, gw.Shards
-		s.AddHandler(func(s *discordgo.Session, ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
-		extra = append(extra, s)
-	}
-	b.log.Info("running every gateway shard Discord recommends", "shards", gw.Shards)
-	return extra, nil
+// applicationID is the application's id, once Run has it.
+func (b *Bot) applicationID() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.appID
 }

@@ -3,12 +3,17 @@ package bot
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/place"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -25,8 +30,9 @@ type changeOf struct {
 	// ic is the click or command that asks for it; nil for the bot's own
 	// changes (timers, tournaments), which no place or seat limits.
 	ic *discordgo.Interaction
-	// place checks that ic may change the table (checkHere if nil).
-	place func(t *cribbage.Table, ic *discordgo.Interaction) error
+	// place checks that ic may change the table, given its thread
+	// (place.Is if nil).
+	place func(t *cribbage.Table, threadID string, ic *discordgo.Interaction) error
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
 	// on (click.ViewVersion).
@@ -36,6 +42,10 @@ type changeOf struct {
 	// from them itself (the tournament's pass): the change is shown, but
 	// its tournament is not advanced, nor the table it opens played, here.
 	own bool
+	// move, when set, is a seated person's move at a game, made with
+	// cribbage.Move for their seat (its Seat is set to it); decide is then
+	// not needed.
+	move *engine.Action
 	// decide makes the change with the domain, given the user's seat (-1
 	// for none): the change to save, and the events of the game it made,
 	// whose lines the hand views show. A nil change saves nothing.
@@ -43,11 +53,17 @@ type changeOf struct {
 }
 
 // changed is a saved change: the table as saved, the seat of the person
-// who made it, and what it did in the story's words.
+// who made it, and what it did in the story's words; and the table's
+// message as read for the change, if it was (see needsMessage): so it is
+// for a click on the table message, whose answer shows the message.
 type changed struct {
 	table *cribbage.Table
 	seat  int
-	note  []string
+	note  live.Note
+	msg   cribbage.TableMessage
+	// speak is the language of the table's channel, which its story
+	// and its table message speak.
+	speak lang.Lang
 }
 
 // change makes one change to table id; see changeOf. It returns a nil
@@ -58,6 +74,9 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 	if c.ic != nil {
 		interactionID = c.ic.ID
 	}
+	// The table's message is read once for the change, and only if it is
+	// needed: a card played from a hand view reads none.
+	var msg *cribbage.TableMessage
 	for attempt := 1; ; attempt++ {
 		// A redelivered interaction is told so, rather than whatever the
 		// table would say of it now; the save checks again.
@@ -68,11 +87,31 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
+		if msg == nil {
+			m := cribbage.TableMessage{TableID: id}
+			if needsMessage(from, c.ic) {
+				if m, err = b.store.TableMessage(ctx, id); err != nil {
+					return changed{seat: -1}, err
+				}
+			}
+			msg = &m
+		}
+		// The story speaks the language of the table's channel.
+		speak, err := b.speak(ctx, from)
+		if err != nil {
+			return changed{seat: -1}, err
+		}
 		t := from.Clone()
-		done, ch, err := b.decide(t, c)
+		done, ch, err := b.decide(speak, t, msg.ThreadID, c)
 		if err != nil || ch == nil {
 			return changed{seat: -1}, err
 		}
+		if err := b.noteTableMessage(ctx, msg, c.ic); err != nil {
+			return changed{seat: -1}, err
+		}
+		// Before the change is saved: a pass under way that reads it
+		// must already leave the clicked message to the answer.
+		b.answering(c.ic, t.ID, msg.MessageID, done.seat)
 		saved, err := b.store.Save(ctx, from, ch, interactionID)
 		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue // another process changed the table meanwhile: decide again
@@ -80,7 +119,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		done.table = saved
+		done.table, done.msg, done.speak = saved, *msg, speak
 		if c.own {
 			b.live.Moved(saved, done.note)
 		} else {
@@ -90,25 +129,21 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 	}
 }
 
-// decide checks that c may change t, lets the domain make the change on
-// t, and words it: the story, the note for the hand views, and a closing
-// table's last refresh.
-func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, error) {
+// decide checks that c may change t, whose thread is threadID, lets the
+// domain make the change on t, and words it: the story, the note for the
+// hand views, and a closing table's last refresh. The story speaks l.
+func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
-		place := c.place
-		if place == nil {
-			place = checkHere
+		check := c.place
+		if check == nil {
+			check = place.Is
 		}
-		if err := place(t, c.ic); err != nil {
+		if err := check(t, threadID, c.ic); err != nil {
 			return done, nil, err
 		}
-		noteTableMessage(t, c.ic)
-		userID, _ := user(c.ic)
+		userID, _ := command.User(c.ic)
 		done.seat = t.SeatOf(userID)
-		// Before the change is saved: a pass under way that reads it
-		// must already leave the clicked message to the answer.
-		b.answering(c.ic, t, done.seat)
 	}
 	if c.seated {
 		switch {
@@ -117,14 +152,23 @@ func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, 
 		case done.seat < 0:
 			return done, nil, cribbage.ErrNotSeated
 		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
-			return done, nil, errStaleView
+			return done, nil, refusal.ErrStaleView
 		}
 	}
-	ch, events, err := c.decide(t, done.seat)
+	var ch *cribbage.Change
+	var events []engine.Event
+	var err error
+	if c.move != nil {
+		a := *c.move
+		a.Seat = done.seat
+		ch, events, err = cribbage.Move(t, a, b.env())
+	} else {
+		ch, events, err = c.decide(t, done.seat)
+	}
 	if err != nil || ch == nil {
 		return done, nil, err
 	}
-	tell(ch)
+	render.Tell(l, ch)
 	if t.State != nil {
 		done.note = live.MoveNote(t, events)
 	}
@@ -143,11 +187,11 @@ func (b *Bot) decide(t *cribbage.Table, c changeOf) (changed, *cribbage.Change, 
 // (and whose tables the tournament plays on), and a table the change
 // opened (a match's next game, a rematch) makes its computers' moves now
 // that it is saved.
-func (b *Bot) moved(t *cribbage.Table, note []string) {
+func (b *Bot) moved(t *cribbage.Table, note live.Note) {
 	b.live.Moved(t, note)
 	switch {
 	case t.Tournament != nil && !t.Status.Open():
-		b.tournamentMoved(t.Tournament.ID)
+		b.tournaments.Moved(t.Tournament.ID)
 	case t.RematchID != 0 && !t.Status.Open():
 		b.playLater(t.RematchID)
 	}
@@ -158,30 +202,53 @@ func (b *Bot) moved(t *cribbage.Table, note []string) {
 // leave that message to the answer: the clicker's hand view, clicked
 // from it, or the table message. A click on any other message (a copy of
 // the table message, a confirmation) updates that one, which no pass
-// edits.
-func (b *Bot) answering(ic *discordgo.Interaction, t *cribbage.Table, seat int) {
+// edits. messageID is the table message's id as the change read it ("" if
+// it read none: a click on a hand view needs none).
+func (b *Bot) answering(ic *discordgo.Interaction, table int64, messageID string, seat int) {
 	if ic == nil || ic.Message == nil || (ic.Type != discordgo.InteractionMessageComponent && ic.Type != discordgo.InteractionModalSubmit) {
 		return
 	}
 	switch {
 	case ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0:
 		if seat >= 0 {
-			b.live.Answering(ic.ID, t.ID, seat)
+			b.live.Answering(ic.ID, table, seat)
 		}
-	case ic.Message.ID == t.MessageID:
-		b.live.Answering(ic.ID, t.ID, -1)
+	case messageID != "" && ic.Message.ID == messageID:
+		b.live.Answering(ic.ID, table, -1)
 	}
 }
 
+// needsMessage reports whether a change ic asks for reads the table's
+// message: a click on a public message (the table message, whose answer
+// shows it and which noteTableMessage may record), or an interaction made
+// elsewhere than the table's channel, whose place check needs its thread.
+// The bot's own changes read none.
+func needsMessage(t *cribbage.Table, ic *discordgo.Interaction) bool {
+	return ic != nil && (publicClick(ic) || place.Elsewhere(t, ic))
+}
+
+// publicClick reports whether ic is a click on a public message's button.
+func publicClick(ic *discordgo.Interaction) bool {
+	return ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
+		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0
+}
+
 // noteTableMessage records the table message from a click on one of its
-// buttons, in the change the click makes, if the table does not know it
-// yet: a second player can press Join before the answer that posted the
-// message has been recorded.
-func noteTableMessage(t *cribbage.Table, ic *discordgo.Interaction) {
-	if t.MessageID == "" && ic.Type == discordgo.InteractionMessageComponent && ic.Message != nil &&
-		ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0 {
-		t.MessageID = ic.Message.ID
+// buttons, if msg, the table's message as the change read it, does not
+// know it yet: a second player can press Join before the answer that
+// posted the message has been recorded. It is recorded before the change
+// is saved, so the thread the change may open finds it.
+func (b *Bot) noteTableMessage(ctx context.Context, msg *cribbage.TableMessage, ic *discordgo.Interaction) error {
+	if ic == nil || msg.MessageID != "" || !publicClick(ic) {
+		return nil
 	}
+	if err := b.store.RecordTableMessage(ctx, msg.TableID, ic.Message.ID); err != nil {
+		return err
+	}
+	// Recorded unless another was meanwhile, which it would not replace:
+	// either way no later attempt of the change records it again.
+	msg.MessageID = ic.Message.ID
+	return nil
 }
 
 // play is a seated person's action at a game (cribbage.Move), which
@@ -202,57 +269,65 @@ func (b *Bot) env() cribbage.Env {
 	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
 }
 
-// tell adds the story to a change the domain decided: what its game did,
-// in the table's thread, and what opens the table it opens (a rematch, a
-// match's next game) before that table's own story. A table without a
-// person (a tournament's game between computer entrants) is played
-// quietly: its result is on the standings.
-func tell(ch *cribbage.Change) {
-	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
-		ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
+// keyLocks is a lock per key that lives only while someone holds or waits
+// for it, so the map stays as small as what is in use. The bot keeps one
+// per table, so clicks on a table queue instead of racing (the store's
+// version check guards against other processes).
+type keyLocks[K comparable] struct {
+	mu    sync.Mutex
+	locks map[K]*keyLock
+}
+
+// keyLock is one key's lock and how many hold or wait for it.
+type keyLock struct {
+	sync.Mutex
+	users int
+}
+
+// lock locks a key and returns its unlock.
+func (l *keyLocks[K]) lock(key K) func() {
+	l.mu.Lock()
+	if l.locks == nil {
+		l.locks = map[K]*keyLock{}
 	}
-	if n := ch.Next; n != nil {
-		opened(n, render.Introduce(n.Follows, n.Table))
+	kl, ok := l.locks[key]
+	if !ok {
+		kl = &keyLock{}
+		l.locks[key] = kl
+	}
+	kl.users++
+	l.mu.Unlock()
+	kl.Lock()
+	return func() {
+		kl.Unlock()
+		l.mu.Lock()
+		if kl.users--; kl.users == 0 {
+			delete(l.locks, key)
+		}
+		l.mu.Unlock()
 	}
 }
 
-// opened words a new table's change: intro, what opens it, then its
-// game's story; nothing for a table without a person.
-func opened(ch *cribbage.Change, intro []cribbage.Outbound) {
-	if !ch.Table.HasPerson() {
-		ch.Outbox = nil
-		return
+// speakOrEnglish is speak, or English when the settings cannot be read:
+// for words inside a change, which must not fail for want of a language.
+func (b *Bot) speakOrEnglish(ctx context.Context, t *cribbage.Table) lang.Lang {
+	l, err := b.speak(ctx, t)
+	if err != nil {
+		return lang.English
 	}
-	out := append(intro, ch.Outbox...)
-	ch.Outbox = append(out, render.Story(ch.Table, ch.Events)...)
+	return l
 }
 
-// changeTournament makes one change to tournament id, as change does to a
-// table: it reads the tournament and its tables, lets decide make the
-// change (which opens its tables as data), and saves it over the version
-// it was decided on, deciding again on a newer one while it loses a race.
-// A nil change saves nothing, and returns a nil tournament.
-func (b *Bot) changeTournament(ctx context.Context, id int64, interactionID string, decide func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error)) (*cribbage.Tournament, error) {
-	for attempt := 1; ; attempt++ {
-		if err := b.store.Seen(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		from, err := b.store.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		tables, err := b.store.TournamentTables(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		ch, err := decide(from.Clone(), tables)
-		if err != nil || ch == nil {
-			return nil, err
-		}
-		saved, err := b.store.SaveTournament(ctx, from, ch, interactionID)
-		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
-			continue
-		}
-		return saved, err
+// speak is the language of what t's channel sees: the server's setting,
+// else the locale of the place the table was opened (lang.Server). It
+// reads the server's settings: one read a change, or a live edit.
+func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
+	if t.GuildID == "" {
+		return lang.Server("", t.Locale), nil
 	}
+	settings, err := b.store.GuildSettings(ctx, t.GuildID)
+	if err != nil {
+		return lang.English, err
+	}
+	return lang.Server(settings.Language, t.Locale), nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/place"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -21,56 +23,18 @@ import (
 // cancelling takes Manage Server (or Administrator) or the server's
 // cancel-role, and changing a setting takes Manage Server.
 
-// The admins' refusals; userMessage words them.
-var (
-	errNotAdmin     = errors.New("bot: needs Manage Server")
-	errMayNotCancel = errors.New("bot: needs Manage Server or the cancel role")
-	// errNotInServer refuses a table of another server, worded as no table
-	// at all (like errNotHere).
-	errNotInServer = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
-)
-
-// cancelledError answers anything done at a cancelled table: who
-// cancelled it, and why.
-type cancelledError struct {
-	id         int64
-	by, reason string
-}
-
-func (e *cancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.id) }
-
-// overError answers what needs a table open at one that is over: its game
-// finished (result is how), or it closed before its game started.
-type overError struct {
-	id     int64
-	result string
-}
-
-func (e *overError) Error() string { return fmt.Sprintf("bot: table %d is over", e.id) }
-
 // checkOpen refuses a table that is no longer open, saying how it ended:
-// cancelled (cancelledError), finished or closed (overError).
+// cancelled (refusal.CancelledError), finished or closed (refusal.OverError).
 func checkOpen(t *cribbage.Table) error {
 	switch {
 	case t.Status == cribbage.StatusCancelled:
-		return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+		return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 	case t.Status == cribbage.StatusFinished && t.State != nil:
-		return &overError{id: t.ID, result: render.ResultLine(t, t.State.Result)}
+		return &refusal.OverError{ID: t.ID, Finished: t}
 	case !t.Status.Open():
-		return &overError{id: t.ID}
+		return &refusal.OverError{ID: t.ID}
 	}
 	return nil
-}
-
-// isAdmin reports whether the member may manage the server: Discord sends
-// the member's permissions in the channel with every interaction.
-func isAdmin(ic *discordgo.Interaction) bool {
-	return ic.Member != nil && ic.Member.Permissions&(discordgo.PermissionAdministrator|discordgo.PermissionManageGuild) != 0
-}
-
-// hasRole reports whether the member has role (never for "").
-func hasRole(ic *discordgo.Interaction, role string) bool {
-	return role != "" && ic.Member != nil && slices.Contains(ic.Member.Roles, role)
 }
 
 // cmdCancel ends a table of this server, a lobby or a game, recorded as
@@ -82,8 +46,8 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err != nil {
 		return reply{}, err
 	}
-	if !isAdmin(ic) && !hasRole(ic, settings.CancelRole) {
-		return reply{}, errMayNotCancel
+	if !command.IsAdmin(ic) && !command.HasRole(ic, settings.CancelRole) {
+		return reply{}, refusal.ErrMayNotCancel
 	}
 	opts := command.Options(ic)
 	id := opts["table"].IntValue()
@@ -92,12 +56,13 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		// One line: it is shown inside other lines.
 		reason = strings.Join(strings.Fields(o.StringValue()), " ")
 	}
-	uid, _ := user(ic)
-	done, err := b.change(ctx, id, changeOf{ic: ic, place: inServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+	uid, _ := command.User(ic)
+	done, err := b.change(ctx, id, changeOf{ic: ic, place: place.InServer, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, nil, err
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
+		// The post is the channel's: the server's language.
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(b.speakOrEnglish(ctx, t), t), render.CountsForNobody(b.speakOrEnglish(ctx, t)))
 		people := toldOfCancel(t)
 		if len(people) > 0 {
 			text = render.Mentions(people) + " " + text
@@ -111,8 +76,14 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	// (moved advances the tournament).
 	t := done.table
 	b.logger(ic).Info("table cancelled", "table", t.ID, "by", uid)
-	return reply{resp: ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, messageLink(t), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
+	// The table is cancelled whatever the read of its link says: a failed
+	// read leaves the answer without the link, not wrong.
+	m, err := b.store.TableMessage(ctx, t.ID)
+	if err != nil {
+		b.logger(ic).Warn("could not read a cancelled table's message", "table", t.ID, "err", err)
+	}
+	l := command.Lang(ic)
+	return reply{resp: render.Ephemeral(l.T("admin.cancelled", "ID", t.ID, "Link", render.MessageLink(t, m)))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its
@@ -120,22 +91,11 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 // challenged, whom the challenge pinged and who would otherwise not know
 // it is gone.
 func toldOfCancel(t *cribbage.Table) []string {
-	people := seatedPeople(t)
+	people := t.People()
 	if c := t.Challenge; c != nil && c.Outcome == "" && !slices.Contains(people, c.UserID) {
 		people = append(people, c.UserID)
 	}
 	return people
-}
-
-// seatedPeople are the user ids of a table's people.
-func seatedPeople(t *cribbage.Table) []string {
-	var out []string
-	for _, s := range t.Seats {
-		if s.Computer == "" {
-			out = append(out, s.UserID)
-		}
-	}
-	return out
 }
 
 // explainCancelled turns err, refused at table id, into the table's
@@ -145,7 +105,7 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 	if err == nil || id == 0 {
 		return err
 	}
-	var c *cancelledError
+	var c *refusal.CancelledError
 	if errors.As(err, &c) {
 		return err
 	}
@@ -154,10 +114,10 @@ func (b *Bot) explainCancelled(ctx context.Context, ic *discordgo.Interaction, i
 		return err
 	}
 	// From elsewhere a table reads as no table at all.
-	if !here(t, ic) {
+	if b.place.Check(ctx, ic, t) != nil {
 		return err
 	}
-	return &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+	return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 }
 
 // openTablesHold holds the person uid to the server's limit of open
@@ -175,7 +135,7 @@ func openTablesHold(settings cribbage.GuildSettings, uid string) cribbage.Hold {
 // answer to name it; any other error is left as it is.
 func tooMany(err error, settings cribbage.GuildSettings) error {
 	if errors.Is(err, cribbage.ErrTooManyTables) {
-		return &tooManyTablesError{max: settings.MaxOpenTables}
+		return &refusal.TooManyTablesError{Max: settings.MaxOpenTables}
 	}
 	return err
 }
@@ -193,17 +153,7 @@ func (b *Bot) checkOpenTables(ctx context.Context, guildID, uid string, settings
 		return err
 	}
 	if len(tables) >= settings.MaxOpenTables {
-		return &tooManyTablesError{max: settings.MaxOpenTables}
+		return &refusal.TooManyTablesError{Max: settings.MaxOpenTables}
 	}
 	return nil
 }
-
-// tooManyTablesError refuses a seat beyond the server's limit.
-type tooManyTablesError struct{ max int }
-
-func (e *tooManyTablesError) Error() string {
-	return fmt.Sprintf("bot: at the server's limit of %d open tables", e.max)
-}
-
-// Unwrap makes it a cribbage.ErrTooManyTables.
-func (e *tooManyTablesError) Unwrap() error { return cribbage.ErrTooManyTables }

@@ -10,7 +10,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -24,7 +26,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	r := render.Hand(t, seat, selected, note)
+	r := render.Hand(command.Lang(ic), t, seat, selected, note)
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
 		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat)), shows: r}}
 }
@@ -35,15 +37,15 @@ func (b *Bot) seatedTable(ctx context.Context, ic *discordgo.Interaction, id int
 	if err != nil {
 		return nil, -1, err
 	}
-	if !here(t, ic) {
-		return nil, -1, errNotHere
+	if err := b.place.Check(ctx, ic, t); err != nil {
+		return nil, -1, err
 	}
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	seat := t.SeatOf(uid)
 	switch {
 	case t.Status == cribbage.StatusCancelled:
 		// Its cards and buttons are no use now.
-		return nil, -1, &cancelledError{id: t.ID, by: t.CancelledBy, reason: t.CancelReason}
+		return nil, -1, &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 	case seat < 0 && !t.Status.Open():
 		// Not "join it": there is nothing left to join.
 		return nil, -1, checkOpen(t)
@@ -66,7 +68,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdHand shows the user's hand at their table in this channel.
 func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -85,32 +87,30 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
 
-// act applies a seat's move and answers with the hand view after it. A
-// refusal the player can act on is shown on their hand view as it is now.
-func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, build func(t *cribbage.Table, seat int) (engine.Action, error)) (reply, error) {
-	done, err := b.play(ctx, ic, c.Table, c.View, build)
+// act makes a seat's move, a (whose Seat is the clicker's), and answers
+// with the hand view after it. A refusal the player can act on is shown
+// on their hand view as it is now.
+func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a engine.Action) (reply, error) {
+	done, err := b.change(ctx, c.Table, changeOf{ic: ic, seated: true, view: c.View, move: &a})
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	text := ""
-	if len(done.note) > 0 {
-		text = live.LastMoveNote(done.note)
-	}
+	text := live.LastMoveNote(command.Lang(ic), done.table, done.note)
 	return handView(ic, done.table, done.seat, 0, text), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
-	msg, known := userMessage(cause)
+	msg, known := refusal.Words(command.Lang(ic), cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
@@ -123,23 +123,17 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID
 
 // clickDiscard confirms the throw to the crib.
 func (b *Bot) clickDiscard(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActDiscard, Seat: seat, Cards: c.Cards.Cards()}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActDiscard, Cards: c.Cards.Cards()})
 }
 
 // clickPlay lays a card.
 func (b *Bot) clickPlay(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActPlay, Seat: seat, Card: c.Card}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActPlay, Card: c.Card})
 }
 
 // clickMuggins takes points an opponent missed.
 func (b *Bot) clickMuggins(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActMuggins, Seat: seat, Index: c.Index}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActMuggins, Index: c.Index})
 }
 
 // clickClaim opens the claim form for the seat whose count it is.
@@ -149,9 +143,9 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, mustText(errStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
@@ -160,9 +154,7 @@ func (b *Bot) clickClaimed(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err != nil {
 		return b.refusal(ctx, ic, c, err)
 	}
-	return b.act(ctx, ic, c, func(t *cribbage.Table, seat int) (engine.Action, error) {
-		return engine.Action{Kind: engine.ActClaim, Seat: seat, Points: points}, nil
-	})
+	return b.act(ctx, ic, c, engine.Action{Kind: engine.ActClaim, Points: points})
 }
 
 // claimedPoints reads the points field of the claim form.
@@ -177,13 +169,13 @@ func claimedPoints(ic *discordgo.Interaction) (int, error) {
 				// The range is the engine's to check (engine.ErrBadClaim).
 				n, err := strconv.Atoi(strings.TrimSpace(in.Value))
 				if err != nil {
-					return 0, errBadClaim
+					return 0, refusal.ErrBadClaim
 				}
 				return n, nil
 			}
 		}
 	}
-	return 0, errBadClaim
+	return 0, refusal.ErrBadClaim
 }
 
 // clickDeal is the dealer dealing the next hand (at muggins tables, where
@@ -194,7 +186,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 			return engine.Action{}, engine.ErrWrongPhase
 		}
 		if seat != t.State.Dealer {
-			return engine.Action{}, errNotDealer
+			return engine.Action{}, refusal.ErrNotDealer
 		}
 		s := b.seeds()
 		return engine.Action{Kind: engine.ActDeal, Seat: seat, Seed: &s}, nil
@@ -207,7 +199,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 
 // cmdResign asks for confirmation before conceding.
 func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool { return t.Status == cribbage.StatusPlaying }, false)
 	if err != nil {
 		return reply{}, err
 	}
@@ -219,23 +211,23 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err := checkOpen(t); err != nil {
 		return reply{}, err
 	}
-	what := "the game"
+	l := command.Lang(ic)
+	key := "resign.confirm"
 	if t.Options.Partners {
-		what = "the game for your partnership"
+		key = "resign.confirm-partners"
 	}
-	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
-	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
+	text := l.T(key, "ID", t.ID)
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.resign"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
 	if t.Match != nil {
 		// A game of a match resigns that game alone, and the match goes on;
 		// or the whole match goes with it.
-		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
-			"**Resign the match** concedes the match as well.", t.ID)
+		text = l.T("resign.confirm-match", "ID", t.ID)
 		buttons = []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
-			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-game"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-match"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
-	r := ephemeral(text)
+	r := render.Ephemeral(text)
 	r.Data.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}}
 	return reply{resp: r}, nil
 }

@@ -2,28 +2,17 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
-	"github.com/cribbage-bot/cribbage/engine/ai"
 )
-
-// computerLevel is the level a player's choice of computer plays at.
-func computerLevel(choice string) (ai.Level, bool) {
-	switch choice {
-	case render.LevelEasy:
-		return ai.Easy, true
-	case render.LevelStrong:
-		return ai.Expert, true
-	}
-	return "", false
-}
 
 // cmdStart opens a table with the host in the first seat and answers with
 // the public table message.
@@ -33,9 +22,9 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.games-channel", "Channel", settings.GamesChannel))}, nil
 	}
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	opts := command.Options(ic)
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -46,7 +35,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["teams"]; ok && v.BoolValue() {
 		if o.Players != 4 {
-			return reply{resp: ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.teams-four"))}, nil
 		}
 		o.Partners = true
 	}
@@ -58,19 +47,19 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["muggins"]; ok && v.BoolValue() {
 		if !o.ManualCounting {
-			return reply{resp: ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.muggins-manual"))}, nil
 		}
 		o.Muggins = true
 	}
 	if err := o.Validate(); err != nil {
 		b.logger(ic).Info("table options refused", "err", err)
-		return reply{resp: ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.bad-table"))}, nil
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
-		level, ok := computerLevel(v.StringValue())
+		level, ok := command.ComputerLevel(v.StringValue())
 		if !ok {
-			return reply{resp: ephemeral("The computer plays `easy` or `strong`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.computer-levels"))}, nil
 		}
 		computer = string(level)
 	}
@@ -78,7 +67,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
 		if err != nil {
-			return reply{resp: ephemeral(mustText(err))}, nil
+			return reply{resp: render.Ephemeral(refusal.Text(command.Lang(ic), err))}, nil
 		}
 		match = m
 	}
@@ -86,27 +75,29 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
 	}
-	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
+	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, Locale: command.GuildLocale(ic), HostID: uid, Options: o,
 		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
 		openTablesHold(settings, uid))
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	r := render.Table(t)
-	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
+	// A new message: it has no board yet.
+	l := lang.Server(settings.Language, t.Locale)
+	r := render.Table(l, t, "")
+	r.Content = l.T("table.opened", "Name", name)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
 }
 
 // seatChange changes a lobby's seats in one update (cribbage.Join or
 // Leave); a lobby that fills up starts its game in the same transaction.
-func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (*cribbage.Table, error) {
-	uid, name := user(ic)
+func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (changed, error) {
+	uid, name := command.User(ic)
 	var settings cribbage.GuildSettings
 	if join {
 		var err error
 		if settings, err = b.store.GuildSettings(ctx, ic.GuildID); err != nil {
-			return nil, err
+			return changed{seat: -1}, err
 		}
 	}
 	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
@@ -123,7 +114,7 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 		ch, err := cribbage.Leave(t, uid)
 		return ch, nil, err
 	}})
-	return done.table, tooMany(err, settings)
+	return done, tooMany(err, settings)
 }
 
 // started adds to a lobby's change the thread of a game that it started,
@@ -149,115 +140,60 @@ func (b *Bot) clickLeave(ctx context.Context, ic *discordgo.Interaction, c click
 }
 
 func (b *Bot) lobbyClick(ctx context.Context, ic *discordgo.Interaction, id int64, join bool) (reply, error) {
-	t, err := b.seatChange(ctx, ic, id, join)
+	done, err := b.seatChange(ctx, ic, id, join)
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // clickBegin is the host's Start button: the game starts when every seat
 // is taken (it also starts by itself when the last player joins), or at
 // once with computer players in the empty seats if the table has them.
 func (b *Bot) clickBegin(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	done, err := b.change(ctx, c.Table, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		return started(cribbage.Begin(t, uid, b.env()))
 	}})
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(done.table), nil
+	return updated(done), nil
 }
 
 // cmdJoin seats the user at the open lobby in this channel (or the one named).
 func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		// A challenge's held seat is its challenged person's alone.
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) < 0 && (t.Challenge == nil || t.Challenge.UserID == uid)
 	}, true)
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, true)
+	done, err := b.seatChange(ctx, ic, id, true)
 	if err != nil {
 		return reply{}, err
 	}
+	t := done.table
 	msg := fmt.Sprintf("You joined table %d.", t.ID)
 	if t.Status == cribbage.StatusPlaying {
 		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
 	}
-	return reply{resp: ephemeral(msg)}, nil
+	return reply{resp: render.Ephemeral(msg)}, nil
 }
 
 // cmdLeave gives up the user's seat in a lobby.
 func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	id, err := b.pickTable(ctx, ic, func(t *cribbage.Table, uid string) bool {
+	id, err := b.place.Pick(ctx, ic, func(t *cribbage.Table, uid string) bool {
 		return t.Status == cribbage.StatusLobby && t.SeatOf(uid) >= 0
 	}, false)
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.seatChange(ctx, ic, id, false)
+	done, err := b.seatChange(ctx, ic, id, false)
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
-}
-
-// threadTable returns the id of the table whose thread the interaction
-// was made in, or 0 when it was made elsewhere.
-func (b *Bot) threadTable(ctx context.Context, ic *discordgo.Interaction) (int64, error) {
-	t, err := b.store.ThreadTable(ctx, ic.ChannelID)
-	switch {
-	case errors.Is(err, cribbage.ErrNotFound):
-		return 0, nil
-	case err != nil:
-		return 0, err
-	case !here(t, ic):
-		return 0, nil
-	}
-	return t.ID, nil
-}
-
-// pickTable resolves which table a command means: the table option if
-// given, else the one table in this channel that fits.
-func (b *Bot) pickTable(ctx context.Context, ic *discordgo.Interaction, fits func(t *cribbage.Table, uid string) bool, anyone bool) (int64, error) {
-	uid, _ := user(ic)
-	if o, ok := command.Options(ic)["table"]; ok {
-		t, err := b.store.Table(ctx, o.IntValue())
-		if err != nil || !here(t, ic) {
-			return 0, errNotHere
-		}
-		return t.ID, nil
-	}
-	// A command used in a table's thread means that table, whatever its
-	// state, as its table option would: one over or cancelled is answered
-	// as such (overError, cancelledError), not as no table at all.
-	if id, err := b.threadTable(ctx, ic); id != 0 || err != nil {
-		return id, err
-	}
-	var tables []*cribbage.Table
-	var err error
-	if anyone {
-		tables, err = b.store.ChannelTables(ctx, ic.ChannelID)
-	} else {
-		tables, err = b.store.PlayerTables(ctx, ic.GuildID, uid)
-	}
-	if err != nil {
-		return 0, err
-	}
-	var ids []int64
-	for _, t := range tables {
-		if here(t, ic) && fits(t, uid) {
-			ids = append(ids, t.ID)
-		}
-	}
-	switch len(ids) {
-	case 0:
-		return 0, errNoTable
-	case 1:
-		return ids[0], nil
-	}
-	return 0, &whichTableError{ids: ids}
+	t := done.table
+	return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.left", "ID", t.ID))}, nil
 }

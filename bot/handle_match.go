@@ -9,6 +9,8 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -22,26 +24,27 @@ import (
 // change decides on the table as loaded and queues what to announce. The
 // table message is refreshed too: the click may come from a copy of it
 // (/cribbage status public: True), which its answer updates instead.
-func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
-	done, err := b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
+func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int64, change func(t *cribbage.Table) (*cribbage.Change, error)) (changed, error) {
+	return b.change(ctx, id, changeOf{ic: ic, decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch, err := change(t)
 		return ch, nil, err
 	}})
-	return done.table, err
 }
 
-// updated answers a click on a table message with the message as it is.
-func updated(t *cribbage.Table) reply {
-	r := render.Table(t)
+// updated answers a click on a table message with the message as the
+// click's change left it, showing the board the message has; the live
+// surface records it as what the message shows.
+func updated(done changed) reply {
+	r := render.Table(done.speak, done.table, done.msg.Board)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: r.Response(false)},
-		table: &tableShown{table: t, render: r}}
+		table: &tableShown{table: done.table, render: r, messageID: done.msg.MessageID}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
 // others at the table, or a yes to the offer open. The last yes makes the
 // rematch (cribbage.OfferRematch), whose table message the bot then posts.
 func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
+	uid, _ := command.User(ic)
 	// A rematch is a new table: whoever asks for it (or says yes) is held
 	// to the server's limit, as a start is.
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
@@ -51,7 +54,7 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 	if err := b.checkOpenTables(ctx, ic.GuildID, uid, settings); err != nil {
 		return reply{}, err
 	}
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		offering := t.Offer == nil
 		ch, err := cribbage.OfferRematch(t, uid, b.env())
 		if err != nil {
@@ -63,46 +66,42 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		ch.Hold = openTablesHold(settings, uid)
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
-			ch.Outbox = append(ch.Outbox, render.Post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, b.speakOrEnglish(ctx, t).T("rematch.accepted"), nil))
 		case offering && ch.Next == nil:
 			var waiting []string
 			for _, s := range t.Offer.Waiting(t) {
 				waiting = append(waiting, s.UserID)
 			}
-			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", render.NameOf(t, uid), render.Mentions(waiting))
+			text := b.speakOrEnglish(ctx, t).T("rematch.offered", "By", render.NameOf(t, uid), "Waiting", render.Mentions(waiting))
 			ch.Outbox = append(ch.Outbox, render.Post(t, text, waiting))
 		}
 		return ch, nil
 	})
 	if errors.Is(err, cribbage.ErrRematched) {
-		return b.rematchedAlready(ctx, c.Table)
+		return b.rematchedAlready(ctx, ic, c.Table)
 	}
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	if t.RematchID != 0 {
+	if next := done.table.RematchID; next != 0 {
 		// The last yes opened the rematch: its computer players move now
 		// it is saved.
-		b.playLater(t.RematchID)
+		b.playLater(next)
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
-
-// errNotAtTable refuses a rematch's offer or answer to someone who did
-// not play the game: a finished table has no seat to join.
-var errNotAtTable = errors.New("bot: only the table's players answer its rematch")
 
 // rematchRefusal words a refused rematch click: someone not seated is told
 // the rematch is the players', not to join a table that is over.
 func rematchRefusal(err error) error {
 	if errors.Is(err, cribbage.ErrNotSeated) {
-		return errNotAtTable
+		return refusal.ErrNotAtTable
 	}
 	return err
 }
 
 // rematchedAlready tells a late click where the table's rematch is.
-func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
+func (b *Bot) rematchedAlready(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
 	prev, err := b.store.Table(ctx, id)
 	if err != nil {
 		return reply{}, err
@@ -111,14 +110,18 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, messageLink(next)))}, nil
+	m, err := b.store.TableMessage(ctx, next.ID)
+	if err != nil {
+		return reply{}, err
+	}
+	return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.has-rematch", "ID", id, "Next", next.ID, "Link", render.MessageLink(next, m)))}, nil
 }
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
 // takes it back).
 func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	uid, _ := command.User(ic)
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		var by string
 		if t.Offer != nil {
 			by = t.Offer.By
@@ -137,7 +140,7 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // lapseOffer withdraws a rematch offer nobody answered in time, and says
@@ -150,7 +153,7 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 		}
 		ch := cribbage.LapseOffer(t, b.now())
 		if ch != nil {
-			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
+			text := b.speakOrEnglish(ctx, t).T("rematch.lapsed", "By", by, "ID", t.ID)
 			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
 		}
 		return ch, nil, nil
@@ -173,11 +176,6 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 }
 
 // The bot's refusals of challenges.
-var (
-	errChallengeBot  = errors.New("bot: a bot cannot be challenged")
-	errNotChallenger = errors.New("bot: only the challenger withdraws a challenge")
-	errNoTarget      = errors.New("bot: the interaction names nobody to challenge")
-)
 
 // cmdChallenge is /cribbage challenge user [points] [match].
 func (b *Bot) cmdChallenge(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
@@ -205,13 +203,13 @@ func (b *Bot) menuChallenge(ctx context.Context, ic *discordgo.Interaction) (rep
 // is). A challenge opens a table, so the server's games channel and limit
 // of open tables hold for it as for a start.
 func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent string, points, bestOf int) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	settings, err := b.store.GuildSettings(ctx, ic.GuildID)
 	if err != nil {
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.challenge-channel", "Channel", settings.GamesChannel))}, nil
 	}
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -225,12 +223,13 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 		return reply{}, err
 	}
 	if target.Bot {
-		return reply{}, errChallengeBot
+		return reply{}, refusal.ErrChallengeBot
 	}
 	t, err := cribbage.NewChallenge(ic.GuildID, ic.ChannelID, cribbage.Seat{UserID: uid, Name: name}, cribbage.Seat{UserID: target.ID, Name: targetName}, o, bestOf)
 	if err != nil {
 		return reply{}, err
 	}
+	t.Locale = command.GuildLocale(ic)
 	// The server's limit and the one open challenge to a person are held
 	// in the write, last: a challenge to oneself or to a bot is refused
 	// for that, whatever the tables open.
@@ -240,7 +239,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	r := render.Table(t)
+	r := render.Table(lang.Server(settings.Language, t.Locale), t, "")
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
 }
@@ -251,19 +250,19 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 func resolvedUser(ic *discordgo.Interaction, id string) (*discordgo.User, string, error) {
 	data := ic.ApplicationCommandData()
 	if data.Resolved == nil || data.Resolved.Users[id] == nil {
-		return nil, "", errNoTarget
+		return nil, "", refusal.ErrNoTarget
 	}
 	u := data.Resolved.Users[id]
 	if m := data.Resolved.Members[id]; m != nil && m.Nick != "" {
 		return u, m.Nick, nil
 	}
-	return u, displayName(u), nil
+	return u, command.DisplayName(u), nil
 }
 
 // clickAccept is the person challenged taking the held seat: the game
 // starts.
 func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, name := user(ic)
+	uid, name := command.User(ic)
 	// Why the click cannot be answered at all comes before the server's
 	// limit: a challenge withdrawn is not "too many tables".
 	cur, err := b.store.Table(ctx, c.Table)
@@ -277,7 +276,7 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.AcceptChallenge(t, cribbage.Seat{UserID: uid, Name: name}, b.env())
 		if err != nil {
 			return nil, err
@@ -290,40 +289,40 @@ func (b *Bot) clickAccept(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // clickDecline is the person challenged saying no: the table closes, and
 // the challenger is told.
 func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	uid, _ := command.User(ic)
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.DeclineChallenge(t, uid)
 		if err != nil {
 			return nil, err
 		}
-		text := fmt.Sprintf("<@%s>, **%s** declined your challenge.", t.HostID, t.Challenge.Name)
+		text := b.speakOrEnglish(ctx, t).T("challenge.declined-post", "Host", t.HostID, "Name", t.Challenge.Name)
 		ch.Outbox = append(ch.Outbox, render.Post(t, text, []string{t.HostID}))
 		return ch, nil
 	})
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }
 
 // clickWithdraw is the challenger taking the challenge back.
 func (b *Bot) clickWithdraw(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
-	uid, _ := user(ic)
-	t, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
+	uid, _ := command.User(ic)
+	done, err := b.tableClick(ctx, ic, c.Table, func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, err := cribbage.WithdrawChallenge(t, uid)
 		if errors.Is(err, cribbage.ErrNotHost) {
-			return nil, errNotChallenger
+			return nil, refusal.ErrNotChallenger
 		}
 		return ch, err
 	})
 	if err != nil {
 		return reply{}, err
 	}
-	return updated(t), nil
+	return updated(done), nil
 }

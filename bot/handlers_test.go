@@ -11,6 +11,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -131,8 +133,8 @@ func TestLobbyHandlers(t *testing.T) {
 	if tb.Status != cribbage.StatusPlaying || len(tb.Seats) != 2 || tb.State == nil {
 		t.Fatalf("after the second player joined: %s, %d seats", tb.Status, len(tb.Seats))
 	}
-	if tb.MessageID != "table-message" {
-		t.Errorf("the click did not record the table message: %q", tb.MessageID)
+	if m, err := u.store.TableMessage(context.Background(), 1); err != nil || m.MessageID != "table-message" {
+		t.Errorf("the click did not record the table message: %q, %v", m.MessageID, err)
 	}
 	if _, err := u.click(bob, "/leave/1"); !errors.Is(err, cribbage.ErrNotLobby) {
 		t.Errorf("left a game: %v", err)
@@ -149,12 +151,12 @@ func TestRefusals(t *testing.T) {
 		want error
 	}{
 		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), click.ErrBad},
-		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), errNotInGuild},
-		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), errNotInGuild},
+		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotInGuild},
+		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), refusal.ErrNotInGuild},
 		// Registered for servers only, as every command is: Discord does
 		// not deliver it in a DM, and the bot does not answer one there.
-		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), errNotInGuild},
-		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), errUnknownCommand},
+		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), refusal.ErrNotInGuild},
+		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
 		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},
 		{"a table that does not exist", discordtest.Click(guild, channel, alice, "m", "/hand/99"), cribbage.ErrNotFound},
@@ -165,7 +167,7 @@ func TestRefusals(t *testing.T) {
 			if _, err := u.route(tt.ic); !errors.Is(err, tt.want) {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
-			if msg, known := userMessage(tt.want); !known || strings.Contains(msg, "bot:") {
+			if msg, known := refusal.Words(lang.English, tt.want); !known || strings.Contains(msg, "bot:") {
 				t.Errorf("the player would read %q", msg)
 			}
 			if u.table(1).Version != before {
@@ -258,7 +260,7 @@ func TestRematchHandler(t *testing.T) {
 	// at a table that is over.
 	for _, action := range []string{"/rematch/1", "/norematch/1"} {
 		_, err := u.click(mallory, action)
-		if msg, _ := userMessage(err); !errors.Is(err, errNotAtTable) || strings.Contains(msg, "Join") {
+		if msg, _ := refusal.Words(lang.English, err); !errors.Is(err, refusal.ErrNotAtTable) || strings.Contains(msg, "Join") {
 			t.Errorf("a stranger's %s: %v, %q", action, err, msg)
 		}
 	}

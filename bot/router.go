@@ -14,6 +14,8 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/live"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -33,10 +35,13 @@ type reply struct {
 	table *tableShown
 }
 
-// tableShown is a table and its message as a response renders it.
+// tableShown is a table and its message as a response renders it, and
+// the id of the table's message as the change read it ("" for a message
+// the response posts).
 type tableShown struct {
-	table  *cribbage.Table
-	render render.Message
+	table     *cribbage.Table
+	render    render.Message
+	messageID string
 }
 
 // handRef names the hand view a response shows: a seat's at a table, and
@@ -87,7 +92,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, ephemeral(mustText(errShuttingDown)), 0, arrived)
+		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -97,10 +102,10 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, ephemeral(genericApology), 0, arrived)
+				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology(command.Lang(ic))), 0, arrived)
 			}
 			b.live.Released(ic.ID)
-			b.metrics.observe(ic, "panic", time.Since(start))
+			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
 	}()
 	ctx, cancel := context.WithTimeout(runCtx, answerBudget)
@@ -108,7 +113,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	outcome := "ok"
 	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
-		msg, known := userMessage(err)
+		msg, known := refusal.Words(command.Lang(ic), err)
 		if !known {
 			outcome = "error"
 			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)
@@ -116,7 +121,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 			outcome = "refused"
 			b.log.Debug("interaction refused", "interaction", ic.ID, "err", err)
 		}
-		rep = reply{resp: ephemeral(msg)}
+		rep = reply{resp: render.Ephemeral(msg)}
 	}
 	ans.answer(runCtx, ic, rep.resp, rep.tableMessage, arrived)
 	responded = true
@@ -126,7 +131,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// What the answer showed is recorded: the live surface shows the
 	// change on what it left to the answer, if the answer did not.
 	b.live.Released(ic.ID)
-	b.metrics.observe(ic, outcome, time.Since(start))
+	b.metrics.Observe(interactionKind(ic), outcome, time.Since(start))
 	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
 		rep.after(runCtx)
@@ -197,8 +202,8 @@ func (b *Bot) recordTableMessage(ctx context.Context, ic *discordgo.Interaction,
 // route finds the handler for an interaction. An interaction that names
 // no user is refused before any handler sees it.
 func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if uid, _ := user(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
-		return reply{}, errNoUser
+	if uid, _ := command.User(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
+		return reply{}, refusal.ErrNoUser
 	}
 	switch ic.Type {
 	case discordgo.InteractionApplicationCommand:
@@ -207,19 +212,19 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 			return b.menu(ctx, ic)
 		}
 		if len(data.Options) == 0 {
-			return reply{}, errUnknownCommand
+			return reply{}, refusal.ErrUnknownCommand
 		}
 		path, _ := command.Invoked(data)
 		key := command.Key{Command: data.Name, Sub: path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
-			return reply{resp: ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.moved", "To", to))}, nil
 		}
 		if !ok {
-			return reply{}, errUnknownCommand
+			return reply{}, refusal.ErrUnknownCommand
 		}
-		if ic.GuildID == "" {
-			return reply{}, errNotInGuild
+		if ic.GuildID == "" && !r.anywhere() {
+			return reply{}, refusal.ErrNotInGuild
 		}
 		if err := command.Check(data); err != nil {
 			return reply{}, err
@@ -230,7 +235,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		}
 		return rep, err
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		return b.autocomplete(ctx, ic)
+		resp, err := b.club.Autocomplete(ctx, ic)
+		return reply{resp: resp}, err
 	case discordgo.InteractionMessageComponent:
 		return b.click(ctx, ic, ic.MessageComponentData().CustomID)
 	case discordgo.InteractionModalSubmit:
@@ -246,7 +252,7 @@ func (b *Bot) namedTable(ctx context.Context, ic *discordgo.Interaction) int64 {
 	if o, ok := command.Options(ic)["table"]; ok {
 		return o.IntValue()
 	}
-	id, _ := b.threadTable(ctx, ic)
+	id, _ := b.place.Thread(ctx, ic)
 	return id
 }
 
@@ -257,11 +263,11 @@ func (b *Bot) menu(ctx context.Context, ic *discordgo.Interaction) (reply, error
 	r, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]
 	switch {
 	case !ok || len(data.Options) != 0:
-		return reply{}, errUnknownCommand
+		return reply{}, refusal.ErrUnknownCommand
 	case ic.GuildID == "":
-		return reply{}, errNotInGuild
+		return reply{}, refusal.ErrNotInGuild
 	case data.TargetID == "":
-		return reply{}, errNoTarget
+		return reply{}, refusal.ErrNoTarget
 	}
 	return r.handle(b, ctx, ic)
 }
@@ -272,52 +278,133 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if err != nil {
 		return reply{}, err
 	}
+	if click.Daily(c.Action) {
+		// The daily hand's buttons name a day, not a table, and work in a
+		// DM with the bot too.
+		return clickByAction[c.Action].handle(b, ctx, ic, c)
+	}
 	if ic.GuildID == "" {
-		return reply{}, errNotInGuild
+		return reply{}, refusal.ErrNotInGuild
 	}
 	rep, err := clickByAction[c.Action].handle(b, ctx, ic, c)
 	return rep, b.explainCancelled(ctx, ic, c.Table, err)
 }
 
-// errUnknownCommand refuses a slash command the bot does not have (one
-// registered by an older version, say).
-var errUnknownCommand = errors.New("bot: unknown command")
-
-// ephemeral is a private text answer.
-func ephemeral(text string) *discordgo.InteractionResponse {
-	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: &discordgo.InteractionResponseData{Content: text, Flags: discordgo.MessageFlagsEphemeral,
-			AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}}}
-}
-
-// mustText words a known error.
-func mustText(err error) string {
-	msg, _ := userMessage(err)
-	return msg
-}
-
-// user returns who made an interaction and the name to show for them.
-func user(ic *discordgo.Interaction) (id, name string) {
-	u := ic.User
-	nick := ""
-	if ic.Member != nil && ic.Member.User != nil {
-		u, nick = ic.Member.User, ic.Member.Nick
-	}
-	if u == nil {
-		return "", "someone"
-	}
-	switch {
-	case nick != "":
-		return u.ID, nick
-	case u.GlobalName != "":
-		return u.ID, u.GlobalName
-	}
-	return u.ID, u.Username
-}
-
 // logger returns the bot's logger with the interaction id.
 func (b *Bot) logger(ic *discordgo.Interaction) *slog.Logger { return b.log.With("interaction", ic.ID) }
 
-// errNoUser refuses an interaction that names nobody: every table, seat and
-// record belongs to a user, and Discord always says who acted.
-var errNoUser = errors.New("bot: the interaction names no user")
+// After an interaction is answered, the tokens that can edit what the
+// answer showed are handed to the live surface. Discord lets the bot edit
+// an interaction's original response through its token for 15 minutes,
+// outside the 50 requests a second the bot token is allowed in all. The
+// original response of /cribbage start is the table message, as is the
+// message whose button a response updates (Join, Start, Claim the win);
+// a hand view is the original response of the click that showed it. So
+// the table message and every open view cost the bot token nothing while
+// their tokens live, and the story has its budget.
+
+// noteEditToken records, after a click on a public message has been
+// answered by updating that message, the click's token as one that can
+// edit the message.
+func (b *Bot) noteEditToken(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, arrived time.Time) {
+	if ic.Type != discordgo.InteractionMessageComponent || ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 ||
+		resp == nil || (resp.Type != discordgo.InteractionResponseUpdateMessage && resp.Type != discordgo.InteractionResponseDeferredMessageUpdate) {
+		return
+	}
+	c, err := click.Parse(ic.MessageComponentData().CustomID)
+	if err != nil || c.Table == 0 {
+		return
+	}
+	b.live.EditToken(ctx, c.Table, b.token(ic, ic.Message.ID, arrived))
+}
+
+// noteHandView hands the live surface, after a response that showed a
+// player their hand view, the interaction's token as the one that edits
+// that view: a new private message (the token's original response) or the
+// view the click was on (which an update makes the original response).
+func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep reply, arrived time.Time) {
+	if rep.hand == nil || rep.resp == nil || rep.resp.Data == nil || rep.resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		return
+	}
+	id, clicked := "", ""
+	switch rep.resp.Type {
+	case discordgo.InteractionResponseUpdateMessage:
+		if ic.Message == nil {
+			return
+		}
+		id, clicked = ic.Message.ID, ic.Message.Content
+	case discordgo.InteractionResponseChannelMessageWithSource:
+	default:
+		return
+	}
+	h := rep.hand
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived),
+		Clicked: clicked, Shows: &h.shows, Lang: command.Lang(ic)})
+}
+
+// noteTableShown records, after an answer that posted a table's message
+// or updated it in place (a click on it), what the answer showed as what
+// the message shows, so that no pass edits it to that again.
+func (b *Bot) noteTableShown(ic *discordgo.Interaction, rep reply) {
+	s := rep.table
+	if s == nil || rep.resp == nil {
+		return
+	}
+	posted := rep.resp.Type == discordgo.InteractionResponseChannelMessageWithSource && rep.tableMessage == s.table.ID
+	updated := rep.resp.Type == discordgo.InteractionResponseUpdateMessage && ic.Message != nil && s.messageID != "" && ic.Message.ID == s.messageID
+	if posted || updated {
+		b.live.TableAnswered(s.table, s.render)
+	}
+}
+
+// token is ic's token as one that edits message id, dated when ic
+// arrived: its life counts from then (Discord made it moments before), and
+// of a seat's views, or a table message's tokens, the store keeps the
+// newest by that date. Dated when the answer had been sent, a click
+// answered slowly outdated a later one answered quickly: a player who
+// played a card from one view and at once opened another had the older
+// view recorded, and kept current, while the one they looked at stood
+// still.
+func (b *Bot) token(ic *discordgo.Interaction, id string, arrived time.Time) cribbage.MessageToken {
+	return cribbage.MessageToken{MessageID: id, Token: ic.Token, At: arrived}
+}
+
+// interactionKind names an interaction for the metrics: the subcommand or
+// the button's action, never anything a user typed.
+func interactionKind(ic *discordgo.Interaction) string {
+	switch ic.Type {
+	case discordgo.InteractionApplicationCommand:
+		data := ic.ApplicationCommandData()
+		if data.CommandType == discordgo.UserApplicationCommand {
+			if _, ok := commandsByName[command.Key{Command: data.Name, Sub: ""}]; ok {
+				return "menu:challenge"
+			}
+			return "menu:unknown"
+		}
+		if len(data.Options) > 0 {
+			if r, ok := commandsByName[command.Key{Command: data.Name, Sub: data.Options[0].Name}]; ok {
+				// /cribbage's subcommands by name alone, as before the
+				// other commands came; theirs with the command.
+				if r.command == command.Play {
+					return "command:" + r.name
+				}
+				return "command:" + r.command + " " + r.name
+			}
+		}
+		return "command:unknown"
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		return "autocomplete"
+	case discordgo.InteractionMessageComponent, discordgo.InteractionModalSubmit:
+		var id string
+		if ic.Type == discordgo.InteractionModalSubmit {
+			id = ic.ModalSubmitData().CustomID
+		} else {
+			id = ic.MessageComponentData().CustomID
+		}
+		if c, err := click.Parse(id); err == nil {
+			return "click:" + string(c.Action)
+		}
+		return "click:unknown"
+	}
+	return "other"
+}

@@ -10,6 +10,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -50,7 +52,7 @@ func TestLeaderboardShowsTheSeasonAsked(t *testing.T) {
 		t.Errorf("seasons asked of the store: %v, want [2 1]", asked)
 	}
 	_, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
-	if msg, known := userMessage(err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
+	if msg, known := refusal.Words(lang.English, err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
 		t.Errorf("season 3: %v, answered %q", err, msg)
 	}
 	if _, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
@@ -99,7 +101,7 @@ func TestSeasonNewIsAnAdminsAndAnnounced(t *testing.T) {
 		return cribbage.Season{Number: 3, Name: name, StartedBy: userID}, nil
 	}
 	for _, who := range []discordtest.User{alice, mo} {
-		if _, err := u.admin(who, "season new"); !errors.Is(err, errNotSeasonAdmin) {
+		if _, err := u.admin(who, "season new"); !errors.Is(err, refusal.ErrNotSeasonAdmin) {
 			t.Errorf("%s started a season: %v", who.Name, err)
 		}
 	}
@@ -129,7 +131,7 @@ func TestSeasonNewIsAnAdminsAndAnnounced(t *testing.T) {
 	}
 	unplayed = true
 	_, err = u.admin(ada, "season new")
-	if msg, known := userMessage(err); !errors.Is(err, cribbage.ErrSeasonUnplayed) || !known || !strings.Contains(msg, "no games between people yet") {
+	if msg, known := refusal.Words(lang.English, err); !errors.Is(err, cribbage.ErrSeasonUnplayed) || !known || !strings.Contains(msg, "no games between people yet") {
 		t.Errorf("a season without games: %v, answered %q", err, msg)
 	}
 }
@@ -154,7 +156,7 @@ func TestASubcommandGroupIsCheckedLikeAnyOther(t *testing.T) {
 		return i
 	}
 	for _, subs := range [][]string{nil, {"new", "new"}, {"old"}} {
-		if _, err := u.route(ic(subs...)); !errors.Is(err, command.ErrBadOptions) && !errors.Is(err, errUnknownCommand) {
+		if _, err := u.route(ic(subs...)); !errors.Is(err, command.ErrBadOptions) && !errors.Is(err, refusal.ErrUnknownCommand) {
 			t.Errorf("season %v: %v", subs, err)
 		}
 	}

@@ -16,4 +16,5 @@ type Store interface {
 	cribbage.GuildService
 	cribbage.TournamentService
 	cribbage.MessageBook
+	cribbage.DailyService
 }

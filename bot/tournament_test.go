@@ -9,6 +9,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -19,11 +20,11 @@ import (
 func TestTournamentHandlers(t *testing.T) {
 	u := newUnit(t)
 	ctx := context.Background()
-	if _, err := u.admin(alice, "tournament open", opt("name", "Club open")); !errors.Is(err, errNotAdmin) {
+	if _, err := u.admin(alice, "tournament open", opt("name", "Club open")); !errors.Is(err, refusal.ErrNotAdmin) {
 		t.Errorf("Alice opened a tournament: %v", err)
 	}
 	for _, sub := range []string{"tournament start", "tournament cancel"} {
-		if _, err := u.admin(ada, sub); !errors.Is(err, errNoTournamentHere) {
+		if _, err := u.admin(ada, sub); !errors.Is(err, refusal.ErrNoTournamentHere) {
 			t.Errorf("%s with none open: %v", sub, err)
 		}
 	}
@@ -33,7 +34,7 @@ func TestTournamentHandlers(t *testing.T) {
 	if _, err := u.admin(ada, "tournament open", opt("name", "Club open"), opt("games-per-round", 1), opt("rounds", 2)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := u.admin(ada, "tournament open", opt("name", "Second")); !errors.Is(err, errTournamentHere) {
+	if _, err := u.admin(ada, "tournament open", opt("name", "Second")); !errors.Is(err, refusal.ErrTournamentHere) {
 		t.Errorf("a second tournament here: %v", err)
 	}
 	if _, err := u.click(alice, "/tsignup/1"); err != nil {
@@ -49,7 +50,7 @@ func TestTournamentHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := u.store.Tournament(ctx, 1)
-	if _, err := u.click(alice, "/tstart/1"); !errors.Is(err, errNotTournamentAdm) {
+	if _, err := u.click(alice, "/tstart/1"); !errors.Is(err, refusal.ErrNotTournamentAdm) {
 		t.Errorf("Alice started it: %v", err)
 	}
 	if _, err := u.click(alice, "/tstart/99"); !errors.Is(err, cribbage.ErrTournamentNotFound) {
@@ -75,7 +76,7 @@ func TestTournamentHandlers(t *testing.T) {
 	// the live surface's test: bot/live.)
 	// The advance plays the computers' game, and counts it (Ended);
 	// with the people's game on, advancing again changes nothing.
-	if err := u.b.advanceTournament(ctx, 1); err != nil {
+	if err := u.b.tournaments.Advance(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	if played := u.table(tables[1].ID); played.Status != cribbage.StatusFinished {
@@ -86,7 +87,7 @@ func TestTournamentHandlers(t *testing.T) {
 		t.Errorf("%d games ended, want the computers' 1", started.Ended)
 	}
 	for range 3 {
-		if err := u.b.advanceTournament(ctx, 1); err != nil {
+		if err := u.b.tournaments.Advance(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -121,7 +122,7 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	}
 	next := &cribbage.Table{ChannelID: "c1", Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "d", Name: "Di"}},
 		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Playoff: true, Game: 1}, State: &engine.State{}}
-	out := introduceTournamentGame(tr, nil, next)
+	out := render.IntroduceTournamentGame(tr, nil, next)
 	if line := out[len(out)-1].Payload; !strings.Contains(line, "a semi-final, best of 3") {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}

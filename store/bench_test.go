@@ -110,3 +110,144 @@ func BenchmarkOpenAndFindUnfinished(b *testing.B) {
 		s.Close()
 	}
 }
+
+// seedNumbers writes the numbers of n finished two-player games among
+// players people, straight into the tables, the way recordNumbers leaves
+// them: two game_numbers rows a game and nine deals a player, reviewed
+// but for the last game's. user-0 plays every game when regular is set.
+func seedNumbers(b *testing.B, s *Store, n, players int, regular bool) {
+	ctx := context.Background()
+	err := s.inTx(ctx, func(tx *txn) error {
+		for i := 1; i <= n; i++ {
+			if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, finished_at)
+				VALUES (?, 'g', 'c', 'h', 2, 121, 'finished', 100, ?, ?, ?)`, i, i, i, int64(i)*60000); err != nil {
+				return err
+			}
+			for seat := 0; seat < 2; seat++ {
+				user := fmt.Sprintf("user-%d", (i*7+seat*13)%players)
+				if regular {
+					user = fmt.Sprintf("user-%d", (1+i*7%199)*seat) // user-0 against the others
+				}
+				if _, err := tx.exec(ctx, `INSERT INTO game_numbers (table_id, seat, guild_id, user_id, finished_at, won,
+					skunks_given, double_skunks_given, skunks_taken, double_skunks_taken,
+					dealer_deals, dealer_pegging, dealer_hand, dealer_crib, dealer_throws, dealer_given_up,
+					pone_deals, pone_pegging, pone_hand, pone_throws, pone_given_up)
+					VALUES (?, ?, 'g', ?, ?, ?, 0, 0, 0, 0, 4, 14, 32, 19, 5, 4.5, 5, 10, 41, 5, 3.25)`,
+					i, seat, user, int64(i)*60000, (i+seat)%2); err != nil {
+					return err
+				}
+				for hand := 1; hand <= 9; hand++ {
+					if _, err := tx.exec(ctx, `INSERT INTO deals (table_id, hand_no, seat, guild_id, user_id, players, dealer_seat, complete,
+						dealt, thrown, starter, crib, pegging, hand_points, crib_points, best, best_crib, reviewed, given_up, finished_at)
+						VALUES (?, ?, ?, 'g', ?, 2, ?, 1, 63, 3, 20, 15, 2, ?, 4, ?, 0, ?, 0.5, ?)`,
+						i, hand, seat, user, hand%2, (i*hand)%25, (i*hand)%25, boolInt(i < n), int64(i)*60000); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkPlayerNumbers answers a player's numbers in a server with
+// 10,000 finished games among 200 players: an ordinary player of about a
+// hundred of them, and a regular who played every one (target: under 20
+// ms, as the leaderboard's).
+func BenchmarkPlayerNumbers(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		regular bool
+		user    string
+		games   int
+	}{{"player of 100", false, "user-7", 0}, {"player of 10000", true, "user-0", 10000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s, _ := MustOpen(b)
+			seedNumbers(b, s, 10000, 200, bc.regular)
+			ctx := context.Background()
+			since := fromMillis(5000 * 60000)
+			for b.Loop() {
+				n, err := s.PlayerNumbers(ctx, "g", bc.user, since)
+				if err != nil || n.All.Games == 0 || len(n.Best) != 3 || len(n.Trend) == 0 || (bc.games != 0 && n.All.Games != bc.games) {
+					b.Fatalf("%d games, %d best, %v", n.All.Games, len(n.Best), err)
+				}
+			}
+		})
+	}
+}
+
+// seedPlayedGames writes n whole two-player games, played to 121 by the
+// engine (each player throwing its first two cards and laying its first
+// legal card), with their logs, tables, seats and records, straight into
+// the store as the moves that played them would have left them.
+func seedPlayedGames(b *testing.B, s *Store, n int) {
+	ctx := context.Background()
+	err := s.inTx(ctx, func(tx *txn) error {
+		for i := 1; i <= n; i++ {
+			seed := engine.SeedFromUint64(uint64(i))
+			tb := &cribbage.Table{ID: int64(i), GuildID: "g", ChannelID: "c", HostID: "a", Options: engine.Options{Players: 2, Target: 121},
+				Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{UserID: "a", Name: "A"}, {UserID: fmt.Sprint("u", i%50), Name: "B"}}, CutSeed: &seed}
+			g, _, err := engine.New(tb.Options, seed)
+			if err != nil {
+				return err
+			}
+			var log []cribbage.LoggedAction
+			for deal := uint64(i) << 8; g.Phase != engine.PhaseOver; {
+				a := nextAction(g, engine.SeedFromUint64(deal))
+				deal++
+				if g, _, err = g.Apply(a); err != nil {
+					return err
+				}
+				log = append(log, cribbage.LoggedAction{Action: a})
+			}
+			tb.State, tb.FinishedAt, tb.LastActionAt, tb.CreatedAt = g, fromMillis(int64(i)*60000), fromMillis(int64(i)*60000), fromMillis(int64(i)*60000)
+			row, err := encodeTable(tb)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, finished_at, cut_seed, state)
+				VALUES (?, 'g', 'c', 'a', 2, 121, 'finished', ?, ?, ?, ?, ?, ?)`, i, len(log), i, i, int64(i)*60000, row.seed, row.state); err != nil {
+				return err
+			}
+			if err := (&Store{}).saveSeats(ctx, tx, tb); err != nil {
+				return err
+			}
+			for v, la := range log {
+				raw, _ := json.Marshal(la.Action)
+				if _, err := tx.exec(ctx, `INSERT INTO actions (table_id, version, seq, user_id, action, created_at) VALUES (?, ?, 0, '', ?, ?)`, i, v+1, string(raw), i); err != nil {
+					return err
+				}
+			}
+			if err := recordResult(ctx, tx, tb); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkAccountHistory is the migration that brings numbers in, on a
+// store of 1,000 whole games: each game's log played again, its numbers
+// and milestones written (a server of 10,000 takes ten times as long,
+// once, as the bot starts).
+func BenchmarkAccountHistory(b *testing.B) {
+	s, _ := MustOpen(b)
+	seedPlayedGames(b, s, 1000)
+	ctx := context.Background()
+	for b.Loop() {
+		mustWrite(b, s, `DELETE FROM game_numbers`, `DELETE FROM deals`, `DELETE FROM milestones`)
+		if err := s.inTx(ctx, func(tx *txn) error { return accountHistory(ctx, tx) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM game_numbers`).Scan(&n); err != nil || n != 2000 {
+		b.Fatalf("%d game rows, %v", n, err)
+	}
+}

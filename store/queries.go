@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cribbage-bot/cribbage"
 )
@@ -82,6 +85,73 @@ func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 	return n, err
 }
 
+// tableMessageColumns are read by scanTableMessage, in its order.
+const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at`
+
+// scanTableMessage reads one row of tableMessageColumns.
+func scanTableMessage(r rowScanner) (cribbage.TableMessage, error) {
+	var m cribbage.TableMessage
+	var tokenAt int64
+	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt); err != nil {
+		return cribbage.TableMessage{}, err
+	}
+	m.EditToken.At = fromMillis(tokenAt)
+	return m, nil
+}
+
+// selectTableMessage reads one table's message, on every live pass: a
+// prepared statement.
+const selectTableMessage = `SELECT ` + tableMessageColumns + ` FROM tables WHERE id = ?`
+
+// TableMessage implements cribbage.MessageBook. The message is kept in
+// the table's row, in columns no change to the table writes.
+func (s *Store) TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error) {
+	st, err := s.db.prepared(ctx, selectTableMessage)
+	if err != nil {
+		return cribbage.TableMessage{}, err
+	}
+	m, err := scanTableMessage(st.QueryRowContext(ctx, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return cribbage.TableMessage{}, cribbage.ErrNotFound
+	}
+	return m, err
+}
+
+// TableMessages implements cribbage.MessageBook.
+func (s *Store) TableMessages(ctx context.Context, ids []int64) ([]cribbage.TableMessage, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "?", id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+tableMessageColumns+` FROM tables WHERE id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byID := map[int64]cribbage.TableMessage{}
+	for rows.Next() {
+		m, err := scanTableMessage(rows)
+		if err != nil {
+			return nil, err
+		}
+		byID[m.TableID] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]cribbage.TableMessage, 0, len(byID))
+	for _, id := range ids {
+		if m, ok := byID[id]; ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // SetMessages records where the table's public message and thread are.
 // It does not change the version: buttons stay valid.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
@@ -114,15 +184,15 @@ func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.Me
 // recorded: of two clicks answered at once, the later token lives longer.
 func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
 	at := millis(v.Token.At)
-	return s.exec(ctx, `INSERT INTO hand_views (table_id, seat, token, message_id, at, version) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (table_id, seat) DO UPDATE SET token = excluded.token, message_id = excluded.message_id, at = excluded.at, version = excluded.version
+	return s.exec(ctx, `INSERT INTO hand_views (table_id, seat, token, message_id, at, version, lang) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (table_id, seat) DO UPDATE SET token = excluded.token, message_id = excluded.message_id, at = excluded.at, version = excluded.version, lang = excluded.lang
 		WHERE hand_views.at <= excluded.at`,
-		id, v.Seat, v.Token.Token, v.Token.MessageID, at, v.Version)
+		id, v.Seat, v.Token.Token, v.Token.MessageID, at, v.Version, v.Lang)
 }
 
 // HandViews returns the hand views recorded at a table, by seat.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version, lang FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +201,7 @@ func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, e
 	for rows.Next() {
 		var v cribbage.HandView
 		var at int64
-		if err := rows.Scan(&v.Seat, &v.Token.Token, &v.Token.MessageID, &at, &v.Version); err != nil {
+		if err := rows.Scan(&v.Seat, &v.Token.Token, &v.Token.MessageID, &at, &v.Version, &v.Lang); err != nil {
 			return nil, err
 		}
 		v.Token.At = fromMillis(at)
@@ -148,7 +218,13 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 
 // Actions returns a table's action log in order.
 func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
+	return actionsOf(ctx, s.db, id)
+}
+
+// actionsOf reads a table's action log in order, from the database or in
+// a transaction.
+func actionsOf(ctx context.Context, q querier, id int64) ([]cribbage.LoggedAction, error) {
+	rows, err := q.QueryContext(ctx, `SELECT user_id, action FROM actions WHERE table_id = ? ORDER BY version, seq`, id)
 	if err != nil {
 		return nil, err
 	}

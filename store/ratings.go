@@ -189,6 +189,7 @@ func shownRating(r storedRating, ok, current bool, now time.Time) cribbage.Ratin
 var finishMigration = map[string]func(ctx context.Context, tx *txn) error{
 	ratingsMigration:         rateHistory,
 	tournamentStateMigration: retagTournaments,
+	numbersMigration:         accountHistory,
 }
 
 // ratingsMigration is the migration that brought ratings in.

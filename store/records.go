@@ -166,7 +166,7 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribba
 	if err := rows.Err(); err != nil {
 		return st, err
 	}
-	if st.Streak, err = s.streak(ctx, guildID, userID); err != nil {
+	if st.Streak, err = streakOf(ctx, s.db, guildID, userID); err != nil {
 		return st, err
 	}
 	if st.Matches, err = s.matchRecord(ctx, guildID, userID); err != nil {
@@ -183,10 +183,10 @@ func (s *Store) PlayerStats(ctx context.Context, guildID, userID string) (cribba
 	return st, nil
 }
 
-// streak counts the latest run of wins (positive) or losses (negative) in
-// games between people.
-func (s *Store) streak(ctx context.Context, guildID, userID string) (int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT won FROM player_results WHERE guild_id = ? AND user_id = ? AND vs_computer = 0
+// streakOf counts the latest run of wins (positive) or losses (negative)
+// in games between people.
+func streakOf(ctx context.Context, q querier, guildID, userID string) (int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT won FROM player_results WHERE guild_id = ? AND user_id = ? AND vs_computer = 0
 		ORDER BY finished_at DESC, table_id DESC LIMIT 200`, guildID, userID)
 	if err != nil {
 		return 0, err

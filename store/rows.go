@@ -69,10 +69,11 @@ func decodeJSON[T any](s string) (*T, error) {
 	return v, nil
 }
 
-// tableColumns are read by scanTable, in its order.
-const tableColumns = `id, guild_id, channel_id, host_id, message_id, thread_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, board,
-	edit_token, edit_token_message, edit_token_at, cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament`
+// tableColumns are read by scanTable, in its order. The columns of the
+// table's message (tableMessageColumns) are the MessageBook's, read apart.
+const tableColumns = `id, guild_id, channel_id, host_id, players, partners, target,
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour,
+	cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament, locale`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -83,10 +84,10 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	var t cribbage.Table
 	var partners, manual, muggins, assisted, fourColour int
 	var status, seed, state, match, challenge, offer, tournament string
-	var created, started, last, finished, reminded, offered, waiting, tokenAt int64
-	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.MessageID, &t.ThreadID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &t.Board,
-		&t.EditToken.Token, &t.EditToken.MessageID, &tokenAt, &t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament); err != nil {
+	var created, started, last, finished, reminded, offered, waiting int64
+	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.Options.Players, &partners,
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour,
+		&t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament, &t.Locale); err != nil {
 		return nil, err
 	}
 	var err error
@@ -105,7 +106,6 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
 	t.Assisted, t.FourColour = assisted != 0, fourColour != 0
 	t.RemindedAt, t.ForfeitOfferedAt, t.WaitingSince = fromMillis(reminded), fromMillis(offered), fromMillis(waiting)
-	t.EditToken.At = fromMillis(tokenAt)
 	t.Status = cribbage.Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)
 	if seed != "" {

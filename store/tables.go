@@ -57,8 +57,8 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	if t.Tournament != nil {
 		tournamentID = t.Tournament.ID
 	}
-	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour, tournament_id, tournament)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), tournamentID, row.tournament); err != nil {
+	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour, tournament_id, tournament, locale)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), tournamentID, row.tournament, t.Locale); err != nil {
 		return fmt.Errorf("store: create table: %w", err)
 	}
 	if err := s.writeChange(ctx, tx, t, row, t.Version, true, ch); err != nil {
@@ -99,8 +99,14 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = t.LastActionAt
 	}
-	// Encode before taking the write lock, which only the writes need.
+	// Encode before taking the write lock, which only the writes need;
+	// and play a game this change finishes again from its log, for its
+	// numbers.
 	row, err := encodeTable(t)
+	if err != nil {
+		return nil, err
+	}
+	acct, err := s.account(ctx, cur, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -114,6 +120,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
 			return err
 		}
+		if err := s.announceMilestones(ctx, tx, t, cribbage.MilestonesNow(t, ch.Events), ch.Outbox, t.LastActionAt); err != nil {
+			return err
+		}
 		if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
 			if err := recordResult(ctx, tx, t); err != nil {
 				return err
@@ -122,6 +131,9 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 				if err := recordMatchGame(ctx, tx, t); err != nil {
 					return err
 				}
+			}
+			if err := s.recordGameEnd(ctx, tx, t, acct, ch.Outbox); err != nil {
+				return err
 			}
 		}
 		if ch.Next != nil {
@@ -202,17 +214,14 @@ func (s *Store) writeChange(ctx context.Context, tx *txn, t *cribbage.Table, row
 // fails with ErrStale if it is not.
 func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64) error {
 	o := t.Options
-	// thread_id is left out and message_id is only ever filled in, never
-	// changed: SetMessages and RecordTableMessage change them without a new
-	// version, so writing back the values read before could undo them. A
-	// change may record the table message it learnt (a click on it).
-	res, err := tx.exec(ctx, `UPDATE tables SET message_id = CASE WHEN message_id = '' THEN ? ELSE message_id END,
-		host_id = ?, players = ?, partners = ?, target = ?,
+	// The columns of the table's message are left out: the MessageBook
+	// records them without a new version, and they are not the table's.
+	res, err := tx.exec(ctx, `UPDATE tables SET host_id = ?, players = ?, partners = ?, target = ?,
 		manual_counting = ?, muggins = ?, computer = ?, status = ?, version = ?, cut_seed = ?, state = ?,
 		started_at = ?, last_action_at = ?, finished_at = ?, waiting_since = ?, cancelled_by = ?, cancel_reason = ?,
 		match_state = ?, challenge = ?, rematch_offer = ?, offered_at = ?
 		WHERE id = ? AND version = ?`,
-		t.MessageID, t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
+		t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.CancelledBy, t.CancelReason,
 		row.match, row.challenge, row.offer, millis(offeredAt(t)), t.ID, expected)

@@ -9,8 +9,8 @@ import (
 )
 
 // tournamentState is what a tournament's state column holds: everything
-// but what the row's columns hold (its id, server, channel, message,
-// status, version and times), under names of its own. The names are
+// but what the row's columns hold (its id, server, channel, status,
+// version and times, and the MessageBook's message), under names of its own. The names are
 // spelled out so that renaming a field of cribbage.Tournament cannot
 // silently lose what is stored under the old name.
 type tournamentState struct {

@@ -13,21 +13,22 @@ import (
 // a change opens written in the change's transaction, so a round is never
 // paired, nor a game opened, twice.
 
-// tournamentColumns are read by scanTournament, in its order.
-const tournamentColumns = `id, guild_id, channel_id, message_id, status, version, state, created_at, finished_at`
+// tournamentColumns are read by scanTournament, in its order. Its
+// message's columns (message_id, shown_version) are the MessageBook's.
+const tournamentColumns = `id, guild_id, channel_id, status, version, state, created_at, finished_at`
 
 // scanTournament reads one row of tournamentColumns.
 func scanTournament(r rowScanner) (*cribbage.Tournament, error) {
 	var id, version, created, finished int64
-	var guild, channel, message, status, state string
-	if err := r.Scan(&id, &guild, &channel, &message, &status, &version, &state, &created, &finished); err != nil {
+	var guild, channel, status, state string
+	if err := r.Scan(&id, &guild, &channel, &status, &version, &state, &created, &finished); err != nil {
 		return nil, err
 	}
 	var t cribbage.Tournament
 	if err := unmarshalTournament([]byte(state), &t); err != nil {
 		return nil, fmt.Errorf("store: tournament %d: %w", id, err)
 	}
-	t.ID, t.GuildID, t.ChannelID, t.MessageID = id, guild, channel, message
+	t.ID, t.GuildID, t.ChannelID = id, guild, channel
 	t.Status, t.Version = cribbage.TournamentStatus(status), version
 	t.CreatedAt, t.FinishedAt = fromMillis(created), fromMillis(finished)
 	return &t, nil
@@ -108,6 +109,16 @@ func (s *Store) OpenTournaments(ctx context.Context) ([]*cribbage.Tournament, er
 	return s.loadTournaments(ctx, `WHERE status IN ('signup', 'qualifying', 'playoff') ORDER BY id`)
 }
 
+// TournamentMessage implements cribbage.MessageBook.
+func (s *Store) TournamentMessage(ctx context.Context, id int64) (string, error) {
+	var m string
+	err := s.db.QueryRowContext(ctx, `SELECT message_id FROM tournaments WHERE id = ?`, id).Scan(&m)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", cribbage.ErrTournamentNotFound
+	}
+	return m, err
+}
+
 // TournamentsToShow returns the tournaments whose message is behind.
 func (s *Store) TournamentsToShow(ctx context.Context) ([]*cribbage.Tournament, error) {
 	return s.loadTournaments(ctx, `WHERE shown_version < version ORDER BY id`)
@@ -133,7 +144,7 @@ func (s *Store) SaveTournament(ctx context.Context, from *cribbage.Tournament, c
 // saveTournament writes a change made from cur.
 func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch *cribbage.TournamentChange, interactionID string) (*cribbage.Tournament, error) {
 	t := ch.Tournament.Clone()
-	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, cur.MessageID, cur.CreatedAt, cur.Version+1
+	t.ID, t.GuildID, t.ChannelID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, cur.CreatedAt, cur.Version+1
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = s.now()
 	}
@@ -160,7 +171,7 @@ func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch
 				return err
 			}
 		}
-		return nil
+		return s.announceChampion(ctx, tx, cur, t)
 	})
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func TestTournamentStateKeepsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.ID, want.MessageID, want.Status, want.Version = created.ID, "m1", cribbage.TournamentFinished, saved.Version
+	want.ID, want.Status, want.Version = created.ID, cribbage.TournamentFinished, saved.Version
 	want.CreatedAt, want.FinishedAt = c.t.Add(-time.Hour), c.t
 	v := reflect.ValueOf(*want)
 	for i := range v.NumField() {
@@ -67,6 +67,9 @@ func TestTournamentStateKeepsEveryField(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("stored and loaded:\n got %+v\nwant %+v", got, want)
+	}
+	if m, err := s.TournamentMessage(ctx, created.ID); m != "m1" || err != nil {
+		t.Errorf("the message after a change: %q, %v; want m1", m, err)
 	}
 }
 
@@ -99,8 +102,11 @@ func TestUntaggedTournamentsAreRetagged(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fullTournament(t)
-	want.ID, want.MessageID, want.Status, want.Version, want.CreatedAt, want.FinishedAt = 5, "m1", cribbage.TournamentFinished, 4, created, finished
+	want.ID, want.Status, want.Version, want.CreatedAt, want.FinishedAt = 5, cribbage.TournamentFinished, 4, created, finished
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("an old row loaded:\n got %+v\nwant %+v", got, want)
+	}
+	if m, err := again.TournamentMessage(ctx, 5); m != "m1" || err != nil {
+		t.Errorf("an old row's message: %q, %v; want m1", m, err)
 	}
 }

@@ -31,10 +31,15 @@ const (
 	TSignUp     Action = "tsignup"     // sign up for a tournament
 	TWithdraw   Action = "twithdraw"   // withdraw from a tournament before it starts
 	TStart      Action = "tstart"      // start a tournament (an admin, or whoever opened it)
+	DailyOpen   Action = "dopen"       // the daily hand, from a server's post of it
+	DailySelect Action = "dsel"        // toggle a card of the daily hand for the crib
+	DailyThrow  Action = "dthrow"      // answer the daily hand
+	DailyMonth  Action = "dmonth"      // the server's month of daily hands
 )
 
 // patterns are the actions' custom_id patterns. Their placeholders:
-// {table} a table id (a tournament's id for a tournament's buttons),
+// {table} a table id (a tournament's id for a tournament's buttons, the
+// day's number, cribbage.Day, for the daily hand's),
 // {view} the seat's view version, {cards} a card set in hex, {card} a
 // card, {index} a small number.
 var patterns = map[Action]string{
@@ -64,6 +69,20 @@ var patterns = map[Action]string{
 	TSignUp:     "/tsignup/{table}",
 	TWithdraw:   "/twithdraw/{table}",
 	TStart:      "/tstart/{table}",
+	DailyOpen:   "/dopen/{table}",
+	DailySelect: "/dsel/{table}/{cards}",
+	DailyThrow:  "/dthrow/{table}/{cards}",
+	DailyMonth:  "/dmonth/{table}",
+}
+
+// Daily reports whether an action is one of the daily hand's, which are
+// answered in a DM with the bot too: they name a day, never a table.
+func Daily(a Action) bool {
+	switch a {
+	case DailyOpen, DailySelect, DailyThrow, DailyMonth:
+		return true
+	}
+	return false
 }
 
 // Actions returns every action, for a route table to check it has a

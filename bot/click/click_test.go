@@ -20,6 +20,10 @@ func TestClickIDRoundTrip(t *testing.T) {
 		{Action: Hint, Table: 3, View: "abc"},
 		{Action: Review, Table: 3},
 		{Action: Muggins, Table: 3, View: "abc", Index: 2},
+		{Action: DailyOpen, Table: 20526},
+		{Action: DailySelect, Table: 20526, Cards: engine.SetOf(engine.MustParseCards("5H JS")...)},
+		{Action: DailyThrow, Table: 20526, Cards: engine.SetOf(engine.MustParseCards("5H")...)},
+		{Action: DailyMonth, Table: 20526},
 	} {
 		s := c.String()
 		if len(s) > MaxLen {
@@ -48,7 +52,7 @@ func TestForgedClickIDsAreRefused(t *testing.T) {
 // never panic, and anything it accepts must be exactly the id the bot
 // builds for the click it parsed, under Discord's length limit.
 func FuzzParseClickID(f *testing.F) {
-	for _, s := range []string{"/join/1", "/sel/12/1z2y3x/fffffffffffff", "/play/3/abc/TD", "/muggins/3/abc/2", "/claimed/9/a", "/play/1/abc/10D", "//", "/"} {
+	for _, s := range []string{"/join/1", "/sel/12/1z2y3x/fffffffffffff", "/play/3/abc/TD", "/muggins/3/abc/2", "/claimed/9/a", "/play/1/abc/10D", "/dsel/20526/3", "/dthrow/20526/0", "//", "/"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

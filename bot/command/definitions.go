@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -19,6 +20,10 @@ const (
 	Play  = "cribbage"
 	Club  = "cribbage-club"
 	Admin = "cribbage-admin"
+	// Daily is the daily hand, in a server or a DM with the bot: Discord
+	// sets where a command may be used per top-level command, so the one
+	// command that works in DMs is a command of its own.
+	Daily = "cribbage-daily"
 )
 
 // adminPermissions are the permissions /cribbage-admin needs by default:
@@ -69,13 +74,27 @@ func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice
 	return out
 }
 
+// languageChoices are the languages the bot speaks, each named in
+// itself, its value the catalogue's name.
+func languageChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, code := range lang.Codes() {
+		l, _ := lang.ByCode(code)
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: code})
+	}
+	return out
+}
+
 // Definitions are the bot's commands with their subcommands and
 // options, registered with a bulk overwrite at start (which replaces
-// whatever an older version registered). None is offered in DMs: each is
-// used in servers only (contexts), which replaces the deprecated
-// dm_permission.
+// whatever an older version registered). Only /cribbage-daily is offered
+// in DMs with the bot; every other is used in servers only (contexts,
+// which replaces the deprecated dm_permission). Discord applies contexts
+// to commands registered globally: commands registered to one server
+// (DISCORD_GUILD_ID) are that server's alone.
 func Definitions() []*discordgo.ApplicationCommand {
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	serverOrDM := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
 		{Name: Play, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
@@ -84,8 +103,20 @@ func Definitions() []*discordgo.ApplicationCommand {
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
 		{Type: discordgo.UserApplicationCommand, Name: ChallengeMenu, Contexts: guildOnly},
+		{Name: Daily, Description: "The daily hand: one throw to the crib a day, the same for everyone", Contexts: serverOrDM, Options: dailyOptions()},
 	}
 }
+
+// dailyOptions are /cribbage-daily's subcommands.
+func dailyOptions() []*discordgo.ApplicationCommandOption {
+	return []*discordgo.ApplicationCommandOption{
+		sub("hand", "Today's hand: choose your throw to the crib, once, and see what it gives up"),
+		sub("month", "This month's points given up: the server's table, or your own in a DM"),
+	}
+}
+
+// DailyHourMax is the last hour (UTC) a server's daily post may be set to.
+const DailyHourMax = 23.0
 
 // playOptions are /cribbage's subcommands.
 func playOptions() []*discordgo.ApplicationCommandOption {
@@ -128,6 +159,7 @@ func playOptions() []*discordgo.ApplicationCommandOption {
 		sub("verify", "Deal a hand again from its seed, revealed once the hand is over",
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "seed", Description: "The 64 hex digits the thread shows after the hand", Required: true, MinLength: &seedDigits, MaxLength: seedDigits},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "players", Description: "How many players the table had (default 2)", Choices: intChoices(2, 3, 4)}),
+		sub("daily", "Today's daily hand: one throw to the crib, the same for everyone"),
 		sub("rules", "How cribbage is played here"),
 		sub("help", "How to use this bot"),
 	}
@@ -165,12 +197,20 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "max-open-tables", Description: "The most open tables one person may sit at here (0: no limit)",
 				MinValue: &zero, MaxValue: maxOpenTablesLimit},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: SetLanguage, Description: "The language of the table messages, stories and tournaments here",
+				Choices: languageChoices()},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
 				Choices: stringChoices(SettingNames...)}),
 		group("season", "The server's rating seasons",
 			sub("new", "End this season and start the next: every rating starts again, past seasons stay viewable",
 				&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "name", Description: "What to call the new season (e.g. Winter league)", MaxLength: SeasonNameLength})),
 		tournamentGroup(),
+		sub("daily", "Where and when this server gets the daily hand; with no option, show it",
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionChannel, Name: "channel", Description: "The channel that gets the day's hand and the reveal of yesterday's",
+				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "hour", Description: "The hour (UTC, 0 to 23) from which the day's post goes out",
+				MinValue: &zero, MaxValue: DailyHourMax},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "off", Description: "Stop posting the daily hand here"}),
 	}
 }
 
@@ -232,8 +272,9 @@ const (
 	SetChannel    = "games-channel"
 	SetMaxTables  = "max-open-tables"
 	SetCancelRole = "cancel-role"
+	SetLanguage   = "language"
 	SetEverything = "everything"
 )
 
 // SettingNames are the settings reset may name.
-var SettingNames = []string{SetReminder, SetForfeit, SetPoints, SetChannel, SetMaxTables, SetCancelRole, SetEverything}
+var SettingNames = []string{SetReminder, SetForfeit, SetPoints, SetChannel, SetMaxTables, SetCancelRole, SetLanguage, SetEverything}

@@ -126,7 +126,7 @@ func (s *Surface) Released(id string) {
 }
 
 // TableAnswered records that an interaction's answer updated t's table
-// message in place to r (render.Table(t)): no pass edits it to that
+// message in place to r (render.Table): no pass edits it to that
 // again. An edit of the message under way may land after the answer, so
 // then the message is taken to show neither, and the next pass shows it.
 func (s *Surface) TableAnswered(t *cribbage.Table, r render.Message) {

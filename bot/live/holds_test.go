@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -65,7 +66,7 @@ func TestAPlayIsShownOnTheViewByItsAnswerAlone(t *testing.T) {
 
 	mark = r.mark()
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Hand(tb, mover, 0, LastMoveNote(note)).Response(true)})
+		Data: render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note)).Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.ViewVersion(tb.State.ViewFor(mover)),
 		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content})
 	r.s.Released(i.ID)
@@ -104,7 +105,7 @@ func TestARefusedClickLeavesTheViewToThePass(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("the view was edited %d times once the refusal was sent, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Hand(tb, mover, 0, LastMoveNote(note)))
+	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note)))
 }
 
 // TestAClickOnTheTableMessageIsShownByItsAnswer: a change made by a click
@@ -125,7 +126,7 @@ func TestAClickOnTheTableMessageIsShownByItsAnswer(t *testing.T) {
 	if n := len(through(r.requests(mark), tableTok)) + len(botEdits(r.requests(mark))); n != 0 {
 		t.Fatalf("the table message was edited %d times while the click's answer was to come", n)
 	}
-	shown := render.Table(tb)
+	shown := render.Table(lang.English, tb, r.message().Board)
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shown.Response(false)})
 	r.s.TableAnswered(tb, shown)
 	r.s.Released(i.ID)
@@ -183,7 +184,7 @@ func TestAViewIsNotEditedToWhatItsAnswerShowed(t *testing.T) {
 	})
 	r.s.Moved(tb, note)
 	r.settle()
-	shows := render.Hand(tb, seat, 0, LastMoveNote(note))
+	shows := render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note))
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: tb.Version, View: click.ViewVersion(tb.State.ViewFor(seat)),
 		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})

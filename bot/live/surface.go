@@ -29,15 +29,17 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// Store is what the live surface reads of a table and records of its
-// messages on Discord.
+// Store is what the live surface reads of a table and reads and records
+// of its messages on Discord.
 type Store interface {
 	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error)
 	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	RecordBoard(ctx context.Context, id int64, key string) error
@@ -61,6 +63,9 @@ type Options struct {
 	Now   func() time.Time
 	After func(d time.Duration, f func())
 	Log   *slog.Logger
+	// Speak is the language of what a table's channel sees (lang.Server
+	// from the server's setting and the table's locale); English if nil.
+	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // Surface brings tables' messages and hand views up to date.
@@ -70,6 +75,14 @@ type Surface struct {
 	l     *live
 	edits shownSums
 	holds holds
+}
+
+// speak is the language of t's channel.
+func (s *Surface) speak(ctx context.Context, t *cribbage.Table) lang.Lang {
+	if s.opts.Speak == nil {
+		return lang.English
+	}
+	return s.opts.Speak(ctx, t)
 }
 
 // New makes a Surface.
@@ -177,7 +190,7 @@ type live struct {
 // made.
 type liveNote struct {
 	version int64
-	lines   []string
+	lines   Note
 }
 
 // seatKey names one seat's hand view.
@@ -228,7 +241,7 @@ func newLive() *live {
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
-func (l *live) noteChange(table, version int64, lines []string) {
+func (l *live) noteChange(table, version int64, lines Note) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n, ok := l.notes[table]; !ok || n.version <= version {
@@ -239,7 +252,7 @@ func (l *live) noteChange(table, version int64, lines []string) {
 // note returns the lines of the change that made version, if known; at
 // a table that is over, the game's last lines, which a later change
 // there (a rematch offer, its lapse) words nothing of.
-func (l *live) note(table, version int64, over bool) []string {
+func (l *live) note(table, version int64, over bool) Note {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n := l.notes[table]; n.version == version || (over && n.version < version) {
@@ -595,36 +608,51 @@ func (l *live) forget(table int64) {
 // Moved records what a change did at a table in words (MoveNote), for the
 // hand views that show its version, and brings the table's message and
 // hand views up to date.
-func (s *Surface) Moved(t *cribbage.Table, note []string) {
+func (s *Surface) Moved(t *cribbage.Table, note Note) {
 	if len(note) > 0 || t.Status.Open() {
 		s.l.noteChange(t.ID, t.Version, note)
 	}
 	s.Touch(t.ID)
 }
 
-// MoveNote is what a change did, as a hand view shows it above the cards:
-// the plays, gos, shows and claims in the story's words, the last few.
-func MoveNote(t *cribbage.Table, events []engine.Event) []string {
-	var lines []string
+// Note is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims, kept as events and worded for each
+// view in its player's language (LastMoveNote).
+type Note []engine.Event
+
+// MoveNote is the note of a change's events: those the views' own lines
+// do not say (the hand and the scores).
+func MoveNote(t *cribbage.Table, events []engine.Event) Note {
+	var note Note
 	for _, e := range events {
 		switch e.Kind {
 		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
 			continue // the view's own lines say the hand and scores
 		}
-		if line := render.StoryLine(t, e); line != "" {
+		if render.StoryLine(lang.English, t, e) != "" {
+			note = append(note, e)
+		}
+	}
+	return note
+}
+
+// LastMoveNote is a change's note at t as the top of a hand view says
+// it in l: the story's words, the last few lines; "" for none.
+func LastMoveNote(l lang.Lang, t *cribbage.Table, n Note) string {
+	var lines []string
+	for _, e := range n {
+		if line := render.StoryLine(l, t, e); line != "" {
 			lines = append(lines, line)
 		}
+	}
+	if len(lines) == 0 {
+		return ""
 	}
 	const most = 6
 	if len(lines) > most {
 		lines = lines[len(lines)-most:]
 	}
-	return lines
-}
-
-// LastMoveNote is a change's lines as the note at the top of a hand view.
-func LastMoveNote(lines []string) string {
-	return "-# Last move\n" + strings.Join(lines, "\n")
+	return l.T("hand.last-move") + "\n" + strings.Join(lines, "\n")
 }
 
 // Touch asks for a table's message and hand views to be brought up to
@@ -791,7 +819,16 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := s.showTable(ctx, t); err != nil {
+	// A table without a person has no message (see showTable), so its
+	// passes, one a move at a tournament's game between computers, read
+	// none.
+	var m cribbage.TableMessage
+	if t.HasPerson() {
+		if m, err = s.opts.Store.TableMessage(ctx, table); err != nil {
+			return 0, err
+		}
+	}
+	if err := s.showTable(ctx, t, m); err != nil {
 		var paced *rest.Paced
 		switch {
 		case errors.As(err, &paced):
@@ -852,11 +889,10 @@ func (s *Surface) ended(table int64) {
 // showHand edits one seat's open hand view to the table as it is.
 func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
 	k := seatKey{t.ID, v.Seat}
-	note := ""
-	if lines := s.l.note(t.ID, t.Version, !t.Status.Open()); len(lines) > 0 {
-		note = LastMoveNote(lines)
-	}
-	r := render.Hand(t, v.Seat, 0, note)
+	// The view speaks its player's language.
+	l, _ := lang.ByCode(v.Lang)
+	note := LastMoveNote(l, t, s.l.note(t.ID, t.Version, !t.Status.Open()))
+	r := render.Hand(l, t, v.Seat, 0, note)
 	sum := renderSum(r)
 	if s.l.viewShows(k, v.Token, sum, t.Version) {
 		return // the change leaves the view as it is
@@ -891,14 +927,14 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	}
 }
 
-// showTable edits the table message to the table as it is now, unless it
-// already shows that. It posts a new one only when the old one is gone
-// (deleted), or when none was ever recorded and none can be any more: the
-// answer that made it records it, and so does any click on it, but an
-// interaction's token lives 15 minutes. So a table never gets two messages
-// with live buttons.
-func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
-	if t.MessageID == "" {
+// showTable edits the table message, m, to the table as it is now,
+// unless it already shows that. It posts a new one only when the old one
+// is gone (deleted), or when none was ever recorded and none can be any
+// more: the answer that made it records it, and so does any click on it,
+// but an interaction's token lives 15 minutes. So a table never gets two
+// messages with live buttons.
+func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage) error {
+	if m.MessageID == "" {
 		if !t.HasPerson() {
 			// A tournament's game between computer entrants is played
 			// quietly: it has no message, and it may be played long after
@@ -912,10 +948,11 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 			// touches the table).
 			return nil
 		}
-		return s.PostTableMessage(ctx, t, render.OpenNonce(t))
+		return s.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
-	r := render.Table(t)
-	newBoard := render.BoardKey(t) != t.Board
+	speak := s.speak(ctx, t)
+	r := render.Table(speak, t, m.Board)
+	newBoard := render.BoardKey(t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
 			newBoard = false
@@ -929,7 +966,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if s.holds.leave(t.ID, tableSeat, t.Version, newBoard, time.Now()) {
 		return nil // a click's answer is updating it (see Answering)
 	}
-	viaToken := tokenEdits(t.EditToken, t.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, t.EditToken.Token)
+	viaToken := tokenEdits(m.EditToken, m.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, m.EditToken.Token)
 	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
@@ -947,17 +984,17 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	// that changed nothing after each new board.
 	var sent render.Message
 	s.edits.editing(t.ID)
-	key, err := s.editTableMessage(ctx, t, viaToken, func() (render.Message, string) {
-		sent = render.Table(t)
+	key, err := s.editTableMessage(ctx, t, m, viaToken, func() (render.Message, string) {
+		sent = render.Table(speak, t, m.Board)
 		if newBoard {
 			return sent, render.UploadBoard(&sent, t)
 		}
-		return sent, t.Board
+		return sent, m.Board
 	})
 	s.edits.edited(t.ID, sent, err == nil)
 	if err == nil {
 		s.l.showed(t.ID, t.Version)
-		if key != t.Board {
+		if key != m.Board {
 			s.l.boardShown(t.ID, s.opts.Now())
 			return s.opts.Store.RecordBoard(ctx, t.ID, key)
 		}
@@ -966,19 +1003,20 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table) error {
 	if !rest.NotFound(err) {
 		return err
 	}
-	return s.PostTableMessage(ctx, t, "")
+	return s.PostTableMessage(ctx, t, m.ThreadID, "")
 }
 
 // PostTableMessage posts a new table message in the channel, in the
-// channel's post bucket, with its own copy of the board. A nonce, if
-// given, makes a resend after a lost answer return the message first
-// posted. The message shows t as it was read; the table may have moved on
+// channel's post bucket, with its own copy of the board, and records it
+// with the table's thread, threadID (empty for none), which it keeps. A
+// nonce, if given, makes a resend after a lost answer return the message
+// first posted. The message shows t as it was read; the table may have moved on
 // since (a computer's first moves at a table the bot opened itself, which
 // no pass could show while it had no message), so it is touched once the
 // message is recorded: a pass then shows the table as it is now, or sends
 // nothing if it is unchanged.
-func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error {
-	r := render.Table(t)
+func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string) error {
+	r := render.Table(s.speak(ctx, t), t, "")
 	key := render.UploadBoard(&r, t)
 	send := r.Send()
 	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
@@ -998,7 +1036,7 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, nonce
 	if err := s.opts.Store.RecordBoard(ctx, t.ID, key); err != nil {
 		return err
 	}
-	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, t.ThreadID); err != nil {
+	if err := s.opts.Store.SetMessages(ctx, t.ID, m.ID, threadID); err != nil {
 		return err
 	}
 	s.Touch(t.ID)

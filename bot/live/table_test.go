@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -29,7 +30,7 @@ func TestAChangeIsShownOnce(t *testing.T) {
 		t.Fatalf("the move made %d requests, %d of them through the token; want one edit through it", len(reqs), len(edits))
 	}
 	tb := r.table()
-	checkShows(t, edits[0], tb, render.Table(tb))
+	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 
 	mark = r.mark()
 	for range 2 { // within the token's spacing, and past it
@@ -63,9 +64,8 @@ func TestAnExpiredTokenIsNotUsed(t *testing.T) {
 			r := newRig(t, 2)
 			tok := r.editToken()
 			if c.otherMsg {
-				tb := r.table()
 				r.s.EditToken(r.ctx, r.id, cribbage.MessageToken{MessageID: "500000000000000099", Token: tok, At: r.clock.Now().Add(time.Millisecond)})
-				if r.table().EditToken.MessageID == tb.MessageID {
+				if m := r.message(); m.EditToken.MessageID == m.MessageID {
 					t.Fatal("the other message's token was not recorded")
 				}
 			}
@@ -79,10 +79,11 @@ func TestAnExpiredTokenIsNotUsed(t *testing.T) {
 				t.Fatalf("%d requests: %d through the token, %d with the bot token; want one, through the token %v",
 					len(reqs), len(viaToken), len(viaBot), c.wantToken)
 			}
-			tb := r.table()
-			checkShows(t, reqs[0], tb, render.Table(tb))
-			if m, _ := r.fake.Message(tb.MessageID); m.Content != render.Table(tb).Content {
-				t.Errorf("the table message shows\n%s\nwant\n%s", m.Content, render.Table(tb).Content)
+			tb, msg := r.table(), r.message()
+			want := render.Table(lang.English, tb, msg.Board)
+			checkShows(t, reqs[0], tb, want)
+			if m, _ := r.fake.Message(msg.MessageID); m.Content != want.Content {
+				t.Errorf("the table message shows\n%s\nwant\n%s", m.Content, want.Content)
 			}
 		})
 	}
@@ -128,7 +129,7 @@ func TestARefusedTableTokenIsNotTriedAgain(t *testing.T) {
 		t.Errorf("%d requests through the refused token, %d bot-token edits; want 1 and 4", n, bot)
 	}
 	tb := r.table()
-	checkShows(t, reqs[len(reqs)-1], tb, render.Table(tb))
+	checkShows(t, reqs[len(reqs)-1], tb, render.Table(lang.English, tb, r.message().Board))
 
 	fresh := r.editToken()
 	mark = r.mark()
@@ -173,7 +174,7 @@ func TestTheTableMessageIsPostedOnlyWhenNoAnswerCanBe(t *testing.T) {
 			if posts != c.posts {
 				t.Errorf("%d posts, want %d", posts, c.posts)
 			}
-			if got := r.table().MessageID != ""; got != (c.posts > 0) {
+			if got := r.message().MessageID != ""; got != (c.posts > 0) {
 				t.Errorf("a message recorded: %v", got)
 			}
 		})
@@ -202,7 +203,7 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 		if len(edits) != 1 {
 			t.Fatalf("%d edits after a move, want 1", len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Table(tb))
+		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 		uploaded := len(edits[0].Uploads()) > 0
 		if render.BoardKey(tb) == before {
 			if uploaded {
@@ -233,8 +234,8 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 		if len(edits) != 1 || len(edits[0].Uploads()) == 0 {
 			t.Fatalf("%d edits once the gap was over, want one with the board", len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Table(tb))
-		if got := r.table().Board; got != render.BoardKey(tb) {
+		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+		if got := r.message().Board; got != render.BoardKey(tb) {
 			t.Errorf("the board recorded is %q, want %q", got, render.BoardKey(tb))
 		}
 		break
@@ -270,9 +271,9 @@ func TestAQuickTable(t *testing.T) {
 	if max := 1 + int(elapsed/tokenEditGap); len(edits) == 0 || len(edits) > max {
 		t.Errorf("%d edits through the token in %v, want 1 to %d", len(edits), elapsed, max)
 	}
-	tb := r.table()
-	if m, _ := r.fake.Message(tb.MessageID); m.Content != render.Table(tb).Content {
-		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(tb).Content)
+	tb, msg := r.table(), r.message()
+	if m, _ := r.fake.Message(msg.MessageID); m.Content != render.Table(lang.English, tb, msg.Board).Content {
+		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(lang.English, tb, msg.Board).Content)
 	}
 	r.checkCalm()
 }
@@ -291,7 +292,7 @@ func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
 	if err := r.store.SetMessages(r.ctx, r.id, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.s.PostTableMessage(r.ctx, read, "open"); err != nil {
+	if err := r.s.PostTableMessage(r.ctx, read, "", "open"); err != nil {
 		t.Fatal(err)
 	}
 	r.settle()
@@ -302,7 +303,7 @@ func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
 		t.Fatal("no table message recorded")
 	}
 	now := r.table()
-	want := render.Table(now)
+	want := render.Table(lang.English, now, r.message().Board)
 	if m.Embeds[0].Description != want.Embeds[0].Description {
 		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Embeds[0].Description, want.Embeds[0].Description)
 	}
@@ -326,7 +327,7 @@ func TestAPassAsTheMessageIsPostedSendsNothing(t *testing.T) {
 	}
 	r.afterSetMessages.Store(&pass)
 	mark := r.mark()
-	if err := r.s.PostTableMessage(r.ctx, r.table(), ""); err != nil {
+	if err := r.s.PostTableMessage(r.ctx, r.table(), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	r.settle()

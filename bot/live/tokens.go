@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 )
@@ -37,6 +38,9 @@ type Shown struct {
 	// Shows is the view as the answer rendered it, if known: a pass that
 	// would render the same sends nothing.
 	Shows *render.Message
+	// Lang is the player's language, which the edits that keep the view
+	// current speak.
+	Lang lang.Lang
 }
 
 // Answered records, once a response that showed a player their hand view
@@ -71,7 +75,7 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// recorded all the same when the view must be written again: the edit
 	// under way has just used the recorded token's turn (tokenEditGap).
 	if clobbered || !s.l.recordedFresh(k, v.Token) {
-		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Token: v.Token}); err != nil {
+		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Token: v.Token, Lang: v.Lang.Code()}); err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("could not record a hand view", "table", v.Table, "err", err)
 			}
@@ -101,16 +105,16 @@ func (s *Surface) EditToken(ctx context.Context, table int64, tok cribbage.Messa
 	}
 }
 
-// editTableMessage edits the table message to what draw renders: through
-// the table's live interaction token if viaToken, with the bot token
+// editTableMessage edits the table message, m, to what draw renders:
+// through its live interaction token if viaToken, with the bot token
 // otherwise, or when Discord no longer takes the token. It returns the key
 // of the board the message now shows. draw is called for each attempt,
 // since a request consumes the files it uploads: a retry with the bot
 // token after the token was refused carries its own board.
-func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, viaToken bool, draw func() (render.Message, string)) (string, error) {
-	if tok := t.EditToken; viaToken {
+func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, viaToken bool, draw func() (render.Message, string)) (string, error) {
+	if tok := m.EditToken; viaToken {
 		if next, ok := s.l.spaced(rest.TokenBucket(tok.Token), s.opts.Now()); !ok {
-			return t.Board, &rest.Paced{Until: next}
+			return m.Board, &rest.Paced{Until: next}
 		}
 		r, key := draw()
 		err := s.editThroughToken(ctx, tok, r)
@@ -126,12 +130,12 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, viaTo
 		s.l.refuseToken(t.ID, tok.Token)
 		s.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
-			return t.Board, &rest.Paced{Until: until}
+			return m.Board, &rest.Paced{Until: until}
 		}
 	}
 	r, key := draw()
-	e := r.Edit(t.ChannelID, t.MessageID)
-	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
+	e := r.Edit(t.ChannelID, m.MessageID)
+	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointChannelMessage(t.ChannelID, m.MessageID),
 		Bucket: rest.EditBucket(t.ChannelID), Route: "PATCH /channels/{channel}/messages/{message}", Body: e, Files: e.Files})
 	return key, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -235,4 +236,28 @@ func PlayoffRoundName(rounds, r int) string {
 		return "a semi-final"
 	}
 	return fmt.Sprintf("playoff round %d", r)
+}
+
+// IntroduceTournamentGame words what opens a tournament's table: its
+// message, its thread, and a line that pings its players.
+func IntroduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
+	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
+		return Introduce(lang.English, prev, next) // a playoff match's next game
+	}
+	l := next.Tournament
+	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
+	if l.Playoff {
+		where = fmt.Sprintf("%s, best of %d", PlayoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
+	}
+	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), SeatName(next, next.State.Dealer))
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: KindOpen}, {ChannelID: next.ChannelID, Kind: KindThread}, Post(next, line, next.People())}
+}
+
+// seatLabel is a seat as a line names it: a person's mention, a
+// computer's name.
+func seatLabel(t *cribbage.Table, seat int) string {
+	if s := t.Seats[seat]; s.Computer == "" {
+		return "<@" + s.UserID + ">"
+	}
+	return t.Seats[seat].Name
 }

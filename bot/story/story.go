@@ -25,11 +25,13 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/sender"
 )
 
-// Store is what delivering reads of a table and its outbox, and records:
-// the seal of a message before it is sent, and the thread once opened.
+// Store is what delivering reads of a table, its messages and its outbox,
+// and records: the seal of a message before it is sent, and the thread
+// once opened.
 type Store interface {
 	// Table returns a table, or cribbage.ErrNotFound.
 	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error)
 	TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error)
 	Seal(ctx context.Context, id, through int64) error
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
@@ -37,8 +39,9 @@ type Store interface {
 
 // Live is what delivering needs of the live surface (bot/live's Surface).
 type Live interface {
-	// PostTableMessage posts a table's message under nonce and records it.
-	PostTableMessage(ctx context.Context, t *cribbage.Table, nonce string) error
+	// PostTableMessage posts a table's message under nonce and records it
+	// with the table's thread.
+	PostTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string) error
 	// Touch brings a table's message and hand views up to date, in the
 	// background.
 	Touch(table int64)
@@ -91,6 +94,10 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 // story items that went out in the same message.
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	t, err := d.store.Table(ctx, it.TableID)
+	var m cribbage.TableMessage
+	if err == nil {
+		m, err = d.store.TableMessage(ctx, it.TableID)
+	}
 	if errors.Is(err, cribbage.ErrNotFound) {
 		return nil, sender.ErrGiveUp
 	}
@@ -98,25 +105,25 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		return nil, err
 	}
 	switch it.Kind {
-	case render.KindPost:
-		return d.deliverPost(ctx, t, it)
+	case render.KindPost, cribbage.OutboxMilestone:
+		return d.deliverPost(ctx, t, m, it)
 	case render.KindThread:
-		return nil, d.openThread(ctx, t, it.Attempts)
+		return nil, d.openThread(ctx, t, m, it.Attempts)
 	case render.KindOpen:
-		if t.MessageID != "" {
+		if m.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
 		}
-		return nil, d.live.PostTableMessage(ctx, t, render.OpenNonce(t))
+		return nil, d.live.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
 	return nil, sender.ErrGiveUp
 }
 
-// deliverPost sends a story post, in the table's thread once it has one,
-// with the items it carries.
-func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, it cribbage.OutboxItem) ([]int64, error) {
+// deliverPost sends a story post, in the table's thread (m.ThreadID) once
+// it has one, with the items it carries.
+func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem) ([]int64, error) {
 	dest := t.ChannelID
-	if t.ThreadID != "" {
-		dest = t.ThreadID
+	if m.ThreadID != "" {
+		dest = m.ThreadID
 	}
 	// Nothing is sealed for a post that would wait: the lines queued
 	// meanwhile go with it when it goes.
@@ -134,14 +141,14 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, it cribb
 	if err != nil {
 		return nil, err
 	}
-	m, _ := render.Compose(items)
+	story, _ := render.Compose(items)
 	var carried []int64
 	for _, c := range items {
 		if c.ID != it.ID {
 			carried = append(carried, c.ID)
 		}
 	}
-	return carried, d.post(ctx, dest, render.FitMessage(m), fmt.Sprintf("cb%d", items[0].ID))
+	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID))
 }
 
 // seal returns the items one story message carries, from the table's
@@ -193,21 +200,21 @@ func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMe
 	return err
 }
 
-// openThread starts the table's thread on its message, where the story of
-// the game goes so a busy channel stays readable. Without permission to
+// openThread starts the table's thread on its message, m, where the story
+// of the game goes so a busy channel stays readable. Without permission to
 // open threads the story goes to the channel instead.
-func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, attempts int) error {
-	if t.ThreadID != "" {
+func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int) error {
+	if m.ThreadID != "" {
 		return nil
 	}
-	if t.MessageID == "" {
+	if m.MessageID == "" {
 		if attempts >= threadAttempts {
 			return sender.ErrGiveUp
 		}
 		return errTableMessageUnknown
 	}
 	var ch discordgo.Channel
-	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, t.MessageID),
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, m.MessageID),
 		Bucket: rest.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
 		Body: &discordgo.ThreadStart{Name: threadName(t), AutoArchiveDuration: threadArchiveMinutes}})
 	if err == nil {
@@ -216,12 +223,12 @@ func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, attempts 
 	if discordCode(err) == codeThreadExists {
 		// An earlier attempt opened it but its answer was lost (a timeout,
 		// or a crash before it was recorded): the message names it.
-		ch, err = d.messageThread(ctx, t, err)
+		ch, err = d.messageThread(ctx, t.ChannelID, m.MessageID, err)
 	}
 	if err != nil {
 		return err
 	}
-	return d.store.SetMessages(ctx, t.ID, t.MessageID, ch.ID)
+	return d.store.SetMessages(ctx, t.ID, m.MessageID, ch.ID)
 }
 
 // threadName names a table's thread: its number and players, within
@@ -241,11 +248,12 @@ func threadName(t *cribbage.Table) string {
 	return name
 }
 
-// messageThread returns the thread on the table message, which Discord
-// said (refused) it has; refused itself if it has none after all.
-func (d *Deliverer) messageThread(ctx context.Context, t *cribbage.Table, refused error) (discordgo.Channel, error) {
-	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelMessage(t.ChannelID, t.MessageID),
-		Bucket: "get " + t.ChannelID, Route: "GET /channels/{channel}/messages/{message}"})
+// messageThread returns the thread on the table message, messageID in
+// channelID, which Discord said (refused) it has; refused itself if it has
+// none after all.
+func (d *Deliverer) messageThread(ctx context.Context, channelID, messageID string, refused error) (discordgo.Channel, error) {
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelMessage(channelID, messageID),
+		Bucket: "get " + channelID, Route: "GET /channels/{channel}/messages/{message}"})
 	var m discordgo.Message
 	if err == nil {
 		err = json.Unmarshal(raw, &m)

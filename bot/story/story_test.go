@@ -170,14 +170,14 @@ func (r *rig) pending(id int64) int {
 	return len(items)
 }
 
-// reload reads a table afresh.
-func (r *rig) reload(id int64) *cribbage.Table {
+// message reads what is recorded of a table's message.
+func (r *rig) message(id int64) cribbage.TableMessage {
 	r.t.Helper()
-	t, err := r.store.Table(context.Background(), id)
+	m, err := r.store.TableMessage(context.Background(), id)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return t
+	return m
 }
 
 // requests counts the requests the fake answered whose path ends so.
@@ -377,7 +377,7 @@ func TestTheStoryGoesIntoTheThreadOnTheTableMessage(t *testing.T) {
 		render.Post(tb, "**Rematch** of table 1.", nil))
 	r.fake.LoseNextAnswers(http.MethodPost, "/threads", http.StatusInternalServerError, 1)
 	r.drain()
-	msg := r.reload(tb.ID).MessageID
+	msg := r.message(tb.ID).MessageID
 	m, ok := r.fake.Message(msg)
 	if !ok || m.Thread == nil {
 		t.Fatalf("table message %q: %v, want it posted with a thread on it", msg, ok)
@@ -387,7 +387,7 @@ func TestTheStoryGoesIntoTheThreadOnTheTableMessage(t *testing.T) {
 	}
 
 	r.after(sender.FirstBackoff)
-	if got := r.reload(tb.ID).ThreadID; got != m.Thread.ID {
+	if got := r.message(tb.ID).ThreadID; got != m.Thread.ID {
 		t.Fatalf("thread %q recorded, want %q, the one on the table message", got, m.Thread.ID)
 	}
 	r.queue(tb.ID, cribbage.Outbound{ChannelID: channel, Kind: render.KindThread}, ends(1, "Alice 21 · Bob 4."))
@@ -441,7 +441,7 @@ func TestATableMessageTheOutboxPostsIsPostedOnce(t *testing.T) {
 	r.queue(tb.ID, cribbage.Outbound{ChannelID: channel, Kind: render.KindOpen})
 	r.fake.LoseNextAnswers(http.MethodPost, "/channels/"+channel+"/messages", http.StatusInternalServerError, 1)
 	r.drain()
-	if got := r.reload(tb.ID).MessageID; got != "" {
+	if got := r.message(tb.ID).MessageID; got != "" {
 		t.Fatalf("table message %q recorded from a lost answer", got)
 	}
 	r.after(sender.FirstBackoff)
@@ -449,7 +449,7 @@ func TestATableMessageTheOutboxPostsIsPostedOnce(t *testing.T) {
 	if len(ms) != 1 || ms[0].Nonce != render.OpenNonce(tb) {
 		t.Fatalf("%d messages, want the one table message under its nonce", len(ms))
 	}
-	if got := r.reload(tb.ID).MessageID; got != ms[0].ID {
+	if got := r.message(tb.ID).MessageID; got != ms[0].ID {
 		t.Errorf("table message %q recorded, want %q", got, ms[0].ID)
 	}
 
@@ -479,5 +479,57 @@ func TestATableRefreshGoesToTheLiveSurface(t *testing.T) {
 	}
 	if n := len(r.fake.Requests()); n != 0 {
 		t.Errorf("%d requests made, want none", n)
+	}
+}
+
+// showing29 queues, as the store does for a change whose show holds
+// seat's 29, the change's own announcement and, the first time the
+// seat's person holds one, the news after it.
+func (r *rig) showing29(id int64, seat int, out cribbage.Outbound) {
+	r.t.Helper()
+	_, err := servicetest.Update(context.Background(), r.store, id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		cs, st := engine.MustParseCards("5H 5D 5C JS"), engine.MustParseCard("5S")
+		b := engine.ScoreShow(cs, st, false)
+		t.State = &engine.State{HandNo: 1, Phase: engine.PhaseDeal}
+		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{out},
+			Events: []engine.Event{{Kind: engine.EvShow, Seat: seat, Cards: cs, Card: st, Items: b.Items, Points: b.Total}}}, nil
+	})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// TestAMilestoneGoesWithTheHandThatEarnedIt: a milestone's news, queued
+// by the store after the post of the change that earned it, goes out in
+// that post's message, in its hand's record; news queued by a change
+// whose hand is still on waits for the post that ends the hand; and news
+// earned already is not queued again.
+func TestAMilestoneGoesWithTheHandThatEarnedIt(t *testing.T) {
+	r := newRig(t)
+	tb := r.table(channel, "Alice", "Bob")
+	r.showing29(tb.ID, 0, ends(1, "Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	got := show(r.fake.ChannelMessages(channel))
+	if len(got) != 1 || len(got[0].Embeds) != 1 || !strings.HasPrefix(got[0].Embeds[0], "Hand 1: Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29.\n🏅 **Alice** earns a milestone: **A 29 hand**") ||
+		!strings.Contains(got[0].Embeds[0], "**Four of a kind**") {
+		t.Fatalf("posted %q, want the show with its milestones in one record", got)
+	}
+	other := r.table(channel, "Alice", "Carol")
+	r.showing29(other.ID, 0, line(1, "Alice: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	if n := r.pending(other.ID); n != 1 || len(r.fake.ChannelMessages(channel)) != 1 {
+		t.Errorf("%d pending, %d messages: Alice's 29 was announced again", n, len(r.fake.ChannelMessages(channel)))
+	}
+	carol := r.table(channel, "Alice", "Carol")
+	r.showing29(carol.ID, 1, line(1, "Carol: 5♥ 5♦ 5♣ J♠ + 5♠ — 29."))
+	r.drain()
+	if n := len(r.fake.ChannelMessages(channel)); n != 1 {
+		t.Fatalf("%d messages while Carol's hand is on, want still 1", n)
+	}
+	r.queue(carol.ID, ends(1, "Carol 29 · Alice 0."))
+	r.drain()
+	got = show(r.fake.ChannelMessages(channel))
+	if len(got) != 2 || !strings.Contains(got[1].Embeds[0], "🏅 **Carol** earns a milestone: **A 29 hand**") || !strings.HasSuffix(got[1].Embeds[0], "Carol 29 · Alice 0.") {
+		t.Errorf("posted %q, want Carol's record with her milestones before its last line", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
-	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 )
 
 // Config is everything the bot reads from its environment. It is built only
@@ -100,7 +100,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		return Config{}, errors.New("METRICS_ADDR is the same as INTERACTIONS_ADDR: readiness and metrics need a port of their own, one the proxy does not expose, like 127.0.0.1:9090")
 	}
 	if raw := strings.TrimSpace(getenv("DISCORD_PUBLIC_KEY")); raw != "" {
-		key, err := bot.ParsePublicKey(raw)
+		key, err := intake.ParsePublicKey(raw)
 		if err != nil {
 			return Config{}, errors.New("DISCORD_PUBLIC_KEY is not a public key: copy the 64 hex digits of Public Key from the Developer Portal (General Information)")
 		}

@@ -207,7 +207,7 @@ func seatAll(b *testing.B, h *harness, tables, perChannel int) []*liveTable {
 			channel := fmt.Sprintf("47%016d", k/perChannel)
 			a := h.send(discordtest.Command(testGuild, channel, host, "start"))
 			id := tableIDFrom(b, a.Response.Data.Components, "/join/")
-			h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+			h.eventually("table message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 			h.send(discordtest.Click(testGuild, channel, guest, a.MessageID, "/join/"+itoa64(id)))
 			l := &liveTable{h: h, id: id, msg: a.MessageID, people: usersOf(host, guest), views: map[string]string{}, channel: channel, holding: true}
 			// Each player has their hand view open when play begins.
@@ -286,7 +286,7 @@ func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Tim
 		for _, it := range items {
 			byID[it.ID] = it
 		}
-		for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+		for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 			head, err := strconv.ParseInt(strings.TrimPrefix(m.Nonce, "cb"), 10, 64)
 			if err != nil {
 				continue

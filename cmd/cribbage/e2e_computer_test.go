@@ -53,7 +53,7 @@ func TestAPersonPlaysAWholeGameAgainstTheComputer(t *testing.T) {
 	// The computer's moves were announced like anyone's.
 	h.drain()
 	computerPlays := 0
-	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		computerPlays += strings.Count(m.Text(), "Computer 2 (strong) ")
 	}
 	if computerPlays < 4 || scan.payloads == 0 {

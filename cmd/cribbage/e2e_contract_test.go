@@ -169,12 +169,8 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.fake.Advance(7*24*time.Hour + time.Minute)
 	// The next timer pass offers the forfeit and makes the edits that were
 	// waiting on the clock, now past; the button shows with the table
-	// message's next edit (a second after its last, at most).
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(fmsg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	// message's next edit.
+	h.wantClaimButton(fmsg)
 	h.click(waiter, fmsg, "/claimwin/"+itoa64(fid))
 	if h.table(fid).Status != cribbage.StatusFinished {
 		t.Errorf("the forfeit was not claimed: %s", h.table(fid).Status)
@@ -194,13 +190,27 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	// computers, started on its message, shown and cancelled. (A start
 	// by command after the button's is refused: sign-up is closed.)
 	tr := h.openTournament(discordtest.Opt{Name: "rounds", Value: 1})
-	h.click(alice, tr.MessageID, "/tsignup/"+itoa64(tr.ID))
-	h.click(alice, tr.MessageID, "/twithdraw/"+itoa64(tr.ID))
+	h.click(alice, h.tournamentMessageID(tr.ID), "/tsignup/"+itoa64(tr.ID))
+	h.click(alice, h.tournamentMessageID(tr.ID), "/twithdraw/"+itoa64(tr.ID))
 	h.admin(ada, "tournament computers", discordtest.Opt{Name: "count", Value: 4})
-	h.click(ada, tr.MessageID, "/tstart/"+itoa64(tr.ID))
+	h.click(ada, h.tournamentMessageID(tr.ID), "/tstart/"+itoa64(tr.ID))
 	h.admin(ada, "tournament start")
 	h.club(alice, "tournament")
 	h.admin(ada, "tournament cancel")
+
+	// The daily hand: its settings, the day's post (from the hour just
+	// come) and its button, an answer and the month, from /cribbage and
+	// from /cribbage-daily.
+	h.admin(ada, "daily")
+	h.setDaily(h.fake.Now().UTC().Hour())
+	h.eventually("the daily post", func() bool { return len(h.dailyPosts()) == 1 })
+	post := h.dailyPosts()[0]
+	_, daily := h.dailyOf()
+	h.click(carol, post.ID, discordtest.Buttons(post.Components)[0].CustomID)
+	answered := h.answerDaily(alice, h.command(alice, "daily"), testGuild, testChannel, daily.Splits[0].Throw)
+	h.clickNamed(alice, answered, "/dmonth/")
+	h.send(discordtest.CommandOf("cribbage-daily", testGuild, testChannel, bob, "hand"))
+	h.send(discordtest.CommandOf("cribbage-daily", testGuild, testChannel, bob, "month"))
 	h.drain()
 
 	// Every subcommand registered was run, and every button action the
@@ -342,7 +352,7 @@ func (h *harness) verifyDeals(id int64) {
 	h.t.Helper()
 	tb := h.table(id)
 	var story strings.Builder
-	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		story.WriteString(m.Text() + "\n")
 	}
 	commitments := regexp.MustCompile("hand \\d+ commitment `([0-9a-f]{64})`").FindAllStringSubmatch(story.String(), -1)

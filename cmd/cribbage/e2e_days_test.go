@@ -22,11 +22,11 @@ import (
 func (h *harness) countIn(id int64, s string) int {
 	h.drain()
 	n := 0
-	t := h.table(id)
-	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+	t, msg := h.table(id), h.tableMessage(id)
+	for _, ch := range []string{msg.ThreadID, t.ChannelID} {
 		for _, m := range h.fake.ChannelMessages(ch) {
 			// Announcements, not the table message, which shows the table.
-			if m.ID != t.MessageID && strings.Contains(m.Text(), s) {
+			if m.ID != msg.MessageID && strings.Contains(m.Text(), s) {
 				n++
 			}
 		}
@@ -42,6 +42,37 @@ func (h *harness) settle() {
 	now := h.fake.Now().UnixNano()
 	h.eventually("a check of the timers", func() bool { return h.timersAt.Load() >= now })
 	h.drain()
+}
+
+// settleShown is settle, and then waits until the live surface has shown
+// what the timers changed: the table messages a fired timer touched are
+// edited by then (cribbage_live_pending is 0), so a test checks them once
+// instead of polling for what the fake clock decided.
+func (h *harness) settleShown() {
+	h.t.Helper()
+	h.settle()
+	h.settleLive()
+}
+
+// wantClaimButton checks, once what the timers changed is shown, that the
+// table message msg offers Claim the win.
+func (h *harness) wantClaimButton(msg string) {
+	h.t.Helper()
+	h.settleShown()
+	m, _ := h.fake.Message(msg)
+	if _, ok := button(h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") }); !ok {
+		h.t.Fatalf("no Claim button on the table message once the forfeit was due:\n%s", m.Text())
+	}
+}
+
+// wantStatus checks, once the bot has checked its timers at the fake's
+// current time, that table id is status.
+func (h *harness) wantStatus(what string, id int64, status cribbage.Status) {
+	h.t.Helper()
+	h.settle()
+	if got := h.table(id).Status; got != status {
+		h.t.Fatalf("%s: table %d is %s once the timers were checked, want %s", what, id, got, status)
+	}
 }
 
 // wantAnnounced checks, once the bot has checked its timers at the fake's
@@ -120,11 +151,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	}
 	h.fake.Advance(7*24*time.Hour + time.Minute)
 	h.wantAnnounced("the forfeit offer", id, "Claim the win", 1)
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(msg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	h.wantClaimButton(msg)
 	if a := h.click(mover, msg, "/claimwin/"+itoa64(id)); !a.Ephemeral() || h.table(id).Status != cribbage.StatusPlaying {
 		t.Errorf("the player who kept the table waiting claimed it: %q", a.Content())
 	}
@@ -207,7 +234,7 @@ func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
 		t.Fatal("closed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the lobby closed", func() bool { return h.table(id).Status == cribbage.StatusClosed })
+	h.wantStatus("a lobby a day old", id, cribbage.StatusClosed)
 	if n := h.countIn(id, "closed"); n != 1 {
 		t.Errorf("%d announcements of the closing", n)
 	}
@@ -252,7 +279,7 @@ func TestGamesListAndRematch(t *testing.T) {
 	if nt.State.Dealer != (prev.State.Dealer+1)%2 {
 		t.Errorf("rematch dealer %d after %d", nt.State.Dealer, prev.State.Dealer)
 	}
-	h.eventually("the rematch's thread", func() bool { return h.table(next).ThreadID != "" })
+	h.eventually("the rematch's thread", func() bool { return h.tableMessage(next).ThreadID != "" })
 	if !h.threadSays(next, "**Rematch** of table "+itoa64(id)) {
 		t.Error("the rematch's thread does not say what it is")
 	}
@@ -266,8 +293,8 @@ func TestGamesListAndRematch(t *testing.T) {
 // its id.
 func (h *harness) postedTableMessage(id int64) string {
 	h.t.Helper()
-	h.eventually("the table message posted", func() bool { return h.table(id).MessageID != "" })
-	return h.table(id).MessageID
+	h.eventually("the table message posted", func() bool { return h.tableMessage(id).MessageID != "" })
+	return h.tableMessage(id).MessageID
 }
 
 // postsPinging counts the table's story posts containing text that
@@ -275,10 +302,10 @@ func (h *harness) postedTableMessage(id int64) string {
 func (h *harness) postsPinging(id int64, userID, text string) int {
 	h.drain()
 	n := 0
-	t := h.table(id)
-	for _, ch := range []string{t.ThreadID, t.ChannelID} {
+	t, msg := h.table(id), h.tableMessage(id)
+	for _, ch := range []string{msg.ThreadID, t.ChannelID} {
 		for _, m := range h.fake.ChannelMessages(ch) {
-			if m.ID != t.MessageID && strings.Contains(m.Text(), text) && slices.Contains(m.Notified, userID) {
+			if m.ID != msg.MessageID && strings.Contains(m.Text(), text) && slices.Contains(m.Notified, userID) {
 				n++
 			}
 		}
@@ -384,7 +411,7 @@ func TestSimultaneousRematchClicksMakeOneGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	id := h.resignedGame(alice, bob, bob)
-	msg := h.table(id).MessageID
+	msg := h.tableMessage(id).MessageID
 	clicks := []*discordgo.Interaction{
 		h.fake.Prepare(discordtest.Click(testGuild, testChannel, alice, msg, "/rematch/"+itoa64(id))),
 		h.fake.Prepare(discordtest.Click(testGuild, testChannel, bob, msg, "/rematch/"+itoa64(id))),

@@ -18,6 +18,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
+	botcommand "github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
@@ -81,6 +83,10 @@ type harness struct {
 	// wrapStore, when set, is what the bot is given in place of the
 	// store: a test's way into the bot's calls (see e2e_limits_test.go).
 	wrapStore func(bot.Store) bot.Store
+	// global registers the commands globally, as a bot without
+	// DISCORD_GUILD_ID does, rather than to the test's server: Discord
+	// offers a command in DMs only then (see e2e_daily_test.go).
+	global bool
 }
 
 // newHarness starts a fake Discord and a bot connected to it, checking its
@@ -142,7 +148,11 @@ func (h *harness) startBot() {
 	if h.wrapStore != nil {
 		bs = h.wrapStore(st)
 	}
-	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: u, Store: bs, Logger: logger, Now: h.fake.Now,
+	registerTo := testGuild
+	if h.global {
+		registerTo = ""
+	}
+	b, err := bot.New(bot.Options{Token: "test-token", GuildID: registerTo, APIURL: u, Store: bs, Logger: logger, Now: h.fake.Now,
 		ReminderAfter: 12 * time.Hour, ForfeitAfter: 7 * 24 * time.Hour, NudgeAfter: h.nudgeAfter, TimerInterval: h.timerInterval,
 		TimersChecked: func(at time.Time) { h.timersAt.Store(at.UnixNano()) },
 		Seeds:         func() engine.Seed { return engine.SeedFromUint64(h.seeds.Add(1)) },
@@ -153,7 +163,7 @@ func (h *harness) startBot() {
 		h.t.Fatal(err)
 	}
 	if h.overHTTP {
-		key, err := bot.ParsePublicKey(h.fake.PublicKey())
+		key, err := intake.ParsePublicKey(h.fake.PublicKey())
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -168,7 +178,13 @@ func (h *harness) startBot() {
 			h.t.Fatal(err)
 		}
 	}
-	h.eventually("commands registered", func() bool { return len(h.fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(h.fake, registerTo) })
+}
+
+// allRegistered reports whether every command the bot defines is
+// registered to a server ("" for globally).
+func allRegistered(fake *discordtest.Server, guildID string) bool {
+	return len(fake.Commands(guildID)) == len(botcommand.Definitions())
 }
 
 // stopBot shuts the bot down gracefully and closes the database.
@@ -220,10 +236,18 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// eventually polls cond for up to five seconds.
+// eventuallyBound is how long eventually waits for the bot to do by
+// itself what it does at once (edit a view after a move, check its
+// timers, register its commands). It bounds whether the bot does it, not
+// how soon: no test of play asserts that (BenchmarkQuickGame measures
+// it). With another whole test run on the same two cores, a view the
+// strong computer had just moved at took longer than the 5 s this was.
+const eventuallyBound = 30 * time.Second
+
+// eventually polls cond for up to eventuallyBound.
 func (h *harness) eventually(what string, cond func() bool) {
 	h.t.Helper()
-	h.within(5*time.Second, what, cond)
+	h.within(eventuallyBound, what, cond)
 }
 
 // within polls cond for up to d.
@@ -287,6 +311,16 @@ func (h *harness) table(id int64) *cribbage.Table {
 	return t
 }
 
+// tableMessage reads what is recorded of a table's message.
+func (h *harness) tableMessage(id int64) cribbage.TableMessage {
+	h.t.Helper()
+	m, err := h.store.TableMessage(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return m
+}
+
 // open starts a table as host and returns its id and message.
 func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, string) {
 	h.t.Helper()
@@ -295,7 +329,7 @@ func (h *harness) open(host discordtest.User, opts ...discordtest.Opt) (int64, s
 		h.t.Fatalf("start answered %+v", a.Response)
 	}
 	id := tableIDFrom(h.t, a.Response.Data.Components, "/join/")
-	h.eventually("table message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+	h.eventually("table message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 	return id, a.MessageID
 }
 
@@ -527,6 +561,16 @@ func (h *harness) seat(k tableKind) (int64, string) {
 		h.click(u, msg, "/join/"+itoa64(id))
 	}
 	return id, msg
+}
+
+// shortGame is the game length of a test that plays a game to its end
+// but checks nothing that depends on how long it is: 61 points under
+// -short, half the hands of the 121 it plays otherwise.
+func shortGame() []discordtest.Opt {
+	if testing.Short() {
+		return []discordtest.Opt{{Name: "points", Value: 61}}
+	}
+	return nil
 }
 
 // shortKinds is kinds, or its first alone under -short: the others run the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func (h *harness) challengeOf(a discordtest.Answer) (int64, string) {
 		h.t.Fatalf("the challenge answered %q privately", a.Content())
 	}
 	id := tableIDFrom(h.t, a.Response.Data.Components, "/accept/")
-	h.eventually("the challenge's message recorded", func() bool { return h.table(id).MessageID == a.MessageID })
+	h.eventually("the challenge's message recorded", func() bool { return h.tableMessage(id).MessageID == a.MessageID })
 	return id, a.MessageID
 }
 
@@ -75,7 +76,7 @@ func TestAChallengeIsAcceptedByTheOneChallenged(t *testing.T) {
 	if _, ok := button(t, r.Response.Data.Components, func(b discordgo.Button) bool { return b.CustomID == "/hand/"+itoa64(id) }); !ok {
 		t.Errorf("the table message after the accept has no Show my hand")
 	}
-	h.eventually("the game's thread", func() bool { return h.table(id).ThreadID != "" })
+	h.eventually("the game's thread", func() bool { return h.tableMessage(id).ThreadID != "" })
 	h.playToEnd(id, msg, usersOf(alice, bob))
 }
 
@@ -112,8 +113,7 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Fatal("the challenge lapsed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the challenge lapsed", func() bool { return h.table(lapsing).Status == cribbage.StatusClosed })
-	h.settle()
+	h.wantStatus("a challenge a day old", lapsing, cribbage.StatusClosed)
 	if n := h.postsPinging(lapsing, alice.ID, "didn't answer your challenge"); n != 1 || h.table(lapsing).Challenge.Outcome != cribbage.ChallengeLapsed {
 		t.Errorf("%d posts tell Alice of the lapse; outcome %q", n, h.table(lapsing).Challenge.Outcome)
 	}
@@ -141,12 +141,15 @@ func TestChallengeRefusals(t *testing.T) {
 		{"Bob again", discordtest.Command(testGuild, testChannel, alice, "challenge", discordtest.Opt{Name: "user", Value: bob}), "already challenged them"},
 		{"Bob again from the menu", discordtest.UserCommand(testGuild, testChannel, alice, "Challenge to cribbage", bob), "already challenged them"},
 		{"best of 4", discordtest.Command(testGuild, testChannel, alice, "challenge", discordtest.Opt{Name: "user", Value: carol}, discordtest.Opt{Name: "match", Value: 4}), "aren't ones the command offers"},
-		{"in a DM", discordtest.UserCommand("", testChannel, alice, "Challenge to cribbage", bob), "server channel"},
 	} {
 		a := h.send(tt.i)
 		if !a.Ephemeral() || !strings.Contains(a.Content(), tt.want) {
 			t.Errorf("challenging %s: %q", tt.name, a.Content())
 		}
+	}
+	// The user command in a DM: Discord offers it in servers only.
+	if _, err := h.interact(discordtest.UserCommand("", testChannel, alice, "Challenge to cribbage", bob)); !errors.Is(err, discordtest.ErrNotPermitted) {
+		t.Errorf("challenging from a DM reached the bot: %v", err)
 	}
 	if tables, _ := h.store.PlayerTables(t.Context(), testGuild, alice.ID); len(tables) != 1 {
 		t.Errorf("Alice sits at %d tables, want the one challenge", len(tables))
@@ -210,7 +213,7 @@ func (h *harness) tableSays(id int64, text string) bool {
 	h.t.Helper()
 	var desc string
 	h.within(10*time.Second, "the table message to say "+text, func() bool {
-		m, ok := h.fake.Message(h.table(id).MessageID)
+		m, ok := h.fake.Message(h.tableMessage(id).MessageID)
 		if ok && len(m.Embeds) > 0 {
 			desc = m.Embeds[0].Description
 		}
@@ -286,8 +289,8 @@ func TestABestOfThree(t *testing.T) {
 		}
 	}
 	// Over, the match may be played again: a rematch is a new match.
-	h.click(winner, h.table(decider).MessageID, "/rematch/"+itoa64(decider))
-	h.click(loser, h.table(decider).MessageID, "/rematch/"+itoa64(decider))
+	h.click(winner, h.tableMessage(decider).MessageID, "/rematch/"+itoa64(decider))
+	h.click(loser, h.tableMessage(decider).MessageID, "/rematch/"+itoa64(decider))
 	again, _ := h.matchGameOf(decider)
 	if m := h.table(again).Match; m == nil || m.ID != again || m.Game != 1 || len(m.Games) != 0 {
 		t.Errorf("the rematch of a match: %+v", m)
@@ -306,11 +309,7 @@ func TestAMatchEndsByForfeitOrResignation(t *testing.T) {
 	h.click(bob, fmsg, "/join/"+itoa64(fid))
 	h.discard(alice, fmsg, fid, 2)
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(fmsg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	h.wantClaimButton(fmsg)
 	h.click(alice, fmsg, "/claimwin/"+itoa64(fid))
 	rid, rmsg := h.open(alice, discordtest.Opt{Name: "match", Value: 3})
 	h.click(bob, rmsg, "/join/"+itoa64(rid))
@@ -363,7 +362,7 @@ func TestARematchOfferLapses(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	id := h.resignedGame(alice, bob, bob)
-	msg := h.table(id).MessageID
+	msg := h.tableMessage(id).MessageID
 	h.click(alice, msg, "/rematch/"+itoa64(id))
 	h.fake.Advance(23 * time.Hour)
 	h.settle()
@@ -371,18 +370,21 @@ func TestARematchOfferLapses(t *testing.T) {
 		t.Fatal("the offer lapsed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the offer lapsed", func() bool { return h.table(id).Offer == nil })
-	h.fake.Advance(time.Hour)
 	h.settle()
+	if h.table(id).Offer != nil {
+		t.Fatal("the offer is still open a day on, the timers checked")
+	}
+	h.fake.Advance(time.Hour)
+	h.settleShown()
 	if n := h.postsPinging(id, alice.ID, "lapsed"); n != 1 {
 		t.Errorf("%d posts tell Alice her offer lapsed", n)
 	}
-	h.within(10*time.Second, "Rematch on the table message again", func() bool {
-		m, _ := h.fake.Message(msg)
-		_, rematch := button(t, m.Components, func(b discordgo.Button) bool { return b.Label == "Rematch" })
-		_, decline := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/norematch/") })
-		return rematch && !decline
-	})
+	m, _ := h.fake.Message(msg)
+	_, rematch := button(t, m.Components, func(b discordgo.Button) bool { return b.Label == "Rematch" })
+	_, decline := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/norematch/") })
+	if !rematch || decline {
+		t.Fatalf("the table message after the lapse offers Rematch %v, Decline %v:\n%s", rematch, decline, m.Text())
+	}
 	if a := h.click(bob, msg, "/rematch/"+itoa64(id)); a.Ephemeral() || h.table(id).Offer == nil || h.table(id).Offer.By != bob.ID {
 		t.Errorf("a new offer after the lapse: %q", a.Content())
 	}
@@ -414,7 +416,7 @@ func TestACancelledGameEndsItsMatch(t *testing.T) {
 	if tb := h.table(cid); tb.Status != cribbage.StatusCancelled {
 		t.Errorf("the cancelled challenge: %s", tb.Status)
 	}
-	if a := h.click(bob, h.table(cid).MessageID, "/accept/"+itoa64(cid)); !a.Ephemeral() || !strings.Contains(a.Content(), "cancelled") || h.table(cid).Status != cribbage.StatusCancelled {
+	if a := h.click(bob, h.tableMessage(cid).MessageID, "/accept/"+itoa64(cid)); !a.Ephemeral() || !strings.Contains(a.Content(), "cancelled") || h.table(cid).Status != cribbage.StatusCancelled {
 		t.Errorf("accepting a cancelled challenge: %q", a.Content())
 	}
 }

@@ -86,7 +86,7 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 	// The show is posted with its picture: every post counting hands
 	// carries one, and each is a PNG under 100 KB.
 	shows, pictures := 0, 0
-	for _, m := range h.fake.ChannelMessages(final.ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if strings.Contains(m.Text(), " + ") && strings.Contains(m.Text(), " — ") {
 			shows++
 			if len(m.Attachments) == 0 {
@@ -131,7 +131,7 @@ func TestReplay(t *testing.T) {
 	}
 	tb := h.table(id)
 	over := tb.State.HandNo - 1
-	seeds := regexp.MustCompile("hand (\\d+) seed `([0-9a-f]{64})`").FindAllStringSubmatch(threadText(h, tb), -1)
+	seeds := regexp.MustCompile("hand (\\d+) seed `([0-9a-f]{64})`").FindAllStringSubmatch(threadText(h, id), -1)
 	if len(seeds) != over {
 		t.Fatalf("%d hands over, %d seeds revealed", over, len(seeds))
 	}
@@ -185,9 +185,9 @@ func TestReplay(t *testing.T) {
 }
 
 // threadText is a table's thread as one text.
-func threadText(h *harness, tb *cribbage.Table) string {
+func threadText(h *harness, id int64) string {
 	var b strings.Builder
-	for _, m := range h.fake.ChannelMessages(tb.ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		b.WriteString(m.Text() + "\n")
 	}
 	return b.String()

@@ -18,6 +18,8 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
+	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
 )
@@ -60,7 +62,7 @@ func TestReplicaChild(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	key, _ := bot.ParsePublicKey(parts[2])
+	key, _ := intake.ParsePublicKey(parts[2])
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := bot.New(bot.Options{Token: "test-token", GuildID: testGuild, APIURL: api, Store: st, Logger: logger,
 		HTTPOnly: true, OutboxOwner: owner})
@@ -149,7 +151,7 @@ func TestReplicasStartedTogetherOnAnEmptyDatabase(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 	id, msg := h.seat(twoAndFour[0])
 	for range 6 {
@@ -188,7 +190,7 @@ func TestReplicasOnPostgres(t *testing.T) {
 	}
 	defer st.Close()
 	h := &harness{t: t, fake: fake, store: st}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(endpoints...)
 
 	type game struct {
@@ -250,7 +252,7 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	}
 	var got []string
 	seen := map[string]bool{}
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if seen[m.Nonce] {
 			t.Errorf("table %d: announcement %s delivered twice", id, m.Nonce)
 		}
@@ -271,6 +273,16 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	}
 	var want []string
 	for _, it := range queued {
+		if it.Kind == cribbage.OutboxMilestone && !waiting[it.ID] {
+			// A milestone's news, which the store queues itself, reads as
+			// its line in the thread.
+			e, err := cribbage.ReadMilestoneNews(it.Payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, lines(render.MilestoneLine(e))...)
+			continue
+		}
 		if (it.Kind != "post" && it.Kind != "line") || waiting[it.ID] {
 			continue
 		}

@@ -82,7 +82,7 @@ func startServe(t testing.TB, fake *discordtest.Server, env map[string]string, l
 		}
 	})
 	h := &harness{t: t, fake: fake}
-	h.eventually("commands registered", func() bool { return len(fake.Commands(testGuild)) == 4 }) // three commands and the user command
+	h.eventually("commands registered", func() bool { return allRegistered(fake, testGuild) })
 	fake.DeliverOverHTTP(s.interactions + "/interactions")
 	return s
 }

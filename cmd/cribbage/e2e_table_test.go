@@ -105,7 +105,7 @@ func TestResignAfterConfirmation(t *testing.T) {
 func TestSeveralTablesInOneChannel(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	one, msg1 := h.open(alice)
+	one, msg1 := h.open(alice, shortGame()...)
 	two, msg2 := h.open(alice, discordtest.Opt{Name: "points", Value: 61})
 	if a := h.command(bob, "join"); !strings.Contains(a.Content(), "more than one table") {
 		t.Errorf("join with two lobbies: %q", a.Content())
@@ -195,7 +195,7 @@ func TestCountCommand(t *testing.T) {
 // post in the table's thread contains text.
 func (h *harness) threadSays(id int64, text string) bool {
 	h.drain()
-	for _, m := range h.fake.ChannelMessages(h.table(id).ThreadID) {
+	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		if strings.Contains(m.Text(), text) {
 			return true
 		}

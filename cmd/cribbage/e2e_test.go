@@ -13,7 +13,7 @@ import (
 func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	id, msg := h.open(alice)
+	id, msg := h.open(alice, shortGame()...)
 	a := h.click(bob, msg, "/join/"+itoa64(id))
 	if a.Ephemeral() {
 		t.Fatalf("join refused: %s", a.Content())
@@ -35,7 +35,7 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	if lb.Ephemeral() || !strings.Contains(lb.Response.Data.Embeds[0].Description, board[0].Name) {
 		t.Errorf("leaderboard answer %+v", lb.Response.Data)
 	}
-	thread := h.table(id).ThreadID
+	thread := h.tableMessage(id).ThreadID
 	if thread == "" {
 		t.Fatal("no thread was opened for the table")
 	}

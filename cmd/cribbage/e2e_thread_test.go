@@ -35,14 +35,14 @@ func TestCommandsInTheThreadOfATableOver(t *testing.T) {
 	h := newHarness(t)
 	finished, fmsg := h.open(alice)
 	h.click(bob, fmsg, "/join/"+itoa64(finished))
-	h.eventually("the finished game's thread", func() bool { return h.table(finished).ThreadID != "" })
+	h.eventually("the finished game's thread", func() bool { return h.tableMessage(finished).ThreadID != "" })
 	h.clickNamed(bob, h.command(bob, "resign", discordtest.Opt{Name: "table", Value: finished}), "/resign/")
 	if h.table(finished).Status != cribbage.StatusFinished {
 		t.Fatal("the game did not finish")
 	}
 	cancelled, cmsg := h.open(carol)
 	h.click(dan, cmsg, "/join/"+itoa64(cancelled))
-	h.eventually("the cancelled game's thread", func() bool { return h.table(cancelled).ThreadID != "" })
+	h.eventually("the cancelled game's thread", func() bool { return h.tableMessage(cancelled).ThreadID != "" })
 	h.admin(ada, "cancel", discordtest.Opt{Name: "table", Value: cancelled}, discordtest.Opt{Name: "reason", Value: "a test"})
 
 	over := "Table " + itoa64(finished) + " is over"
@@ -69,7 +69,7 @@ func TestCommandsInTheThreadOfATableOver(t *testing.T) {
 		{cancelled, carol, "leave", cancelledBy},
 	}
 	for _, tt := range tests {
-		thread := h.table(tt.table).ThreadID
+		thread := h.tableMessage(tt.table).ThreadID
 		version := h.table(tt.table).Version
 		a := h.send(discordtest.Command(testGuild, thread, tt.who, tt.sub))
 		text := answerText(a)

@@ -12,7 +12,7 @@ import (
 // httpLimits bound what the clients of the HTTP servers can hold: a slow
 // or idle connection is cut after its timeout, and the connections open at
 // once are capped. (The interactions endpoint bounds the large bodies it
-// reads itself, see bot.InteractionsHandler.)
+// reads itself, see bot/intake.)
 type httpLimits struct {
 	// ReadHeaderTimeout and ReadTimeout bound reading a request's headers,
 	// and all of it; Discord sends an interaction at once.

@@ -4,6 +4,7 @@
 //	cribbage score       count a hand and its starter
 //	cribbage board       draw a board from scores, as players see it
 //	cribbage verify      deal a hand again from its revealed seed
+//	cribbage daily       a date's daily hand, from the published seed
 //	cribbage simulate    play computer levels against each other
 //	cribbage help        list the commands
 //
@@ -45,6 +46,7 @@ var commands = map[string]command{
 	"serve":    {"run the Discord bot (the default)", runServe},
 	"board":    {"draw a board: cribbage board --scores 87,102 -o board.png", runBoard},
 	"verify":   {"deal a hand again from its revealed seed: cribbage verify SEED", runVerify},
+	"daily":    {"a date's daily hand, from the published seed: cribbage daily 2026-03-14", runDaily},
 	"health":   {"check a running bot: cribbage health http://127.0.0.1:9090/readyz", runHealth},
 	"score":    {"count a hand: cribbage score 5H 5D 5C JS --starter 5S", runScore},
 	"simulate": {"play computer against computer: cribbage simulate --games N --seats expert,easy", runSimulate},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
 // TestVerifyDealsWhatTheGameDealt deals a hand in a real game and checks
@@ -43,5 +44,29 @@ func TestVerifyDealsWhatTheGameDealt(t *testing.T) {
 		if code, _, _ := runCLI(t, context.Background(), nil, bad...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
 		}
+	}
+}
+
+// TestDailyPrintsTheDaysHand: `cribbage daily DATE` shows the hand the
+// bot deals that day, each candidate's seed, and every throw with what it
+// gives up; `cribbage verify` deals the chosen seed's hands again, the
+// player's among them.
+func TestDailyPrintsTheDaysHand(t *testing.T) {
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "daily", "2026-03-14")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	d, _ := ai.DailyHand("2026-03-14")
+	for _, want := range []string{ai.DailySeed, "candidate 3  seed " + d.Seed.String() + "  chosen", "3 players", engine.DisplayCards(d.Dealt.Cards()), "gives up 0.00"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	code, stdout, _ = runCLI(t, context.Background(), nil, "verify", d.Seed.String(), "--players", "3")
+	if code != 0 || !strings.Contains(stdout, engine.DisplayCards(d.Dealt.Cards())) {
+		t.Errorf("verify of the daily seed: %d\n%s", code, stdout)
+	}
+	if code, _, _ := runCLI(t, context.Background(), nil, "daily", "14/03/2026"); code != exitUsage {
+		t.Errorf("a date that is not one: exit %d", code)
 	}
 }

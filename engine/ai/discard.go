@@ -174,3 +174,17 @@ func splitForTheWin(v engine.View, model *winModel, splits []Split) Split {
 	}
 	return best
 }
+
+// GivenUp is what throwing thrown from dealt gave up against the best
+// throw, in expected points as Splits values them (what the coach's
+// Review my last discard tells): 0 for the best throw. The seat's dealer
+// is dealer. It is false for a throw that is not one of dealt's.
+func GivenUp(opts engine.Options, seat, dealer int, dealt, thrown engine.CardSet) (float64, bool) {
+	splits := Splits(opts, seat, dealer, dealt)
+	for _, s := range splits {
+		if engine.SetOf(s.Throw...) == thrown {
+			return max(splits[0].Total-s.Total, 0), true
+		}
+	}
+	return 0, false
+}

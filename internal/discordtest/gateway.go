@@ -135,7 +135,10 @@ func (g *gateway) close() {
 // Dispatch sends an event to the newest open gateway connection.
 func (s *Server) Dispatch(t string, d any) error {
 	guild := ""
-	if i, ok := d.(*discordgo.Interaction); ok {
+	switch i := d.(type) {
+	case *discordgo.Interaction:
+		guild = i.GuildID
+	case wireInteraction:
 		guild = i.GuildID
 	}
 	s.mu.Lock()

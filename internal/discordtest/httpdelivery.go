@@ -67,7 +67,7 @@ func (s *Server) SignAt(body []byte, at time.Time) http.Header {
 // deliverHTTP POSTs an interaction to the endpoint and treats the HTTP
 // response as its callback: held to the same contract, rules and timing.
 func (s *Server) deliverHTTP(ctx context.Context, url string, i *discordgo.Interaction) error {
-	body, err := json.Marshal(i)
+	body, err := json.Marshal(wire(i))
 	if err != nil {
 		return err
 	}

@@ -61,9 +61,24 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 		i.ID = s.newID()
 	}
 	i.AppID, i.Version = s.AppID, 1
+	// Where it was used, as Discord says: in a server, or (no guild_id,
+	// no member, the user instead) in a DM with the bot, unless the test
+	// said another DM. The bot is installed to servers, so the server
+	// authorized it: its id, or "0" in the bot's DMs.
+	if i.GuildID == "" && i.Context == discordgo.InteractionContextGuild {
+		i.Context = discordgo.InteractionContextBotDM
+	}
+	if i.AuthorizingIntegrationOwners == nil {
+		owner := i.GuildID
+		if owner == "" {
+			owner = "0"
+		}
+		i.AuthorizingIntegrationOwners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationGuildInstall: owner}
+	}
 	if i.Token == "" {
 		i.Token = "tok-" + i.ID
 	}
+	s.locales(i)
 	if i.Type == discordgo.InteractionMessageComponent && i.Message != nil {
 		if m, ok := s.Message(i.Message.ID); ok {
 			msg := m.Message
@@ -81,6 +96,43 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 	}
 	s.mu.Unlock()
 	return i
+}
+
+// wireInteraction is an interaction as Discord sends it: discordgo's,
+// with the partial channel discordgo leaves out (its id and type: a
+// server's text channel, or a DM), and without the fields that do not
+// apply, which discordgo writes as empty: guild_id and member outside a
+// server, user in one (the member carries it), message but on a click.
+type wireInteraction struct {
+	*discordgo.Interaction
+	Channel wireChannel        `json:"channel"`
+	GuildID string             `json:"guild_id,omitempty"`
+	Member  *discordgo.Member  `json:"member,omitempty"`
+	User    *discordgo.User    `json:"user,omitempty"`
+	Message *discordgo.Message `json:"message,omitempty"`
+	// GuildLocale is sent in a server only.
+	GuildLocale *discordgo.Locale `json:"guild_locale,omitempty"`
+}
+
+type wireChannel struct {
+	ID   string                `json:"id"`
+	Type discordgo.ChannelType `json:"type"`
+}
+
+// wire is i as Discord sends it.
+func wire(i *discordgo.Interaction) wireInteraction {
+	typ := discordgo.ChannelTypeGuildText
+	switch i.Context {
+	case discordgo.InteractionContextBotDM:
+		typ = discordgo.ChannelTypeDM
+	case discordgo.InteractionContextPrivateChannel:
+		typ = discordgo.ChannelTypeGroupDM
+	}
+	w := wireInteraction{Interaction: i, Channel: wireChannel{ID: i.ChannelID, Type: typ}, GuildID: i.GuildID, Member: i.Member, Message: i.Message, GuildLocale: i.GuildLocale}
+	if i.Member == nil {
+		w.User = i.User
+	}
+	return w
 }
 
 // Interactions returns every interaction prepared so far, in order.
@@ -112,7 +164,7 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 		if err := s.deliverHTTP(ctx, endpoint, i); err != nil {
 			return Answer{}, err
 		}
-	} else if err := s.Dispatch("INTERACTION_CREATE", i); err != nil {
+	} else if err := s.Dispatch("INTERACTION_CREATE", wire(i)); err != nil {
 		return Answer{}, err
 	}
 	select {

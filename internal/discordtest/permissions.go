@@ -51,11 +51,14 @@ func (s *Server) SetCommandPermissions(guildID, command string, perms ...*discor
 }
 
 // permitted reports whether Discord would deliver i, a command (or its
-// autocomplete) in a server, to the bot.
+// autocomplete), to the bot: where it was used first (offered), then who
+// may use it in a server.
 func (s *Server) permitted(i *discordgo.Interaction) error {
-	if i.GuildID == "" || i.Member == nil ||
-		i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
+	if i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		return nil
+	}
+	if err := s.offered(i); err != nil || i.GuildID == "" || i.Member == nil {
+		return err
 	}
 	name := i.ApplicationCommandData().Name
 	s.mu.Lock()
@@ -86,6 +89,49 @@ func (s *Server) permitted(i *discordgo.Interaction) error {
 	}
 	need := *cmd.DefaultMemberPermissions
 	return refusedUnless(need != 0 && perms&need == need, refuse)
+}
+
+// offered reports whether Discord offers the command where i was used. A
+// command registered to a server exists there alone: never in a DM. One
+// registered globally is offered in the contexts it names (Discord's
+// default, none named, is a server and the DM with the bot). A command
+// the bot never registered is not the fake's to judge: the bot refuses
+// it.
+func (s *Server) offered(i *discordgo.Interaction) error {
+	name := i.ApplicationCommandData().Name
+	s.mu.Lock()
+	global := s.registered("", name)
+	anywhere := false
+	for g, cmds := range s.commands {
+		for _, c := range cmds {
+			anywhere = anywhere || g != "" && c.Name == name
+		}
+	}
+	s.mu.Unlock()
+	where := discordgo.InteractionContextBotDM
+	if i.GuildID != "" {
+		where = discordgo.InteractionContextGuild
+	} else if i.Context == discordgo.InteractionContextPrivateChannel {
+		where = i.Context
+	}
+	refuse := fmt.Errorf("%w: /%s is not offered in context %d", ErrNotPermitted, name, where)
+	switch {
+	case global == nil && i.GuildID == "" && anywhere:
+		return refuse // a server's command, used in a DM
+	case global == nil || i.GuildID != "" && s.registeredIn(i.GuildID, name):
+		return nil // unknown, or the server's own, where contexts do not apply
+	case global.Contexts == nil:
+		return refusedUnless(where != discordgo.InteractionContextPrivateChannel, refuse)
+	}
+	return refusedUnless(slices.Contains(*global.Contexts, where), refuse)
+}
+
+// registeredIn reports whether a server has a command of its own by that
+// name.
+func (s *Server) registeredIn(guildID, name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.ContainsFunc(s.commands[guildID], func(c *discordgo.ApplicationCommand) bool { return c.Name == name })
 }
 
 // decide reads the overrides of one type: those for ids first (an allow

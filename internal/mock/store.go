@@ -41,11 +41,14 @@ type Store struct {
 	interactions map[string]bool
 	outbox       []cribbage.OutboxItem
 	delivered    map[int64]bool
+	messages     map[int64]cribbage.TableMessage
 	handViews    map[int64]map[int]cribbage.HandView
 	leases       map[int64]lease
 	guilds       map[string]cribbage.GuildSettings
 	tournaments  map[int64]*tournament
 	records      records
+	numbers      numbers
+	daily        daily
 }
 
 // lease is who sends a table's announcements, until when.
@@ -64,7 +67,7 @@ var (
 // NewStore returns an empty store.
 func NewStore() *Store {
 	return &Store{tables: map[int64]*cribbage.Table{}, actions: map[int64][]cribbage.LoggedAction{},
-		interactions: map[string]bool{}, delivered: map[int64]bool{},
+		interactions: map[string]bool{}, delivered: map[int64]bool{}, messages: map[int64]cribbage.TableMessage{},
 		handViews: map[int64]map[int]cribbage.HandView{}, leases: map[int64]lease{}}
 }
 
@@ -89,15 +92,11 @@ func clone(t *cribbage.Table) *cribbage.Table { return t.Clone() }
 
 // saveGame copies onto dst what a change saves of src: the game, its
 // version and times, who cancelled it and why, its match, challenge and
-// rematch offer, and the table message if dst has none. The rest —
-// the channel, the thread, the board and token, the coach's use, the
-// timers and the rematch — is recorded by methods of its own, and a
-// change decided on an older read must not undo it, so the SQL store
-// leaves those columns alone.
+// rematch offer. The rest — the channel, the coach's use, the timers and
+// the rematch — is recorded by methods of its own, and a change decided on
+// an older read must not undo it, so the SQL store leaves those columns
+// alone. What the MessageBook keeps is kept apart (messages).
 func saveGame(dst, src *cribbage.Table) {
-	if dst.MessageID == "" {
-		dst.MessageID = src.MessageID
-	}
 	dst.HostID, dst.Options, dst.Computer, dst.Status, dst.Version = src.HostID, src.Options, src.Computer, src.Status, src.Version
 	dst.Seats, dst.CutSeed, dst.State = slices.Clone(src.Seats), src.CutSeed, nil
 	if src.State != nil {
@@ -124,7 +123,7 @@ func (s *Store) queue(tableID int64, out []cribbage.Outbound) {
 // actions and announcements.
 func (s *Store) insert(ch *cribbage.Change) {
 	t := ch.Table
-	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, CreatedAt: ms(t.CreatedAt)}
+	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, Locale: t.Locale, CreatedAt: ms(t.CreatedAt)}
 	saveGame(stored, t)
 	stored.Tournament = t.Clone().Tournament // written once, as the store's
 	s.tables[t.ID] = stored
@@ -259,8 +258,10 @@ func (s *Store) save(cur *cribbage.Table, ch *cribbage.Change, interactionID str
 	saveGame(stored, t)
 	s.actions[t.ID] = append(s.actions[t.ID], ch.Actions...)
 	s.queue(t.ID, ch.Outbox)
+	s.announce(stored, cribbage.MilestonesNow(t, ch.Events), ch.Outbox, t.LastActionAt)
 	if t.Status == cribbage.StatusFinished && cur.Status != cribbage.StatusFinished {
 		s.records.record(stored, stored.FinishedAt)
+		s.gameEnd(stored, ch.Outbox)
 	}
 	if next != nil {
 		s.insert(next)
@@ -311,7 +312,7 @@ func (s *Store) PlayerTables(ctx context.Context, guildID, userID string) ([]*cr
 // ChannelTables implements cribbage.TableService.
 func (s *Store) ChannelTables(ctx context.Context, channelID string) ([]*cribbage.Table, error) {
 	return s.find(func(t *cribbage.Table) bool {
-		return t.Status.Open() && (t.ChannelID == channelID || (t.ThreadID != "" && t.ThreadID == channelID))
+		return t.Status.Open() && (t.ChannelID == channelID || s.inThread(t.ID, channelID))
 	}), nil
 }
 
@@ -322,7 +323,7 @@ func (s *Store) AwaitingAnswer(ctx context.Context, guildID, userID string) ([]*
 
 // ThreadTable implements cribbage.TableService.
 func (s *Store) ThreadTable(ctx context.Context, channelID string) (*cribbage.Table, error) {
-	found := s.find(func(t *cribbage.Table) bool { return channelID != "" && t.ThreadID == channelID })
+	found := s.find(func(t *cribbage.Table) bool { return s.inThread(t.ID, channelID) })
 	if len(found) == 0 {
 		return nil, cribbage.ErrNotFound
 	}
@@ -341,8 +342,13 @@ func (s *Store) Actions(ctx context.Context, id int64) ([]cribbage.LoggedAction,
 	return slices.Clone(s.actions[id]), nil
 }
 
-// record changes a stored table without a new version, as the bot's
-// MessageBook and MarkAssisted do; a missing table is left alone.
+// inThread reports whether channelID is table id's thread; s.mu is held.
+func (s *Store) inThread(id int64, channelID string) bool {
+	return channelID != "" && s.messages[id].ThreadID == channelID
+}
+
+// record changes a stored table without a new version, as MarkAssisted
+// does; a missing table is left alone.
 func (s *Store) record(id int64, change func(t *cribbage.Table)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -357,32 +363,69 @@ func (s *Store) MarkAssisted(ctx context.Context, id int64) error {
 	return s.record(id, func(t *cribbage.Table) { t.Assisted = true })
 }
 
+// recordMessage changes what is recorded of a table's message, as the
+// MessageBook's methods do; a missing table's is left alone, as the SQL
+// store's update of no row.
+func (s *Store) recordMessage(id int64, change func(m *cribbage.TableMessage)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tables[id]; ok {
+		m := s.messages[id]
+		change(&m)
+		s.messages[id] = m
+	}
+	return nil
+}
+
+// TableMessage implements cribbage.MessageBook.
+func (s *Store) TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tables[id]; !ok {
+		return cribbage.TableMessage{}, cribbage.ErrNotFound
+	}
+	m := s.messages[id]
+	m.TableID = id
+	return m, nil
+}
+
+// TableMessages implements cribbage.MessageBook.
+func (s *Store) TableMessages(ctx context.Context, ids []int64) ([]cribbage.TableMessage, error) {
+	var out []cribbage.TableMessage
+	for _, id := range ids {
+		if m, err := s.TableMessage(ctx, id); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // SetMessages implements cribbage.MessageBook.
 func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {
-	return s.record(id, func(t *cribbage.Table) { t.MessageID, t.ThreadID = messageID, threadID })
+	return s.recordMessage(id, func(m *cribbage.TableMessage) { m.MessageID, m.ThreadID = messageID, threadID })
 }
 
 // RecordTableMessage implements cribbage.MessageBook.
 func (s *Store) RecordTableMessage(ctx context.Context, id int64, messageID string) error {
-	return s.record(id, func(t *cribbage.Table) {
-		if t.MessageID == "" {
-			t.MessageID = messageID
+	return s.recordMessage(id, func(m *cribbage.TableMessage) {
+		if m.MessageID == "" {
+			m.MessageID = messageID
 		}
 	})
 }
 
 // RecordBoard implements cribbage.MessageBook.
 func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
-	return s.record(id, func(t *cribbage.Table) { t.Board = key })
+	return s.recordMessage(id, func(m *cribbage.TableMessage) { m.Board = key })
 }
 
 // RecordEditToken implements cribbage.MessageBook: the newest token is
 // kept, of two at one instant the later recorded.
 func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
 	token.At = ms(token.At)
-	return s.record(id, func(t *cribbage.Table) {
-		if !token.At.Before(t.EditToken.At) {
-			t.EditToken = token
+	return s.recordMessage(id, func(m *cribbage.TableMessage) {
+		if !token.At.Before(m.EditToken.At) {
+			m.EditToken = token
 		}
 	})
 }

@@ -9,10 +9,12 @@ import (
 
 var _ cribbage.TournamentService = (*Store)(nil)
 
-// tournament is a stored tournament and the version its message shows.
+// tournament is a stored tournament, and its message and the version
+// that shows (the MessageBook's).
 type tournament struct {
-	t     *cribbage.Tournament
-	shown int64
+	t       *cribbage.Tournament
+	message string
+	shown   int64
 }
 
 // CreateTournament implements cribbage.TournamentService.
@@ -26,7 +28,7 @@ func (s *Store) CreateTournament(ctx context.Context, t *cribbage.Tournament, in
 		s.tournaments = map[int64]*tournament{}
 	}
 	t = t.Clone()
-	t.ID, t.Version, t.CreatedAt, t.MessageID = int64(len(s.tournaments)+1), 1, s.now(), ""
+	t.ID, t.Version, t.CreatedAt = int64(len(s.tournaments)+1), 1, s.now()
 	s.tournaments[t.ID] = &tournament{t: t.Clone()}
 	s.claim(interactionID)
 	return t, nil
@@ -91,18 +93,29 @@ func (s *Store) OpenTournaments(ctx context.Context) ([]*cribbage.Tournament, er
 	return s.findTournaments(func(st *tournament) bool { return st.t.Status.Open() }, false), nil
 }
 
-// TournamentsToShow implements cribbage.TournamentService.
+// TournamentMessage implements cribbage.MessageBook.
+func (s *Store) TournamentMessage(ctx context.Context, id int64) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.tournaments[id]
+	if !ok {
+		return "", cribbage.ErrTournamentNotFound
+	}
+	return st.message, nil
+}
+
+// TournamentsToShow implements cribbage.MessageBook.
 func (s *Store) TournamentsToShow(ctx context.Context) ([]*cribbage.Tournament, error) {
 	return s.findTournaments(func(st *tournament) bool { return st.shown < st.t.Version }, false), nil
 }
 
-// MarkTournamentShown implements cribbage.TournamentService.
+// MarkTournamentShown implements cribbage.MessageBook.
 func (s *Store) MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.tournaments[id]; ok {
-		if st.t.MessageID == "" {
-			st.t.MessageID = messageID
+		if st.message == "" {
+			st.message = messageID
 		}
 		st.shown = max(st.shown, version)
 	}
@@ -148,7 +161,7 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 		made = append(made, c)
 	}
 	t := ch.Tournament.Clone()
-	t.ID, t.GuildID, t.ChannelID, t.MessageID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, st.t.MessageID, cur.CreatedAt, cur.Version+1
+	t.ID, t.GuildID, t.ChannelID, t.CreatedAt, t.Version = cur.ID, cur.GuildID, cur.ChannelID, cur.CreatedAt, cur.Version+1
 	if !t.Status.Open() && cur.Status.Open() {
 		t.FinishedAt = s.now()
 	}
@@ -156,6 +169,7 @@ func (s *Store) saveTournament(cur *cribbage.Tournament, ch *cribbage.Tournament
 	for _, c := range made {
 		s.insert(c)
 	}
+	s.champion(cur, t)
 	s.claim(interactionID)
 	return t, nil
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,44 @@ var pictures = []struct {
 	{"standings-long-playoff", func() *image.RGBA {
 		return longPlayoff.Render()
 	}},
+	{"trend-forty-games", func() *image.RGBA {
+		return fortyGames.Render()
+	}},
 }
+
+// fortyGames is a trend of forty games as the bot draws one: points a
+// deal wandering about the published par and rising, throws giving up
+// less as they go, a few games with no throw reviewed yet, each line the
+// average of the last ten games.
+var fortyGames = func() Trend {
+	var points, given []float64
+	for i := range 40 {
+		points = append(points, 11.5+float64(i)*0.06+3*math.Sin(float64(i)*1.7))
+		g := 2.2 - float64(i)*0.035 + 0.6*math.Cos(float64(i)*2.3)
+		if i >= 37 {
+			g = math.NaN()
+		}
+		given = append(given, g)
+	}
+	lastTen := func(vs []float64) []float64 {
+		var out []float64
+		for i := range vs {
+			sum, n := 0.0, 0
+			for _, v := range vs[max(0, i-9) : i+1] {
+				if !math.IsNaN(v) {
+					sum, n = sum+v, n+1
+				}
+			}
+			out = append(out, sum/float64(n))
+		}
+		return out
+	}
+	return Trend{Title: "Alice · the last 40 games", Subtitle: "two-player games · the line averages the last 10",
+		Panels: []TrendPanel{
+			{Label: "Points a deal: pegged, held and crib", Values: points, Average: lastTen(points), Reference: 13.15, RefLabel: "ACC 13.15"},
+			{Label: "Given up a throw (less is better)", Values: given, Average: lastTen(given), Side: 1, Digits: 1},
+		}}
+}()
 
 // longPlayoff is a playoff whose lines are too long for one line of the
 // picture, in a field with byes.

@@ -32,7 +32,7 @@ func TestREADMEPictures(t *testing.T) {
 		Playoff:  []string{"Final: Alice v Computer 2 (strong) — 2–1"},
 		Champion: "Alice"}
 	for name, png := range map[string][]byte{"../../docs/board.png": PNG(board.Render()), "../../docs/show.png": PNG(show.Render()),
-		"../../docs/standings.png": PNG(standings.Render())} {
+		"../../docs/standings.png": PNG(standings.Render()), "../../docs/trend.png": PNG(fortyGames.Render())} {
 		if err := os.WriteFile(name, png, 0o644); err != nil {
 			t.Fatal(err)
 		}

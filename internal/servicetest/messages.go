@@ -1,6 +1,7 @@
 package servicetest
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -16,23 +17,25 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 	tests := []struct {
 		name   string
 		record func(id int64) error
-		check  func(tb *cribbage.Table) bool
+		check  func(tb *cribbage.Table, m cribbage.TableMessage) bool
 	}{
 		{"SetMessages", func(id int64) error { return h.s.SetMessages(ctx, id, "m1", "th1") },
-			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" && tb.ThreadID == "th1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool {
+				return m.MessageID == "m1" && m.ThreadID == "th1"
+			}},
 		{"RecordTableMessage", func(id int64) error { return h.s.RecordTableMessage(ctx, id, "m1") },
-			func(tb *cribbage.Table) bool { return tb.MessageID == "m1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return m.MessageID == "m1" }},
 		{"RecordBoard", func(id int64) error { return h.s.RecordBoard(ctx, id, "board-1") },
-			func(tb *cribbage.Table) bool { return tb.Board == "board-1" }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return m.Board == "board-1" }},
 		{"RecordEditToken", func(id int64) error { return h.s.RecordEditToken(ctx, id, token) },
-			func(tb *cribbage.Table) bool { return sameToken(tb.EditToken, token) }},
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return sameToken(m.EditToken, token) }},
 		{"RecordHandView", func(id int64) error { return h.s.RecordHandView(ctx, id, view) },
-			func(tb *cribbage.Table) bool {
+			func(tb *cribbage.Table, _ cribbage.TableMessage) bool {
 				views, err := h.s.HandViews(ctx, tb.ID)
 				return err == nil && len(views) == 1 && sameView(views[0], view)
 			}},
 		{"MarkAssisted", func(id int64) error { return h.s.MarkAssisted(ctx, id) },
-			func(tb *cribbage.Table) bool { return tb.Assisted }},
+			func(tb *cribbage.Table, _ cribbage.TableMessage) bool { return tb.Assisted }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,14 +44,79 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 			if err := tt.record(tb.ID); err != nil {
 				t.Fatal(err)
 			}
-			got := h.table(t, tb.ID)
-			if !tt.check(got) {
-				t.Errorf("not recorded: %+v", got)
+			got, m := h.table(t, tb.ID), h.message(t, tb.ID)
+			if !tt.check(got, m) {
+				t.Errorf("not recorded: %+v, %+v", got, m)
 			}
 			if got.Version != tb.Version || !got.LastActionAt.Equal(tb.LastActionAt) {
 				t.Errorf("version %d and last action %v, want %d and %v", got.Version, got.LastActionAt, tb.Version, tb.LastActionAt)
 			}
 		})
+	}
+}
+
+// testTableMessage: a table's message reads back as recorded — the
+// message and thread, the board and the edit token — nothing before any
+// is, and ErrNotFound for no table; many tables' read at once come back in
+// the order asked for, with no entry for an id of no table.
+func testTableMessage(t *testing.T, h *harness) {
+	a := h.startGame(t, lobby("g", "a", "b"))
+	b := h.startGame(t, lobby("g", "c", "d"))
+	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, cribbage.TableMessage{TableID: a.ID}) {
+		t.Errorf("before anything is recorded: %+v, %v", got, err)
+	}
+	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: start.Add(time.Minute)}
+	for _, err := range []error{h.s.SetMessages(ctx, a.ID, "m1", "th1"), h.s.RecordBoard(ctx, a.ID, "board-1"),
+		h.s.RecordEditToken(ctx, a.ID, token), h.s.RecordTableMessage(ctx, b.ID, "m2")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantA := cribbage.TableMessage{TableID: a.ID, MessageID: "m1", ThreadID: "th1", Board: "board-1", EditToken: token}
+	wantB := cribbage.TableMessage{TableID: b.ID, MessageID: "m2"}
+	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, wantA) {
+		t.Errorf("recorded: %+v, %v; want %+v", got, err, wantA)
+	}
+	if _, err := h.s.TableMessage(ctx, 999); !errors.Is(err, cribbage.ErrNotFound) {
+		t.Errorf("no table: %v, want ErrNotFound", err)
+	}
+	got, err := h.s.TableMessages(ctx, []int64{b.ID, 999, a.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !sameTableMessage(got[0], wantB) || !sameTableMessage(got[1], wantA) {
+		t.Errorf("read at once: %+v, want %+v and %+v", got, wantB, wantA)
+	}
+	if got, err := h.s.TableMessages(ctx, nil); err != nil || len(got) != 0 {
+		t.Errorf("none asked for: %+v, %v", got, err)
+	}
+}
+
+// testTableMessageRecordedOnce: RecordTableMessage records the table
+// message when none is known (the answer that posted it, or a click on it,
+// whichever comes first), and never replaces one that is; SetMessages
+// (a new message posted, the thread opened) does.
+func testTableMessageRecordedOnce(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	for _, id := range []string{"from-a-click", "from-the-answer"} {
+		if err := h.s.RecordTableMessage(ctx, tb.ID, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := h.message(t, tb.ID).MessageID; got != "from-a-click" {
+		t.Errorf("message %q, want the first one recorded", got)
+	}
+	if err := h.s.SetMessages(ctx, tb.ID, "posted-again", "th1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.RecordTableMessage(ctx, tb.ID, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.message(t, tb.ID); got.MessageID != "posted-again" || got.ThreadID != "th1" {
+		t.Errorf("message %q in thread %q, want the one set", got.MessageID, got.ThreadID)
+	}
+	if err := h.s.RecordTableMessage(ctx, 999, "m"); err != nil {
+		t.Errorf("recorded for no table: %v", err)
 	}
 }
 
@@ -77,7 +145,7 @@ func testNewerTokensWin(t *testing.T, h *harness) {
 					t.Fatal(err)
 				}
 			}
-			if got := h.table(t, tb.ID).EditToken; !sameToken(got, tt.want) {
+			if got := h.message(t, tb.ID).EditToken; !sameToken(got, tt.want) {
 				t.Errorf("token %+v, want %+v", got, tt.want)
 			}
 		})
@@ -92,7 +160,7 @@ func testHandViews(t *testing.T, h *harness) {
 		t.Fatalf("views before any: %v, %v", views, err)
 	}
 	view := func(seat int, token string, at time.Duration, version int64) cribbage.HandView {
-		return cribbage.HandView{Seat: seat, Version: version, Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
+		return cribbage.HandView{Seat: seat, Version: version, Lang: token[len(token)-2:], Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
 	}
 	seat1Newer, seat1Older := view(1, "b-newer", time.Minute, 4), view(1, "b-older", 0, 3)
 	seat0Older, seat0Newer := view(0, "a-older", 0, 2), view(0, "a-newer", 2*time.Minute, 5)
@@ -132,7 +200,7 @@ func testTimesToTheMillisecond(t *testing.T, h *harness) {
 	for _, c := range []struct {
 		name string
 		at   time.Time
-	}{{"created", got.CreatedAt}, {"last action", got.LastActionAt}, {"token", got.EditToken.At}, {"reminded", got.RemindedAt}} {
+	}{{"created", got.CreatedAt}, {"last action", got.LastActionAt}, {"token", h.message(t, tb.ID).EditToken.At}, {"reminded", got.RemindedAt}} {
 		if !c.at.Equal(ms) {
 			t.Errorf("%s at %v, want %v", c.name, c.at, ms)
 		}
@@ -156,7 +224,14 @@ func sameToken(a, b cribbage.MessageToken) bool {
 	return a.MessageID == b.MessageID && a.Token == b.Token && a.At.Equal(b.At)
 }
 
+// sameTableMessage reports whether two table messages are the same, their
+// tokens' times by instant.
+func sameTableMessage(a, b cribbage.TableMessage) bool {
+	return a.TableID == b.TableID && a.MessageID == b.MessageID && a.ThreadID == b.ThreadID && a.Board == b.Board &&
+		sameToken(a.EditToken, b.EditToken)
+}
+
 // sameView reports whether two hand views are the same.
 func sameView(a, b cribbage.HandView) bool {
-	return a.Seat == b.Seat && a.Version == b.Version && sameToken(a.Token, b.Token)
+	return a.Seat == b.Seat && a.Version == b.Version && a.Lang == b.Lang && sameToken(a.Token, b.Token)
 }

@@ -32,6 +32,7 @@ type Services interface {
 	cribbage.GuildService
 	cribbage.TournamentService
 	cribbage.MessageBook
+	cribbage.DailyService
 }
 
 // Open returns a new, empty implementation that reads the time from now;
@@ -55,7 +56,6 @@ func Run(t *testing.T, open Open) {
 		{"UpdateNeverSavesOverANewerVersion", testUpdateNeverSavesOverANewerVersion},
 		{"UpdateConcurrentClicksApplyOnce", testUpdateConcurrentClicksApplyOnce},
 		{"UpdateKeepsWhatIsRecordedMeanwhile", testUpdateKeepsWhatIsRecordedMeanwhile},
-		{"UpdateRecordsTheTableMessageOnce", testUpdateRecordsTheTableMessageOnce},
 		{"NextTable", testNextTable},
 		{"NextTableRacesMakeOne", testNextTableRacesMakeOne},
 		{"FindTables", testFindTables},
@@ -65,6 +65,8 @@ func Run(t *testing.T, open Open) {
 		{"HoldsOnlyWhatTheyName", testHoldsOnlyWhatTheyName},
 		{"Actions", testActions},
 		{"RecordingChangesNoVersion", testRecordingChangesNoVersion},
+		{"TableMessage", testTableMessage},
+		{"TableMessageRecordedOnce", testTableMessageRecordedOnce},
 		{"NewerTokensWin", testNewerTokensWin},
 		{"HandViews", testHandViews},
 		{"TimesToTheMillisecond", testTimesToTheMillisecond},
@@ -87,6 +89,14 @@ func Run(t *testing.T, open Open) {
 		{"SeasonsStartAfresh", testSeasonsStartAfresh},
 		{"ResignationsAndRatings", testResignationsAndRatings},
 		{"MatchesInStats", testMatchesInStats},
+		{"NumbersOfKnownGames", testNumbersOfKnownGames},
+		{"MilestoneAnnouncedOnce", testMilestoneAnnouncedOnce},
+		{"ChampionAnnouncedOnce", testChampionAnnouncedOnce},
+		{"DailyStreakMilestones", testDailyStreakMilestones},
+		{"DailyAnswersOnce", testDailyAnswersOnce},
+		{"DailyAnswersByPlace", testDailyAnswersByPlace},
+		{"DailySettings", testDailySettings},
+		{"DailyPostOnce", testDailyPostOnce},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,6 +236,16 @@ func (h *harness) table(t *testing.T, id int64) *cribbage.Table {
 	return tb
 }
 
+// message reads what is recorded of a table's message.
+func (h *harness) message(t *testing.T, id int64) cribbage.TableMessage {
+	t.Helper()
+	m, err := h.s.TableMessage(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // pending reads a table's undelivered announcements.
 func (h *harness) pending(t *testing.T, id int64) []cribbage.OutboxItem {
 	t.Helper()
@@ -264,7 +284,7 @@ func sameTable(t *testing.T, what string, got, want *cribbage.Table) {
 // tableFields writes each field of a table as JSON, its times in UTC.
 func tableFields(tb *cribbage.Table) map[string]string {
 	c := *tb
-	for _, at := range []*time.Time{&c.RemindedAt, &c.ForfeitOfferedAt, &c.WaitingSince, &c.CreatedAt, &c.StartedAt, &c.LastActionAt, &c.FinishedAt, &c.EditToken.At} {
+	for _, at := range []*time.Time{&c.RemindedAt, &c.ForfeitOfferedAt, &c.WaitingSince, &c.CreatedAt, &c.StartedAt, &c.LastActionAt, &c.FinishedAt} {
 		*at = at.UTC()
 	}
 	b, err := json.Marshal(c)

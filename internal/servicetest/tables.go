@@ -19,7 +19,7 @@ import (
 func testCreateTable(t *testing.T, h *harness) {
 	tb := lobby("g", "alice", "bob", "carol", "dan")
 	tb.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
-	tb.Computer, tb.FourColour = "expert", true
+	tb.Computer, tb.FourColour, tb.Locale = "expert", true, "fr"
 	tb.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
 	tb.Match = &cribbage.Match{BestOf: 5, Game: 1}
 	tb.Challenge = &cribbage.Challenge{UserID: "eve", Name: "Eve", Outcome: cribbage.ChallengeDeclined}
@@ -319,36 +319,10 @@ func testUpdateKeepsWhatIsRecordedMeanwhile(t *testing.T, h *harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := h.table(t, tb.ID)
-	if got.MessageID != "m1" || got.ThreadID != "th1" || got.Board != "board-1" || !sameToken(got.EditToken, token) || !got.Assisted ||
+	got, m := h.table(t, tb.ID), h.message(t, tb.ID)
+	if m.MessageID != "m1" || m.ThreadID != "th1" || m.Board != "board-1" || !sameToken(m.EditToken, token) || !got.Assisted ||
 		!got.RemindedAt.Equal(at) || !got.ForfeitOfferedAt.Equal(at) {
-		t.Errorf("after the change: %+v", got)
-	}
-}
-
-// testUpdateRecordsTheTableMessageOnce: a change may record the table
-// message when none is known, and never replaces one that is.
-func testUpdateRecordsTheTableMessageOnce(t *testing.T, h *harness) {
-	tb := h.startGame(t, lobby("g", "a", "b"))
-	save := func(id string) {
-		t.Helper()
-		if _, err := Update(ctx, h.s, tb.ID, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
-			cur.MessageID = id
-			return &cribbage.Change{Table: cur}, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	save("from-a-click")
-	if got := h.table(t, tb.ID).MessageID; got != "from-a-click" {
-		t.Fatalf("message %q after a change recorded it", got)
-	}
-	save("another")
-	if err := h.s.RecordTableMessage(ctx, tb.ID, "from-the-answer"); err != nil {
-		t.Fatal(err)
-	}
-	if got := h.table(t, tb.ID).MessageID; got != "from-a-click" {
-		t.Errorf("message %q, want the first one recorded", got)
+		t.Errorf("after the change: %+v, %+v", got, m)
 	}
 }
 

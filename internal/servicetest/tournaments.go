@@ -136,11 +136,18 @@ func testTournamentRacesOpenOnce(t *testing.T, h *harness) {
 }
 
 // The standings message is behind until marked shown, and marking keeps
-// the first message and the newest version.
+// the first message and the newest version; a change to the tournament
+// leaves the message as it is. No tournament has no message.
 func testTournamentShown(t *testing.T, h *harness) {
 	tr := h.openTournament(t, 4)
 	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 1 {
 		t.Fatalf("to show %v", list)
+	}
+	if m, err := h.s.TournamentMessage(ctx, tr.ID); m != "" || err != nil {
+		t.Errorf("message before one is posted: %q, %v", m, err)
+	}
+	if _, err := h.s.TournamentMessage(ctx, 999); !errors.Is(err, cribbage.ErrTournamentNotFound) {
+		t.Errorf("no tournament's message: %v, want ErrTournamentNotFound", err)
 	}
 	if err := h.s.MarkTournamentShown(ctx, tr.ID, "m1", 1); err != nil {
 		t.Fatal(err)
@@ -151,8 +158,11 @@ func testTournamentShown(t *testing.T, h *harness) {
 	if _, err := UpdateTournament(ctx, h.s, tr.ID, "", advance(true)); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 1 || list[0].MessageID != "m1" {
+	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 1 {
 		t.Errorf("to show after a change %v", list)
+	}
+	if m, err := h.s.TournamentMessage(ctx, tr.ID); m != "m1" || err != nil {
+		t.Errorf("message after a change: %q, %v", m, err)
 	}
 	if err := h.s.MarkTournamentShown(ctx, tr.ID, "m2", 2); err != nil {
 		t.Fatal(err)
@@ -160,9 +170,9 @@ func testTournamentShown(t *testing.T, h *harness) {
 	if err := h.s.MarkTournamentShown(ctx, tr.ID, "m2", 1); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := h.s.Tournament(ctx, tr.ID)
-	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 0 || got.MessageID != "m1" {
-		t.Errorf("to show %v, message %q", list, got.MessageID)
+	got, _ := h.s.TournamentMessage(ctx, tr.ID)
+	if list, _ := h.s.TournamentsToShow(ctx); len(list) != 0 || got != "m1" {
+		t.Errorf("to show %v, message %q", list, got)
 	}
 }
 

@@ -1,0 +1,70 @@
+package command
+
+import (
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/lang"
+)
+
+// Who made an interaction, and what they may do: read from what Discord
+// sends with every interaction, never asked of Discord.
+
+// User returns who made an interaction and the name to show for them.
+func User(ic *discordgo.Interaction) (id, name string) {
+	u := ic.User
+	nick := ""
+	if ic.Member != nil && ic.Member.User != nil {
+		u, nick = ic.Member.User, ic.Member.Nick
+	}
+	if u == nil {
+		return "", "someone"
+	}
+	switch {
+	case nick != "":
+		return u.ID, nick
+	case u.GlobalName != "":
+		return u.ID, u.GlobalName
+	}
+	return u.ID, u.Username
+}
+
+// IsAdmin reports whether the member may manage the server: Discord sends
+// the member's permissions in the channel with every interaction.
+func IsAdmin(ic *discordgo.Interaction) bool {
+	return ic.Member != nil && ic.Member.Permissions&(discordgo.PermissionAdministrator|discordgo.PermissionManageGuild) != 0
+}
+
+// HasRole reports whether the member has role (never for "").
+func HasRole(ic *discordgo.Interaction, role string) bool {
+	return role != "" && ic.Member != nil && slices.Contains(ic.Member.Roles, role)
+}
+
+// DisplayName is a user's global name, or username.
+func DisplayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+// The languages an interaction names, read here and nowhere else.
+// Discord sends the user's client language, locale, with every
+// interaction but a PING, and the server's, guild_locale, with one made
+// in a server.
+
+// Lang is the language of an answer only the interaction's user sees:
+// their client's (English when the bot does not speak it).
+func Lang(ic *discordgo.Interaction) lang.Lang {
+	return lang.User(string(ic.Locale))
+}
+
+// GuildLocale is the server's locale as Discord sends it, or "" outside
+// a server. What the server's channels see speaks its admins' setting
+// first (lang.Server).
+func GuildLocale(ic *discordgo.Interaction) string {
+	if ic.GuildLocale == nil {
+		return ""
+	}
+	return string(*ic.GuildLocale)
+}

@@ -1,0 +1,321 @@
+// Package daily answers the daily hand (issue 34): one discard problem a
+// day, the same for everyone (engine/ai's DailyHand), answered once by
+// each player in a private view, in a server or in a DM with the bot; and
+// a server's post of the day's hand, with the reveal of the day before,
+// in the channel and from the hour its admins set. Like bot/club, none of
+// it changes a table: each answer reads or writes the daily hand's
+// records (cribbage.DailyService) and returns its response, and the bot
+// routes to it (bot/routes.go), runs Post on its timers and delivers the
+// posts through Deliver.
+package daily
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/engine/ai"
+)
+
+// Store is what the daily hand reads and writes.
+type Store interface {
+	cribbage.DailyService
+}
+
+// Answers answers the daily hand's commands and buttons, and posts it.
+type Answers struct {
+	Store Store
+	// REST sends the servers' posts (Deliver).
+	REST *rest.Client
+	// Now is the clock: the day is its UTC date.
+	Now func() time.Time
+	Log *slog.Logger
+}
+
+// hand is a day's hand. A day's hand can always be dealt (its date is a
+// date); an error here is a bug, answered with the apology.
+func hand(day cribbage.Day) (ai.Daily, error) {
+	return ai.DailyHand(day.String())
+}
+
+// Hand answers /cribbage daily and /cribbage-daily hand: today's hand to
+// answer, privately, or the answer given.
+func (a *Answers) Hand(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	return a.open(ctx, ic, "")
+}
+
+// Open answers the button on a server's post: today's hand to answer, as
+// Hand does (a post of an earlier day opens today's, and says so).
+func (a *Answers) Open(ctx context.Context, ic *discordgo.Interaction, day cribbage.Day, _ engine.CardSet) (*discordgo.InteractionResponse, error) {
+	note := ""
+	if today := cribbage.DayOf(a.Now()); day != today {
+		note = fmt.Sprintf("⏰ That post was %s's hand, which is over. Here is today's.", render.DailyDate(day))
+	}
+	return a.open(ctx, ic, note)
+}
+
+// open answers with today's view in a new private message, or with the
+// player's answer if they gave it.
+func (a *Answers) open(ctx context.Context, ic *discordgo.Interaction, note string) (*discordgo.InteractionResponse, error) {
+	day := cribbage.DayOf(a.Now())
+	d, err := hand(day)
+	if err != nil {
+		return nil, err
+	}
+	uid, _ := command.User(ic)
+	given, err := a.Store.DailyAnswerOf(ctx, uid, day)
+	switch {
+	case err == nil:
+		m, err := a.result(ctx, ic, d, given, "You have answered today's hand; here is how your throw did. A new hand comes tomorrow.")
+		if err != nil {
+			return nil, err
+		}
+		return message(m), nil
+	case !errors.Is(err, cribbage.ErrNoDailyAnswer):
+		return nil, err
+	}
+	return message(render.DailyView(d, day, 0, note)), nil
+}
+
+// Select toggles a card of the view for the crib, in the view itself.
+func (a *Answers) Select(ctx context.Context, ic *discordgo.Interaction, day cribbage.Day, selected engine.CardSet) (*discordgo.InteractionResponse, error) {
+	d, ok, resp, err := a.stillOpen(ctx, ic, day)
+	if !ok || err != nil {
+		return resp, err
+	}
+	return update(render.DailyView(d, day, selected, "")), nil
+}
+
+// Throw answers the day's hand with the cards chosen, once: the answer
+// replaces the view. A second answer (another click, the view open
+// twice, a DM and a server at once) is refused in the write, and the
+// first is shown.
+func (a *Answers) Throw(ctx context.Context, ic *discordgo.Interaction, day cribbage.Day, throw engine.CardSet) (*discordgo.InteractionResponse, error) {
+	d, ok, resp, err := a.stillOpen(ctx, ic, day)
+	if !ok || err != nil {
+		return resp, err
+	}
+	_, gave, ok := d.Judge(throw)
+	if !ok {
+		return update(render.DailyView(d, day, throw, fmt.Sprintf("⚠️ Choose %s cards of your hand to throw.", engine.NumberWord(d.Options.DiscardSize())))), nil
+	}
+	uid, name := command.User(ic)
+	ans := cribbage.DailyAnswer{Day: day, UserID: uid, Name: name, GuildID: ic.GuildID, Throw: throw, GaveUp: gave, At: a.Now()}
+	note := ""
+	switch err := a.Store.AnswerDaily(ctx, ans); {
+	case errors.Is(err, cribbage.ErrAnsweredDaily):
+		if ans, err = a.Store.DailyAnswerOf(ctx, uid, day); err != nil {
+			return nil, err
+		}
+		note = "You had answered today's hand already: your first answer stands."
+	case err != nil:
+		return nil, err
+	default:
+		a.Log.Debug("daily hand answered", "interaction", ic.ID, "day", day, "gave_up", gave)
+	}
+	m, err := a.result(ctx, ic, d, ans, note)
+	if err != nil {
+		return nil, err
+	}
+	return update(m), nil
+}
+
+// stillOpen reads the day's hand for a click on a view of it: while the
+// day is today and the player has not answered. Otherwise resp is the
+// answer to the click: today's view, or the answer given, in place of
+// the view clicked.
+func (a *Answers) stillOpen(ctx context.Context, ic *discordgo.Interaction, day cribbage.Day) (d ai.Daily, ok bool, resp *discordgo.InteractionResponse, err error) {
+	today := cribbage.DayOf(a.Now())
+	if d, err = hand(today); err != nil {
+		return ai.Daily{}, false, nil, err
+	}
+	uid, _ := command.User(ic)
+	given, err := a.Store.DailyAnswerOf(ctx, uid, today)
+	switch {
+	case err == nil:
+		m, err := a.result(ctx, ic, d, given, "You have answered today's hand; here is how your throw did.")
+		return d, false, update(m), err
+	case !errors.Is(err, cribbage.ErrNoDailyAnswer):
+		return d, false, nil, err
+	}
+	if day != today {
+		return d, false, update(render.DailyView(d, today, 0, fmt.Sprintf("⏰ %s's hand is over. Here is today's.", render.DailyDate(day)))), nil
+	}
+	return d, true, nil, nil
+}
+
+// result is the answer's view: what the throw gave up, the coach's best
+// throws, the streak, and the month (the server's table in a server, the
+// player's own in a DM).
+func (a *Answers) result(ctx context.Context, ic *discordgo.Interaction, d ai.Daily, ans cribbage.DailyAnswer, note string) (render.Message, error) {
+	streak, err := a.streak(ctx, ans.UserID, ans.Day)
+	if err != nil {
+		return render.Message{}, err
+	}
+	more := []string{render.StreakLine(streak)}
+	inServer := ic.GuildID != ""
+	if inServer {
+		line, err := a.placeLine(ctx, ic.GuildID, ans.UserID, ans.Day)
+		if err != nil {
+			return render.Message{}, err
+		}
+		more = append(more, line)
+	} else {
+		own, err := a.Store.DailyHistory(ctx, ans.UserID, ans.Day.MonthStart(), ans.Day+1)
+		if err != nil {
+			return render.Message{}, err
+		}
+		total := 0.0
+		for _, h := range own {
+			total += h.GaveUp
+		}
+		more = append(more, fmt.Sprintf("📅 This month: %d day%s answered, %.2f points given up in all.", len(own), render.Plural(len(own)), total))
+	}
+	m := render.DailyResult(d, ans, more, inServer)
+	if note != "" {
+		m.Content = note + "\n" + m.Content
+	}
+	return m, nil
+}
+
+// placeLine says where a player stands in the server's month, as far as
+// the hands revealed: today's answers join the table tomorrow.
+func (a *Answers) placeLine(ctx context.Context, guildID, uid string, today cribbage.Day) (string, error) {
+	totals, err := a.Store.DailyTotals(ctx, guildID, today.MonthStart(), today)
+	if err != nil {
+		return "", err
+	}
+	for i, t := range totals {
+		if t.UserID == uid {
+			return fmt.Sprintf("📅 This month here, to yesterday: **%s of %d**, %.2f points given up over %d day%s. Today's answer counts from tomorrow.",
+				ordinal(i+1), len(totals), t.GaveUp, t.Days, render.Plural(t.Days)), nil
+		}
+	}
+	return "📅 Your answer joins this server's month tomorrow, when the hand is revealed here.", nil
+}
+
+// streakWindow is how far back one read for a streak looks; a longer
+// streak reads again, further.
+const streakWindow = 120
+
+// streak is how many days in a row, to today, a player answered.
+func (a *Answers) streak(ctx context.Context, uid string, today cribbage.Day) (int, error) {
+	var days []cribbage.Day
+	for from := today + 1 - streakWindow; ; from -= streakWindow {
+		h, err := a.Store.DailyHistory(ctx, uid, from, from+streakWindow)
+		if err != nil {
+			return 0, err
+		}
+		for _, x := range h {
+			days = append(days, x.Day)
+		}
+		if n := cribbage.Streak(days, today); n == 0 || today-cribbage.Day(n) > from {
+			return n, nil
+		}
+	}
+}
+
+// ordinal writes 1 as 1st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// MonthTable answers /cribbage-daily month: the server's month so far
+// (the month just over, on its first day), or in a DM the player's own.
+func (a *Answers) MonthTable(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	return a.month(ctx, ic)
+}
+
+// Month answers the answer's This month button, as MonthTable does.
+func (a *Answers) Month(ctx context.Context, ic *discordgo.Interaction, _ cribbage.Day, _ engine.CardSet) (*discordgo.InteractionResponse, error) {
+	return a.month(ctx, ic)
+}
+
+func (a *Answers) month(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	today := cribbage.DayOf(a.Now())
+	uid, _ := command.User(ic)
+	if ic.GuildID == "" {
+		own, err := a.Store.DailyHistory(ctx, uid, today.MonthStart(), today+1)
+		if err != nil {
+			return nil, err
+		}
+		streak, err := a.streak(ctx, uid, today)
+		if err != nil {
+			return nil, err
+		}
+		return render.Ephemeral(render.DailyOwnMonth(own, today.MonthStart(), streak)), nil
+	}
+	from, over := today.MonthStart(), false
+	if from == today {
+		from, over = (today - 1).MonthStart(), true
+	}
+	totals, err := a.Store.DailyTotals(ctx, ic.GuildID, from, today)
+	if err != nil {
+		return nil, err
+	}
+	return message(render.DailyMonth(totals, from, uid, over)), nil
+}
+
+// Settings answers /cribbage-admin daily: shows where and when the
+// server gets the daily hand, or changes it. Both take Manage Server.
+func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
+	if !command.IsAdmin(ic) {
+		return nil, refusal.ErrNotAdmin
+	}
+	cur, err := a.Store.DailySettings(ctx, ic.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	opts := command.Options(ic)
+	if len(opts) == 0 {
+		return render.Ephemeral(render.DailySettingsText(cur)), nil
+	}
+	if o, ok := opts["channel"]; ok {
+		cur.ChannelID = o.Value.(string)
+	}
+	if o, ok := opts["hour"]; ok {
+		cur.Hour = int(o.IntValue())
+	}
+	if o, ok := opts["off"]; ok && o.BoolValue() {
+		cur.ChannelID = ""
+	}
+	if _, ok := opts["channel"]; !ok && cur.ChannelID == "" && opts["off"] == nil {
+		return render.Ephemeral("⚠️ Choose the channel that gets the daily hand too: `/cribbage-admin daily channel: #cribbage hour: 9`. Nothing was changed."), nil
+	}
+	cur.UpdatedBy, _ = command.User(ic)
+	saved, err := a.Store.SetDailySettings(ctx, cur)
+	if err != nil {
+		return nil, err
+	}
+	a.Log.Info("daily hand settings changed", "interaction", ic.ID, "guild", ic.GuildID, "by", saved.UpdatedBy, "channel", saved.ChannelID, "hour", saved.Hour)
+	return render.Ephemeral("✅ Saved. " + render.DailySettingsText(saved)), nil
+}
+
+// message is a new private message.
+func message(m render.Message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: m.Response(true)}
+}
+
+// update replaces the message clicked.
+func update(m render.Message) *discordgo.InteractionResponse {
+	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.Response(true)}
+}
