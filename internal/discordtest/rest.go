@@ -92,6 +92,11 @@ const maxBody = 10 << 20
 
 // handle runs the route's handler for a request that passed every check.
 func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[string]string, doc []byte, files []upload, received time.Time) {
+	if ch := p["channel_id"]; ch != "" && s.unreachable(ch) {
+		// The bot is not in a channel only a user's install was used in.
+		s.refuse(w, r, doc, missingAccess())
+		return
+	}
 	switch r.Method + " " + rt.Template {
 	case "GET /gateway":
 		writeJSON(w, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
@@ -386,11 +391,17 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string
 	case method == http.MethodPost && template == "/webhooks/{webhook_id}/{webhook_token}":
 		var data discordgo.WebhookParams
 		json.Unmarshal(body, &data)
-		m, e := s.createMessage(s.tokenChannel(token), body, files, data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
+		allowed, forced := s.followupAllowed(token)
+		if !allowed {
+			s.refuse(w, r, body, &apiError{Status: http.StatusBadRequest, Code: 40094, Message: "Maximum number of follow-up messages reached"})
+			return
+		}
+		m, e := s.createMessage(s.tokenChannel(token), body, files, forced || data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
 		if e != nil {
 			s.refuse(w, r, body, e)
 			return
 		}
+		s.countFollowup(token)
 		writeJSON(w, 200, m.Message)
 	case method == http.MethodGet && id != "":
 		if m, ok := s.Message(id); ok && m.Token == token {

@@ -109,7 +109,14 @@ type Server struct {
 	commands         map[string][]*discordgo.ApplicationCommand
 	gateways         []*gateway
 	channels         map[string]bool
-	violations       []Violation
+	// hidden are channels only a user's install was used in, which the
+	// bot token cannot reach; absent are servers the bot is not a member
+	// of, and noExternal those that turned off Use External Apps
+	// (installs.go).
+	hidden     map[string]bool
+	absent     map[string]bool
+	noExternal map[string]bool
+	violations []Violation
 	// noSchema turns off the schema check (see SkipSchemaCheck).
 	noSchema   atomic.Bool
 	identifies int
@@ -136,6 +143,9 @@ func New() *Server {
 		contract:     c,
 		limits:       newLimiter(),
 		channels:     map[string]bool{},
+		hidden:       map[string]bool{},
+		absent:       map[string]bool{},
+		noExternal:   map[string]bool{},
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},
