@@ -62,6 +62,11 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		computer = string(level)
 	}
+	if ic.GuildID == "" && computer == "" {
+		// Nobody else can come into a DM with the bot to take a seat.
+		return reply{resp: render.Ephemeral("In a DM with me you play the computer: add `computer: easy` or `computer: strong`. " +
+			"To play friends, start a table in a server channel.")}, nil
+	}
 	var match *cribbage.Match
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
@@ -116,12 +121,14 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 }
 
 // started adds to a lobby's change the thread of a game that it started,
-// opened before the game's story is posted.
+// opened before the game's story is posted. A table outside a server (a
+// DM with the bot) has no thread: a DM cannot have one, and its story is
+// posts in the DM itself, where the bot may post with its own token.
 func started(ch *cribbage.Change, err error) (*cribbage.Change, []engine.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if t := ch.Table; t.Status == cribbage.StatusPlaying {
+	if t := ch.Table; t.Status == cribbage.StatusPlaying && t.GuildID != "" {
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
 	return ch, nil, nil

@@ -150,11 +150,12 @@ func TestRefusals(t *testing.T) {
 		want error
 	}{
 		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), click.ErrBad},
-		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotInGuild},
-		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), refusal.ErrNotInGuild},
-		// Registered for servers only, as every command is: Discord does
-		// not deliver it in a DM, and the bot does not answer one there.
-		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), refusal.ErrNotInGuild},
+		// A server's table is not in a DM, even one whose id is the
+		// table's channel's.
+		{"a click on a server's table in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotHere},
+		{"a game command in a DM with no table there", discordtest.Command("", channel, alice, "status"), refusal.ErrNoTable},
+		{"a challenge in a DM", discordtest.Command("", channel, alice, "challenge", discordtest.Opt{Name: "opponent", Value: bob}), refusal.ErrNotInGuild},
+		{"a tournament's button in a DM", discordtest.Click("", channel, alice, "m", "/tsignup/1"), refusal.ErrNotInGuild},
 		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
 		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},

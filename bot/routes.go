@@ -17,96 +17,113 @@ import (
 // The route table: every interaction the bot answers, once each — a slash
 // command by name, or a button or form by its action (package click
 // builds and parses their custom_ids) — with its handler
-// (disgoorg/disgo's handler.Mux, as a table). Every one is answered in
-// servers only, but the daily hand's (anywhere), which are answered in a
-// DM with the bot too.
+// (disgoorg/disgo's handler.Mux, as a table), and where it is answered:
+// in servers, or in a DM with the bot too (inDM).
 
-// clickRoute is a button or form: its action and handler. Clicks are
-// answered in servers only, but the daily hand's (click.Daily).
+// where is where a command route is answered.
+type where uint8
+
+const (
+	// servers: in a server alone (a server's records, an admin's tools,
+	// challenging a member).
+	servers where = iota
+	// inDM: in a server and in a DM with the bot, where a player plays
+	// the computer, counts a hand, replays a game, or answers the daily
+	// hand, and whose records are the player's own (a table there has no
+	// server: guild "").
+	inDM
+)
+
+// clickRoute is a button or form: its action and handler. A table's
+// buttons are answered wherever the table is (package place checks the
+// table is here: its server and channel, or the DM it was opened in), a
+// tournament's in its server alone, the daily hand's anywhere.
 type clickRoute struct {
 	action click.Action
 	handle func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error)
+	where  where
 }
 
 var clickRoutes = []clickRoute{
-	{click.Join, (*Bot).clickJoin},
-	{click.Leave, (*Bot).clickLeave},
-	{click.Begin, (*Bot).clickBegin},
-	{click.Hand, (*Bot).clickHand},
-	{click.Refresh, (*Bot).clickHand},
-	{click.Deal, (*Bot).clickDeal},
-	{click.Select, (*Bot).clickSelect},
-	{click.Discard, (*Bot).clickDiscard},
-	{click.Play, (*Bot).clickPlay},
-	{click.Claim, (*Bot).clickClaim},
-	{click.Claimed, (*Bot).clickClaimed},
-	{click.Muggins, (*Bot).clickMuggins},
-	{click.Resign, (*Bot).clickResign},
-	{click.Hint, (*Bot).clickHint},
-	{click.Review, (*Bot).clickReview},
-	{click.ClaimWin, (*Bot).clickClaimWin},
-	{click.Rematch, (*Bot).clickRematch},
-	{click.NoRematch, (*Bot).clickNoRematch},
-	{click.Replay, clickClub((*club.Answers).ReplayClick)},
-	{click.ResignMatch, (*Bot).clickResignMatch},
-	{click.Accept, (*Bot).clickAccept},
-	{click.Decline, (*Bot).clickDecline},
-	{click.Withdraw, (*Bot).clickWithdraw},
+	{click.Join, (*Bot).clickJoin, inDM},
+	{click.Leave, (*Bot).clickLeave, inDM},
+	{click.Begin, (*Bot).clickBegin, inDM},
+	{click.Hand, (*Bot).clickHand, inDM},
+	{click.Refresh, (*Bot).clickHand, inDM},
+	{click.Deal, (*Bot).clickDeal, inDM},
+	{click.Select, (*Bot).clickSelect, inDM},
+	{click.Discard, (*Bot).clickDiscard, inDM},
+	{click.Play, (*Bot).clickPlay, inDM},
+	{click.Claim, (*Bot).clickClaim, inDM},
+	{click.Claimed, (*Bot).clickClaimed, inDM},
+	{click.Muggins, (*Bot).clickMuggins, inDM},
+	{click.Resign, (*Bot).clickResign, inDM},
+	{click.Hint, (*Bot).clickHint, inDM},
+	{click.Review, (*Bot).clickReview, inDM},
+	{click.ClaimWin, (*Bot).clickClaimWin, inDM},
+	{click.Rematch, (*Bot).clickRematch, inDM},
+	{click.NoRematch, (*Bot).clickNoRematch, inDM},
+	{click.Replay, clickClub((*club.Answers).ReplayClick), inDM},
+	{click.ResignMatch, (*Bot).clickResignMatch, inDM},
+	{click.Accept, (*Bot).clickAccept, inDM},
+	{click.Decline, (*Bot).clickDecline, inDM},
+	{click.Withdraw, (*Bot).clickWithdraw, inDM},
 	// A tournament's buttons: {table} is the tournament's id.
-	{click.TSignUp, clickDirector((*tournament.Director).SignUp)},
-	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw)},
-	{click.TStart, clickDirector((*tournament.Director).StartClick)},
+	{click.TSignUp, clickDirector((*tournament.Director).SignUp), servers},
+	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw), servers},
+	{click.TStart, clickDirector((*tournament.Director).StartClick), servers},
 	// The daily hand's buttons: {table} is the day.
-	{click.DailyOpen, fromDailyClick((*daily.Answers).Open)},
-	{click.DailySelect, fromDailyClick((*daily.Answers).Select)},
-	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw)},
-	{click.DailyMonth, fromDailyClick((*daily.Answers).Month)},
+	{click.DailyOpen, fromDailyClick((*daily.Answers).Open), inDM},
+	{click.DailySelect, fromDailyClick((*daily.Answers).Select), inDM},
+	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw), inDM},
+	{click.DailyMonth, fromDailyClick((*daily.Answers).Month), inDM},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
-// command, which has none) and its handler; name is its path within the
-// command ("season new" for a subcommand of a group, see invoked). Every
-// command but /cribbage-daily is registered for servers only
-// (command.Definitions), and its routes are answered in servers only;
-// /cribbage-daily's in DMs with the bot too (anywhere).
+// command, which has none), its handler and where it is answered; name is
+// its path within the command ("season new" for a subcommand of a group,
+// see invoked). /cribbage and /cribbage-daily are registered for servers
+// and DMs with the bot (command.Definitions), the others for servers
+// alone; a route of /cribbage not answered in a DM is refused there.
 type commandRoute struct {
 	command string
 	name    string
 	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
+	where   where
 }
 
 var commandRoutes = []commandRoute{
-	{command.Play, "start", (*Bot).cmdStart},
-	{command.Play, "join", (*Bot).cmdJoin},
-	{command.Play, "leave", (*Bot).cmdLeave},
-	{command.Play, "hand", (*Bot).cmdHand},
-	{command.Play, "status", fromClub((*club.Answers).Status)},
-	{command.Play, "resign", (*Bot).cmdResign},
-	{command.Play, "challenge", (*Bot).cmdChallenge},
-	{command.Play, "count", fromClub((*club.Answers).Count)},
-	{command.Play, "games", fromClub((*club.Answers).Games)},
-	{command.Play, "verify", fromClub((*club.Answers).Verify)},
-	{command.Play, "replay", fromClub((*club.Answers).Replay)},
-	{command.Play, "daily", fromDaily((*daily.Answers).Hand)},
-	{command.Play, "rules", fromClub((*club.Answers).Rules)},
-	{command.Play, "help", fromClub((*club.Answers).Help)},
-	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
-	{command.Club, "stats", fromClub((*club.Answers).Stats)},
-	{command.Club, "seasons", fromClub((*club.Answers).Seasons)},
-	{command.Club, "tournament", fromDirector((*tournament.Director).Standings)},
-	{command.Admin, "cancel", (*Bot).cmdCancel},
-	{command.Admin, "settings", fromClub((*club.Answers).Settings)},
-	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew)},
-	{command.Admin, "tournament open", fromDirector((*tournament.Director).Open)},
-	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start)},
-	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel)},
-	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers)},
-	{command.Admin, "daily", fromDaily((*daily.Answers).Settings)},
-	{command.Daily, "hand", fromDaily((*daily.Answers).Hand)},
-	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable)},
+	{command.Play, "start", (*Bot).cmdStart, inDM},
+	{command.Play, "join", (*Bot).cmdJoin, servers},
+	{command.Play, "leave", (*Bot).cmdLeave, inDM},
+	{command.Play, "hand", (*Bot).cmdHand, inDM},
+	{command.Play, "status", fromClub((*club.Answers).Status), inDM},
+	{command.Play, "resign", (*Bot).cmdResign, inDM},
+	{command.Play, "challenge", (*Bot).cmdChallenge, servers},
+	{command.Play, "count", fromClub((*club.Answers).Count), inDM},
+	{command.Play, "games", fromClub((*club.Answers).Games), inDM},
+	{command.Play, "verify", fromClub((*club.Answers).Verify), inDM},
+	{command.Play, "replay", fromClub((*club.Answers).Replay), inDM},
+	{command.Play, "daily", fromDaily((*daily.Answers).Hand), inDM},
+	{command.Play, "rules", fromClub((*club.Answers).Rules), inDM},
+	{command.Play, "help", fromClub((*club.Answers).Help), inDM},
+	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard), servers},
+	{command.Club, "stats", fromClub((*club.Answers).Stats), servers},
+	{command.Club, "seasons", fromClub((*club.Answers).Seasons), servers},
+	{command.Club, "tournament", fromDirector((*tournament.Director).Standings), servers},
+	{command.Admin, "cancel", (*Bot).cmdCancel, servers},
+	{command.Admin, "settings", fromClub((*club.Answers).Settings), servers},
+	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew), servers},
+	{command.Admin, "tournament open", fromDirector((*tournament.Director).Open), servers},
+	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start), servers},
+	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel), servers},
+	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers), servers},
+	{command.Admin, "daily", fromDaily((*daily.Answers).Settings), servers},
+	{command.Daily, "hand", fromDaily((*daily.Answers).Hand), inDM},
+	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable), inDM},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
-	{command.ChallengeMenu, "", (*Bot).menuChallenge},
+	{command.ChallengeMenu, "", (*Bot).menuChallenge, servers},
 }
 
 // movedRoutes are subcommands an older version had, and where they went:
@@ -150,9 +167,11 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 	}
 }
 
-// anywhere reports whether a command route is answered outside servers
-// too: /cribbage-daily's, registered for DMs with the bot as well.
-func (r *commandRoute) anywhere() bool { return r.command == command.Daily }
+// answeredIn reports whether a route is answered where ic was made: in
+// a server, every one; in a DM with the bot, those inDM.
+func (w where) answeredIn(ic *discordgo.Interaction) bool {
+	return ic.GuildID != "" || w == inDM
+}
 
 // The route table indexed, for lookups.
 var (

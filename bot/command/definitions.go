@@ -75,8 +75,10 @@ func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice
 
 // Definitions are the bot's commands with their subcommands and
 // options, registered with a bulk overwrite at start (which replaces
-// whatever an older version registered). Only /cribbage-daily is offered
-// in DMs with the bot; every other is used in servers only (contexts,
+// whatever an older version registered). /cribbage and /cribbage-daily
+// are offered in DMs with the bot too (a game against the computer, a
+// count, a replay, the daily hand; the bot refuses there the subcommands
+// that need a server); the others are used in servers only (contexts,
 // which replaces the deprecated dm_permission). Discord applies contexts
 // to commands registered globally: commands registered to one server
 // (DISCORD_GUILD_ID) are that server's alone.
@@ -85,7 +87,7 @@ func Definitions() []*discordgo.ApplicationCommand {
 	serverOrDM := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
-		{Name: Play, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
+		{Name: Play, Description: "Play cribbage at a table in this channel", Contexts: serverOrDM, Options: playOptions()},
 		{Name: Club, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", Contexts: guildOnly, Options: clubOptions()},
 		{Name: Admin, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", Contexts: guildOnly,
 			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},

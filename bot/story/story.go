@@ -203,8 +203,11 @@ func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMe
 // openThread starts the table's thread on its message, m, where the story
 // of the game goes so a busy channel stays readable. Without permission to
 // open threads the story goes to the channel instead.
+//
+// A table outside a server has none: a DM cannot have threads, and the
+// story goes into the DM.
 func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int) error {
-	if m.ThreadID != "" {
+	if m.ThreadID != "" || t.GuildID == "" {
 		return nil
 	}
 	if m.MessageID == "" {

@@ -87,6 +87,18 @@ type harness struct {
 	// DISCORD_GUILD_ID does, rather than to the test's server: Discord
 	// offers a command in DMs only then (see e2e_daily_test.go).
 	global bool
+	// guild and channel, when channel is set, are where the harness's
+	// commands, clicks and forms are made instead of the test's server
+	// channel: guild "" is a DM with the bot (see e2e_anywhere_test.go).
+	guild, channel string
+}
+
+// where is where the harness's interactions are made.
+func (h *harness) where() (guild, channel string) {
+	if h.channel == "" {
+		return testGuild, testChannel
+	}
+	return h.guild, h.channel
 }
 
 // newHarness starts a fake Discord and a bot connected to it, checking its
@@ -272,7 +284,8 @@ func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 // command runs /cribbage sub as u.
 func (h *harness) command(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
 	h.t.Helper()
-	return h.send(discordtest.Command(testGuild, testChannel, u, sub, opts...))
+	guild, channel := h.where()
+	return h.send(discordtest.Command(guild, channel, u, sub, opts...))
 }
 
 // club runs /cribbage-club sub as u.
@@ -290,7 +303,8 @@ func (h *harness) admin(u discordtest.User, sub string, opts ...discordtest.Opt)
 // click presses a button on a message as u.
 func (h *harness) click(u discordtest.User, messageID, customID string) discordtest.Answer {
 	h.t.Helper()
-	return h.send(discordtest.Click(testGuild, testChannel, u, messageID, customID))
+	guild, channel := h.where()
+	return h.send(discordtest.Click(guild, channel, u, messageID, customID))
 }
 
 // table reads a table from the database.
@@ -471,7 +485,8 @@ func (h *harness) claim(u discordtest.User, tableMsg string, id int64, points in
 	if modal.Response.Type != discordgo.InteractionResponseModal {
 		h.t.Fatalf("Claim did not open a form: %+v", modal.Response)
 	}
-	return h.send(discordtest.Submit(testGuild, testChannel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
+	guild, channel := h.where()
+	return h.send(discordtest.Submit(guild, channel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
 }
 
 // playToEnd plays until the game is over.

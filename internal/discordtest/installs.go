@@ -95,11 +95,29 @@ func invoker(i *discordgo.Interaction) *discordgo.User {
 // and whether the bot token can reach its channel from now on. The caller
 // holds s.mu.
 func (s *Server) place(i *discordgo.Interaction) {
-	if s.describe(i) {
+	switch {
+	case s.describe(i):
 		s.hidden[i.ChannelID] = true
-	} else {
+	case i.Context == discordgo.InteractionContextBotDM:
+		s.channels[i.ChannelID] = true
+		s.dms[i.ChannelID] = true
+	default:
 		s.channels[i.ChannelID] = true
 	}
+}
+
+// isDM reports whether a channel is a DM with the bot, which has no
+// threads.
+func (s *Server) isDM(channelID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dms[channelID]
+}
+
+// noThreadHere is Discord's answer to a thread opened where there can be
+// none, as in a DM.
+func noThreadHere() *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: 50024, Message: "Cannot execute action on this channel type"}
 }
 
 // describe fills in, where the test left them unset, the context, who

@@ -172,8 +172,14 @@ func TestBotTokenCannotReachWhereOnlyAUserInstalled(t *testing.T) {
 		}
 	}
 	dm := s.Prepare(CommandOf("anywhere", "", botDM, installer, "start"))
-	if status, _, _ := postJSON(t, s, "/channels/"+dm.ChannelID+"/messages", `{"content":"story"}`); status != 200 {
+	status, out, _ := postJSON(t, s, "/channels/"+dm.ChannelID+"/messages", `{"content":"story"}`)
+	if status != 200 {
 		t.Errorf("a post in the bot's DM with the bot token: %d", status)
+	}
+	// A DM has no threads.
+	id, _ := out["id"].(string)
+	if status, out, _ := postJSON(t, s, "/channels/"+dm.ChannelID+"/messages/"+id+"/threads", `{"name":"story"}`); status != 400 || out["code"] != 50024.0 {
+		t.Errorf("a thread in the bot's DM: %d %v, want 400 50024", status, out)
 	}
 }
 

@@ -130,6 +130,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 	case "GET /channels/{channel_id}/messages/{message_id}":
 		s.getMessage(w, p["channel_id"], p["message_id"])
 	case "POST /channels/{channel_id}/messages/{message_id}/threads":
+		if s.isDM(p["channel_id"]) {
+			s.refuse(w, r, doc, noThreadHere())
+			return
+		}
 		s.startThread(w, p["channel_id"], p["message_id"], doc)
 	default:
 		if strings.HasPrefix(rt.Template, "/webhooks/{webhook_id}/{webhook_token}") {

@@ -112,8 +112,9 @@ type Server struct {
 	// hidden are channels only a user's install was used in, which the
 	// bot token cannot reach; absent are servers the bot is not a member
 	// of, and noExternal those that turned off Use External Apps
-	// (installs.go).
+	// (installs.go); dms are the bot's DMs, which have no threads.
 	hidden     map[string]bool
+	dms        map[string]bool
 	absent     map[string]bool
 	noExternal map[string]bool
 	violations []Violation
@@ -144,6 +145,7 @@ func New() *Server {
 		limits:       newLimiter(),
 		channels:     map[string]bool{},
 		hidden:       map[string]bool{},
+		dms:          map[string]bool{},
 		absent:       map[string]bool{},
 		noExternal:   map[string]bool{},
 		AppID:        "100000000000000001",
