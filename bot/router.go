@@ -204,8 +204,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
 		}
-		if !r.where.answeredIn(ic) {
-			return reply{}, refusal.ErrNotInGuild
+		if err := r.where.answeredIn(ic); err != nil {
+			return reply{}, err
 		}
 		if err := command.Check(data); err != nil {
 			return reply{}, err
@@ -260,8 +260,8 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 		return reply{}, err
 	}
 	r := clickByAction[c.Action]
-	if !r.where.answeredIn(ic) {
-		return reply{}, refusal.ErrNotInGuild
+	if err := r.where.answeredIn(ic); err != nil {
+		return reply{}, err
 	}
 	if click.Daily(c.Action) {
 		// The daily hand's buttons name a day, not a table.

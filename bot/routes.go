@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -20,18 +21,22 @@ import (
 // (disgoorg/disgo's handler.Mux, as a table), and where it is answered:
 // in servers, or in a DM with the bot too (inDM).
 
-// where is where a command route is answered.
+// where is where a route is answered.
 type where uint8
 
 const (
-	// servers: in a server alone (a server's records, an admin's tools,
-	// challenging a member).
+	// servers: in a server the bot is in alone (a server's records, an
+	// admin's tools, challenging a member, a tournament).
 	servers where = iota
-	// inDM: in a server and in a DM with the bot, where a player plays
-	// the computer, counts a hand, replays a game, or answers the daily
-	// hand, and whose records are the player's own (a table there has no
-	// server: guild "").
+	// inDM: in a server the bot is in, and in a DM with the bot, where a
+	// player plays the computer, and whose records are the player's own
+	// (a table there has no server: guild "").
 	inDM
+	// anywhere: wherever the app is used, a user's install of it in a
+	// group DM or a server without the bot included (command.TokenOnly):
+	// what needs no table and no message but the answer (a count, the
+	// rules, the daily hand).
+	anywhere
 )
 
 // clickRoute is a button or form: its action and handler. A table's
@@ -73,10 +78,10 @@ var clickRoutes = []clickRoute{
 	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw), servers},
 	{click.TStart, clickDirector((*tournament.Director).StartClick), servers},
 	// The daily hand's buttons: {table} is the day.
-	{click.DailyOpen, fromDailyClick((*daily.Answers).Open), inDM},
-	{click.DailySelect, fromDailyClick((*daily.Answers).Select), inDM},
-	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw), inDM},
-	{click.DailyMonth, fromDailyClick((*daily.Answers).Month), inDM},
+	{click.DailyOpen, fromDailyClick((*daily.Answers).Open), anywhere},
+	{click.DailySelect, fromDailyClick((*daily.Answers).Select), anywhere},
+	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw), anywhere},
+	{click.DailyMonth, fromDailyClick((*daily.Answers).Month), anywhere},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
@@ -100,13 +105,13 @@ var commandRoutes = []commandRoute{
 	{command.Play, "status", fromClub((*club.Answers).Status), inDM},
 	{command.Play, "resign", (*Bot).cmdResign, inDM},
 	{command.Play, "challenge", (*Bot).cmdChallenge, servers},
-	{command.Play, "count", fromClub((*club.Answers).Count), inDM},
+	{command.Play, "count", fromClub((*club.Answers).Count), anywhere},
 	{command.Play, "games", fromClub((*club.Answers).Games), inDM},
-	{command.Play, "verify", fromClub((*club.Answers).Verify), inDM},
+	{command.Play, "verify", fromClub((*club.Answers).Verify), anywhere},
 	{command.Play, "replay", fromClub((*club.Answers).Replay), inDM},
-	{command.Play, "daily", fromDaily((*daily.Answers).Hand), inDM},
-	{command.Play, "rules", fromClub((*club.Answers).Rules), inDM},
-	{command.Play, "help", fromClub((*club.Answers).Help), inDM},
+	{command.Play, "daily", fromDaily((*daily.Answers).Hand), anywhere},
+	{command.Play, "rules", fromClub((*club.Answers).Rules), anywhere},
+	{command.Play, "help", fromClub((*club.Answers).Help), anywhere},
 	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard), servers},
 	{command.Club, "stats", fromClub((*club.Answers).Stats), servers},
 	{command.Club, "seasons", fromClub((*club.Answers).Seasons), servers},
@@ -119,8 +124,8 @@ var commandRoutes = []commandRoute{
 	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel), servers},
 	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers), servers},
 	{command.Admin, "daily", fromDaily((*daily.Answers).Settings), servers},
-	{command.Daily, "hand", fromDaily((*daily.Answers).Hand), inDM},
-	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable), inDM},
+	{command.Daily, "hand", fromDaily((*daily.Answers).Hand), anywhere},
+	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable), anywhere},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
 	{command.ChallengeMenu, "", (*Bot).menuChallenge, servers},
@@ -167,10 +172,22 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 	}
 }
 
-// answeredIn reports whether a route is answered where ic was made: in
-// a server, every one; in a DM with the bot, those inDM.
-func (w where) answeredIn(ic *discordgo.Interaction) bool {
-	return ic.GuildID != "" || w == inDM
+// answeredIn reports whether a route is answered where ic was made, or
+// the refusal that says what works there: where only a user's install
+// reaches, those anywhere; in a DM with the bot, those inDM too; in a
+// server the bot is in, every one.
+func (w where) answeredIn(ic *discordgo.Interaction) error {
+	switch {
+	case command.TokenOnly(ic):
+		if w != anywhere {
+			return refusal.ErrOnlyInstalled
+		}
+	case ic.GuildID == "":
+		if w == servers {
+			return refusal.ErrNotInGuild
+		}
+	}
+	return nil
 }
 
 // The route table indexed, for lookups.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,4 +78,66 @@ func TestAGameAgainstTheComputerInADM(t *testing.T) {
 	if board, _ := h.store.Leaderboard(ctx, testGuild, 0, fromZero()); len(board) != 0 {
 		t.Errorf("a server's leaderboard has the DM's game: %+v", board)
 	}
+}
+
+// groupDM is a group DM of the test's people, and elsewhere a server the
+// bot is not in, with its channel: only a user's install of the app
+// reaches them.
+const (
+	groupDM        = "400000000000000077"
+	elsewhere      = "400000000000000066"
+	elsewhereTalks = "400000000000000067"
+)
+
+// TestWhatAUserInstallAnswers: the commands registered for a user's
+// install as well as servers', Alice uses the app in a group DM and Bob
+// in a server the bot is not in. Each counts a hand and answers the
+// daily hand there (their own: no server's), through the interaction's
+// token alone; a table is refused in words that say where tables are
+// played, and nothing is asked of Discord with the bot's token there
+// (the fake refuses that as Discord does, and the test fails on any
+// refusal). A server's records are not offered there at all.
+func TestWhatAUserInstallAnswers(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, func(h *harness) { h.global = true })
+	h.fake.GuildWithoutBot(elsewhere)
+	day, d := h.dailyOf()
+	for _, p := range []struct {
+		u              discordtest.User
+		guild, channel string
+		mark           func(*discordgo.Interaction) *discordgo.Interaction
+	}{
+		{alice, "", groupDM, discordtest.InGroupDM},
+		{bob, elsewhere, elsewhereTalks, func(i *discordgo.Interaction) *discordgo.Interaction { return i }},
+	} {
+		send := func(i *discordgo.Interaction) discordtest.Answer { return h.send(p.mark(i)) }
+		if a := send(discordtest.Command(p.guild, p.channel, p.u, "start")); !a.Ephemeral() || !strings.Contains(a.Content(), "a DM with me") {
+			t.Errorf("%s: a table where only the user's install reaches: %s", p.u.Name, a.Content())
+		}
+		count := send(discordtest.Command(p.guild, p.channel, p.u, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}))
+		if !count.Ephemeral() || !strings.Contains(count.Content(), "**29**") {
+			t.Errorf("%s: a count: %s", p.u.Name, count.Content())
+		}
+		view := send(discordtest.CommandOf("cribbage-daily", p.guild, p.channel, p.u, "hand"))
+		for _, c := range d.Splits[0].Throw {
+			b, ok := button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return b.Label == c.Display() })
+			if !ok {
+				t.Fatalf("%s: no %s to toggle in %q", p.u.Name, c.Display(), view.Content())
+			}
+			view = send(discordtest.Click(p.guild, p.channel, p.u, view.MessageID, b.CustomID))
+		}
+		confirm, _ := button(t, view.Response.Data.Components, func(b discordgo.Button) bool { return b.Label == "Confirm" })
+		res := send(discordtest.Click(p.guild, p.channel, p.u, view.MessageID, confirm.CustomID))
+		ans, err := h.answerOf(p.u, day)
+		if err != nil || ans.GuildID != "" || !strings.Contains(res.Content(), "the best throw") {
+			t.Errorf("%s: the daily answer: %+v, %v: %s", p.u.Name, ans, err, res.Content())
+		}
+		if _, err := h.interact(p.mark(discordtest.CommandOf("cribbage-club", p.guild, p.channel, p.u, "leaderboard"))); !errors.Is(err, discordtest.ErrNotPermitted) {
+			t.Errorf("%s: /cribbage-club leaderboard offered where only a user's install reaches: %v", p.u.Name, err)
+		}
+	}
+	if tables, _ := h.store.PlayerTables(context.Background(), "", alice.ID); len(tables) != 0 {
+		t.Errorf("tables opened: %+v", tables)
+	}
+	h.drain()
 }
