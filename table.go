@@ -69,6 +69,13 @@ type Table struct {
 	// FourColour draws the table's cards in four colours (diamonds blue,
 	// clubs green), for players who tell red from black poorly.
 	FourColour bool
+	// TokenOnly marks a table where the bot is not: a group DM, or a
+	// server that did not install it, reached through a user's install
+	// of the app. Only interactions' tokens reach its channel, so the bot
+	// answers there through them alone: nothing is posted with the bot's
+	// own token, no thread is opened, no timer posts. A table that
+	// follows it (a rematch, a match's next game) is too.
+	TokenOnly bool
 	// CancelledBy is the user who cancelled the table, and CancelReason
 	// the reason they gave (maybe none), once it is StatusCancelled.
 	CancelledBy  string
