@@ -128,7 +128,7 @@ func started(ch *cribbage.Change, err error) (*cribbage.Change, []engine.Event, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if t := ch.Table; t.Status == cribbage.StatusPlaying && t.GuildID != "" {
+	if t := ch.Table; t.Status == cribbage.StatusPlaying && t.GuildID != "" && !t.TokenOnly {
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
 	return ch, nil, nil

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -35,6 +36,11 @@ type Store interface {
 	TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error)
 	Seal(ctx context.Context, id, through int64) error
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordBoard and HandViews serve a table only tokens reach
+	// (tokens.go): the board its followed table message shows, and the
+	// tokens of its open hand views.
+	RecordBoard(ctx context.Context, id int64, key string) error
+	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 }
 
 // Live is what delivering needs of the live surface (bot/live's Surface).
@@ -54,18 +60,33 @@ type Options struct {
 	// limits, on the clock those run on.
 	REST *rest.Client
 	Live Live
+	// AppID is the application's id, for followups through interactions'
+	// tokens; Now the clock their life is counted on. Both serve tables
+	// only tokens reach (tokens.go).
+	AppID func() string
+	Now   func() time.Time
 }
 
 // Deliverer sends the story's announcements.
 type Deliverer struct {
-	store Store
-	rest  *rest.Client
-	live  Live
+	store     Store
+	rest      *rest.Client
+	live      Live
+	appID     func() string
+	now       func() time.Time
+	followups followups
 }
 
 // New returns a Deliverer.
 func New(o Options) *Deliverer {
-	return &Deliverer{store: o.Store, rest: o.REST, live: o.Live}
+	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	if d.appID == nil {
+		d.appID = func() string { return "" }
+	}
+	return d
 }
 
 var _ sender.Deliverer = (&Deliverer{}).Deliver
@@ -113,6 +134,9 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		if m.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
 		}
+		if t.TokenOnly {
+			return nil, d.openFollowup(ctx, t, m)
+		}
 		return nil, d.live.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
 	return nil, sender.ErrGiveUp
@@ -127,7 +151,7 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	}
 	// Nothing is sealed for a post that would wait: the lines queued
 	// meanwhile go with it when it goes.
-	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok {
+	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok && !t.TokenOnly {
 		return nil, &rest.Paced{Until: until}
 	}
 	// The post carries the lines its hand queued before it, and the posts
@@ -147,6 +171,9 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 		if c.ID != it.ID {
 			carried = append(carried, c.ID)
 		}
+	}
+	if t.TokenOnly {
+		return carried, d.postFollowup(ctx, t, m, render.FitMessage(story))
 	}
 	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID))
 }
@@ -205,9 +232,10 @@ func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMe
 // open threads the story goes to the channel instead.
 //
 // A table outside a server has none: a DM cannot have threads, and the
-// story goes into the DM.
+// story goes into the DM. Nor has a table only tokens reach: the bot
+// cannot open one there, and its story goes as followups (tokens.go).
 func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int) error {
-	if m.ThreadID != "" || t.GuildID == "" {
+	if m.ThreadID != "" || t.GuildID == "" || t.TokenOnly {
 		return nil
 	}
 	if m.MessageID == "" {
