@@ -62,7 +62,8 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		computer = string(level)
 	}
-	if ic.GuildID == "" && computer == "" {
+	tokenOnly := command.TokenOnly(ic)
+	if ic.GuildID == "" && !tokenOnly && computer == "" {
 		// Nobody else can come into a DM with the bot to take a seat.
 		return reply{resp: render.Ephemeral("In a DM with me you play the computer: add `computer: easy` or `computer: strong`. " +
 			"To play friends, start a table in a server channel.")}, nil
@@ -80,7 +81,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		fourColour = v.BoolValue()
 	}
 	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
+		Computer: computer, FourColour: fourColour, TokenOnly: tokenOnly, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
 		openTablesHold(settings, uid))
 	if err != nil {
 		return reply{}, tooMany(err, settings)

@@ -156,11 +156,10 @@ func TestRefusals(t *testing.T) {
 		{"a game command in a DM with no table there", discordtest.Command("", channel, alice, "status"), refusal.ErrNoTable},
 		{"a challenge in a DM", discordtest.Command("", channel, alice, "challenge", discordtest.Opt{Name: "opponent", Value: bob}), refusal.ErrNotInGuild},
 		{"a tournament's button in a DM", discordtest.Click("", channel, alice, "m", "/tsignup/1"), refusal.ErrNotInGuild},
-		// Where only a user's install reaches, the bot cannot post: no
-		// table there yet, nor a click on one.
-		{"a table in a group DM", discordtest.InGroupDM(discordtest.Command("", "gdm", alice, "start")), refusal.ErrOnlyInstalled},
+		// In a server without the bot, no table yet; a server's table is
+		// not in a group DM.
 		{"a table in a server without the bot", discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "start"), alice.ID), refusal.ErrOnlyInstalled},
-		{"a click in a group DM", discordtest.InGroupDM(discordtest.Click("", "gdm", alice, "m", "/hand/1")), refusal.ErrOnlyInstalled},
+		{"a click on a server's table in a group DM", discordtest.InGroupDM(discordtest.Click("", "gdm", alice, "m", "/hand/1")), refusal.ErrNotHere},
 		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
 		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},

@@ -28,9 +28,11 @@ const (
 	// servers: in a server the bot is in alone (a server's records, an
 	// admin's tools, challenging a member, a tournament).
 	servers where = iota
-	// inDM: in a server the bot is in, and in a DM with the bot, where a
-	// player plays the computer, and whose records are the player's own
-	// (a table there has no server: guild "").
+	// inDM: in a server the bot is in, in a DM with the bot, where a
+	// player plays the computer, and in a group DM through a user's
+	// install, where friends play at a table only tokens reach
+	// (cribbage.Table.TokenOnly); records there are the players' own (a
+	// table there has no server: guild "").
 	inDM
 	// anywhere: wherever the app is used, a user's install of it in a
 	// group DM or a server without the bot included (command.TokenOnly):
@@ -173,12 +175,12 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 }
 
 // answeredIn reports whether a route is answered where ic was made, or
-// the refusal that says what works there: where only a user's install
-// reaches, those anywhere; in a DM with the bot, those inDM too; in a
-// server the bot is in, every one.
+// the refusal that says what works there: in a server without the bot,
+// those anywhere; in a DM or group DM, those inDM too; in a server the
+// bot is in, every one.
 func (w where) answeredIn(ic *discordgo.Interaction) error {
 	switch {
-	case command.TokenOnly(ic):
+	case command.TokenOnly(ic) && ic.GuildID != "":
 		if w != anywhere {
 			return refusal.ErrOnlyInstalled
 		}

@@ -65,6 +65,9 @@ type Options struct {
 	// only tokens reach (tokens.go).
 	AppID func() string
 	Now   func() time.Time
+	// Followups counts the followups made through each token (a new
+	// count when nil).
+	Followups *Followups
 }
 
 // Deliverer sends the story's announcements.
@@ -74,12 +77,15 @@ type Deliverer struct {
 	live      Live
 	appID     func() string
 	now       func() time.Time
-	followups followups
+	followups *Followups
 }
 
 // New returns a Deliverer.
 func New(o Options) *Deliverer {
-	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now}
+	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now, followups: o.Followups}
+	if d.followups == nil {
+		d.followups = &Followups{}
+	}
 	if d.now == nil {
 		d.now = time.Now
 	}

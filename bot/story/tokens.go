@@ -34,16 +34,17 @@ const maxFollowups = 5
 // looks again: a click records one at once.
 const noTokenWait = 2 * time.Second
 
-// followups counts the followups made through each token, in this
-// process.
-type followups struct {
+// Followups counts the followups made through each token, in this
+// process: the story's, and the hand views the bot sends as followups
+// (one counter for both, handed to New).
+type Followups struct {
 	mu   sync.Mutex
 	made map[string]int
 }
 
-// take counts a followup through token, reporting false if it has had
+// Take counts a followup through token, reporting false if it has had
 // its five.
-func (f *followups) take(token string) bool {
+func (f *Followups) Take(token string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.made == nil {
@@ -56,8 +57,8 @@ func (f *followups) take(token string) bool {
 	return true
 }
 
-// giveBack uncounts a followup that was not made.
-func (f *followups) giveBack(token string) {
+// GiveBack uncounts a followup that was not made.
+func (f *Followups) GiveBack(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.made[token]--
@@ -92,7 +93,7 @@ func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.
 		return discordgo.Message{}, err
 	}
 	for _, tok := range tokens {
-		if !d.followups.take(tok.Token) {
+		if !d.followups.Take(tok.Token) {
 			continue
 		}
 		raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(d.appID(), tok.Token),
@@ -104,7 +105,7 @@ func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.
 		}
 		if err == nil || !rest.TokenRefused(err) {
 			if err != nil {
-				d.followups.giveBack(tok.Token)
+				d.followups.GiveBack(tok.Token)
 			}
 			return msg, err
 		}

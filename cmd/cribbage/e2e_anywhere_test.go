@@ -5,9 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
@@ -93,15 +95,18 @@ const (
 // install as well as servers', Alice uses the app in a group DM and Bob
 // in a server the bot is not in. Each counts a hand and answers the
 // daily hand there (their own: no server's), through the interaction's
-// token alone; a table is refused in words that say where tables are
-// played, and nothing is asked of Discord with the bot's token there
-// (the fake refuses that as Discord does, and the test fails on any
-// refusal). A server's records are not offered there at all.
+// token alone; in the server a table is refused, in words that say where
+// tables are played, and nothing is asked of Discord with the bot's
+// token (the fake refuses that as Discord does, and the test fails on
+// any refusal). A server's records are not offered there at all.
 func TestWhatAUserInstallAnswers(t *testing.T) {
 	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.global = true })
 	h.fake.GuildWithoutBot(elsewhere)
 	day, d := h.dailyOf()
+	if a := h.send(discordtest.Command(elsewhere, elsewhereTalks, bob, "start")); !a.Ephemeral() || !strings.Contains(a.Content(), "a server I'm not in") {
+		t.Errorf("a table in a server without the bot: %s", a.Content())
+	}
 	for _, p := range []struct {
 		u              discordtest.User
 		guild, channel string
@@ -111,9 +116,6 @@ func TestWhatAUserInstallAnswers(t *testing.T) {
 		{bob, elsewhere, elsewhereTalks, func(i *discordgo.Interaction) *discordgo.Interaction { return i }},
 	} {
 		send := func(i *discordgo.Interaction) discordtest.Answer { return h.send(p.mark(i)) }
-		if a := send(discordtest.Command(p.guild, p.channel, p.u, "start")); !a.Ephemeral() || !strings.Contains(a.Content(), "a DM with me") {
-			t.Errorf("%s: a table where only the user's install reaches: %s", p.u.Name, a.Content())
-		}
 		count := send(discordtest.Command(p.guild, p.channel, p.u, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}))
 		if !count.Ephemeral() || !strings.Contains(count.Content(), "**29**") {
 			t.Errorf("%s: a count: %s", p.u.Name, count.Content())
@@ -136,8 +138,75 @@ func TestWhatAUserInstallAnswers(t *testing.T) {
 			t.Errorf("%s: /cribbage-club leaderboard offered where only a user's install reaches: %v", p.u.Name, err)
 		}
 	}
-	if tables, _ := h.store.PlayerTables(context.Background(), "", alice.ID); len(tables) != 0 {
+	if tables, _ := h.store.PlayerTables(context.Background(), elsewhere, bob.ID); len(tables) != 0 {
 		t.Errorf("tables opened: %+v", tables)
 	}
 	h.drain()
+}
+
+// TestATwoPlayerGameInAGroupDMPausedTwoDays: through Alice's install of
+// the app, Alice and Bob play in their group DM, where Discord refuses
+// the bot's token (the fake does too, and the test fails on any
+// refusal). The table message is the answer to /cribbage start; Show my
+// hand answers by updating it and sends the hand as a private followup;
+// each hand's story goes as a followup. As the first hand's play begins
+// the game waits two days, every token long dead: a click on Show my
+// hand picks it up again, and it is played to a winner with every public
+// payload scanned for hidden cards. No thread, no timer's post; the
+// records are the players' own.
+func TestATwoPlayerGameInAGroupDMPausedTwoDays(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, func(h *harness) {
+		h.global, h.guild, h.channel, h.mark = true, "", groupDM, discordtest.InGroupDM
+	})
+	id, msg := h.open(alice)
+	if a := h.click(bob, msg, "/join/"+itoa64(id)); a.Ephemeral() {
+		t.Fatalf("Bob could not join: %s", a.Content())
+	}
+	if tb := h.table(id); !tb.TokenOnly || tb.GuildID != "" || tb.Status != cribbage.StatusPlaying {
+		t.Fatalf("the table: token-only %v, guild %q, %s", tb.TokenOnly, tb.GuildID, tb.Status)
+	}
+	people := usersOf(alice, bob)
+	scan := &leakScanner{h: h, id: id}
+	// To the first hand's play: the crib thrown, the starter cut.
+	for h.table(id).State.Phase != engine.PhasePlay {
+		if !h.step(id, msg, people) {
+			t.Fatal("the game ended before the pause")
+		}
+		scan.check()
+	}
+	h.drain()
+	paused := h.fake.Now()
+	h.fake.Advance(48 * time.Hour)
+	h.timerPasses(2)
+	for n := 0; h.step(id, msg, people); n++ {
+		scan.check()
+		if n > 3000 {
+			t.Fatal("the game did not end")
+		}
+	}
+	scan.check()
+	final := h.table(id)
+	if final.Status != cribbage.StatusFinished || final.State.Scores[final.State.Result.Winner] < final.Options.Target {
+		t.Fatalf("status %s, scores %v", final.Status, final.State.Scores)
+	}
+	h.drain()
+	if m := h.tableMessage(id); m.ThreadID != "" {
+		t.Errorf("a thread %s in a group DM", m.ThreadID)
+	}
+	story := 0
+	for _, m := range h.fake.ChannelMessages(groupDM) {
+		if m.ID != msg && m.Token != "" {
+			story++
+		}
+	}
+	if story < 2 {
+		t.Errorf("%d story followups in the group DM", story)
+	}
+	if _, resumed := h.fake.FirstShowing(msg, paused.Add(48*time.Hour), func(discordtest.Message) bool { return true }); !resumed {
+		t.Error("the table message was not brought up to date after the pause")
+	}
+	if st, _ := h.store.PlayerStats(context.Background(), "", alice.ID); st.People.Games != 1 {
+		t.Errorf("Alice's own records: %+v", st)
+	}
 }

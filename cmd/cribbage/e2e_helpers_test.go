@@ -89,8 +89,18 @@ type harness struct {
 	global bool
 	// guild and channel, when channel is set, are where the harness's
 	// commands, clicks and forms are made instead of the test's server
-	// channel: guild "" is a DM with the bot (see e2e_anywhere_test.go).
+	// channel: guild "" is a DM with the bot (see e2e_anywhere_test.go);
+	// mark, when set, marks each as made there (discordtest.InGroupDM).
 	guild, channel string
+	mark           func(*discordgo.Interaction) *discordgo.Interaction
+}
+
+// at marks an interaction the harness makes as made where the harness is.
+func (h *harness) at(i *discordgo.Interaction) *discordgo.Interaction {
+	if h.mark != nil {
+		return h.mark(i)
+	}
+	return i
 }
 
 // where is where the harness's interactions are made.
@@ -285,7 +295,7 @@ func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 func (h *harness) command(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
 	h.t.Helper()
 	guild, channel := h.where()
-	return h.send(discordtest.Command(guild, channel, u, sub, opts...))
+	return h.send(h.at(discordtest.Command(guild, channel, u, sub, opts...)))
 }
 
 // club runs /cribbage-club sub as u.
@@ -304,7 +314,7 @@ func (h *harness) admin(u discordtest.User, sub string, opts ...discordtest.Opt)
 func (h *harness) click(u discordtest.User, messageID, customID string) discordtest.Answer {
 	h.t.Helper()
 	guild, channel := h.where()
-	return h.send(discordtest.Click(guild, channel, u, messageID, customID))
+	return h.send(h.at(discordtest.Click(guild, channel, u, messageID, customID)))
 }
 
 // table reads a table from the database.
@@ -368,9 +378,30 @@ func button(t testing.TB, comps []discordgo.MessageComponent, match func(b disco
 
 // showHand presses Show my hand on the table message and returns the
 // private hand view.
+//
+// At a table only interactions' tokens reach (a group DM), the click
+// answers by updating the table message, and the hand view comes as a
+// private followup of it: that is returned, as if it were the answer.
 func (h *harness) showHand(u discordtest.User, tableMsg string, id int64) discordtest.Answer {
 	h.t.Helper()
-	a := h.click(u, tableMsg, "/hand/"+itoa64(id))
+	guild, channel := h.where()
+	i := h.at(discordtest.Click(guild, channel, u, tableMsg, "/hand/"+itoa64(id)))
+	a := h.send(i)
+	if a.Response != nil && a.Response.Type == discordgo.InteractionResponseUpdateMessage && a.MessageID == tableMsg {
+		var view discordtest.Message
+		h.eventually("the hand view's followup", func() bool {
+			for _, m := range h.fake.Followups(i.Token) {
+				view = m
+				return true
+			}
+			return false
+		})
+		if !view.Ephemeral {
+			h.t.Fatalf("hand view is not private: %+v", view)
+		}
+		return discordtest.Answer{MessageID: view.ID, Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: view.Content, Embeds: view.Embeds, Components: view.Components, Flags: discordgo.MessageFlagsEphemeral}}}
+	}
 	if !a.Ephemeral() {
 		h.t.Fatalf("hand view is not private: %+v", a.Response)
 	}
@@ -486,7 +517,7 @@ func (h *harness) claim(u discordtest.User, tableMsg string, id int64, points in
 		h.t.Fatalf("Claim did not open a form: %+v", modal.Response)
 	}
 	guild, channel := h.where()
-	return h.send(discordtest.Submit(guild, channel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
+	return h.send(h.at(discordtest.Submit(guild, channel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))})))
 }
 
 // playToEnd plays until the game is over.

@@ -205,3 +205,21 @@ func (s *Server) countFollowup(token string) {
 		p.followups++
 	}
 }
+
+// Followups returns the messages created through an interaction's token
+// other than its response, in order: its followups.
+func (s *Server) Followups(token string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var original string
+	if p := s.byToken[token]; p != nil {
+		original = p.original
+	}
+	var out []Message
+	for _, id := range s.order {
+		if m := s.messages[id]; m.Token == token && m.ID != original {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
