@@ -89,6 +89,11 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	// A new message: it has no board yet.
 	r := render.Table(t, "")
 	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
+	if tokenOnly {
+		// Where only clicks reach the bot, say how a table left for a
+		// while is picked up again.
+		r.Content += " I'm not in this chat, so I only answer clicks: if the table looks behind, press **Show my hand** to bring it up to date."
+	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
