@@ -154,11 +154,11 @@ func TestRefusals(t *testing.T) {
 		// table's channel's.
 		{"a click on a server's table in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotHere},
 		{"a game command in a DM with no table there", discordtest.Command("", channel, alice, "status"), refusal.ErrNoTable},
-		{"a challenge in a DM", discordtest.Command("", channel, alice, "challenge", discordtest.Opt{Name: "opponent", Value: bob}), refusal.ErrNotInGuild},
+		{"a challenge in a DM", discordtest.Command("", channel, alice, "challenge", discordtest.Opt{Name: "user", Value: bob}), refusal.ErrNotInGuild},
 		{"a tournament's button in a DM", discordtest.Click("", channel, alice, "m", "/tsignup/1"), refusal.ErrNotInGuild},
-		// In a server without the bot, no table yet; a server's table is
-		// not in a group DM.
-		{"a table in a server without the bot", discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "start"), alice.ID), refusal.ErrOnlyInstalled},
+		// In a server without the bot, what needs it there is refused; a
+		// server's table is not in a group DM.
+		{"a challenge in a server without the bot", discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "challenge", discordtest.Opt{Name: "user", Value: bob}), alice.ID), refusal.ErrOnlyInstalled},
 		{"a click on a server's table in a group DM", discordtest.InGroupDM(discordtest.Click("", "gdm", alice, "m", "/hand/1")), refusal.ErrNotHere},
 		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},

@@ -28,16 +28,12 @@ const (
 	// servers: in a server the bot is in alone (a server's records, an
 	// admin's tools, challenging a member, a tournament).
 	servers where = iota
-	// inDM: in a server the bot is in, in a DM with the bot, where a
-	// player plays the computer, and in a group DM through a user's
-	// install, where friends play at a table only tokens reach
-	// (cribbage.Table.TokenOnly); records there are the players' own (a
-	// table there has no server: guild "").
-	inDM
-	// anywhere: wherever the app is used, a user's install of it in a
-	// group DM or a server without the bot included (command.TokenOnly):
-	// what needs no table and no message but the answer (a count, the
-	// rules, the daily hand).
+	// anywhere: wherever the app is used: a server the bot is in, a DM
+	// with the bot (where a player plays the computer), and through a
+	// user's install a group DM or a server without the bot, where a
+	// table is one only interactions' tokens reach
+	// (cribbage.Table.TokenOnly). A table outside a server has no guild,
+	// and its records are its players' own.
 	anywhere
 )
 
@@ -52,29 +48,29 @@ type clickRoute struct {
 }
 
 var clickRoutes = []clickRoute{
-	{click.Join, (*Bot).clickJoin, inDM},
-	{click.Leave, (*Bot).clickLeave, inDM},
-	{click.Begin, (*Bot).clickBegin, inDM},
-	{click.Hand, (*Bot).clickHand, inDM},
-	{click.Refresh, (*Bot).clickHand, inDM},
-	{click.Deal, (*Bot).clickDeal, inDM},
-	{click.Select, (*Bot).clickSelect, inDM},
-	{click.Discard, (*Bot).clickDiscard, inDM},
-	{click.Play, (*Bot).clickPlay, inDM},
-	{click.Claim, (*Bot).clickClaim, inDM},
-	{click.Claimed, (*Bot).clickClaimed, inDM},
-	{click.Muggins, (*Bot).clickMuggins, inDM},
-	{click.Resign, (*Bot).clickResign, inDM},
-	{click.Hint, (*Bot).clickHint, inDM},
-	{click.Review, (*Bot).clickReview, inDM},
-	{click.ClaimWin, (*Bot).clickClaimWin, inDM},
-	{click.Rematch, (*Bot).clickRematch, inDM},
-	{click.NoRematch, (*Bot).clickNoRematch, inDM},
-	{click.Replay, clickClub((*club.Answers).ReplayClick), inDM},
-	{click.ResignMatch, (*Bot).clickResignMatch, inDM},
-	{click.Accept, (*Bot).clickAccept, inDM},
-	{click.Decline, (*Bot).clickDecline, inDM},
-	{click.Withdraw, (*Bot).clickWithdraw, inDM},
+	{click.Join, (*Bot).clickJoin, anywhere},
+	{click.Leave, (*Bot).clickLeave, anywhere},
+	{click.Begin, (*Bot).clickBegin, anywhere},
+	{click.Hand, (*Bot).clickHand, anywhere},
+	{click.Refresh, (*Bot).clickHand, anywhere},
+	{click.Deal, (*Bot).clickDeal, anywhere},
+	{click.Select, (*Bot).clickSelect, anywhere},
+	{click.Discard, (*Bot).clickDiscard, anywhere},
+	{click.Play, (*Bot).clickPlay, anywhere},
+	{click.Claim, (*Bot).clickClaim, anywhere},
+	{click.Claimed, (*Bot).clickClaimed, anywhere},
+	{click.Muggins, (*Bot).clickMuggins, anywhere},
+	{click.Resign, (*Bot).clickResign, anywhere},
+	{click.Hint, (*Bot).clickHint, anywhere},
+	{click.Review, (*Bot).clickReview, anywhere},
+	{click.ClaimWin, (*Bot).clickClaimWin, anywhere},
+	{click.Rematch, (*Bot).clickRematch, anywhere},
+	{click.NoRematch, (*Bot).clickNoRematch, anywhere},
+	{click.Replay, clickClub((*club.Answers).ReplayClick), anywhere},
+	{click.ResignMatch, (*Bot).clickResignMatch, anywhere},
+	{click.Accept, (*Bot).clickAccept, anywhere},
+	{click.Decline, (*Bot).clickDecline, anywhere},
+	{click.Withdraw, (*Bot).clickWithdraw, anywhere},
 	// A tournament's buttons: {table} is the tournament's id.
 	{click.TSignUp, clickDirector((*tournament.Director).SignUp), servers},
 	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw), servers},
@@ -100,17 +96,17 @@ type commandRoute struct {
 }
 
 var commandRoutes = []commandRoute{
-	{command.Play, "start", (*Bot).cmdStart, inDM},
+	{command.Play, "start", (*Bot).cmdStart, anywhere},
 	{command.Play, "join", (*Bot).cmdJoin, servers},
-	{command.Play, "leave", (*Bot).cmdLeave, inDM},
-	{command.Play, "hand", (*Bot).cmdHand, inDM},
-	{command.Play, "status", fromClub((*club.Answers).Status), inDM},
-	{command.Play, "resign", (*Bot).cmdResign, inDM},
+	{command.Play, "leave", (*Bot).cmdLeave, anywhere},
+	{command.Play, "hand", (*Bot).cmdHand, anywhere},
+	{command.Play, "status", fromClub((*club.Answers).Status), anywhere},
+	{command.Play, "resign", (*Bot).cmdResign, anywhere},
 	{command.Play, "challenge", (*Bot).cmdChallenge, servers},
 	{command.Play, "count", fromClub((*club.Answers).Count), anywhere},
-	{command.Play, "games", fromClub((*club.Answers).Games), inDM},
+	{command.Play, "games", fromClub((*club.Answers).Games), anywhere},
 	{command.Play, "verify", fromClub((*club.Answers).Verify), anywhere},
-	{command.Play, "replay", fromClub((*club.Answers).Replay), inDM},
+	{command.Play, "replay", fromClub((*club.Answers).Replay), anywhere},
 	{command.Play, "daily", fromDaily((*daily.Answers).Hand), anywhere},
 	{command.Play, "rules", fromClub((*club.Answers).Rules), anywhere},
 	{command.Play, "help", fromClub((*club.Answers).Help), anywhere},
@@ -175,19 +171,17 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 }
 
 // answeredIn reports whether a route is answered where ic was made, or
-// the refusal that says what works there: in a server without the bot,
-// those anywhere; in a DM or group DM, those inDM too; in a server the
-// bot is in, every one.
+// the refusal that says what works there: a route for servers alone is
+// answered in a server the bot is in, and refused in a DM and where only
+// a user's install reaches.
 func (w where) answeredIn(ic *discordgo.Interaction) error {
 	switch {
-	case command.TokenOnly(ic) && ic.GuildID != "":
-		if w != anywhere {
-			return refusal.ErrOnlyInstalled
-		}
+	case w == anywhere:
+		return nil
 	case ic.GuildID == "":
-		if w == servers {
-			return refusal.ErrNotInGuild
-		}
+		return refusal.ErrNotInGuild
+	case command.TokenOnly(ic):
+		return refusal.ErrOnlyInstalled
 	}
 	return nil
 }

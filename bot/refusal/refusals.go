@@ -39,9 +39,9 @@ var (
 	// table at all (like ErrNotHere).
 	ErrNotInServer = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
 	ErrNotInGuild  = errors.New("bot: not in a server")
-	// ErrOnlyInstalled refuses what needs a table in a server only a
-	// user's install of the app reaches (not the bot): tables there are
-	// not built yet (a group DM's are).
+	// ErrOnlyInstalled refuses, in a server only a user's install of the
+	// app reaches (not the bot), what needs the bot in the server: its
+	// records, its admins' tools, a challenge, a tournament.
 	ErrOnlyInstalled    = errors.New("bot: only a user's install reaches here")
 	ErrNoTable          = errors.New("bot: no table found")
 	ErrTournamentHere   = errors.New("bot: a tournament is open in this channel already")

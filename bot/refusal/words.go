@@ -68,7 +68,7 @@ var errorTexts = []struct {
 	{ErrUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do."},
 	{command.ErrBadOptions, "Those options aren't ones the command offers: pick them from the list Discord shows as you type the command."},
 	{ErrNoUser, "I can't tell who sent that, so I did nothing."},
-	{ErrOnlyInstalled, "In a server I'm not in, I can count a hand (`/cribbage count`), show the rules and the daily hand (`/cribbage-daily hand`). Tables are played in a server I'm in, in a group DM, or against the computer in a DM with me."},
+	{ErrOnlyInstalled, "That needs me in this server: ask an admin to add me. Through your install of me you can play a table here (`/cribbage start`), count a hand and answer the daily hand."},
 	{ErrNotInGuild, "That needs a server. Here in a DM with me you can play the computer (`/cribbage start computer: easy`), count a hand, replay your games and answer the daily hand."},
 	{cribbage.ErrNotSeated, "You're not seated at this table. Press **Join** while it has a free seat, or open your own with `/cribbage start`."},
 	{ErrStaleView, "The table has moved on since this view was shown. Here is your hand as it is now."},

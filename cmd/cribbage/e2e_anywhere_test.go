@@ -95,17 +95,17 @@ const (
 // install as well as servers', Alice uses the app in a group DM and Bob
 // in a server the bot is not in. Each counts a hand and answers the
 // daily hand there (their own: no server's), through the interaction's
-// token alone; in the server a table is refused, in words that say where
-// tables are played, and nothing is asked of Discord with the bot's
-// token (the fake refuses that as Discord does, and the test fails on
-// any refusal). A server's records are not offered there at all.
+// token alone; in the server a challenge, which needs the bot there, is
+// refused in words that say so, and nothing is asked of Discord with the
+// bot's token (the fake refuses that as Discord does, and the test fails
+// on any refusal). A server's records are not offered there at all.
 func TestWhatAUserInstallAnswers(t *testing.T) {
 	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.global = true })
 	h.fake.GuildWithoutBot(elsewhere)
 	day, d := h.dailyOf()
-	if a := h.send(discordtest.Command(elsewhere, elsewhereTalks, bob, "start")); !a.Ephemeral() || !strings.Contains(a.Content(), "a server I'm not in") {
-		t.Errorf("a table in a server without the bot: %s", a.Content())
+	if a := h.send(discordtest.Command(elsewhere, elsewhereTalks, bob, "challenge", discordtest.Opt{Name: "user", Value: alice})); !a.Ephemeral() || !strings.Contains(a.Content(), "needs me in this server") {
+		t.Errorf("a challenge in a server without the bot: %s", a.Content())
 	}
 	for _, p := range []struct {
 		u              discordtest.User
@@ -208,5 +208,45 @@ func TestATwoPlayerGameInAGroupDMPausedTwoDays(t *testing.T) {
 	}
 	if st, _ := h.store.PlayerStats(context.Background(), "", alice.ID); st.People.Games != 1 {
 		t.Errorf("Alice's own records: %+v", st)
+	}
+}
+
+// TestAThreePlayerGameInAServerWithoutTheBot: through Alice's install of
+// the app, Alice, Bob and Carol play three-handed in a server the bot is
+// not a member of, where Discord refuses the bot's token (the fake too;
+// the test fails on any refusal), played to a winner with every public
+// payload scanned. No thread: the story goes as followups.
+func TestAThreePlayerGameInAServerWithoutTheBot(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, func(h *harness) {
+		h.global, h.guild, h.channel = true, elsewhere, elsewhereTalks
+		h.fake.GuildWithoutBot(elsewhere)
+	})
+	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 3}, discordtest.Opt{Name: "points", Value: 61})
+	for _, u := range []discordtest.User{bob, carol} {
+		if a := h.click(u, msg, "/join/"+itoa64(id)); a.Ephemeral() {
+			t.Fatalf("%s could not join: %s", u.Name, a.Content())
+		}
+	}
+	if tb := h.table(id); !tb.TokenOnly || tb.Status != cribbage.StatusPlaying {
+		t.Fatalf("the table: token-only %v, %s", tb.TokenOnly, tb.Status)
+	}
+	h.playScanned(id, msg, usersOf(alice, bob, carol))
+	final := h.table(id)
+	if final.Status != cribbage.StatusFinished || final.State.Scores[final.State.Result.Winner] < final.Options.Target {
+		t.Fatalf("status %s, scores %v", final.Status, final.State.Scores)
+	}
+	h.drain()
+	if m := h.tableMessage(id); m.ThreadID != "" {
+		t.Errorf("a thread %s in a server without the bot", m.ThreadID)
+	}
+	story := 0
+	for _, m := range h.fake.ChannelMessages(elsewhereTalks) {
+		if m.ID != msg && m.Token != "" {
+			story++
+		}
+	}
+	if story < 2 {
+		t.Errorf("%d story followups", story)
 	}
 }
