@@ -68,6 +68,13 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{resp: render.Ephemeral("In a DM with me you play the computer: add `computer: easy` or `computer: strong`. " +
 			"To play friends, start a table in a server channel.")}, nil
 	}
+	if tokenOnly && ic.Member != nil && ic.Member.Permissions&discordgo.PermissionUseExternalApps == 0 && computer == "" {
+		// Discord makes every answer of a user's install private in a
+		// server that turned off Use External Apps: the table message
+		// too, which nobody else could see to join.
+		return reply{resp: render.Ephemeral("This server keeps apps' answers private (Use External Apps is off), so nobody else would see a table: " +
+			"add `computer: easy` or `computer: strong` to play the computer here, or start a table in a group DM.")}, nil
+	}
 	var match *cribbage.Match
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)

@@ -340,3 +340,26 @@ func TestInteractionKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestATableWhereAnswersArePrivate: in a server without the bot that
+// turned off Use External Apps, Discord makes a user's install's answers
+// private, the table message too: a table for people there is refused,
+// one against the computer opens, marked as only tokens reach it.
+func TestATableWhereAnswersArePrivate(t *testing.T) {
+	u := newUnit(t)
+	start := func(opts ...discordtest.Opt) *discordgo.Interaction {
+		ic := discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "start", opts...), alice.ID)
+		ic.Member.Permissions &^= discordgo.PermissionUseExternalApps
+		return ic
+	}
+	if r := u.ok(start()); r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(r.Data.Content, "Use External Apps") {
+		t.Errorf("a table for people where answers are private: %+v", r.Data)
+	}
+	r, err := u.route(start(discordtest.Opt{Name: "computer", Value: "easy"}))
+	if err != nil || r.tableMessage == 0 {
+		t.Fatalf("a table against the computer: %v, %+v", err, r)
+	}
+	if tb := u.table(r.tableMessage); !tb.TokenOnly || tb.GuildID != "elsewhere" {
+		t.Errorf("the table: token-only %v, guild %q", tb.TokenOnly, tb.GuildID)
+	}
+}
