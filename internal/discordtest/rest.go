@@ -219,6 +219,9 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	var m Message
 	json.Unmarshal(body, &m.Message)
 	attachments, e := s.attachmentsAfter(channelID, nil, body, files, m.Embeds)
+	if e == nil {
+		e = v2Attachments(body, attachments)
+	}
 	if e != nil {
 		return Message{}, e
 	}
@@ -314,6 +317,10 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *a
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
 	json.Unmarshal(body, &edit)
+	v2, e := s.v2Edit(m, fields)
+	if e != nil {
+		return Message{}, e
+	}
 	s.mu.Lock()
 	existing, embeds, channelID := m.Attachments, m.Embeds, m.ChannelID
 	s.mu.Unlock()
@@ -324,12 +331,18 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *a
 		}
 	}
 	attachments, e := s.attachmentsAfter(channelID, existing, body, files, embeds)
+	if e == nil {
+		e = v2Attachments(body, attachments)
+	}
 	if e != nil {
 		return Message{}, e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m.Attachments = attachments
+	if v2 {
+		m.Flags |= discordgo.MessageFlagsIsComponentsV2
+	}
 	if raw, ok := fields["content"]; ok && string(raw) != "null" {
 		m.Content = edit.Content
 	}
