@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -33,6 +34,13 @@ func (b *Bot) handByFollowup(ctx context.Context, ic *discordgo.Interaction, t *
 		after: func(ctx context.Context) { b.sendHand(ctx, ic, hand, at) }}, nil
 }
 
+// handTries and maxHandWait bound how long a hand view sent as a
+// followup waits for its token's rate limit.
+const (
+	handTries   = 4
+	maxHandWait = 2 * time.Second
+)
+
 // sendHand sends a hand view as a private followup of ic, counted among
 // the five followups Discord allows an interaction there.
 func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand render.Message, at time.Time) {
@@ -40,13 +48,43 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 		b.logger(ic).Warn("no followup left to show a hand view")
 		return
 	}
-	body := &discordgo.WebhookParams{Content: hand.Content, Embeds: hand.Embeds, Components: hand.Components, Files: hand.Files,
-		Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: hand.AllowedMentions()}
-	_, err := b.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(b.applicationID(), ic.Token),
-		Bucket: rest.TokenBucket(ic.Token), Route: "POST /webhooks/{application}/{token}", Body: body, Files: hand.Files,
-		Interaction: true, TokenAt: at})
+	var err error
+	for range handTries {
+		// Held back (Paced), nothing was sent: the files are unread.
+		body := &discordgo.WebhookParams{Content: hand.Content, Embeds: hand.Embeds, Components: hand.Components, Files: hand.Files,
+			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: hand.AllowedMentions()}
+		_, err = b.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(b.applicationID(), ic.Token),
+			Bucket: rest.TokenBucket(ic.Token), Route: "POST /webhooks/{application}/{token}", Body: body, Files: hand.Files,
+			Interaction: true, TokenAt: at})
+		var paced *rest.Paced
+		if !errors.As(err, &paced) {
+			break
+		}
+		// The token's bucket is spent (the story may have gone through
+		// it): the player is waiting for this view, so wait for it.
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(min(paced.Until.Sub(b.now()), maxHandWait)):
+		}
+	}
 	if err != nil {
 		b.followups.GiveBack(ic.Token)
 		b.logger(ic).Warn("could not send the hand view", "err", err)
+	}
+}
+
+// lendToken gives the table a change opened (a rematch, a match's next
+// game), where only tokens reach, the token of the interaction that made
+// the change: the new table has no message and no token of its own, and
+// its table message and story can go out only as followups of one. It is
+// recorded for no message of the new table (the live surface never edits
+// with it); the story only makes followups through it.
+func (b *Bot) lendToken(ctx context.Context, t *cribbage.Table, ic *discordgo.Interaction) {
+	if !t.TokenOnly || t.RematchID == 0 || ic == nil || ic.Token == "" {
+		return
+	}
+	if err := b.store.RecordEditToken(ctx, t.RematchID, cribbage.MessageToken{Token: ic.Token, At: b.now()}); err != nil && ctx.Err() == nil {
+		b.logger(ic).Warn("could not lend a token to the next table", "table", t.RematchID, "err", err)
 	}
 }

@@ -209,6 +209,27 @@ func TestATwoPlayerGameInAGroupDMPausedTwoDays(t *testing.T) {
 	if st, _ := h.store.PlayerStats(context.Background(), "", alice.ID); st.People.Games != 1 {
 		t.Errorf("Alice's own records: %+v", st)
 	}
+
+	// A rematch: its table message goes out as a followup of the click
+	// that made it, and its story after it; only tokens reach it too.
+	h.click(bob, msg, "/rematch/"+itoa64(id))
+	h.click(alice, msg, "/rematch/"+itoa64(id))
+	next := h.table(id).RematchID
+	if next == 0 {
+		t.Fatal("no rematch")
+	}
+	nmsg := h.postedTableMessage(next)
+	if nt := h.table(next); !nt.TokenOnly || nt.Status != cribbage.StatusPlaying {
+		t.Fatalf("the rematch: token-only %v, %s", nt.TokenOnly, nt.Status)
+	}
+	if m, ok := h.fake.Message(nmsg); !ok || m.Ephemeral || m.ChannelID != groupDM {
+		t.Errorf("the rematch's table message: %+v", m)
+	}
+	h.showHand(bob, nmsg, next)
+	h.drain()
+	if m := h.tableMessage(next); m.ThreadID != "" {
+		t.Errorf("a thread %s for the rematch", m.ThreadID)
+	}
 }
 
 // TestAThreePlayerGameInAServerWithoutTheBot: through Alice's install of
