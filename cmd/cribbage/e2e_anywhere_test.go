@@ -271,3 +271,39 @@ func TestAThreePlayerGameInAServerWithoutTheBot(t *testing.T) {
 		t.Errorf("%d story followups", story)
 	}
 }
+
+// TestPartnersAndComputersInAGroupDM: two people in a group DM open a
+// four-seat partnership table with the computer, which takes the two
+// seats nobody joined when the host presses Start; played to 61 with
+// every public payload scanned, the computers' moves told as followups
+// like anyone's, no request with the bot's token.
+func TestPartnersAndComputersInAGroupDM(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, func(h *harness) {
+		h.global, h.guild, h.channel, h.mark = true, "", groupDM, discordtest.InGroupDM
+	})
+	id, msg := h.open(alice, discordtest.Opt{Name: "players", Value: 4}, discordtest.Opt{Name: "teams", Value: true},
+		discordtest.Opt{Name: "points", Value: 61}, discordtest.Opt{Name: "computer", Value: "easy"})
+	h.click(bob, msg, "/join/"+itoa64(id))
+	if a := h.click(alice, msg, "/begin/"+itoa64(id)); a.Ephemeral() {
+		t.Fatalf("Start refused: %s", a.Content())
+	}
+	tb := h.table(id)
+	if tb.Status != cribbage.StatusPlaying || !tb.Options.Partners || !tb.HasComputer() {
+		t.Fatalf("the table: %s, seats %+v", tb.Status, tb.Seats)
+	}
+	h.playScanned(id, msg, usersOf(alice, bob))
+	if final := h.table(id); final.Status != cribbage.StatusFinished {
+		t.Fatalf("status %s", final.Status)
+	}
+	h.drain()
+	computer := 0
+	for _, m := range h.fake.ChannelMessages(groupDM) {
+		if m.ID != msg && strings.Contains(m.Text(), "(easy)") {
+			computer++
+		}
+	}
+	if computer == 0 {
+		t.Error("no computer's move told in the group DM")
+	}
+}
