@@ -30,6 +30,10 @@ import (
 // a user's install of the app authorized it.
 const maxFollowups = 5
 
+// codeFollowupsSpent is Discord's error code for a followup past the
+// five an interaction may make.
+const codeFollowupsSpent = 40094
+
 // noTokenWait is how long a post waits for a usable token before it
 // looks again: a click records one at once.
 const noTokenWait = 2 * time.Second
@@ -55,6 +59,13 @@ func (f *Followups) Take(token string) bool {
 	}
 	f.made[token]++
 	return true
+}
+
+// spend counts a token's followups as all made.
+func (f *Followups) spend(token string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.made[token] = maxFollowups
 }
 
 // GiveBack uncounts a followup that was not made.
@@ -103,14 +114,15 @@ func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.
 		if err == nil {
 			err = json.Unmarshal(raw, &msg)
 		}
-		if err == nil || !rest.TokenRefused(err) {
+		if err == nil || !rest.TokenRefused(err) && discordCode(err) != codeFollowupsSpent {
 			if err != nil {
 				d.followups.GiveBack(tok.Token)
 			}
 			return msg, err
 		}
-		// Refused (expired early, or its five made by another process):
-		// the next token.
+		// Refused (expired early, or its five made by another process,
+		// which this one does not count): the next token.
+		d.followups.spend(tok.Token)
 	}
 	return discordgo.Message{}, &rest.Paced{Until: now.Add(noTokenWait)}
 }
