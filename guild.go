@@ -30,6 +30,11 @@ type GuildSettings struct {
 	// CancelRole is a role whose members may cancel tables, besides the
 	// members with Manage Server; "" for none.
 	CancelRole string
+	// Language is the language of what the server's channels see (the
+	// table message, the story, tournaments, the leaderboard), a
+	// catalogue name of bot/lang ("fr"), or "" for the server's own
+	// locale as Discord sends it.
+	Language string
 	// UpdatedBy and UpdatedAt say who last changed the settings, and when.
 	UpdatedBy string
 	UpdatedAt time.Time

@@ -264,4 +264,8 @@ type HandView struct {
 	// Version is the table version the view showed when the token was
 	// recorded.
 	Version int64
+	// Lang is the language the view speaks, its player's (a catalogue
+	// name of bot/lang; "" for English), so the edits that keep it
+	// current speak it too.
+	Lang string
 }

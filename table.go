@@ -40,7 +40,14 @@ type Table struct {
 	GuildID   string
 	ChannelID string
 	HostID    string
-	Options   engine.Options
+	// Locale is the Discord locale of the place the table was opened: the
+	// server's guild_locale, or, at a table outside a server (a DM with
+	// the bot, a group DM), its starter's locale. What the
+	// channel sees of the table speaks it when the server's admins chose
+	// no language (GuildSettings.Language). Written once, when the table
+	// is made; "" for tables made before it was kept.
+	Locale  string
+	Options engine.Options
 	// Computer is the level filling empty seats, or empty for none.
 	Computer string
 	Status   Status

@@ -13,6 +13,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -68,7 +69,7 @@ func TestCancelHandler(t *testing.T) {
 		t.Errorf("announcements: post %v, table refresh %v", post, refresh)
 	}
 	// The table message says who and why, and has no buttons left.
-	m := render.Table(tb, "")
+	m := render.Table(lang.English, tb, "")
 	if !strings.Contains(m.Embeds[0].Description, "cancelled by <@"+ada.ID+">: spam in the channel") || len(m.Components) != 0 {
 		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
 	}
@@ -84,12 +85,12 @@ func TestCancelHandler(t *testing.T) {
 	} {
 		_, err := u.route(ic)
 		var c *refusal.CancelledError
-		if msg, _ := refusal.Words(err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
+		if msg, _ := refusal.Words(lang.English, err); !errors.As(err, &c) || !strings.Contains(msg, "cancelled by <@"+ada.ID+">: spam in the channel") {
 			t.Errorf("%s: %v (%q)", discordtest.CustomID(ic), err, msg)
 		}
 	}
 	// The hand view, if open, says so too and offers nothing.
-	if h := render.Hand(tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
+	if h := render.Hand(lang.English, tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
 		t.Errorf("hand view: %q, %d rows", h.Content, len(h.Components))
 	}
 	// Over is over.
@@ -221,7 +222,7 @@ func TestSettingsApplyToStartAndJoin(t *testing.T) {
 	}
 	_, err := u.route(discordtest.Command(guild, games.ID, alice, "start", opt("points", 121)))
 	var many *refusal.TooManyTablesError
-	if msg, _ := refusal.Words(err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
+	if msg, _ := refusal.Words(lang.English, err); !errors.As(err, &many) || !strings.Contains(msg, "1 open table in this server") {
 		t.Errorf("the limit: %v (%q)", err, msg)
 	}
 	if _, err := u.store.Table(context.Background(), 2); !errors.Is(err, cribbage.ErrNotFound) {
@@ -242,7 +243,7 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if tb := u.table(1); tb.Computer != "expert" {
 		t.Errorf("strong is stored as %q", tb.Computer)
 	}
-	if m := render.Table(u.table(1), ""); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
+	if m := render.Table(lang.English, u.table(1), ""); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
 		t.Errorf("lobby: %q", m.Embeds[0].Description)
 	}
 	if _, err := u.click(alice, "/begin/1"); err != nil {
@@ -318,28 +319,38 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 }
 
 // TestHelpNamesEveryCommand: /cribbage help tells of every subcommand of
-// every command, within a message's 2000 characters.
+// every command, within a message's 2000 characters, in every language,
+// by the names that language's players see.
 func TestHelpNamesEveryCommand(t *testing.T) {
-	if n := len([]rune(render.HelpText)); n > 2000 {
-		t.Errorf("help is %d characters", n)
-	}
-	for _, c := range command.Definitions() {
-		if c.Type == discordgo.UserApplicationCommand {
-			// A user command is chosen from a person's menu, by its name.
-			if !strings.Contains(render.HelpText, "**"+c.Name+"**") {
-				t.Errorf("help never names the user command %q", c.Name)
-			}
-			continue
+	for _, code := range lang.Codes() {
+		l, _ := lang.ByCode(code)
+		locale := discordgo.Locale(l.Locales()[0])
+		help := render.Help(l)
+		if n := len([]rune(help)); n > 2000 {
+			t.Errorf("%s: help is %d characters", code, n)
 		}
-		if c.Name != command.Play && !strings.Contains(render.HelpText, "/"+c.Name) {
-			t.Errorf("help never names /%s", c.Name)
-		}
-		for _, o := range c.Options {
-			if o.Name == "help" {
-				continue // being read
+		for _, c := range command.Localized() {
+			if c.Type == discordgo.UserApplicationCommand {
+				// A user command is chosen from a person's menu, by its name.
+				if !strings.Contains(help, "**"+c.Name+"**") {
+					t.Errorf("%s: help never names the user command %q", code, c.Name)
+				}
+				continue
 			}
-			if !strings.Contains(render.HelpText, "`"+o.Name) && !strings.Contains(render.HelpText, " "+o.Name+"`") {
-				t.Errorf("help never names /%s %s", c.Name, o.Name)
+			if c.Name != command.Play && !strings.Contains(help, "/"+c.Name) {
+				t.Errorf("%s: help never names /%s", code, c.Name)
+			}
+			for _, o := range c.Options {
+				if o.Name == "help" {
+					continue // being read
+				}
+				name := o.Name
+				if n, ok := o.NameLocalizations[locale]; ok {
+					name = n
+				}
+				if !strings.Contains(help, "`"+name) && !strings.Contains(help, " "+name+"`") {
+					t.Errorf("%s: help never names /%s %s", code, c.Name, name)
+				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
@@ -41,7 +42,8 @@ func (a *httpAnswer) answer(ctx context.Context, ic *discordgo.Interaction, resp
 	body, err := json.Marshal(first)
 	if err != nil {
 		a.b.log.Error("could not encode an answer", "interaction", ic.ID, "err", err)
-		body = []byte(`{"type":4,"data":{"content":"` + refusal.Apology + `","flags":64}}`)
+		apology, _ := json.Marshal(refusal.Apology(command.Lang(ic)))
+		body = []byte(`{"type":4,"data":{"content":` + string(apology) + `,"flags":64}}`)
 	}
 	a.respond(body)
 	var m *discordgo.Message

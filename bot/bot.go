@@ -213,9 +213,10 @@ func New(opts Options) (*Bot, error) {
 	// (tests run both on one fake clock).
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
-		AppID: b.applicationID, Context: b.liveContext})
+		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	b.followups = &story.Followups{}
-	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups})
+	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
+		Speak: b.speakOrEnglish})
 	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
@@ -390,7 +391,7 @@ func (b *Bot) registerCommands() error {
 		endpoint = discordgo.EndpointApplicationGuildCommands(b.appID, b.opts.GuildID)
 	}
 	var body []commandBody
-	for _, c := range command.Definitions() {
+	for _, c := range command.Localized() {
 		body = append(body, commandBody{ApplicationCommand: c, DefaultMemberPermissions: c.DefaultMemberPermissions})
 	}
 	if _, err := b.session.RequestWithBucketID(http.MethodPut, endpoint, body, endpoint); err != nil {

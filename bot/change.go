@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
@@ -58,8 +59,11 @@ type changeOf struct {
 type changed struct {
 	table *cribbage.Table
 	seat  int
-	note  []string
+	note  live.Note
 	msg   cribbage.TableMessage
+	// speak is the language of the table's channel, which its story
+	// and its table message speak.
+	speak lang.Lang
 }
 
 // change makes one change to table id; see changeOf. It returns a nil
@@ -92,8 +96,13 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 			}
 			msg = &m
 		}
+		// The story speaks the language of the table's channel.
+		speak, err := b.speak(ctx, from)
+		if err != nil {
+			return changed{seat: -1}, err
+		}
 		t := from.Clone()
-		done, ch, err := b.decide(t, msg.ThreadID, c)
+		done, ch, err := b.decide(speak, t, msg.ThreadID, c)
 		if err != nil || ch == nil {
 			return changed{seat: -1}, err
 		}
@@ -107,7 +116,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		done.table, done.msg = saved, *msg
+		done.table, done.msg, done.speak = saved, *msg, speak
 		b.lendToken(ctx, saved, c.ic)
 		if c.own {
 			b.live.Moved(saved, done.note)
@@ -120,8 +129,8 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 
 // decide checks that c may change t, whose thread is threadID, lets the
 // domain make the change on t, and words it: the story, the note for the
-// hand views, and a closing table's last refresh.
-func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
+// hand views, and a closing table's last refresh. The story speaks l.
+func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
 		check := c.place
@@ -157,7 +166,7 @@ func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *
 	if err != nil || ch == nil {
 		return done, nil, err
 	}
-	render.Tell(ch)
+	render.Tell(l, ch)
 	if t.State != nil {
 		done.note = live.MoveNote(t, events)
 	}
@@ -176,7 +185,7 @@ func (b *Bot) decide(t *cribbage.Table, threadID string, c changeOf) (changed, *
 // (and whose tables the tournament plays on), and a table the change
 // opened (a match's next game, a rematch) makes its computers' moves now
 // that it is saved.
-func (b *Bot) moved(t *cribbage.Table, note []string) {
+func (b *Bot) moved(t *cribbage.Table, note live.Note) {
 	b.live.Moved(t, note)
 	switch {
 	case t.Tournament != nil && !t.Status.Open():
@@ -274,4 +283,28 @@ func (l *keyLocks[K]) lock(key K) func() {
 		}
 		l.mu.Unlock()
 	}
+}
+
+// speakOrEnglish is speak, or English when the settings cannot be read:
+// for words inside a change, which must not fail for want of a language.
+func (b *Bot) speakOrEnglish(ctx context.Context, t *cribbage.Table) lang.Lang {
+	l, err := b.speak(ctx, t)
+	if err != nil {
+		return lang.English
+	}
+	return l
+}
+
+// speak is the language of what t's channel sees: the server's setting,
+// else the locale of the place the table was opened (lang.Server). It
+// reads the server's settings: one read a change, or a live edit.
+func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
+	if t.GuildID == "" {
+		return lang.Server("", t.Locale), nil
+	}
+	settings, err := b.store.GuildSettings(ctx, t.GuildID)
+	if err != nil {
+		return lang.English, err
+	}
+	return lang.Server(settings.Language, t.Locale), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -33,7 +34,7 @@ func TestPlayHintSaysWhoseAdvantage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tbl := &cribbage.Table{Options: tt.opts}
-			got := render.PlayHint(tbl, engine.View{}, ai.PlayAdvice{Card: card, Net: tt.net, Racing: tt.race, Chance: 0.62})
+			got := render.PlayHint(lang.English, tbl, engine.View{}, ai.PlayAdvice{Card: card, Net: tt.net, Racing: tt.race, Chance: 0.62})
 			if !strings.HasSuffix(got, tt.want) {
 				t.Errorf("hint %q, want it to end %q", got, tt.want)
 			}
@@ -60,7 +61,7 @@ func TestDiscardHintSaysWhosePlay(t *testing.T) {
 			if tt.opts.Players > 2 {
 				hand = engine.SetOf(dealt.Cards()[:5]...)
 			}
-			got := render.DiscardHint(tt.opts, ai.Splits(tt.opts, 0, 1, hand), 3)
+			got := render.DiscardHint(lang.English, tt.opts, ai.Splits(tt.opts, 0, 1, hand), 3)
 			if !strings.Contains(got, tt.want) {
 				t.Errorf("hint %q, want it to say %q", got, tt.want)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -97,7 +98,7 @@ func TestDailyAnswerInAServerAndADM(t *testing.T) {
 		t.Fatalf("alice's answer: %+v, %v (gave up %v)", got, err, gave)
 	}
 	if res.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(res.Data.Content, render.DailyVerdict(d, got.Throw)) ||
-		!strings.Contains(res.Data.Content, render.DiscardHint(d.Options, d.Splits, 3)) {
+		!strings.Contains(res.Data.Content, render.DiscardHint(lang.English, d.Options, d.Splits, 3)) {
 		t.Errorf("the answer's view:\n%s", res.Data.Content)
 	}
 	if _, ok := dailyButton(res.Data.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/dmonth/") }); !ok {

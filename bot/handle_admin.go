@@ -30,7 +30,7 @@ func checkOpen(t *cribbage.Table) error {
 	case t.Status == cribbage.StatusCancelled:
 		return &refusal.CancelledError{ID: t.ID, By: t.CancelledBy, Reason: t.CancelReason}
 	case t.Status == cribbage.StatusFinished && t.State != nil:
-		return &refusal.OverError{ID: t.ID, Result: render.ResultLine(t, t.State.Result)}
+		return &refusal.OverError{ID: t.ID, Finished: t}
 	case !t.Status.Open():
 		return &refusal.OverError{ID: t.ID}
 	}
@@ -61,7 +61,8 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 		if err := t.Cancel(uid, reason); err != nil {
 			return nil, nil, err
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
+		// The post is the channel's: the server's language.
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(b.speakOrEnglish(ctx, t), t), render.CountsForNobody(b.speakOrEnglish(ctx, t)))
 		people := toldOfCancel(t)
 		if len(people) > 0 {
 			text = render.Mentions(people) + " " + text
@@ -81,8 +82,8 @@ func (b *Bot) cmdCancel(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err != nil {
 		b.logger(ic).Warn("could not read a cancelled table's message", "table", t.ID, "err", err)
 	}
-	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d%s is cancelled. Its players are told on the table and in its thread; %s",
-		t.ID, render.MessageLink(t, m), strings.ToLower(render.CountsForNobody[:1])+render.CountsForNobody[1:]))}, nil
+	l := command.Lang(ic)
+	return reply{resp: render.Ephemeral(l.T("admin.cancelled", "ID", t.ID, "Link", render.MessageLink(t, m)))}, nil
 }
 
 // toldOfCancel are the people a cancelled table's post mentions: its

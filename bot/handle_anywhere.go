@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 )
@@ -28,9 +29,15 @@ func (b *Bot) handByFollowup(ctx context.Context, ic *discordgo.Interaction, t *
 	if err != nil {
 		return reply{}, err
 	}
-	hand := render.Hand(t, seat, 0, "")
+	// The table message speaks its channel's language, the hand view its
+	// player's.
+	speak, err := b.speak(ctx, t)
+	if err != nil {
+		return reply{}, err
+	}
+	hand := render.Hand(command.Lang(ic), t, seat, 0, "")
 	at := b.now()
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(t, m.Board).Response(false)},
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(speak, t, m.Board).Response(false)},
 		after: func(ctx context.Context) { b.sendHand(ctx, ic, hand, at) }}, nil
 }
 

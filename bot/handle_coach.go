@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -22,18 +23,18 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	}
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	var hint string
 	switch {
 	case v.Phase == engine.PhaseDiscard && !v.Discarded[seat]:
-		hint = render.DiscardHint(v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
+		hint = render.DiscardHint(command.Lang(ic), v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
-		hint = render.PlayHint(t, v, ai.AdvisePlay(v, coachSeed(t, v)))
+		hint = render.PlayHint(command.Lang(ic), t, v, ai.AdvisePlay(v, coachSeed(t, v)))
 	case render.CountingNow(t, seat):
-		hint = render.ShowHint(t)
+		hint = render.ShowHint(command.Lang(ic), t)
 	default:
-		return handView(ic, t, seat, 0, "The coach has advice when you have a discard, a card to play or a hand to count."), nil
+		return handView(ic, t, seat, 0, command.Lang(ic).T("coach.no-advice")), nil
 	}
 	if err := b.store.MarkAssisted(ctx, t.ID); err != nil {
 		return reply{}, err
@@ -56,7 +57,7 @@ func (b *Bot) clickReview(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	v := t.State.ViewFor(seat)
 	if v.LastHandNo == 0 {
-		return reply{resp: render.Ephemeral("There is no finished hand to look back on yet.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.no-review"))}, nil
 	}
-	return reply{resp: render.Ephemeral(render.ReviewText(v))}, nil
+	return reply{resp: render.Ephemeral(render.ReviewText(command.Lang(ic), v))}, nil
 }

@@ -26,7 +26,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(t, seat, selected, note).Response(true)},
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(command.Lang(ic), t, seat, selected, note).Response(true)},
 		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
 }
 
@@ -89,7 +89,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
 }
@@ -105,17 +105,14 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	text := ""
-	if len(done.note) > 0 {
-		text = live.LastMoveNote(done.note)
-	}
+	text := live.LastMoveNote(command.Lang(ic), done.table, done.note)
 	return handView(ic, done.table, done.seat, 0, text), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
 // reason, when they are seated; as a plain private message otherwise.
 func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID, cause error) (reply, error) {
-	msg, known := refusal.Words(cause)
+	msg, known := refusal.Words(command.Lang(ic), cause)
 	if !known || errors.Is(cause, cribbage.ErrNotSeated) || errors.Is(cause, cribbage.ErrNotFound) || errors.Is(cause, cribbage.ErrDuplicate) {
 		return reply{}, cause
 	}
@@ -148,9 +145,9 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 		return reply{}, err
 	}
 	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(refusal.ErrStaleView)), nil
+		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
@@ -216,20 +213,20 @@ func (b *Bot) cmdResign(ctx context.Context, ic *discordgo.Interaction) (reply, 
 	if err := checkOpen(t); err != nil {
 		return reply{}, err
 	}
-	what := "the game"
+	l := command.Lang(ic)
+	key := "resign.confirm"
 	if t.Options.Partners {
-		what = "the game for your partnership"
+		key = "resign.confirm-partners"
 	}
-	text := fmt.Sprintf("Resign table %d? This concedes %s: it counts as a loss.", t.ID, what)
-	buttons := []discordgo.MessageComponent{discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
+	text := l.T(key, "ID", t.ID)
+	buttons := []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.resign"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()}}
 	if t.Match != nil {
 		// A game of a match resigns that game alone, and the match goes on;
 		// or the whole match goes with it.
-		text = fmt.Sprintf("Resign at table %d? **Resign the game** concedes this game (2 game points to the other side), and the match goes on. "+
-			"**Resign the match** concedes the match as well.", t.ID)
+		text = l.T("resign.confirm-match", "ID", t.ID)
 		buttons = []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign the game", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
-			discordgo.Button{Label: "Resign the match", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-game"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Resign, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.resign-match"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ResignMatch, Table: t.ID}.String()},
 		}
 	}
 	r := render.Ephemeral(text)

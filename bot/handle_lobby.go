@@ -8,6 +8,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -21,7 +22,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: render.Ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: use `/cribbage start` there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.games-channel", "Channel", settings.GamesChannel))}, nil
 	}
 	uid, name := command.User(ic)
 	opts := command.Options(ic)
@@ -34,7 +35,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["teams"]; ok && v.BoolValue() {
 		if o.Players != 4 {
-			return reply{resp: render.Ephemeral("Teams need four players: use `players: 4` with `teams: True`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.teams-four"))}, nil
 		}
 		o.Partners = true
 	}
@@ -46,40 +47,38 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	}
 	if v, ok := opts["muggins"]; ok && v.BoolValue() {
 		if !o.ManualCounting {
-			return reply{resp: render.Ephemeral("Muggins only makes sense when players count their own hands: add `counting: manual`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.muggins-manual"))}, nil
 		}
 		o.Muggins = true
 	}
 	if err := o.Validate(); err != nil {
 		b.logger(ic).Info("table options refused", "err", err)
-		return reply{resp: render.Ephemeral("Those options don't make a table: 2, 3 or 4 players (teams only with 4), to 61 or 121 points.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.bad-table"))}, nil
 	}
 	computer := ""
 	if v, ok := opts["computer"]; ok {
 		level, ok := command.ComputerLevel(v.StringValue())
 		if !ok {
-			return reply{resp: render.Ephemeral("The computer plays `easy` or `strong`.")}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.computer-levels"))}, nil
 		}
 		computer = string(level)
 	}
 	tokenOnly := command.TokenOnly(ic)
 	if ic.GuildID == "" && !tokenOnly && computer == "" {
 		// Nobody else can come into a DM with the bot to take a seat.
-		return reply{resp: render.Ephemeral("In a DM with me you play the computer: add `computer: easy` or `computer: strong`. " +
-			"To play friends, start a table in a server channel.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.dm-computer-only"))}, nil
 	}
 	if tokenOnly && ic.Member != nil && ic.Member.Permissions&discordgo.PermissionUseExternalApps == 0 && computer == "" {
 		// Discord makes every answer of a user's install private in a
 		// server that turned off Use External Apps: the table message
 		// too, which nobody else could see to join.
-		return reply{resp: render.Ephemeral("This server keeps apps' answers private (Use External Apps is off), so nobody else would see a table: " +
-			"add `computer: easy` or `computer: strong` to play the computer here, or start a table in a group DM.")}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.external-apps-off"))}, nil
 	}
 	var match *cribbage.Match
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
 		if err != nil {
-			return reply{resp: render.Ephemeral(refusal.Text(err))}, nil
+			return reply{resp: render.Ephemeral(refusal.Text(command.Lang(ic), err))}, nil
 		}
 		match = m
 	}
@@ -87,19 +86,22 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
 	}
-	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, HostID: uid, Options: o,
+	// The table speaks the place it was opened in: the server's
+	// language, or outside a server (a DM, a group DM) its host's.
+	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, Locale: command.PlaceLocale(ic), HostID: uid, Options: o,
 		Computer: computer, FourColour: fourColour, TokenOnly: tokenOnly, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
 		openTablesHold(settings, uid))
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
 	// A new message: it has no board yet.
-	r := render.Table(t, "")
-	r.Content = fmt.Sprintf("%s opened a cribbage table.", name)
+	l := lang.Server(settings.Language, t.Locale)
+	r := render.Table(l, t, "")
+	r.Content = l.T("table.opened", "Name", name)
 	if tokenOnly {
 		// Where only clicks reach the bot, say how a table left for a
 		// while is picked up again.
-		r.Content += " I'm not in this chat, so I only answer clicks: if the table looks behind, press **Show my hand** to bring it up to date."
+		r.Content = l.T("table.opened-token-only", "Name", name)
 	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
@@ -213,5 +215,5 @@ func (b *Bot) cmdLeave(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		return reply{}, err
 	}
 	t := done.table
-	return reply{resp: render.Ephemeral(fmt.Sprintf("You left table %d.", t.ID))}, nil
+	return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.left", "ID", t.ID))}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -33,7 +34,7 @@ func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int6
 // updated answers a click on a table message with the message as the
 // click's change left it, showing the board the message has.
 func updated(done changed) reply {
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.table, done.msg.Board).Response(false)}}
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: render.Table(done.speak, done.table, done.msg.Board).Response(false)}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
@@ -62,19 +63,19 @@ func (b *Bot) clickRematch(ctx context.Context, ic *discordgo.Interaction, c cli
 		ch.Hold = openTablesHold(settings, uid)
 		switch {
 		case ch.Next != nil && len(t.Offer.Accepted) > 1:
-			ch.Outbox = append(ch.Outbox, render.Post(t, "🔁 Everyone accepted the rematch: its table message follows in the channel.", nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, b.speakOrEnglish(ctx, t).T("rematch.accepted"), nil))
 		case offering && ch.Next == nil:
 			var waiting []string
 			for _, s := range t.Offer.Waiting(t) {
 				waiting = append(waiting, s.UserID)
 			}
-			text := fmt.Sprintf("🔁 **%s** offers a rematch. %s: **Accept rematch** or **Decline** on the table message.", render.NameOf(t, uid), render.Mentions(waiting))
+			text := b.speakOrEnglish(ctx, t).T("rematch.offered", "By", render.NameOf(t, uid), "Waiting", render.Mentions(waiting))
 			ch.Outbox = append(ch.Outbox, render.Post(t, text, waiting))
 		}
 		return ch, nil
 	})
 	if errors.Is(err, cribbage.ErrRematched) {
-		return b.rematchedAlready(ctx, c.Table)
+		return b.rematchedAlready(ctx, ic, c.Table)
 	}
 	if err != nil {
 		return reply{}, tooMany(err, settings)
@@ -97,7 +98,7 @@ func rematchRefusal(err error) error {
 }
 
 // rematchedAlready tells a late click where the table's rematch is.
-func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
+func (b *Bot) rematchedAlready(ctx context.Context, ic *discordgo.Interaction, id int64) (reply, error) {
 	prev, err := b.store.Table(ctx, id)
 	if err != nil {
 		return reply{}, err
@@ -110,7 +111,7 @@ func (b *Bot) rematchedAlready(ctx context.Context, id int64) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	return reply{resp: render.Ephemeral(fmt.Sprintf("Table %d already has its rematch: table %d%s.", id, next.ID, render.MessageLink(next, m)))}, nil
+	return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.has-rematch", "ID", id, "Next", next.ID, "Link", render.MessageLink(next, m)))}, nil
 }
 
 // clickNoRematch declines the rematch offer (or, from whoever made it,
@@ -149,7 +150,7 @@ func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
 		}
 		ch := cribbage.LapseOffer(t, b.now())
 		if ch != nil {
-			text := fmt.Sprintf("<@%s>, your rematch offer at table %d lapsed: not everyone accepted it within a day.", by, t.ID)
+			text := b.speakOrEnglish(ctx, t).T("rematch.lapsed", "By", by, "ID", t.ID)
 			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
 		}
 		return ch, nil, nil
@@ -205,7 +206,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 		return reply{}, err
 	}
 	if settings.GamesChannel != "" && ic.ChannelID != settings.GamesChannel {
-		return reply{resp: render.Ephemeral(fmt.Sprintf("Tables open in <#%s> on this server: challenge there.", settings.GamesChannel))}, nil
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.challenge-channel", "Channel", settings.GamesChannel))}, nil
 	}
 	o := engine.Options{Players: 2, Target: 121}
 	if settings.DefaultPoints != 0 {
@@ -225,6 +226,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, err
 	}
+	t.Locale = command.GuildLocale(ic)
 	// The server's limit and the one open challenge to a person are held
 	// in the write, last: a challenge to oneself or to a bot is refused
 	// for that, whatever the tables open.
@@ -234,7 +236,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
-	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(t, "").Response(false)}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: render.Table(lang.Server(settings.Language, t.Locale), t, "").Response(false)}
 	return reply{resp: resp, tableMessage: t.ID}, nil
 }
 
@@ -295,7 +297,7 @@ func (b *Bot) clickDecline(ctx context.Context, ic *discordgo.Interaction, c cli
 		if err != nil {
 			return nil, err
 		}
-		text := fmt.Sprintf("<@%s>, **%s** declined your challenge.", t.HostID, t.Challenge.Name)
+		text := b.speakOrEnglish(ctx, t).T("challenge.declined-post", "Host", t.HostID, "Name", t.Challenge.Name)
 		ch.Outbox = append(ch.Outbox, render.Post(t, text, []string{t.HostID}))
 		return ch, nil
 	})

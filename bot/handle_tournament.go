@@ -38,7 +38,8 @@ func (tt tournamentTables) CancelGame(ctx context.Context, id int64, by, name st
 		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
 			return nil, nil, nil // over already
 		}
-		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(t), render.CountsForNobody)
+		l := b.speakOrEnglish(ctx, t)
+		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(l, t), render.CountsForNobody(l))
 		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, t.People())}}, nil, nil
 	}})
 	if err != nil {

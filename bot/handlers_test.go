@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -171,7 +172,7 @@ func TestRefusals(t *testing.T) {
 			if _, err := u.route(tt.ic); !errors.Is(err, tt.want) {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
-			if msg, known := refusal.Words(tt.want); !known || strings.Contains(msg, "bot:") {
+			if msg, known := refusal.Words(lang.English, tt.want); !known || strings.Contains(msg, "bot:") {
 				t.Errorf("the player would read %q", msg)
 			}
 			if u.table(1).Version != before {
@@ -264,7 +265,7 @@ func TestRematchHandler(t *testing.T) {
 	// at a table that is over.
 	for _, action := range []string{"/rematch/1", "/norematch/1"} {
 		_, err := u.click(mallory, action)
-		if msg, _ := refusal.Words(err); !errors.Is(err, refusal.ErrNotAtTable) || strings.Contains(msg, "Join") {
+		if msg, _ := refusal.Words(lang.English, err); !errors.Is(err, refusal.ErrNotAtTable) || strings.Contains(msg, "Join") {
 			t.Errorf("a stranger's %s: %v, %q", action, err, msg)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -30,10 +31,10 @@ func matchTable(t *testing.T) *cribbage.Table {
 // won and how; its buttons leave out Rematch while the match goes on.
 func TestTheMatchOnTheTable(t *testing.T) {
 	tb := matchTable(t)
-	if d := render.Table(tb, "").Embeds[0].Description; !strings.HasPrefix(d, "**Match:** Alice 1 – Bob 0 · game 2 of best of 3 · game points 3–0\n") {
+	if d := render.Table(lang.English, tb, "").Embeds[0].Description; !strings.HasPrefix(d, "**Match:** Alice 1 – Bob 0 · game 2 of best of 3 · game points 3–0\n") {
 		t.Errorf("game 2 in play:\n%s", d)
 	}
-	if f := render.Table(tb, "").Embeds[0].Footer.Text; !strings.HasSuffix(f, " · best of 3") {
+	if f := render.Table(lang.English, tb, "").Embeds[0].Footer.Text; !strings.HasSuffix(f, " · best of 3") {
 		t.Errorf("footer %q", f)
 	}
 	// Bob wins game 2: one all, and game 3 is table 9.
@@ -41,7 +42,7 @@ func TestTheMatchOnTheTable(t *testing.T) {
 	tb.State.Phase = engine.PhaseOver
 	tb.State.Result = &engine.Result{Reason: engine.ReasonTarget, Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}, Games: 1}
 	tb.Match.Games = append(tb.Match.Games, cribbage.MatchGame{Table: 8, Winner: 1, Reason: engine.ReasonTarget, Points: 2})
-	r := render.Table(tb, "")
+	r := render.Table(lang.English, tb, "")
 	for _, want := range []string{"**Match:** Alice 1 – Bob 1 after game 2 of best of 3 · game points 3–2", "Game 3 of the match is table 9"} {
 		if !strings.Contains(r.Embeds[0].Description, want) {
 			t.Errorf("after game 2, no %q:\n%s", want, r.Embeds[0].Description)
@@ -52,11 +53,11 @@ func TestTheMatchOnTheTable(t *testing.T) {
 			t.Errorf("Rematch offered in the middle of a match")
 		}
 	}
-	if story := render.StoryText(tb, engine.Event{Kind: engine.EvGameOver, Result: tb.State.Result}).Text; !strings.Contains(story, "Game 3 follows") {
+	if story := render.StoryText(lang.English, tb, engine.Event{Kind: engine.EvGameOver, Result: tb.State.Result}).Text; !strings.Contains(story, "Game 3 follows") {
 		t.Errorf("the story of game 2's end: %s", story)
 	}
 	// The hand view of the finished game leads to the next.
-	hv := render.Hand(tb, 0, 0, "")
+	hv := render.Hand(lang.English, tb, 0, 0, "")
 	found := false
 	for _, b := range buttonsOf(hv.Components) {
 		found = found || b.CustomID == "/hand/9"
@@ -67,10 +68,10 @@ func TestTheMatchOnTheTable(t *testing.T) {
 	// Had Alice resigned the match with game 2, Bob would have won it.
 	tb.Match.Conceded, tb.RematchID = true, 0
 	tb.Match.Games[1].Reason = engine.ReasonResigned
-	if line := render.MatchLine(tb); line != "🏆 **Bob wins the match** 1–1 · game points 2–3 — Alice resigned the match." {
+	if line := render.MatchLine(lang.English, tb); line != "🏆 **Bob wins the match** 1–1 · game points 2–3 — Alice resigned the match." {
 		t.Errorf("a conceded match: %s", line)
 	}
-	if _, ok := buttonNamed(render.Table(tb, "").Components, "/rematch/8"); !ok {
+	if _, ok := buttonNamed(render.Table(lang.English, tb, "").Components, "/rematch/8"); !ok {
 		t.Error("no Rematch once the match is over")
 	}
 }
@@ -84,7 +85,7 @@ func TestAChallengeOnTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb.ID, tb.CreatedAt = 4, time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	r := render.Table(tb, "")
+	r := render.Table(lang.English, tb, "")
 	if r.Content != "<@2>, **Alice** challenges you to cribbage!" || r.Mention != "2" {
 		t.Errorf("the challenge's content %q, mention %q", r.Content, r.Mention)
 	}
@@ -106,7 +107,7 @@ func TestAChallengeOnTheTable(t *testing.T) {
 	if _, err := cribbage.DeclineChallenge(tb, "2"); err != nil {
 		t.Fatal(err)
 	}
-	r = render.Table(tb, "")
+	r = render.Table(lang.English, tb, "")
 	if r.Content != "" || len(r.Components) != 0 || !strings.Contains(r.Embeds[0].Description, "Bob declined Alice's challenge.") {
 		t.Errorf("declined: %q, %d rows, %s", r.Content, len(r.Components), r.Embeds[0].Description)
 	}
@@ -141,11 +142,11 @@ func buttonNamed(comps []discordgo.MessageComponent, customID string) (discordgo
 // to challenge, play a match and agree a rematch, within a message.
 func TestHelpExplainsChallengesAndMatches(t *testing.T) {
 	for _, want := range []string{"`challenge user: @name`", "**Challenge to cribbage**", "match: best of 3", "a skunk 3", "resigned or forfeited game 2", "everyone has accepted"} {
-		if !strings.Contains(render.HelpText, want) {
+		if !strings.Contains(render.Help(lang.English), want) {
 			t.Errorf("help says nothing of %q", want)
 		}
 	}
-	if n := len([]rune(render.HelpText)); n > render.MaxContent {
+	if n := len([]rune(render.Help(lang.English))); n > render.MaxContent {
 		t.Errorf("help is %d characters, over Discord's %d", n, render.MaxContent)
 	}
 }
@@ -164,10 +165,10 @@ func TestACancelledLobbyHadNoMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d := render.Table(lobby, "").Embeds[0].Description; strings.Contains(d, ends) {
+	if d := render.Table(lang.English, lobby, "").Embeds[0].Description; strings.Contains(d, ends) {
 		t.Errorf("the cancelled challenge speaks of a match that never began:\n%s", d)
 	}
-	if d := render.Table(game, "").Embeds[0].Description; !strings.Contains(d, ends) {
+	if d := render.Table(lang.English, game, "").Embeds[0].Description; !strings.Contains(d, ends) {
 		t.Errorf("the cancelled game 2 does not say its match ends:\n%s", d)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -26,7 +27,7 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		{"closed lobby", cribbage.Table{ID: 2, Status: cribbage.StatusClosed, Options: engine.Options{Players: 2, Target: 121}}, "closed"},
 		{"playing", cribbage.Table{ID: 3, Status: cribbage.StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
 	} {
-		r := render.Table(&tc.table, "")
+		r := render.Table(lang.English, &tc.table, "")
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
 			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
 		}
@@ -93,7 +94,7 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := render.StoryLine(two, engine.Event{Kind: engine.EvCutForDeal, Seat: 0, Cards: cards})
+	got := render.StoryLine(lang.English, two, engine.Event{Kind: engine.EvCutForDeal, Seat: 0, Cards: cards})
 	want := "Cut for deal: Alice K♥, Bob K♠; a tie, so again: Alice 3♣, Bob 9♦. **Alice** cuts lowest and deals first."
 	if got != want {
 		t.Errorf("tied cut:\n got %s\nwant %s", got, want)
@@ -101,11 +102,11 @@ func TestStoryShowsEveryRoundOfTheCutAndPartnersWin(t *testing.T) {
 
 	partners := &cribbage.Table{Options: engine.Options{Players: 4, Partners: true, Target: 121},
 		Seats: []cribbage.Seat{{Name: "Alice"}, {Name: "Bob"}, {Name: "Carol"}, {Name: "Dan"}}}
-	line := render.ResultLine(partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
+	line := render.ResultLine(lang.English, partners, &engine.Result{Winner: 1, Scores: []int{100, 121}, Skunks: []int{0, 0}})
 	if !strings.HasPrefix(line, "🏆 **Bob & Dan win** — ") {
 		t.Errorf("partners: %s", line)
 	}
-	if line := render.ResultLine(two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
+	if line := render.ResultLine(lang.English, two, &engine.Result{Winner: 0, Scores: []int{121, 100}, Skunks: []int{0, 0}}); !strings.HasPrefix(line, "🏆 **Alice wins** — ") {
 		t.Errorf("one player: %s", line)
 	}
 }
@@ -123,10 +124,10 @@ func TestUserMessagesNeverShowInternalText(t *testing.T) {
 		{badCard, "`ZZ` isn't a card. Write cards like 5H, 10D, JC or Q♠.", true},
 		{twice, "5h is there twice: a deck has one of each card.", true},
 		{refusal.ErrUnknownCommand, "I don't know that command. `/cribbage help` lists what I can do.", true},
-		{fmt.Errorf("store: save table: %w", errors.New("disk I/O error")), refusal.Apology, false},
+		{fmt.Errorf("store: save table: %w", errors.New("disk I/O error")), refusal.Apology(lang.English), false},
 	}
 	for _, tt := range tests {
-		got, known := refusal.Words(tt.err)
+		got, known := refusal.Words(lang.English, tt.err)
 		if got != tt.want || known != tt.known {
 			t.Errorf("refusal.Words(%v) = %q, %v; want %q, %v", tt.err, got, known, tt.want, tt.known)
 		}

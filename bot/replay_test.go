@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
 
@@ -55,7 +56,7 @@ func TestReplayInteractions(t *testing.T) {
 				r, err := u.b.route(t.Context(), &ic)
 				w := step.Want
 				if w.Error != "" {
-					if msg, _ := refusal.Words(err); err == nil || msg != w.Error {
+					if msg, _ := refusal.Words(lang.English, err); err == nil || msg != w.Error {
 						t.Errorf("step %d: got %v (%q), want the refusal %q", n+1, err, msg, w.Error)
 					}
 					continue

@@ -78,7 +78,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(refusal.ErrShuttingDown)), 0, arrived)
+		ans.answer(runCtx, ic, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), 0, arrived)
 		return
 	}
 	defer b.leave()
@@ -88,7 +88,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology), 0, arrived)
+				ans.answer(runCtx, ic, render.Ephemeral(refusal.Apology(command.Lang(ic))), 0, arrived)
 			}
 			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
 		}
@@ -98,7 +98,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, ans answ
 	outcome := "ok"
 	rep, err := b.routeQueued(ctx, ic)
 	if err != nil {
-		msg, known := refusal.Words(err)
+		msg, known := refusal.Words(command.Lang(ic), err)
 		if !known {
 			outcome = "error"
 			b.log.Error("interaction failed", "interaction", ic.ID, "type", ic.Type.String(), "err", err)
@@ -199,7 +199,7 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		key := command.Key{Command: data.Name, Sub: path}
 		r, ok := commandsByName[key]
 		if to, moved := movedRoutes[key]; !ok && moved {
-			return reply{resp: render.Ephemeral(fmt.Sprintf("That's `%s` now: it works in any channel of the server.", to))}, nil
+			return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.moved", "To", to))}, nil
 		}
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
@@ -321,7 +321,7 @@ func (b *Bot) noteHandView(ctx context.Context, ic *discordgo.Interaction, rep r
 		return
 	}
 	h := rep.hand
-	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived)})
+	b.live.Answered(ctx, live.Shown{Table: h.table, Seat: h.seat, Version: h.version, View: h.view, Token: b.token(ic, id, arrived), Lang: command.Lang(ic)})
 }
 
 // token is ic's token as one that edits message id, dated when ic

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -51,7 +52,7 @@ func TestLeaderboardShowsTheSeasonAsked(t *testing.T) {
 		t.Errorf("seasons asked of the store: %v, want [2 1]", asked)
 	}
 	_, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 3}))
-	if msg, known := refusal.Words(err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
+	if msg, known := refusal.Words(lang.English, err); !known || !strings.Contains(msg, "no season 3") || !strings.Contains(msg, "in season 2") {
 		t.Errorf("season 3: %v, answered %q", err, msg)
 	}
 	if _, err := u.route(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 0})); err == nil {
@@ -130,7 +131,7 @@ func TestSeasonNewIsAnAdminsAndAnnounced(t *testing.T) {
 	}
 	unplayed = true
 	_, err = u.admin(ada, "season new")
-	if msg, known := refusal.Words(err); !errors.Is(err, cribbage.ErrSeasonUnplayed) || !known || !strings.Contains(msg, "no games between people yet") {
+	if msg, known := refusal.Words(lang.English, err); !errors.Is(err, cribbage.ErrSeasonUnplayed) || !known || !strings.Contains(msg, "no games between people yet") {
 		t.Errorf("a season without games: %v, answered %q", err, msg)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -159,8 +160,8 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 		return b.computerClaims(ctx, t.ID, d)
 	}
 	if t.ForfeitDue(now, ts.forfeit) && t.ForfeitOfferedAt.Before(since) && len(opponents) > 0 {
-		text := fmt.Sprintf("⌛ %s %s not moved at table %d since <t:%d:R>. %s: you may **Claim the win** on the table message.",
-			render.Mentions(waiting), render.HasHave(len(waiting)), t.ID, since.Unix(), render.Mentions(opponents))
+		l := b.speakOrEnglish(ctx, t)
+		text := l.N("timer.forfeit", len(waiting), "Waiting", render.Mentions(waiting), "ID", t.ID, "Since", since.Unix(), "Opponents", render.Mentions(opponents))
 		out := []cribbage.Outbound{render.Post(t, text, append(append([]string{}, waiting...), opponents...))}
 		marked, err := b.store.MarkForfeitOffered(ctx, t.ID, t.ForfeitOfferedAt, now, out)
 		if marked {
@@ -170,8 +171,10 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 		return err
 	}
 	if ts.reminderDue(t, now) {
-		_, verb := render.WaitingFor(t)
-		text := fmt.Sprintf("⏰ %s, table %d is waiting for you to %s (since <t:%d:R>).", render.Mentions(waiting), t.ID, verb, since.Unix())
+		// A reminder is posted in the table's thread: the channel's language.
+		l := b.speakOrEnglish(ctx, t)
+		_, verb := render.WaitingFor(l, t)
+		text := l.T("timer.reminder", "Waiting", render.Mentions(waiting), "ID", t.ID, "Verb", verb, "Since", since.Unix())
 		_, err := b.store.MarkReminded(ctx, t.ID, t.RemindedAt, now, []cribbage.Outbound{render.Post(t, text, waiting)})
 		return err
 	}
@@ -212,7 +215,7 @@ func (ts timerSettings) reminderDue(t *cribbage.Table, now time.Time) bool {
 // waitingPeople returns the user ids of the people the game waits on and
 // of the people on the other sides, who could claim a forfeit.
 func (b *Bot) waitingPeople(t *cribbage.Table) (waiting, opponents []string) {
-	seats, _ := render.WaitingFor(t)
+	seats, _ := render.WaitingFor(lang.English, t)
 	sides := map[int]bool{}
 	for _, s := range seats {
 		if seat := t.Seats[s]; seat.Computer == "" {
@@ -233,12 +236,13 @@ func (b *Bot) closeLobby(ctx context.Context, id int64, now time.Time) error {
 	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
 		ch := cribbage.CloseLobby(t, now)
 		if ch != nil {
-			text := fmt.Sprintf("Table %d closed: nobody started it within a day. Open a new one with `/cribbage start`.", t.ID)
+			l := b.speakOrEnglish(ctx, t)
+			text := l.T("timer.lobby-closed", "ID", t.ID)
 			var mentions []string
 			if c := t.Challenge; c != nil {
 				// The challenger is told; the one who did not answer is not
 				// pinged again.
-				text = fmt.Sprintf("<@%s>, **%s** didn't answer your challenge within a day, so table %d is closed.", t.HostID, c.Name, t.ID)
+				text = l.T("timer.challenge-closed", "Host", t.HostID, "Name", c.Name, "ID", t.ID)
 				mentions = []string{t.HostID}
 			}
 			ch.Outbox = []cribbage.Outbound{render.Post(t, text, mentions)}

@@ -38,7 +38,8 @@ func (b Breakdown) Spoken() string {
 		}
 	}
 	fifteensOnly := len(parts)
-	for _, g := range groupShow(b.Items) {
+	for _, p := range groupShow(b.Items) {
+		g := englishPhrase(p)
 		running += g.points
 		parts = append(parts, g.name+" is "+NumberWord(running))
 	}
@@ -69,6 +70,23 @@ func SpokenPlay(items []ScoreItem) string {
 	return strings.Join(parts, " and ")
 }
 
+// Phrase is one phrase of a count as players say it, in no language:
+// a run of Len cards (Runs of them sharing ranks: a double run is 2, with
+// the pairs inside it), cards of one rank (a pair, three or four of a
+// kind, by Points), a flush of Points cards, or his nobs. Points is what
+// the phrase scores.
+type Phrase struct {
+	Kind   ScoreKind
+	Len    int
+	Runs   int
+	Points int
+}
+
+// Phrases gathers a show's pairs, runs, flush and nobs into the phrases
+// players use, in the order they say them; the fifteens come before, one
+// by one.
+func (b Breakdown) Phrases() []Phrase { return groupShow(b.Items) }
+
 // spokenGroup is one phrase of a count: "a double run of three", 8 points.
 type spokenGroup struct {
 	name   string
@@ -77,8 +95,8 @@ type spokenGroup struct {
 
 // groupShow gathers the pairs, runs, flush and nobs of a show into the
 // phrases players use.
-func groupShow(items []ScoreItem) []spokenGroup {
-	var groups []spokenGroup
+func groupShow(items []ScoreItem) []Phrase {
+	var groups []Phrase
 	var runLen, runs int
 	pairsByRank := map[Rank]int{}
 	var pairOrder []Rank
@@ -96,8 +114,8 @@ func groupShow(items []ScoreItem) []spokenGroup {
 	}
 	if runs > 0 {
 		// Pairs inside the run's ranks belong to the run's name.
-		name, inRun := runName(runLen, runs)
-		groups = append(groups, spokenGroup{name, runs*runLen + 2*inRun})
+		_, inRun := runName(runLen, runs)
+		groups = append(groups, Phrase{Kind: KindRun, Len: runLen, Runs: runs, Points: runs*runLen + 2*inRun})
 		for _, it := range items {
 			if it.Kind == KindRun {
 				for _, c := range it.Cards {
@@ -112,18 +130,32 @@ func groupShow(items []ScoreItem) []spokenGroup {
 	for _, r := range pairOrder {
 		// n cards of a rank make n(n-1)/2 pairs worth 2 each.
 		if points := 2 * pairsByRank[r]; pairName[points] != "" {
-			groups = append(groups, spokenGroup{pairName[points], points})
+			groups = append(groups, Phrase{Kind: KindPair, Points: points})
 		}
 	}
 	for _, it := range items {
 		switch it.Kind {
 		case KindFlush:
-			groups = append(groups, spokenGroup{"a flush of " + NumberWord(it.Points), it.Points})
+			groups = append(groups, Phrase{Kind: KindFlush, Len: it.Points, Points: it.Points})
 		case KindNobs:
-			groups = append(groups, spokenGroup{"his nobs", 1})
+			groups = append(groups, Phrase{Kind: KindNobs, Points: 1})
 		}
 	}
 	return groups
+}
+
+// englishPhrase names a phrase in English.
+func englishPhrase(p Phrase) spokenGroup {
+	switch p.Kind {
+	case KindRun:
+		name, _ := runName(p.Len, p.Runs)
+		return spokenGroup{name, p.Points}
+	case KindPair:
+		return spokenGroup{pairName[p.Points], p.Points}
+	case KindFlush:
+		return spokenGroup{"a flush of " + NumberWord(p.Points), p.Points}
+	}
+	return spokenGroup{"his nobs", 1}
 }
 
 // runName names runs of one length that share ranks, and says how many

@@ -13,7 +13,7 @@ import (
 // has set any.
 
 // guildColumns are read by scanGuild, in its order.
-const guildColumns = `guild_id, reminder_after, forfeit_after, default_points, games_channel, max_open_tables, cancel_role, updated_by, updated_at`
+const guildColumns = `guild_id, reminder_after, forfeit_after, default_points, games_channel, max_open_tables, cancel_role, language, updated_by, updated_at`
 
 // unsetDuration stores a duration left to the bot's default.
 const unsetDuration = -1
@@ -68,9 +68,9 @@ func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, fn func
 		}
 		gs.GuildID, gs.UpdatedAt = guildID, s.now().UTC()
 		if _, err := tx.exec(ctx, `UPDATE guild_settings SET reminder_after = ?, forfeit_after = ?, default_points = ?,
-			games_channel = ?, max_open_tables = ?, cancel_role = ?, updated_by = ?, updated_at = ? WHERE guild_id = ?`,
+			games_channel = ?, max_open_tables = ?, cancel_role = ?, language = ?, updated_by = ?, updated_at = ? WHERE guild_id = ?`,
 			storedDuration(gs.ReminderAfter), storedDuration(gs.ForfeitAfter), gs.DefaultPoints, gs.GamesChannel,
-			gs.MaxOpenTables, gs.CancelRole, gs.UpdatedBy, millis(gs.UpdatedAt), guildID); err != nil {
+			gs.MaxOpenTables, gs.CancelRole, gs.Language, gs.UpdatedBy, millis(gs.UpdatedAt), guildID); err != nil {
 			return err
 		}
 		saved = gs
@@ -86,7 +86,7 @@ func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, fn func
 func scanGuild(r rowScanner) (cribbage.GuildSettings, error) {
 	var gs cribbage.GuildSettings
 	var reminder, forfeit, updated int64
-	if err := r.Scan(&gs.GuildID, &reminder, &forfeit, &gs.DefaultPoints, &gs.GamesChannel, &gs.MaxOpenTables, &gs.CancelRole,
+	if err := r.Scan(&gs.GuildID, &reminder, &forfeit, &gs.DefaultPoints, &gs.GamesChannel, &gs.MaxOpenTables, &gs.CancelRole, &gs.Language,
 		&gs.UpdatedBy, &updated); err != nil {
 		return cribbage.GuildSettings{}, err
 	}

@@ -73,7 +73,7 @@ func decodeJSON[T any](s string) (*T, error) {
 // table's message (tableMessageColumns) are the MessageBook's, read apart.
 const tableColumns = `id, guild_id, channel_id, host_id, players, partners, target,
 	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, token_only,
-	cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament`
+	cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament, locale`
 
 // rowScanner is a *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
@@ -87,7 +87,7 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 	var created, started, last, finished, reminded, offered, waiting int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.Options.Players, &partners,
 		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &tokenOnly,
-		&t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament); err != nil {
+		&t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament, &t.Locale); err != nil {
 		return nil, err
 	}
 	var err error

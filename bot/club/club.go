@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -127,45 +128,44 @@ func (a *Answers) Count(ctx context.Context, ic *discordgo.Interaction) (*discor
 	opts := command.Options(ic)
 	hand, err := engine.ParseCards(opts["cards"].StringValue())
 	if err != nil {
-		return render.Ephemeral(refusal.Text(err)), nil
+		return render.Ephemeral(refusal.Text(command.Lang(ic), err)), nil
 	}
 	starter, err := engine.ParseCard(opts["starter"].StringValue())
 	if err != nil {
-		return render.Ephemeral("The starter isn't a card. Write cards like 5H, 10D, JC or Q♠."), nil
+		return render.Ephemeral(command.Lang(ic).T("count.bad-starter")), nil
 	}
 	if len(hand) != 4 || engine.SetOf(hand...).Has(starter) {
-		return render.Ephemeral("Give four different cards, and a starter that isn't one of them."), nil
+		return render.Ephemeral(command.Lang(ic).T("count.bad-hand")), nil
 	}
 	crib := false
 	if o, ok := opts["crib"]; ok {
 		crib = o.BoolValue()
 	}
-	bd := engine.ScoreShow(hand, starter, crib)
-	what := "Hand"
-	if crib {
-		what = "Crib"
-	}
-	var lines []string
-	lines = append(lines, fmt.Sprintf("**%s** %s + %s — **%d**", what, engine.DisplayCards(hand), starter.Display(), bd.Total), "*"+bd.Spoken()+"*")
-	for _, it := range bd.Items {
-		lines = append(lines, fmt.Sprintf("· %s %s — %d", it.Kind, engine.DisplayCards(it.Cards), it.Points))
-	}
 	// Private unless asked to share: a player checking a hand mid-game
-	// shouldn't tell the table what they hold.
+	// shouldn't tell the table what they hold. Shared, it is the
+	// channel's, in the server's language.
 	share := false
 	if o, ok := opts["share"]; ok {
 		share = o.BoolValue()
 	}
+	l := command.Lang(ic)
+	if share {
+		settings, err := a.Store.GuildSettings(ctx, ic.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		l = lang.Server(settings.Language, command.GuildLocale(ic))
+	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Message{Content: strings.Join(lines, "\n")}.Response(!share)}, nil
+		Data: render.Message{Content: render.CountText(l, hand, starter, crib)}.Response(!share)}, nil
 }
 
 func (a *Answers) Rules(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	return render.Ephemeral(render.RulesText), nil
+	return render.Ephemeral(render.Rules(command.Lang(ic))), nil
 }
 
 func (a *Answers) Help(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
-	return render.Ephemeral(render.HelpText), nil
+	return render.Ephemeral(render.Help(command.Lang(ic))), nil
 }
 
 // Seasons lists the server's seasons, the current one first.
@@ -210,13 +210,13 @@ func (a *Answers) Verify(ctx context.Context, ic *discordgo.Interaction) (*disco
 	opts := command.Options(ic)
 	seed, err := engine.ParseSeed(opts["seed"].StringValue())
 	if err != nil {
-		return render.Ephemeral("A seed is the 64 hex digits the table's thread shows once a hand is over."), nil
+		return render.Ephemeral(command.Lang(ic).T("verify.bad-seed")), nil
 	}
 	players := 2
 	if o, ok := opts["players"]; ok {
 		players = int(o.IntValue())
 	}
-	return render.Ephemeral(render.VerifyText(seed, players)), nil
+	return render.Ephemeral(render.VerifyText(command.Lang(ic), seed, players)), nil
 }
 
 // Settings shows the server's settings, or changes them. Seeing them
@@ -231,14 +231,15 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 		if !command.IsAdmin(ic) && !command.HasRole(ic, cur.CancelRole) {
 			return nil, refusal.ErrNotAdmin
 		}
-		return render.Ephemeral(render.Settings(cur, a.ReminderAfter, a.ForfeitAfter)), nil
+		return render.Ephemeral(render.Settings(command.Lang(ic), cur, a.ReminderAfter, a.ForfeitAfter)), nil
 	}
 	if !command.IsAdmin(ic) {
 		return nil, refusal.ErrNotAdmin
 	}
-	change, err := command.ParseSettings(ic.GuildID, opts)
+	l := command.Lang(ic)
+	change, err := command.ParseSettings(l, ic.GuildID, opts)
 	if err != nil {
-		return render.Ephemeral("⚠️ " + err.Error() + " Nothing was changed."), nil
+		return render.Ephemeral(l.T("settings.nothing-changed", "Why", err.Error())), nil
 	}
 	uid, _ := command.User(ic)
 	saved, err := a.Store.UpdateGuildSettings(ctx, ic.GuildID, func(gs *cribbage.GuildSettings) error {
@@ -251,5 +252,5 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 	}
 	said := strings.Join(change.Said, "; ")
 	a.Log.Info("server settings changed", "interaction", ic.ID, "guild", ic.GuildID, "by", uid, "changes", said)
-	return render.Ephemeral("✅ Saved: " + said + ".\n\n" + render.Settings(saved, a.ReminderAfter, a.ForfeitAfter)), nil
+	return render.Ephemeral(l.T("settings.saved", "Said", said) + "\n\n" + render.Settings(l, saved, a.ReminderAfter, a.ForfeitAfter)), nil
 }

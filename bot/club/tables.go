@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
@@ -31,8 +32,17 @@ func (a *Answers) Status(ctx context.Context, ic *discordgo.Interaction) (*disco
 	if o, ok := command.Options(ic)["public"]; ok {
 		public = o.BoolValue()
 	}
-	// A message of its own: it carries its own board.
-	r := render.Table(t, "")
+	// A message of its own: it carries its own board. Shown to the
+	// channel it speaks the server's language, to its user theirs.
+	l := command.Lang(ic)
+	if public {
+		settings, err := a.Store.GuildSettings(ctx, ic.GuildID)
+		if err != nil {
+			return nil, err
+		}
+		l = lang.Server(settings.Language, t.Locale)
+	}
+	r := render.Table(l, t, "")
 	render.UploadBoard(&r, t)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}, nil
 }
@@ -82,6 +92,7 @@ func (a *Answers) Autocomplete(ctx context.Context, ic *discordgo.Interaction) (
 // not accepted, which are no table of theirs yet.
 func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	uid, _ := command.User(ic)
+	l := command.Lang(ic)
 	tables, err := a.Store.PlayerTables(ctx, ic.GuildID, uid)
 	if err != nil {
 		return nil, err
@@ -91,7 +102,7 @@ func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discor
 		return nil, err
 	}
 	if len(tables) == 0 && len(awaiting) == 0 {
-		return render.Ephemeral("You have no open tables in this server. Start one with `/cribbage start`."), nil
+		return render.Ephemeral(l.T("games.none")), nil
 	}
 	// Every table's link, in one read.
 	msgs, err := a.Place.Messages(ctx, append(slices.Clone(awaiting), tables...))
@@ -100,15 +111,15 @@ func (a *Answers) Games(ctx context.Context, ic *discordgo.Interaction) (*discor
 	}
 	var lines []string
 	if len(awaiting) > 0 {
-		lines = append(lines, "**Waiting on your answer**")
+		lines = append(lines, l.T("games.awaiting"))
 		for _, t := range awaiting {
-			lines = append(lines, render.AnswerLine(t, msgs[t.ID]))
+			lines = append(lines, render.AnswerLine(l, t, msgs[t.ID]))
 		}
 	}
 	if len(tables) > 0 {
-		lines = append(lines, "**Your tables**")
+		lines = append(lines, l.T("games.yours"))
 		for _, t := range tables {
-			lines = append(lines, render.GameLine(t, msgs[t.ID], uid))
+			lines = append(lines, render.GameLine(l, t, msgs[t.ID], uid))
 		}
 	}
 	return render.Ephemeral(strings.Join(lines, "\n")), nil
@@ -161,7 +172,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 	if err != nil {
 		return nil, err
 	}
-	hands, err := render.ReplayHands(t, actions)
+	hands, err := render.ReplayHands(command.Lang(ic), t, actions)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +180,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 		return nil, refusal.ErrNoReplay
 	}
 	n = min(max(n, 1), len(hands))
-	r := render.Replay(t, hands, n)
+	r := render.Replay(command.Lang(ic), t, hands, n)
 	kind := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		kind = discordgo.InteractionResponseUpdateMessage

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -69,6 +70,17 @@ func stringChoices(values ...string) []*discordgo.ApplicationCommandOptionChoice
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for _, v := range values {
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
+	}
+	return out
+}
+
+// languageChoices are the languages the bot speaks, each named in
+// itself, its value the catalogue's name.
+func languageChoices() []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, code := range lang.Codes() {
+		l, _ := lang.ByCode(code)
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: l.Name(), Value: code})
 	}
 	return out
 }
@@ -198,6 +210,8 @@ func adminOptions() []*discordgo.ApplicationCommandOption {
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "max-open-tables", Description: "The most open tables one person may sit at here (0: no limit)",
 				MinValue: &zero, MaxValue: maxOpenTablesLimit},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionRole, Name: "cancel-role", Description: "A role whose members may also cancel tables"},
+			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: SetLanguage, Description: "The language of the table messages, stories and tournaments here",
+				Choices: languageChoices()},
 			&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "reset", Description: "Put one setting (or all) back to the default",
 				Choices: stringChoices(SettingNames...)}),
 		group("season", "The server's rating seasons",
@@ -271,8 +285,9 @@ const (
 	SetChannel    = "games-channel"
 	SetMaxTables  = "max-open-tables"
 	SetCancelRole = "cancel-role"
+	SetLanguage   = "language"
 	SetEverything = "everything"
 )
 
 // SettingNames are the settings reset may name.
-var SettingNames = []string{SetReminder, SetForfeit, SetPoints, SetChannel, SetMaxTables, SetCancelRole, SetEverything}
+var SettingNames = []string{SetReminder, SetForfeit, SetPoints, SetChannel, SetMaxTables, SetCancelRole, SetLanguage, SetEverything}

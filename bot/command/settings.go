@@ -1,11 +1,11 @@
 package command
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
@@ -47,30 +47,30 @@ func (c *SettingsChange) Apply(gs *cribbage.GuildSettings) {
 // ParseSettings reads the options given to /cribbage-admin settings in
 // the server guildID into one change; any bad value refuses them all, with
 // what to write instead.
-func ParseSettings(guildID string, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*SettingsChange, error) {
+func ParseSettings(l lang.Lang, guildID string, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*SettingsChange, error) {
 	c := &SettingsChange{}
-	if err := c.reset(opts); err != nil {
+	if err := c.reset(l, opts); err != nil {
 		return nil, err
 	}
-	if err := c.timer(opts, SetReminder, minReminder, "reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
+	if err := c.timer(l, opts, SetReminder, minReminder, "settings.said-reminders", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ReminderAfter = d }); err != nil {
 		return nil, err
 	}
-	if err := c.timer(opts, SetForfeit, minForfeit, "forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
+	if err := c.timer(l, opts, SetForfeit, minForfeit, "settings.said-forfeits", func(gs *cribbage.GuildSettings, d *time.Duration) { gs.ForfeitAfter = d }); err != nil {
 		return nil, err
 	}
 	if o, ok := opts[SetPoints]; ok {
 		points := int(o.IntValue())
-		c.set(fmt.Sprintf("games to %d unless /cribbage start says otherwise", points), func(gs *cribbage.GuildSettings) { gs.DefaultPoints = points })
+		c.set(l.T("settings.said-points", "Points", points, "Start", l.T("cmd.name.start")), func(gs *cribbage.GuildSettings) { gs.DefaultPoints = points })
 	}
 	if o, ok := opts[SetChannel]; ok {
 		id := o.Value.(string)
-		c.set(fmt.Sprintf("tables open in <#%s> only", id), func(gs *cribbage.GuildSettings) { gs.GamesChannel = id })
+		c.set(l.T("settings.said-channel", "Channel", id), func(gs *cribbage.GuildSettings) { gs.GamesChannel = id })
 	}
 	if o, ok := opts[SetMaxTables]; ok {
 		n := int(o.IntValue())
-		words := fmt.Sprintf("at most %d open table%s a person", n, render.Plural(n))
+		words := l.N("settings.said-tables", n)
 		if n == 0 {
-			words = "no limit on open tables"
+			words = l.T("settings.said-no-limit")
 		}
 		c.set(words, func(gs *cribbage.GuildSettings) { gs.MaxOpenTables = n })
 	}
@@ -78,33 +78,40 @@ func ParseSettings(guildID string, opts map[string]*discordgo.ApplicationCommand
 		id := o.Value.(string)
 		if id == guildID {
 			// The @everyone role's id is the server's.
-			return nil, settingError("`cancel-role` can't be @everyone: that would let anyone cancel any table. Pick a role for the people you trust with it.")
+			return nil, settingError(l.T("settings.everyone", "Opt", l.T("cmd.name.cancel-role")))
 		}
-		c.set(fmt.Sprintf("<@&%s> may cancel tables", id), func(gs *cribbage.GuildSettings) { gs.CancelRole = id })
+		c.set(l.T("settings.said-cancel-role", "Role", id), func(gs *cribbage.GuildSettings) { gs.CancelRole = id })
+	}
+	if o, ok := opts[SetLanguage]; ok {
+		chosen, known := lang.ByCode(o.StringValue())
+		if !known {
+			return nil, settingError(l.T("settings.bad-language", "Opt", l.T("cmd.name.language")))
+		}
+		c.set(l.T("settings.said-language", "Language", chosen.Name()), func(gs *cribbage.GuildSettings) { gs.Language = chosen.Code() })
 	}
 	return c, nil
 }
 
 // reset reads the reset option: one setting back to the default, or
 // every one, and never together with setting it.
-func (c *SettingsChange) reset(opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
+func (c *SettingsChange) reset(l lang.Lang, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
 	o, ok := opts["reset"]
 	if !ok {
 		return nil
 	}
 	name := o.StringValue()
 	if _, also := opts[name]; also {
-		return settingError(fmt.Sprintf("`%s` is both set and reset: choose one.", name))
+		return settingError(l.T("settings.set-and-reset", "Opt", l.T("cmd.name."+name)))
 	}
 	if name == SetEverything && len(opts) > 1 {
-		return settingError("`reset: everything` puts every setting back: give it alone.")
+		return settingError(l.T("settings.everything-alone", "Reset", l.T("cmd.name.reset"), "Everything", l.T("cmd.choice.reset.everything")))
 	}
-	c.set(resetWords(name), func(gs *cribbage.GuildSettings) { resetSetting(gs, name) })
+	c.set(resetWords(l, name), func(gs *cribbage.GuildSettings) { resetSetting(gs, name) })
 	return nil
 }
 
 // timer reads a timer's option: a wait from least to maxTimer, or off.
-func (c *SettingsChange) timer(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, name string, least time.Duration, what string,
+func (c *SettingsChange) timer(l lang.Lang, opts map[string]*discordgo.ApplicationCommandInteractionDataOption, name string, least time.Duration, what string,
 	field func(gs *cribbage.GuildSettings, d *time.Duration)) error {
 	o, ok := opts[name]
 	if !ok {
@@ -112,11 +119,11 @@ func (c *SettingsChange) timer(opts map[string]*discordgo.ApplicationCommandInte
 	}
 	d, err := cribbage.ParseDuration(o.StringValue())
 	if err != nil || d != 0 && (d < least || d > maxTimer) {
-		return settingError(fmt.Sprintf("`%s` takes a time from %s to %s, like 90m, 12h or 3d, or `off`.", name, render.WaitWords(least), render.WaitWords(maxTimer)))
+		return settingError(l.T("settings.bad-time", "Opt", l.T("cmd.name."+name), "Least", render.WaitWords(least), "Most", render.WaitWords(maxTimer)))
 	}
-	words := what + " after " + render.WaitWords(d)
+	words := l.T(what+"-after", "Wait", render.WaitWords(d))
 	if d == 0 {
-		words = what + " off"
+		words = l.T(what + "-off")
 	}
 	c.set(words, func(gs *cribbage.GuildSettings) { field(gs, &d) })
 	return nil
@@ -143,12 +150,15 @@ func resetSetting(gs *cribbage.GuildSettings, name string) {
 	if all || name == SetCancelRole {
 		gs.CancelRole = ""
 	}
+	if all || name == SetLanguage {
+		gs.Language = ""
+	}
 }
 
 // resetWords says what a reset did.
-func resetWords(name string) string {
+func resetWords(l lang.Lang, name string) string {
 	if name == SetEverything {
-		return "every setting back to the default"
+		return l.T("settings.reset-all")
 	}
-	return "`" + name + "` back to the default"
+	return l.T("settings.reset-one", "Opt", l.T("cmd.name."+name))
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 )
 
 // Who made an interaction, and what they may do: read from what Discord
@@ -61,4 +62,36 @@ func TokenOnly(ic *discordgo.Interaction) bool {
 	// payload from before user installs) came from the server's install.
 	_, byServer := ic.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
 	return ic.GuildID != "" && len(ic.AuthorizingIntegrationOwners) > 0 && !byServer
+}
+
+// The languages an interaction names, read here and nowhere else.
+// Discord sends the user's client language, locale, with every
+// interaction but a PING, and the server's, guild_locale, with one made
+// in a server.
+
+// Lang is the language of an answer only the interaction's user sees:
+// their client's (English when the bot does not speak it).
+func Lang(ic *discordgo.Interaction) lang.Lang {
+	return lang.User(string(ic.Locale))
+}
+
+// GuildLocale is the server's locale as Discord sends it, or "" outside
+// a server. What the server's channels see speaks its admins' setting
+// first (lang.Server).
+func GuildLocale(ic *discordgo.Interaction) string {
+	if ic.GuildLocale == nil {
+		return ""
+	}
+	return string(*ic.GuildLocale)
+}
+
+// PlaceLocale is the locale of the place an interaction was made, which a
+// table opened there keeps (cribbage.Table.Locale): the server's, or,
+// outside a server (a DM with the bot, a group DM), the locale of the
+// user who opened it.
+func PlaceLocale(ic *discordgo.Interaction) string {
+	if ic.GuildID == "" {
+		return string(ic.Locale)
+	}
+	return GuildLocale(ic)
 }

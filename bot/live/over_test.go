@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -34,7 +35,7 @@ func TestAFinishedTable(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits of the table message through its token, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Table(r.table(), r.message().Board))
+	checkShows(t, edits[0], tb, render.Table(lang.English, r.table(), r.message().Board))
 	if len(edits[0].Uploads()) == 0 {
 		t.Error("the finished game's board (its winner's star) did not go with the edit")
 	}
@@ -43,7 +44,7 @@ func TestAFinishedTable(t *testing.T) {
 		if len(edits) != 1 {
 			t.Fatalf("seat %d: %d edits of its view, want 1", seat, len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Hand(tb, seat, 0, LastMoveNote(note)))
+		checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
 	}
 
 	mark = r.mark()

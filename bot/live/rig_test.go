@@ -15,6 +15,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -144,14 +145,14 @@ func (r *rig) table() *cribbage.Table {
 
 // update applies a change to the table, as the bot's handlers do, and
 // returns the table after it and what it did in words.
-func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, []string) {
+func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, Note) {
 	r.t.Helper()
 	var events []engine.Event
 	t, err := servicetest.Update(r.ctx, r.store, r.id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
 		ch, ev, err := fn(t)
 		if ch != nil {
 			// Worded as the bot words it.
-			ch.Outbox = append(ch.Outbox, render.Story(t, ch.Events)...)
+			ch.Outbox = append(ch.Outbox, render.Story(lang.English, t, ch.Events)...)
 		}
 		events = ev
 		return ch, err
@@ -164,7 +165,7 @@ func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Even
 
 // act makes seat's action (the first it may: its first cards to the crib,
 // its first legal card) without showing it.
-func (r *rig) act(seat int) (*cribbage.Table, []string) {
+func (r *rig) act(seat int) (*cribbage.Table, Note) {
 	r.t.Helper()
 	return r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
 		v := t.State.ViewFor(seat)
@@ -183,7 +184,7 @@ func (r *rig) act(seat int) (*cribbage.Table, []string) {
 
 // move is act shown on the live surface, as the bot shows a move; it
 // returns the note the hand views show.
-func (r *rig) move(seat int) (*cribbage.Table, []string) {
+func (r *rig) move(seat int) (*cribbage.Table, Note) {
 	r.t.Helper()
 	t, note := r.act(seat)
 	r.s.Moved(t, note)
@@ -335,7 +336,7 @@ func handClick(table int64) click.ID { return click.ID{Action: click.Hand, Table
 func (r *rig) answerView(i *discordgo.Interaction, seat int) {
 	r.t.Helper()
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Hand(r.table(), seat, 0, "").Response(true)})
+		Data: render.Hand(lang.English, r.table(), seat, 0, "").Response(true)})
 }
 
 // record hands the live surface the view an interaction's answer showed

@@ -29,6 +29,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -62,6 +63,9 @@ type Options struct {
 	Now   func() time.Time
 	After func(d time.Duration, f func())
 	Log   *slog.Logger
+	// Speak is the language of what a table's channel sees (lang.Server
+	// from the server's setting and the table's locale); English if nil.
+	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // Surface brings tables' messages and hand views up to date.
@@ -70,6 +74,14 @@ type Surface struct {
 	log   *slog.Logger
 	l     *live
 	edits shownSums
+}
+
+// speak is the language of t's channel.
+func (s *Surface) speak(ctx context.Context, t *cribbage.Table) lang.Lang {
+	if s.opts.Speak == nil {
+		return lang.English
+	}
+	return s.opts.Speak(ctx, t)
 }
 
 // New makes a Surface.
@@ -177,7 +189,7 @@ type live struct {
 // made.
 type liveNote struct {
 	version int64
-	lines   []string
+	lines   Note
 }
 
 // seatKey names one seat's hand view.
@@ -213,7 +225,7 @@ func newLive() *live {
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
-func (l *live) noteChange(table, version int64, lines []string) {
+func (l *live) noteChange(table, version int64, lines Note) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n, ok := l.notes[table]; !ok || n.version <= version {
@@ -222,7 +234,7 @@ func (l *live) noteChange(table, version int64, lines []string) {
 }
 
 // note returns the lines of the change that made version, if known.
-func (l *live) note(table, version int64) []string {
+func (l *live) note(table, version int64) Note {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n := l.notes[table]; n.version == version {
@@ -511,34 +523,49 @@ func (l *live) forget(table int64) {
 // Moved records what a change did at a table in words (MoveNote), for the
 // hand views that show its version, and brings the table's message and
 // hand views up to date.
-func (s *Surface) Moved(t *cribbage.Table, note []string) {
+func (s *Surface) Moved(t *cribbage.Table, note Note) {
 	s.l.noteChange(t.ID, t.Version, note)
 	s.Touch(t.ID)
 }
 
-// MoveNote is what a change did, as a hand view shows it above the cards:
-// the plays, gos, shows and claims in the story's words, the last few.
-func MoveNote(t *cribbage.Table, events []engine.Event) []string {
-	var lines []string
+// Note is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims, kept as events and worded for each
+// view in its player's language (LastMoveNote).
+type Note []engine.Event
+
+// MoveNote is the note of a change's events: those the views' own lines
+// do not say (the hand and the scores).
+func MoveNote(t *cribbage.Table, events []engine.Event) Note {
+	var note Note
 	for _, e := range events {
 		switch e.Kind {
 		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
 			continue // the view's own lines say the hand and scores
 		}
-		if line := render.StoryLine(t, e); line != "" {
+		if render.StoryLine(lang.English, t, e) != "" {
+			note = append(note, e)
+		}
+	}
+	return note
+}
+
+// LastMoveNote is a change's note at t as the top of a hand view says
+// it in l: the story's words, the last few lines; "" for none.
+func LastMoveNote(l lang.Lang, t *cribbage.Table, n Note) string {
+	var lines []string
+	for _, e := range n {
+		if line := render.StoryLine(l, t, e); line != "" {
 			lines = append(lines, line)
 		}
+	}
+	if len(lines) == 0 {
+		return ""
 	}
 	const most = 6
 	if len(lines) > most {
 		lines = lines[len(lines)-most:]
 	}
-	return lines
-}
-
-// LastMoveNote is a change's lines as the note at the top of a hand view.
-func LastMoveNote(lines []string) string {
-	return "-# Last move\n" + strings.Join(lines, "\n")
+	return l.T("hand.last-move") + "\n" + strings.Join(lines, "\n")
 }
 
 // Touch asks for a table's message and hand views to be brought up to
@@ -774,11 +801,10 @@ func (s *Surface) ended(table int64) {
 // showHand edits one seat's open hand view to the table as it is.
 func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.HandView) {
 	k := seatKey{t.ID, v.Seat}
-	note := ""
-	if lines := s.l.note(t.ID, t.Version); len(lines) > 0 {
-		note = LastMoveNote(lines)
-	}
-	r := render.Hand(t, v.Seat, 0, note)
+	// The view speaks its player's language.
+	l, _ := lang.ByCode(v.Lang)
+	note := LastMoveNote(l, t, s.l.note(t.ID, t.Version))
+	r := render.Hand(l, t, v.Seat, 0, note)
 	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
@@ -832,7 +858,8 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 		}
 		return s.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
-	r := render.Table(t, m.Board)
+	speak := s.speak(ctx, t)
+	r := render.Table(speak, t, m.Board)
 	newBoard := render.BoardKey(t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
@@ -863,7 +890,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	// look different from the one the message shows. The files are drawn
 	// for each attempt: a request consumes them.
 	key, err := s.editTableMessage(ctx, t, m, viaToken, func() (render.Message, string) {
-		r := render.Table(t, m.Board)
+		r := render.Table(speak, t, m.Board)
 		if newBoard {
 			return r, render.UploadBoard(&r, t)
 		}
@@ -899,7 +926,7 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threa
 		// message there is an answer or a followup (bot/story).
 		return nil
 	}
-	r := render.Table(t, "")
+	r := render.Table(s.speak(ctx, t), t, "")
 	key := render.UploadBoard(&r, t)
 	send := r.Send()
 	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -29,7 +30,7 @@ func TestAChangeIsShownOnce(t *testing.T) {
 		t.Fatalf("the move made %d requests, %d of them through the token; want one edit through it", len(reqs), len(edits))
 	}
 	tb := r.table()
-	checkShows(t, edits[0], tb, render.Table(tb, r.message().Board))
+	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 
 	mark = r.mark()
 	for range 2 { // within the token's spacing, and past it
@@ -79,7 +80,7 @@ func TestAnExpiredTokenIsNotUsed(t *testing.T) {
 					len(reqs), len(viaToken), len(viaBot), c.wantToken)
 			}
 			tb, msg := r.table(), r.message()
-			want := render.Table(tb, msg.Board)
+			want := render.Table(lang.English, tb, msg.Board)
 			checkShows(t, reqs[0], tb, want)
 			if m, _ := r.fake.Message(msg.MessageID); m.Content != want.Content {
 				t.Errorf("the table message shows\n%s\nwant\n%s", m.Content, want.Content)
@@ -128,7 +129,7 @@ func TestARefusedTableTokenIsNotTriedAgain(t *testing.T) {
 		t.Errorf("%d requests through the refused token, %d bot-token edits; want 1 and 4", n, bot)
 	}
 	tb := r.table()
-	checkShows(t, reqs[len(reqs)-1], tb, render.Table(tb, r.message().Board))
+	checkShows(t, reqs[len(reqs)-1], tb, render.Table(lang.English, tb, r.message().Board))
 
 	fresh := r.editToken()
 	mark = r.mark()
@@ -202,7 +203,7 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 		if len(edits) != 1 {
 			t.Fatalf("%d edits after a move, want 1", len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Table(tb, r.message().Board))
+		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 		uploaded := len(edits[0].Uploads()) > 0
 		if render.BoardKey(tb) == before {
 			if uploaded {
@@ -233,7 +234,7 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 		if len(edits) != 1 || len(edits[0].Uploads()) == 0 {
 			t.Fatalf("%d edits once the gap was over, want one with the board", len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Table(tb, r.message().Board))
+		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 		if got := r.message().Board; got != render.BoardKey(tb) {
 			t.Errorf("the board recorded is %q, want %q", got, render.BoardKey(tb))
 		}
@@ -271,8 +272,8 @@ func TestAQuickTable(t *testing.T) {
 		t.Errorf("%d edits through the token in %v, want 1 to %d", len(edits), elapsed, max)
 	}
 	tb, msg := r.table(), r.message()
-	if m, _ := r.fake.Message(msg.MessageID); m.Content != render.Table(tb, msg.Board).Content {
-		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(tb, msg.Board).Content)
+	if m, _ := r.fake.Message(msg.MessageID); m.Content != render.Table(lang.English, tb, msg.Board).Content {
+		t.Errorf("the table message ends showing\n%s\nwant\n%s", m.Content, render.Table(lang.English, tb, msg.Board).Content)
 	}
 	r.checkCalm()
 }
@@ -302,7 +303,7 @@ func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
 		t.Fatal("no table message recorded")
 	}
 	now := r.table()
-	want := render.Table(now, r.message().Board)
+	want := render.Table(lang.English, now, r.message().Board)
 	if m.Embeds[0].Description != want.Embeds[0].Description {
 		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Embeds[0].Description, want.Embeds[0].Description)
 	}

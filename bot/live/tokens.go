@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 )
@@ -29,6 +30,9 @@ type Shown struct {
 	// View is the seat's view version (click.ViewVersion) it shows.
 	View  string
 	Token cribbage.MessageToken
+	// Lang is the player's language, which the edits that keep the view
+	// current speak.
+	Lang lang.Lang
 }
 
 // Answered records, once a response that showed a player their hand view
@@ -58,7 +62,7 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// recorded all the same when the view must be written again: the edit
 	// under way has just used the recorded token's turn (tokenEditGap).
 	if clobbered || !s.l.recordedFresh(k, v.Token) {
-		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Token: v.Token}); err != nil {
+		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Token: v.Token, Lang: v.Lang.Code()}); err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("could not record a hand view", "table", v.Table, "err", err)
 			}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 )
@@ -44,16 +45,18 @@ func TestTokenPacing(t *testing.T) {
 		players int
 		// token opens the token to watch, and returns the render it should
 		// show of a table.
-		token func(r *rig) (string, func(tb *cribbage.Table, note []string) render.Message)
+		token func(r *rig) (string, func(tb *cribbage.Table, note Note) render.Message)
 	}{
-		{"the table message", 2, func(r *rig) (string, func(*cribbage.Table, []string) render.Message) {
-			return r.editToken(), func(tb *cribbage.Table, _ []string) render.Message { return render.Table(tb, r.message().Board) }
+		{"the table message", 2, func(r *rig) (string, func(*cribbage.Table, Note) render.Message) {
+			return r.editToken(), func(tb *cribbage.Table, _ Note) render.Message {
+				return render.Table(lang.English, tb, r.message().Board)
+			}
 		}},
-		{"a hand view", 3, func(r *rig) (string, func(*cribbage.Table, []string) render.Message) {
+		{"a hand view", 3, func(r *rig) (string, func(*cribbage.Table, Note) render.Message) {
 			// The seat the next two moves are not made by.
 			seat := (r.table().State.Turn + 2) % 3
-			return r.openView(seat), func(tb *cribbage.Table, note []string) render.Message {
-				return render.Hand(tb, seat, 0, LastMoveNote(note))
+			return r.openView(seat), func(tb *cribbage.Table, note Note) render.Message {
+				return render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note))
 			}
 		}},
 	} {

@@ -86,10 +86,11 @@ type CancelledError struct {
 func (e *CancelledError) Error() string { return fmt.Sprintf("bot: table %d was cancelled", e.ID) }
 
 // OverError answers what needs a table open at one that is over: its game
-// finished (Result is how), or it closed before its game started.
+// finished (Finished is the table, whose result is worded in the
+// player's language), or it closed before its game started.
 type OverError struct {
-	ID     int64
-	Result string
+	ID       int64
+	Finished *cribbage.Table
 }
 
 func (e *OverError) Error() string { return fmt.Sprintf("bot: table %d is over", e.ID) }

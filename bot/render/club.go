@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 )
 
 // Leaderboard lists the top ten of a season's board, and the
@@ -131,49 +132,55 @@ func Seasons(seasons []cribbage.Season) Message {
 	return Message{Embeds: []*discordgo.MessageEmbed{e}}
 }
 
-// Settings shows a server's settings, and where each comes from:
-// reminderAfter and forfeitAfter are the bot's defaults.
-func Settings(gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Duration) string {
+// Settings shows a server's settings, and where each comes from, in l
+// (to the admin who asked): reminderAfter and forfeitAfter are the bot's
+// defaults. Each setting is named by its option as l's players see it.
+func Settings(l lang.Lang, gs cribbage.GuildSettings, reminderAfter, forfeitAfter time.Duration) string {
 	timer := func(set *time.Duration, def time.Duration) string {
-		d, from := def, " (the bot's default)"
+		d, from := def, " "+l.T("settings.bots-default")
 		if set != nil {
 			d, from = *set, ""
 		}
 		if d == 0 {
-			return "off" + from
+			return l.T("settings.off") + from
 		}
-		return "after " + WaitWords(d) + from
+		return l.T("settings.after", "Wait", WaitWords(d)) + from
 	}
-	points := "121 (the default)"
+	points := l.T("settings.points-default")
 	if gs.DefaultPoints != 0 {
 		points = fmt.Sprint(gs.DefaultPoints)
 	}
-	channel := "any channel"
+	channel := l.T("settings.any-channel")
 	if gs.GamesChannel != "" {
-		channel = fmt.Sprintf("<#%s> only", gs.GamesChannel)
+		channel = l.T("settings.channel-only", "Channel", gs.GamesChannel)
 	}
-	tables := "no limit"
+	tables := l.T("settings.no-limit")
 	if gs.MaxOpenTables > 0 {
-		tables = fmt.Sprintf("at most %d a person", gs.MaxOpenTables)
+		tables = l.T("settings.at-most", "Max", gs.MaxOpenTables)
 	}
-	cancel := "members with Manage Server"
+	cancel := l.T("settings.cancel-admins")
 	if gs.CancelRole != "" {
-		cancel += fmt.Sprintf(", and <@&%s>", gs.CancelRole)
+		cancel += l.T("settings.cancel-role", "Role", gs.CancelRole)
 	}
+	language := l.T("settings.language-default")
+	if chosen, ok := lang.ByCode(gs.Language); ok {
+		language = chosen.Name()
+	}
+	opt := func(name string) string { return l.T("cmd.name." + name) }
 	lines := []string{
-		"**Cribbage settings for this server**",
-		"• Reminders (`reminder-after`): " + timer(gs.ReminderAfter, reminderAfter),
-		"• Forfeits may be claimed (`forfeit-after`): " + timer(gs.ForfeitAfter, forfeitAfter),
-		"• Game length (`default-points`): " + points,
-		"• Tables open in (`games-channel`): " + channel,
-		"• Open tables (`max-open-tables`): " + tables,
-		"• Who may cancel tables (`cancel-role`): " + cancel,
+		l.T("settings.title"),
+		l.T("settings.reminders", "Opt", opt("reminder-after"), "Value", timer(gs.ReminderAfter, reminderAfter)),
+		l.T("settings.forfeits", "Opt", opt("forfeit-after"), "Value", timer(gs.ForfeitAfter, forfeitAfter)),
+		l.T("settings.points", "Opt", opt("default-points"), "Value", points),
+		l.T("settings.channel", "Opt", opt("games-channel"), "Value", channel),
+		l.T("settings.tables", "Opt", opt("max-open-tables"), "Value", tables),
+		l.T("settings.cancel", "Opt", opt("cancel-role"), "Value", cancel),
+		l.T("settings.language", "Opt", opt("language"), "Value", language),
 	}
 	if gs.UpdatedBy != "" {
-		lines = append(lines, fmt.Sprintf("Last changed by <@%s> <t:%d:R>.", gs.UpdatedBy, gs.UpdatedAt.Unix()))
+		lines = append(lines, l.T("settings.changed-by", "By", gs.UpdatedBy, "At", gs.UpdatedAt.Unix()))
 	}
-	lines = append(lines, "Change one with `/cribbage-admin settings` and its option; `reset` puts one back. "+
-		"Who may use each command, and in which channels, is Discord's setting: Server Settings → Integrations → this bot.")
+	lines = append(lines, l.T("settings.footer", "Settings", opt("settings"), "Reset", opt("reset")))
 	return strings.Join(lines, "\n")
 }
 
@@ -191,34 +198,14 @@ func WaitWords(d time.Duration) string {
 	return d.String()
 }
 
-// RulesText summarises RULES.md for players.
-const RulesText = `**Cribbage at this table**
-• Deal: 6 cards each with 2 players (2 to the crib), 5 each with 3 or 4 (1 to the crib; with 3, one more from the deck). The crib is the dealer's.
-• The cut: a jack as starter gives the dealer 2 (his heels).
-• The play: lay cards in turn without passing 31. 15 = 2, 31 = 2, pair 2, three of a kind 6, four 12, runs of 3+ (any order) one a card. Can't play? The table says go for you; the last to play gets 1 (31 gets 2, never 3). The last card gets 1.
-• The show: dealer's left first, dealer last, then the crib. Fifteens 2 each, pairs 2, runs, flush 4 (5 with the starter; the crib only scores 5), his nobs 1.
-• First to 121 (or 61) wins at once — even mid-play. Loser on 90 or less: skunk (2 games); 60 or less: double skunk (4). In the 61 game, 30 or less is a skunk.
-• Manual counting: claim your own points; too low and the rest is lost (or taken by muggins, if on); too high and you count again.`
+// Rules summarises RULES.md for players, in l.
+func Rules(l lang.Lang) string { return l.T("rules.text") }
 
-// HelpText explains the bot: every command, each in a few words.
-const HelpText = "**How to play**\n" +
-	"1. `/cribbage start` opens a table here (options: players, teams, points, counting, muggins, computer: easy or strong, four-colour, match).\n" +
-	"2. Others press **Join** (or `join`; `leave` gives the seat up). The game starts when every seat is taken, or when the host presses **Start** (computers fill the rest).\n" +
-	"3. **Show my hand** (or `/cribbage hand`) shows only you your cards. Choose your crib cards and **Confirm**, then play a card in turn.\n" +
-	"4. Games last days: buttons keep working; you're pinged when the table waits on you.\n" +
-	"**Challenge** someone: `challenge user: @name` (or their name → Apps → **Challenge to cribbage**). They **Accept** or **Decline**; you may **Withdraw**; it lapses after a day.\n" +
-	"**Matches**: `match: best of 3` (or 5), two players or two teams. Games follow by themselves. Game points: a win 2, a skunk 3, a double skunk 4; a resigned or forfeited game 2. `resign` gives up the game or the whole match; a claimed forfeit ends the match.\n" +
-	"**Rematch** on a finished table asks the others; it starts when everyone has accepted.\n" +
-	"Also: `status` (a table), `games` (your tables), `replay` (a game hand by hand), `verify` (check a deal), `rules`, and `count` (count any hand, privately; `share: True` posts it).\n" +
-	"**Tournaments**: **Sign up** on one's message: Swiss rounds, then a playoff.\n" +
-	"**Daily hand**, a throw a day: `/cribbage daily` (DMs: `/cribbage-daily hand`), `/cribbage-daily month`.\n" +
-	"**Records**, in any channel: `/cribbage-club leaderboard` (ratings this season, or a past `season`), `stats`, `seasons`, `tournament`.\n" +
-	"**Admins** (Manage Server): `/cribbage-admin cancel` ends a stuck or abusive table, with no result; " +
-	"`/cribbage-admin settings` sets reminder and forfeit times, default points, games channel, open tables a person, a cancel role; " +
-	"`/cribbage-admin daily` (channel, hour); `season new` starts a new rating season; `tournament open`, `computers`, `start`, `cancel` run one. " +
-	"Who may use each command, and where: Server Settings → Integrations."
+// Help explains the bot in l: every command, each in a few words, by
+// the names l's players see.
+func Help(l lang.Lang) string { return l.T("help.text") }
 
-	// cmdRules and cmdHelp answer privately with fixed text.
+// cmdRules and cmdHelp answer privately with fixed text.
 
 // Versus is the record against one other player that stats show when
 // asked: the other's name, and their games together.
@@ -267,47 +254,45 @@ func Stats(st cribbage.Stats, n *cribbage.Numbers, name string, vs *Versus) Mess
 
 // TableLink is a table's name, linked to its table message, m, if it has
 // one.
-func TableLink(t *cribbage.Table, m cribbage.TableMessage) string {
+func TableLink(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage) string {
+	name := l.T("games.table", "ID", t.ID)
 	if m.MessageID == "" {
-		return fmt.Sprintf("table %d", t.ID)
+		return name
 	}
-	return fmt.Sprintf("[table %d](https://discord.com/channels/%s/%s/%s)", t.ID, t.GuildID, t.ChannelID, m.MessageID)
+	return fmt.Sprintf("[%s](https://discord.com/channels/%s/%s/%s)", name, t.GuildID, t.ChannelID, m.MessageID)
 }
 
-// AnswerLine describes a table waiting on the user's answer, whose message
-// is m: a challenge to them, or a rematch offer
-// (cribbage.Table.AwaitsAnswer).
-func AnswerLine(t *cribbage.Table, m cribbage.TableMessage) string {
+// AnswerLine describes, in l, a table waiting on the user's answer,
+// whose message is m: a challenge to them, or a rematch offer.
+func AnswerLine(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage) string {
 	if t.Status == cribbage.StatusLobby {
-		what := fmt.Sprintf("a game to %d", t.Options.Target)
+		what := l.T("games.what-game", "Points", t.Options.Target)
 		if t.Match != nil {
-			what = fmt.Sprintf("a best-of-%d match to %d", t.Match.BestOf, t.Options.Target)
+			what = l.T("games.what-match", "BestOf", t.Match.BestOf, "Points", t.Options.Target)
 		}
-		return fmt.Sprintf("• %s — **%s** challenges you to %s, since <t:%d:R>: **Accept** or **Decline** on its message",
-			TableLink(t, m), NameOf(t, t.HostID), what, t.CreatedAt.Unix())
+		return l.T("games.challenged", "Table", TableLink(l, t, m), "Host", NameOf(t, t.HostID), "What", what, "Since", t.CreatedAt.Unix())
 	}
-	return fmt.Sprintf("• %s — **%s** offers a rematch, until <t:%d:R>: **Accept rematch** or **Decline** on its message",
-		TableLink(t, m), NameOf(t, t.Offer.By), t.Offer.At.Add(cribbage.OfferLife).Unix())
+	return l.T("games.offered", "Table", TableLink(l, t, m), "By", NameOf(t, t.Offer.By), "Until", t.Offer.At.Add(cribbage.OfferLife).Unix())
 }
 
-// GameLine describes one of a player's tables, whose message is m.
-func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
+// GameLine describes, in l, one of a player's tables, whose message is m.
+func GameLine(l lang.Lang, t *cribbage.Table, m cribbage.TableMessage, uid string) string {
 	var others []string
 	for _, s := range t.Seats {
 		if s.UserID != uid || s.Computer != "" {
 			others = append(others, s.Name)
 		}
 	}
-	line := fmt.Sprintf("• %s with %s — ", TableLink(t, m), strings.Join(others, ", "))
 	if c := t.Challenge; c != nil && t.Status == cribbage.StatusLobby {
 		// Nobody else is seated yet: the one it waits on is the person
 		// challenged.
-		return fmt.Sprintf("• %s — your challenge to **%s**, waiting for their answer since <t:%d:R>", TableLink(t, m), c.Name, t.CreatedAt.Unix())
+		return l.T("games.your-challenge", "Table", TableLink(l, t, m), "Name", c.Name, "Since", t.CreatedAt.Unix())
 	}
+	line := l.T("games.with", "Table", TableLink(l, t, m), "Others", strings.Join(others, ", "))
 	if t.Status == cribbage.StatusLobby {
-		return line + fmt.Sprintf("waiting for players since <t:%d:R>", t.CreatedAt.Unix())
+		return line + l.T("games.waiting-players", "Since", t.CreatedAt.Unix())
 	}
-	seats, verb := WaitingFor(t)
+	seats, verb := WaitingFor(l, t)
 	var names []string
 	mine := false
 	for _, s := range seats {
@@ -315,9 +300,9 @@ func GameLine(t *cribbage.Table, m cribbage.TableMessage, uid string) string {
 		mine = mine || t.Seats[s].UserID == uid
 	}
 	if mine {
-		return line + fmt.Sprintf("**your turn** to %s, since <t:%d:R>", verb, t.Since().Unix())
+		return line + l.T("games.your-turn", "Verb", verb, "Since", t.Since().Unix())
 	}
-	return line + fmt.Sprintf("waiting for %s to %s, since <t:%d:R>", strings.Join(names, ", "), verb, t.Since().Unix())
+	return line + l.T("games.waiting-for", "Names", strings.Join(names, ", "), "Verb", verb, "Since", t.Since().Unix())
 }
 
 // MessageLink is " (its message link)" for a table whose message, m, is

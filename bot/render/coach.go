@@ -6,74 +6,76 @@ import (
 	"strings"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
-// DiscardHint lists the best splits with their expected points: the hand
-// and crib over every starter, and what the kept cards are worth in the
-// play.
-func DiscardHint(o engine.Options, splits []ai.Split, n int) string {
-	lines := []string{"**Coach** — the best throws, on average over every starter and crib:"}
+// DiscardHint lists the best splits with their expected points, in l:
+// the hand and crib over every starter, and what the kept cards are worth
+// in the play. The numbers are written as l writes them.
+func DiscardHint(l lang.Lang, o engine.Options, splits []ai.Split, n int) string {
+	lines := []string{l.T("coach.discard-head")}
 	for i, s := range splits[:min(n, len(splits))] {
-		sign, whose := "+", "your crib"
+		sign, whose := "+", l.T("coach.your-crib")
 		if !s.OwnCrib {
-			sign, whose = "−", "their crib"
+			sign, whose = "−", l.T("coach.their-crib")
 		}
 		play := ""
 		if s.Play != 0 {
-			play = fmt.Sprintf(" %s play %.2f", map[bool]string{true: "+", false: "−"}[s.Play >= 0], math.Abs(s.Play))
+			play = fmt.Sprintf(" %s %s %s", map[bool]string{true: "+", false: "−"}[s.Play >= 0], l.T("coach.play"), l.Float(math.Abs(s.Play), 2))
 		}
-		lines = append(lines, fmt.Sprintf("%d. keep %s, throw %s — hand %.2f %s %s %.2f%s = **%.2f**",
-			i+1, engine.DisplayCards(s.Keep), engine.DisplayCards(s.Throw), s.Hand, sign, whose, s.Crib, play, s.Total))
+		lines = append(lines, l.T("coach.split", "I", i+1, "Keep", engine.DisplayCards(s.Keep), "Throw", engine.DisplayCards(s.Throw),
+			"Hand", l.Float(s.Hand, 2), "Sign", sign, "Whose", whose, "Crib", l.Float(s.Crib, 2), "Play", play, "Total", l.Float(s.Total, 2)))
 	}
 	switch {
 	case o.Partners:
-		lines = append(lines, "*Play* is what your side is expected to peg with those four cards, less what the other side pegs.")
+		lines = append(lines, l.T("coach.play-partners"))
 	case o.Players > 2:
-		lines = append(lines, "*Play* is what those four cards are expected to peg, less what the others peg on average.")
+		lines = append(lines, l.T("coach.play-many"))
 	default:
-		lines = append(lines, "*Play* is what those four cards are expected to peg, less what your opponent pegs against them. The crib counts on your opponent throwing what suits them.")
+		lines = append(lines, l.T("coach.play-two"))
 	}
 	return strings.Join(lines, "\n")
 }
 
-// PlayHint says which card to lay and why.
-func PlayHint(t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
+// PlayHint says which card to lay and why, in l.
+func PlayHint(l lang.Lang, t *cribbage.Table, v engine.View, a ai.PlayAdvice) string {
 	card := a.Card.Display()
+	side := "you"
+	if t.Options.Partners {
+		side = "side"
+	}
 	switch {
 	case a.Wins:
-		return fmt.Sprintf("**Coach** — play %s: it pegs %d and wins the game.", card, a.Points)
+		return l.T("coach.play-wins", "Card", card, "Points", a.Points)
 	case a.Only:
-		return fmt.Sprintf("**Coach** — play %s: it is the only card that fits under 31.", card)
+		return l.T("coach.play-only", "Card", card)
 	case a.Racing:
-		you := "you"
-		if t.Options.Partners {
-			you = "your side"
-		}
-		return fmt.Sprintf("**Coach** — play %s: near the end every point counts for the win, and this card gives %s the best chance, about %.0f%%, with the show still to come.", card, you, 100*a.Chance)
+		return l.T("coach.play-racing-"+side, "Card", card, "Chance", l.Float(100*a.Chance, 0))
 	}
-	pegs := "it pegs nothing now"
+	pegs := l.T("coach.pegs-nothing")
 	if a.Points > 0 {
-		pegs = fmt.Sprintf("it pegs %d now", a.Points)
+		pegs = l.T("coach.pegs", "Points", a.Points)
 	}
-	us, others := "you", "your opponent"
+	// Who gains, against whom: the search counts a partner's points with
+	// the seat's.
+	who := "two"
 	switch {
 	case t.Options.Partners:
-		// The search counts the partner's points with the seat's.
-		us, others = "your side", "the other side"
+		who = "partners"
 	case t.Options.Sides() > 2:
-		others = "the others"
+		who = "many"
 	}
-	net := fmt.Sprintf("%s can expect to peg about %.1f more than %s", us, a.Net, others)
+	net := l.T("coach.net-"+who, "Net", l.Float(a.Net, 1))
 	if a.Net < 0 {
-		net = fmt.Sprintf("it holds %s to about %.1f more than %s, the least any card does", others, -a.Net, us)
+		net = l.T("coach.holds-"+who, "Net", l.Float(-a.Net, 1))
 	}
-	return fmt.Sprintf("**Coach** — play %s: %s, and over the rest of the play %s.", card, pegs, net)
+	return l.T("coach.play-card", "Card", card, "Pegs", pegs, "Net", net)
 }
 
-// ReviewText words the comparison of a discard with the best.
-func ReviewText(v engine.View) string {
+// ReviewText words the comparison of a discard with the best, in l.
+func ReviewText(l lang.Lang, v engine.View) string {
 	splits := ai.Splits(v.Options, v.Seat, v.LastDealer, v.LastDealt)
 	var yours ai.Split
 	for _, s := range splits {
@@ -82,30 +84,48 @@ func ReviewText(v engine.View) string {
 		}
 	}
 	best := splits[0]
-	head := fmt.Sprintf("**Hand %d**: you were dealt %s and threw %s (expected %.2f).", v.LastHandNo,
-		engine.DisplayCards(v.LastDealt.Cards()), engine.DisplayCards(v.LastDiscards.Cards()), yours.Total)
+	head := l.T("coach.review-head", "N", v.LastHandNo, "Dealt", engine.DisplayCards(v.LastDealt.Cards()),
+		"Thrown", engine.DisplayCards(v.LastDiscards.Cards()), "Expected", l.Float(yours.Total, 2))
 	if yours.Total >= best.Total-1e-9 {
-		return head + "\nThat was the best throw. 👍"
+		return head + "\n" + l.T("coach.review-best")
 	}
-	return head + fmt.Sprintf("\nThe best was to throw %s (expected %.2f): you gave away **%.2f** points on average.\n%s",
-		engine.DisplayCards(best.Throw), best.Total, best.Total-yours.Total, DiscardHint(v.Options, splits, 3))
+	return head + "\n" + l.T("coach.review-worse", "Best", engine.DisplayCards(best.Throw), "Expected", l.Float(best.Total, 2),
+		"Lost", l.Float(best.Total-yours.Total, 2)) + "\n" + DiscardHint(l, v.Options, splits, 3)
 }
 
-// VerifyText is a deal from seed as players read it: the commitment to
-// compare, then every hand as dealt.
-func VerifyText(seed engine.Seed, players int) string {
+// VerifyText is a deal from seed as players read it, in l: the
+// commitment to compare, then every hand as dealt.
+func VerifyText(l lang.Lang, seed engine.Seed, players int) string {
 	d := engine.Deal(seed, players)
 	lines := []string{
-		fmt.Sprintf("**Seed** `%s`", seed),
-		fmt.Sprintf("**Commitment** (SHA-256 of the seed) `%s` — the same as the thread showed at the deal, or the deal was changed.", seed.Commitment()),
-		fmt.Sprintf("Dealt at %d players, one card at a time from the dealer's left:", players),
+		l.T("verify.seed", "Seed", seed.String()),
+		l.T("verify.commitment", "Commitment", seed.Commitment()),
+		l.T("verify.dealt", "Players", players),
 	}
 	for i, name := range d.Seats() {
 		lines = append(lines, fmt.Sprintf("· %s: %s", name, engine.DisplayCards(d.Hands[i].Cards())))
 	}
 	if d.Crib != 0 {
-		lines = append(lines, "· To the crib, from the deck: "+engine.DisplayCards(d.Crib.Cards()))
+		lines = append(lines, l.T("verify.crib", "Cards", engine.DisplayCards(d.Crib.Cards())))
 	}
-	lines = append(lines, "· Starter: "+d.Starter.Display())
+	lines = append(lines, l.T("verify.starter", "Card", d.Starter.Display()))
+	return strings.Join(lines, "\n")
+}
+
+// CountText counts any hand in l, with its breakdown as players say it
+// aloud and each item it scores.
+func CountText(l lang.Lang, hand []engine.Card, starter engine.Card, crib bool) string {
+	bd := engine.ScoreShow(hand, starter, crib)
+	key := "count.hand"
+	if crib {
+		key = "count.crib"
+	}
+	lines := []string{
+		l.T(key, "Cards", engine.DisplayCards(hand), "Starter", starter.Display(), "Total", bd.Total),
+		"*" + spoken(l, bd) + "*",
+	}
+	for _, it := range bd.Items {
+		lines = append(lines, fmt.Sprintf("· %s %s — %d", l.T("kind."+it.Kind.String()), engine.DisplayCards(it.Cards), it.Points))
+	}
 	return strings.Join(lines, "\n")
 }

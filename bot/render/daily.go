@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -139,7 +140,7 @@ func DailyVerdict(d ai.Daily, throw engine.CardSet) string {
 func DailyResult(d ai.Daily, a cribbage.DailyAnswer, more []string, month bool) Message {
 	lines := []string{dailyHead(a.Day, "your answer")}
 	lines = append(lines, dailyTableLines(d)...)
-	lines = append(lines, "You were dealt "+engine.DisplayCards(d.Dealt.Cards())+".", DailyVerdict(d, a.Throw), DiscardHint(d.Options, d.Splits, 3))
+	lines = append(lines, "You were dealt "+engine.DisplayCards(d.Dealt.Cards())+".", DailyVerdict(d, a.Throw), DiscardHint(lang.English, d.Options, d.Splits, 3))
 	lines = append(lines, more...)
 	m := Message{Content: strings.Join(lines, "\n")}
 	if month {
@@ -210,7 +211,7 @@ func (r Reveal) shares() []throwShare {
 // how the server threw, and the month's table.
 func revealEmbed(r Reveal) *discordgo.MessageEmbed {
 	lines := dailyTableLines(r.Hand)
-	lines = append(lines, "Dealt: "+engine.DisplayCards(r.Hand.Dealt.Cards())+".", "", DiscardHint(r.Hand.Options, r.Hand.Splits, 3), "")
+	lines = append(lines, "Dealt: "+engine.DisplayCards(r.Hand.Dealt.Cards())+".", "", DiscardHint(lang.English, r.Hand.Options, r.Hand.Splits, 3), "")
 	if len(r.Answers) == 0 {
 		lines = append(lines, "Nobody here answered it.")
 	} else {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -48,7 +49,7 @@ func TestGoldenDaily(t *testing.T) {
 func TestDailyNumbersAreTheCoachs(t *testing.T) {
 	for _, date := range []string{"2026-03-14", "2026-03-15", "2026-06-01"} {
 		d, day := dailyOn(t, date)
-		coach := DiscardHint(d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)
+		coach := DiscardHint(lang.English, d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)
 		for _, s := range d.Splits {
 			ans := cribbage.DailyAnswer{Day: day, Throw: engine.SetOf(s.Throw...)}
 			res := DailyResult(d, ans, nil, false).Content

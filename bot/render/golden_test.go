@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -22,6 +23,12 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // returns the table and every story item queued so far, numbered as the
 // outbox would number them.
 func goldenTable(t *testing.T, opts engine.Options, stop func(t *cribbage.Table) bool) (*cribbage.Table, []cribbage.OutboxItem) {
+	t.Helper()
+	return goldenTableIn(t, lang.English, opts, stop)
+}
+
+// goldenTableIn is goldenTable with its story told in l.
+func goldenTableIn(t *testing.T, l lang.Lang, opts engine.Options, stop func(t *cribbage.Table) bool) (*cribbage.Table, []cribbage.OutboxItem) {
 	t.Helper()
 	names := []string{"Ann", "Bob", "Cid", "Dee"}
 	tb := &cribbage.Table{ID: 7, GuildID: "g", ChannelID: "c", HostID: "u0", Options: opts, Status: cribbage.StatusLobby,
@@ -37,7 +44,7 @@ func goldenTable(t *testing.T, opts engine.Options, stop func(t *cribbage.Table)
 	var items []cribbage.OutboxItem
 	queue := func(ch *cribbage.Change) {
 		// The story is worded as the bot words it.
-		for _, o := range append(ch.Outbox, Story(tb, ch.Events)...) {
+		for _, o := range append(ch.Outbox, Story(l, tb, ch.Events)...) {
 			items = append(items, cribbage.OutboxItem{ID: int64(len(items) + 1), TableID: tb.ID, ChannelID: o.ChannelID, Kind: o.Kind, Payload: o.Payload})
 		}
 		tb.Version++
@@ -97,9 +104,9 @@ func TestGoldenRenders(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTable(t, tc.opts, midPlay)
-			golden(t, tc.name+"-table.json", Table(tb, ""))
+			golden(t, tc.name+"-table.json", Table(lang.English, tb, ""))
 			seat := tb.State.Turn
-			golden(t, tc.name+"-hand.json", Hand(tb, seat, 0, ""))
+			golden(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
 
 			tb, items := goldenTable(t, tc.opts, firstHandDone)
 			record, ok := Compose(Gather(items, tb.ID, 0))
@@ -109,6 +116,40 @@ func TestGoldenRenders(t *testing.T) {
 			golden(t, tc.name+"-record.json", record)
 		})
 	}
+}
+
+// TestGoldenRendersInFrench holds the table message, a hand view and a
+// hand's record in French to files of their own, at two players and at
+// four in partners (the plural forms: "Ann & Cid gagnent"), and a hand
+// view at the show with the coach counting aloud.
+func TestGoldenRendersInFrench(t *testing.T) {
+	fr, _ := lang.ByCode("fr")
+	for _, tc := range []struct {
+		name string
+		opts engine.Options
+	}{
+		{"two", engine.Options{Players: 2, Target: 121}},
+		{"partners", engine.Options{Players: 4, Partners: true, Target: 121}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb, _ := goldenTableIn(t, fr, tc.opts, midPlay)
+			golden(t, "fr-"+tc.name+"-table.json", Table(fr, tb, ""))
+			golden(t, "fr-"+tc.name+"-hand.json", Hand(fr, tb, tb.State.Turn, 0, ""))
+
+			tb, items := goldenTableIn(t, fr, tc.opts, firstHandDone)
+			record, ok := Compose(Gather(items, tb.ID, 0))
+			if !ok {
+				t.Fatal("the first hand's record does not fit a message")
+			}
+			golden(t, "fr-"+tc.name+"-record.json", record)
+		})
+	}
+	// The show, counted by hand with the coach's help: the count aloud.
+	opts := engine.Options{Players: 2, Target: 121, ManualCounting: true}
+	tb, _ := goldenTableIn(t, fr, opts, func(t *cribbage.Table) bool { return t.State.Phase == engine.PhaseShow })
+	tb.Assisted = true
+	seat, _ := tb.State.ShowOrder(tb.State.Shown)
+	golden(t, "fr-two-show-hand.json", Hand(fr, tb, seat, 0, ""))
 }
 
 // golden compares v, as indented JSON, with testdata/render/name.

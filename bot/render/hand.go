@@ -1,23 +1,23 @@
 package render
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
 // Hand is a seat's private hand view: its cards, the starter and
 // count, and the controls for what it may do now. selected is the cards
 // chosen so far for the crib; note, if any, leads the message (for
-// example why a click was refused).
-func Hand(t *cribbage.Table, seat int, selected engine.CardSet, note string) Message {
+// example why a click was refused). It speaks l, its player's language.
+func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, note string) Message {
 	if t.Status == cribbage.StatusCancelled {
 		// The cards are no use now: the view says why, with no buttons.
-		return Message{Content: "🚫 " + CancelledLine(t) + "\n" + CountsForNobody}
+		return Message{Content: "🚫 " + CancelledLine(l, t) + "\n" + CountsForNobody(l)}
 	}
 	g := t.State
 	v := g.ViewFor(seat)
@@ -26,43 +26,43 @@ func Hand(t *cribbage.Table, seat int, selected engine.CardSet, note string) Mes
 	if note != "" {
 		lines = append(lines, note)
 	}
-	lines = append(lines, fmt.Sprintf("**Your hand** · table %d · hand %d · %s deals · %s", t.ID, v.HandNo, SeatName(t, v.Dealer), scoreLine(t, v.Scores)))
+	lines = append(lines, l.T("hand.head", "ID", t.ID, "N", v.HandNo, "Dealer", SeatName(t, v.Dealer), "Scores", scoreLine(t, v.Scores)))
 	if v.Starter != engine.NoCard {
-		lines = append(lines, "Starter: **"+v.Starter.Display()+"**")
+		lines = append(lines, l.T("table.starter", "Card", v.Starter.Display()))
 	}
 	var rows []discordgo.MessageComponent
 	switch v.Phase {
 	case engine.PhaseDiscard:
-		lines, rows = discardControls(t, v, ver, selected, lines)
+		lines, rows = discardControls(l, t, v, ver, selected, lines)
 	case engine.PhasePlay:
-		lines, rows = playControls(t, v, ver, lines)
+		lines, rows = playControls(l, t, v, ver, lines)
 	case engine.PhaseShow:
-		lines, rows = showControls(t, v, ver, lines)
+		lines, rows = showControls(l, t, v, ver, lines)
 	case engine.PhaseDeal:
-		lines = append(lines, "The hand is over; waiting for "+SeatName(t, v.Dealer)+" to deal.")
+		lines = append(lines, l.T("hand.over-deal", "Dealer", SeatName(t, v.Dealer)))
 	case engine.PhaseOver:
-		lines = append(lines, ResultLine(t, v.Result))
-		if line := MatchLine(t); line != "" {
+		lines = append(lines, ResultLine(l, t, v.Result))
+		if line := MatchLine(l, t); line != "" {
 			lines = append(lines, line)
 		}
 	}
-	if row := mugginsRow(t, v, ver); row != nil {
+	if row := mugginsRow(l, t, v, ver); row != nil {
 		rows = append(rows, row)
 	}
-	refresh := []discordgo.MessageComponent{discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Refresh, Table: t.ID}.String()}}
+	refresh := []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.refresh"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Refresh, Table: t.ID}.String()}}
 	if (v.Phase == engine.PhaseDiscard && v.Discards == 0) || (v.Phase == engine.PhasePlay && v.Turn == seat) || CountingNow(t, seat) {
-		refresh = append(refresh, discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
+		refresh = append(refresh, discordgo.Button{Label: l.T("button.hint"), Style: discordgo.SecondaryButton, Emoji: &discordgo.ComponentEmoji{Name: "💡"},
 			CustomID: click.ID{Action: click.Hint, Table: t.ID, View: ver}.String()})
 	}
 	if v.LastHandNo > 0 {
-		refresh = append(refresh, discordgo.Button{Label: "Review my last discard", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Review, Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: l.T("button.review"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Review, Table: t.ID}.String()})
 	}
 	if v.Phase == engine.PhaseDeal && v.Dealer == seat {
-		refresh = append(refresh, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
+		refresh = append(refresh, discordgo.Button{Label: l.T("button.deal"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
 	}
 	if v.Phase == engine.PhaseOver && t.Match != nil && !t.Match.Over() && t.RematchID != 0 {
 		// The match's next game, one click from the last.
-		refresh = append(refresh, discordgo.Button{Label: fmt.Sprintf("Game %d: my hand", len(t.Match.Games)+1), Style: discordgo.PrimaryButton,
+		refresh = append(refresh, discordgo.Button{Label: l.T("button.next-game-hand", "Game", len(t.Match.Games)+1), Style: discordgo.PrimaryButton,
 			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: click.ID{Action: click.Hand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
@@ -82,20 +82,20 @@ func cardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent
 
 // discardControls: a toggle button a card and Confirm, enabled only when
 // exactly the right number is chosen.
-func discardControls(t *cribbage.Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
+func discardControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, selected engine.CardSet, lines []string) ([]string, []discordgo.MessageComponent) {
 	want := t.Options.DiscardSize()
-	crib := SeatName(t, v.Dealer) + "'s"
+	crib := l.T("hand.crib-of", "Name", SeatName(t, v.Dealer))
 	if v.Dealer == v.Seat {
-		crib = "your"
+		crib = l.T("hand.your-crib")
 	}
 	if v.Discards != 0 {
-		lines = append(lines, fmt.Sprintf("You threw %s to %s crib. You keep %s.", engine.DisplayCards(v.Discards.Cards()), crib, engine.DisplayCards(v.Hand.Cards())))
-		return append(lines, waitingLine(t)), nil
+		lines = append(lines, l.T("hand.threw", "Thrown", engine.DisplayCards(v.Discards.Cards()), "Crib", crib, "Kept", engine.DisplayCards(v.Hand.Cards())))
+		return append(lines, waitingLine(l, t)), nil
 	}
 	selected &= v.Hand
-	lines = append(lines, fmt.Sprintf("Choose %s card%s for %s crib, then **Confirm**.", engine.NumberWord(want), Plural(want), crib))
+	lines = append(lines, l.N("hand.choose", want, "Word", numberWord(l, want), "Crib", crib))
 	if selected != 0 {
-		lines = append(lines, "Chosen: "+engine.DisplayCards(selected.Cards()))
+		lines = append(lines, l.T("hand.chosen", "Cards", engine.DisplayCards(selected.Cards())))
 	}
 	var buttons []discordgo.MessageComponent
 	for _, c := range v.Hand.Cards() {
@@ -107,27 +107,27 @@ func discardControls(t *cribbage.Table, v engine.View, ver string, selected engi
 		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: click.ID{Action: click.Select, Table: t.ID, View: ver, Cards: next}.String()})
 	}
 	rows := cardRows(buttons)
-	confirm := discordgo.Button{Label: "Confirm", Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
+	confirm := discordgo.Button{Label: l.T("button.confirm"), Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
 		CustomID: click.ID{Action: click.Discard, Table: t.ID, View: ver, Cards: selected}.String()}
 	return lines, append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{confirm}})
 }
 
 // playControls: one button a card still held; the unplayable disabled.
-func playControls(t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+func playControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
 	series := v.Series()
-	count := fmt.Sprintf("Count: **%d**", v.Count)
+	count := l.T("hand.count", "Count", v.Count)
 	if len(series) > 0 {
 		count += " — " + engine.DisplayCards(series)
 	}
 	lines = append(lines, count)
 	if played := v.Hand &^ v.Remaining; played != 0 {
-		lines = append(lines, "You have played "+engine.DisplayCards(played.Cards())+".")
+		lines = append(lines, l.T("hand.played", "Cards", engine.DisplayCards(played.Cards())))
 	}
 	legal := engine.SetOf(v.Legal...)
 	if v.Turn == v.Seat {
-		lines = append(lines, "**Your turn** — choose a card.")
+		lines = append(lines, l.T("hand.your-turn"))
 	} else {
-		lines = append(lines, waitingLine(t))
+		lines = append(lines, waitingLine(l, t))
 	}
 	var buttons []discordgo.MessageComponent
 	for _, c := range v.Remaining.Cards() {
@@ -138,34 +138,34 @@ func playControls(t *cribbage.Table, v engine.View, ver string, lines []string) 
 }
 
 // showControls: with manual counting, the counter claims through a form.
-func showControls(t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
+func showControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, lines []string) ([]string, []discordgo.MessageComponent) {
 	g := t.State
 	seat, crib := g.ShowOrder(g.Shown)
 	if seat != v.Seat {
-		lines = append(lines, "Your hand: "+engine.DisplayCards(v.Hand.Cards())+".")
-		return append(lines, waitingLine(t)), nil
+		lines = append(lines, l.T("hand.your-hand", "Cards", engine.DisplayCards(v.Hand.Cards())))
+		return append(lines, waitingLine(l, t)), nil
 	}
-	what := "your hand " + engine.DisplayCards(v.Hand.Cards())
+	key, cards := "hand.count-hand", v.Hand.Cards()
 	if crib {
-		what = "your crib " + engine.DisplayCards(g.Crib.Cards())
+		key, cards = "hand.count-crib", g.Crib.Cards()
 	}
-	lines = append(lines, fmt.Sprintf("**Count %s** with the starter %s, then press **Claim**.", what, v.Starter.Display()))
+	lines = append(lines, l.T(key, "Cards", engine.DisplayCards(cards), "Starter", v.Starter.Display()))
 	if t.Assisted {
 		// A table that has used the coach gets its help here unasked.
-		lines = append(lines, "🧑‍🏫 "+ShowHint(t))
+		lines = append(lines, "🧑‍🏫 "+ShowHint(l, t))
 	}
-	claim := discordgo.Button{Label: "Claim", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Claim, Table: t.ID, View: ver}.String()}
+	claim := discordgo.Button{Label: l.T("button.claim"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Claim, Table: t.ID, View: ver}.String()}
 	return lines, []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{claim}}}
 }
 
 // mugginsRow offers muggins on points an opponent missed, if any.
-func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageComponent {
+func mugginsRow(l lang.Lang, t *cribbage.Table, v engine.View, ver string) discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	for i, m := range v.Missed {
 		if m.Taken || t.Options.SideOf(m.Seat) == t.Options.SideOf(v.Seat) || len(buttons) == 5 {
 			continue
 		}
-		label := fmt.Sprintf("Muggins: %s missed %d", SeatName(t, m.Seat), m.Points)
+		label := l.T("button.muggins", "Name", SeatName(t, m.Seat), "Points", m.Points)
 		buttons = append(buttons, discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Muggins, Table: t.ID, View: ver, Index: i}.String()})
 	}
 	if len(buttons) == 0 {
@@ -175,8 +175,8 @@ func mugginsRow(t *cribbage.Table, v engine.View, ver string) discordgo.MessageC
 }
 
 // waitingLine says whom the table waits on.
-func waitingLine(t *cribbage.Table) string {
-	seats, verb := WaitingFor(t)
+func waitingLine(l lang.Lang, t *cribbage.Table) string {
+	seats, verb := WaitingFor(l, t)
 	if len(seats) == 0 {
 		return ""
 	}
@@ -184,16 +184,16 @@ func waitingLine(t *cribbage.Table) string {
 	for _, s := range seats {
 		names = append(names, SeatName(t, s))
 	}
-	return fmt.Sprintf("Waiting for %s to %s.", strings.Join(names, ", "), verb)
+	return l.T("hand.waiting", "Names", strings.Join(names, ", "), "Verb", verb)
 }
 
 // ClaimModal is the form a counter claims points in.
-func ClaimModal(t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
+func ClaimModal(l lang.Lang, t *cribbage.Table, ver string) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		CustomID: click.ID{Action: click.Claimed, Table: t.ID, View: ver}.String(),
-		Title:    "Claim your count",
+		Title:    l.T("claim.title"),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: "points", Label: fmt.Sprintf("Points (0 to %d)", engine.MaxShow), Style: discordgo.TextInputShort, Placeholder: "e.g. 8", Required: true, MinLength: 1, MaxLength: 2},
+			discordgo.TextInput{CustomID: "points", Label: l.T("claim.label", "Max", engine.MaxShow), Style: discordgo.TextInputShort, Placeholder: l.T("claim.placeholder"), Required: true, MinLength: 1, MaxLength: 2},
 		}}},
 	}
 }
@@ -210,14 +210,14 @@ func CountingNow(t *cribbage.Table, seat int) bool {
 }
 
 // ShowHint counts the hand or crib being shown for its counter, the way
-// players count aloud.
-func ShowHint(t *cribbage.Table) string {
+// players of l count aloud.
+func ShowHint(l lang.Lang, t *cribbage.Table) string {
 	g := t.State
 	seat, crib := g.ShowOrder(g.Shown)
-	cards, what := g.Hands[seat].Cards(), "your hand"
+	cards, key := g.Hands[seat].Cards(), "coach.show-hand"
 	if crib {
-		cards, what = g.Crib.Cards(), "your crib"
+		cards, key = g.Crib.Cards(), "coach.show-crib"
 	}
 	b := engine.ScoreShow(cards, g.Starter, crib)
-	return fmt.Sprintf("**Coach** — you have **%d** in %s %s + %s: %s.", b.Total, what, engine.DisplayCards(cards), g.Starter.Display(), b.Spoken())
+	return l.T(key, "Total", b.Total, "Cards", engine.DisplayCards(cards), "Starter", g.Starter.Display(), "Count", spoken(l, b))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -18,78 +19,78 @@ func matchScore(t *cribbage.Table) string {
 }
 
 // gamePoints is "game points 2–0".
-func gamePoints(t *cribbage.Table) string {
+func gamePoints(l lang.Lang, t *cribbage.Table) string {
 	p := t.Match.Points()
-	return fmt.Sprintf("game points %d–%d", p[0], p[1])
+	return l.T("match.game-points", "A", p[0], "B", p[1])
 }
 
-// MatchLine is the match as it stands, for a table of a match: "Match:
-// Alice 1 – Bob 0 · game 2 of best of 3 · game points 2–0", or who won
-// it; "" for a game of its own.
-func MatchLine(t *cribbage.Table) string {
+// MatchLine is the match as it stands, in l, for a table of a match:
+// "Match: Alice 1 – Bob 0 · game 2 of best of 3 · game points 2–0", or
+// who won it; "" for a game of its own.
+func MatchLine(l lang.Lang, t *cribbage.Table) string {
 	m := t.Match
 	switch {
 	case m == nil:
 		return ""
 	case m.Over():
-		return matchWonLine(t)
+		return matchWonLine(l, t)
 	case len(m.Games) >= m.Game: // this table's game is over
-		return fmt.Sprintf("**Match:** %s after game %d of best of %d · %s", matchScore(t), m.Game, m.BestOf, gamePoints(t))
+		return l.T("match.after-game", "Score", matchScore(t), "Game", m.Game, "BestOf", m.BestOf, "Points", gamePoints(l, t))
 	}
-	return fmt.Sprintf("**Match:** %s · game %d of best of %d · %s", matchScore(t), m.Game, m.BestOf, gamePoints(t))
+	return l.T("match.game", "Score", matchScore(t), "Game", m.Game, "BestOf", m.BestOf, "Points", gamePoints(l, t))
 }
 
 // matchStory is what the thread says of the match when a game of it
 // ends: the score and what follows, or who won.
-func matchStory(t *cribbage.Table) string {
+func matchStory(l lang.Lang, t *cribbage.Table) string {
 	m := t.Match
 	if m == nil {
 		return ""
 	}
 	if m.Over() {
-		return "\n" + matchWonLine(t)
+		return "\n" + matchWonLine(l, t)
 	}
-	return fmt.Sprintf("\n%s\nGame %d follows: a new table message in the channel.", MatchLine(t), len(m.Games)+1)
+	return "\n" + MatchLine(l, t) + "\n" + l.T("match.follows", "Game", len(m.Games)+1)
 }
 
 // matchWonLine announces a decided match: "🏆 Alice wins the match 2–1 ·
 // game points 7–2", and how it ended if a side gave it up.
-func matchWonLine(t *cribbage.Table) string {
+func matchWonLine(l lang.Lang, t *cribbage.Table) string {
 	m := t.Match
 	w, p := m.Wins(), m.Points()
 	winner := m.Winner()
-	verb := "wins"
+	sides := 1
 	if t.Options.Partners {
-		verb = "win"
+		sides = 2
 	}
-	line := fmt.Sprintf("🏆 **%s %s the match** %d–%d · game points %d–%d", sideName(t, winner), verb, w[winner], w[1-winner], p[winner], p[1-winner])
+	line := l.N("match.won", sides, "Winner", sideName(t, winner), "Won", w[winner], "Lost", w[1-winner], "For", p[winner], "Against", p[1-winner])
 	if m.Conceded {
 		last := m.Games[len(m.Games)-1]
-		how := "resigned the match"
+		key := "match.resigned"
 		if last.Reason == engine.ReasonForfeit {
-			how = "forfeited"
+			key = "match.forfeited"
 		}
-		line += fmt.Sprintf(" — %s %s.", sideName(t, 1-winner), how)
+		line += " — " + l.N(key, sides, "Name", sideName(t, 1-winner))
 	}
 	return line
 }
 
 // nextGameLine says where a match's next game is, once made.
-func nextGameLine(t *cribbage.Table) string {
+func nextGameLine(l lang.Lang, t *cribbage.Table) string {
 	if t.Match == nil || t.Match.Over() {
 		if t.RematchID != 0 {
-			return fmt.Sprintf("🔁 Rematch: table %d.", t.RematchID)
+			return l.T("match.rematch-table", "ID", t.RematchID)
 		}
 		return ""
 	}
 	if t.RematchID != 0 {
-		return fmt.Sprintf("Game %d of the match is table %d, posted below.", len(t.Match.Games)+1, t.RematchID)
+		return l.T("match.next-table", "Game", len(t.Match.Games)+1, "ID", t.RematchID)
 	}
 	return ""
 }
 
 // offerLine describes a finished table's open rematch offer.
-func offerLine(t *cribbage.Table) string {
+func offerLine(l lang.Lang, t *cribbage.Table) string {
 	o := t.Offer
 	if o == nil || t.RematchID != 0 {
 		return ""
@@ -98,8 +99,7 @@ func offerLine(t *cribbage.Table) string {
 	for _, s := range o.Waiting(t) {
 		waiting = append(waiting, s.Name)
 	}
-	return fmt.Sprintf("🔁 **%s** offers a rematch — waiting for **%s** to accept (until <t:%d:R>).",
-		NameOf(t, o.By), strings.Join(waiting, "**, **"), o.At.Add(cribbage.OfferLife).Unix())
+	return l.T("match.offer", "By", NameOf(t, o.By), "Waiting", strings.Join(waiting, "**, **"), "Until", o.At.Add(cribbage.OfferLife).Unix())
 }
 
 // NameOf is the name of the person at t with userID.
@@ -110,20 +110,19 @@ func NameOf(t *cribbage.Table, userID string) string {
 	return "someone"
 }
 
-// Introduce words what opens next, the table after prev: its table
-// message (no interaction answers with it), its thread, and its first
-// line.
-func Introduce(prev, next *cribbage.Table) []cribbage.Outbound {
+// Introduce words, in l, what opens next, the table after prev: its
+// table message (no interaction answers with it), its thread, and its
+// first line.
+func Introduce(l lang.Lang, prev, next *cribbage.Table) []cribbage.Outbound {
 	dealer := SeatName(next, next.State.Dealer)
 	var intro string
 	switch m := next.Match; {
 	case m != nil && m.Game > 1:
-		intro = fmt.Sprintf("**Game %d** of the match (best of %d) after table %d — %s; %s. %s deals first.",
-			m.Game, m.BestOf, prev.ID, matchScore(next), gamePoints(next), dealer)
+		intro = l.T("match.intro-game", "Game", m.Game, "BestOf", m.BestOf, "Prev", prev.ID, "Score", matchScore(next), "Points", gamePoints(l, next), "Dealer", dealer)
 	case m != nil:
-		intro = fmt.Sprintf("**Rematch** of table %d: a new best-of-%d match. %s deals first.", prev.ID, m.BestOf, dealer)
+		intro = l.T("match.intro-rematch-match", "Prev", prev.ID, "BestOf", m.BestOf, "Dealer", dealer)
 	default:
-		intro = fmt.Sprintf("**Rematch** of table %d — %s deals first.", prev.ID, dealer)
+		intro = l.T("match.intro-rematch", "Prev", prev.ID, "Dealer", dealer)
 	}
 	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: KindOpen}, {ChannelID: next.ChannelID, Kind: KindThread}, Post(next, intro, nil)}
 }
@@ -133,23 +132,23 @@ func Introduce(prev, next *cribbage.Table) []cribbage.Outbound {
 func OpenNonce(t *cribbage.Table) string { return fmt.Sprintf("open%d", t.ID) }
 
 // challengeLines describe a challenge's lobby, or how it ended.
-func challengeLines(t *cribbage.Table) []string {
+func challengeLines(l lang.Lang, t *cribbage.Table) []string {
 	c := t.Challenge
 	host := NameOf(t, t.HostID)
-	what := fmt.Sprintf("%d points", t.Options.Target)
+	what := l.N("table.points", t.Options.Target)
 	if t.Match != nil {
-		what += fmt.Sprintf(", a best-of-%d match", t.Match.BestOf)
+		what = l.T("challenge.what-match", "Points", what, "BestOf", t.Match.BestOf)
 	}
 	switch c.Outcome {
 	case cribbage.ChallengeDeclined:
-		return []string{fmt.Sprintf("%s declined %s's challenge.", c.Name, host)}
+		return []string{l.T("challenge.declined", "Name", c.Name, "Host", host)}
 	case cribbage.ChallengeWithdrawn:
-		return []string{fmt.Sprintf("%s withdrew the challenge to %s.", host, c.Name)}
+		return []string{l.T("challenge.withdrawn", "Name", c.Name, "Host", host)}
 	case cribbage.ChallengeLapsed:
-		return []string{fmt.Sprintf("The challenge lapsed: %s didn't answer within a day.", c.Name)}
+		return []string{l.T("challenge.lapsed", "Name", c.Name)}
 	}
 	return []string{
-		fmt.Sprintf("⚔️ **%s** challenges **%s** to cribbage — %s.", host, c.Name, what),
-		fmt.Sprintf("%s: **Accept** or **Decline**. The challenge lapses <t:%d:R>.", c.Name, t.LobbyLapses().Unix()),
+		l.T("challenge.open", "Host", host, "Name", c.Name, "What", what),
+		l.T("challenge.answer", "Name", c.Name, "Lapses", t.LobbyLapses().Unix()),
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -74,19 +75,16 @@ func BoardKey(t *cribbage.Table) string {
 
 // showPicture is the picture of the hands counted among events: each hand
 // (and the crib) beside the starter, with its points or the claim.
-func showPicture(t *cribbage.Table, events []engine.Event) (picture.Cards, bool) {
+func showPicture(l lang.Lang, t *cribbage.Table, events []engine.Event) (picture.Cards, bool) {
 	p := picture.Cards{FourColour: t.FourColour}
 	for _, e := range events {
 		if e.Kind != engine.EvShow && e.Kind != engine.EvClaim {
 			continue
 		}
-		label := SeatName(t, e.Seat)
-		if e.Crib {
-			label += "'s crib"
-		}
-		note := fmt.Sprintf("%d point%s", e.Points, Plural(e.Points))
+		label := whose(l, t, e)
+		note := l.N("picture.points", e.Points)
 		if e.Kind == engine.EvClaim {
-			note = fmt.Sprintf("claims %d", e.Claimed)
+			note = l.T("picture.claims", "Claimed", e.Claimed)
 		}
 		p.Starter = e.Card
 		p.Hands = append(p.Hands, picture.Hand{Label: label, Cards: e.Cards, Note: note})

@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -33,8 +34,9 @@ type ReplayHand struct {
 }
 
 // ReplayHands plays a table's log again from its start and returns every
-// hand that is over: a hand still being played is never shown.
-func ReplayHands(t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHand, error) {
+// hand that is over, told in l: a hand still being played is never
+// shown.
+func ReplayHands(l lang.Lang, t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHand, error) {
 	g, err := ReplayStart(t, actions)
 	if err != nil {
 		return nil, err
@@ -57,7 +59,7 @@ func ReplayHands(t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHa
 			cur.thrown, cur.starter = slices.Clone(next.Discards), next.Starter
 		}
 		for _, e := range events {
-			if line := StoryLine(t, e); line != "" {
+			if line := StoryLine(l, t, e); line != "" {
 				cur.lines = append(cur.lines, line)
 			}
 			if e.Kind == engine.EvHandOver || e.Kind == engine.EvGameOver {
@@ -91,9 +93,9 @@ func ReplayStart(t *cribbage.Table, actions []cribbage.LoggedAction) (*engine.St
 // MaxDescription is Discord's limit on an embed's description.
 const MaxDescription = 4096
 
-// Replay is page n of a replay: the hand as told, a picture of the
+// Replay is page n of a replay, in l: the hand as told, a picture of the
 // deal with each throw, and the board after the hand; buttons page on.
-func Replay(t *cribbage.Table, hands []ReplayHand, n int) Message {
+func Replay(l lang.Lang, t *cribbage.Table, hands []ReplayHand, n int) Message {
 	h := hands[n-1]
 	var lines []string
 	for i, line := range h.lines {
@@ -102,7 +104,7 @@ func Replay(t *cribbage.Table, hands []ReplayHand, n int) Message {
 			for k := range t.Seats {
 				seat := (h.dealer + 1 + k) % len(t.Seats)
 				if h.thrown != nil {
-					lines = append(lines, fmt.Sprintf("%s was dealt %s and threw %s.", SeatName(t, seat), engine.DisplayCards(h.dealt[seat].Cards()), engine.DisplayCards(h.thrown[seat].Cards())))
+					lines = append(lines, l.T("replay.dealt", "Name", SeatName(t, seat), "Dealt", engine.DisplayCards(h.dealt[seat].Cards()), "Thrown", engine.DisplayCards(h.thrown[seat].Cards())))
 				}
 			}
 		}
@@ -116,14 +118,14 @@ func Replay(t *cribbage.Table, hands []ReplayHand, n int) Message {
 		seat := (h.dealer + 1 + k) % len(t.Seats)
 		row := picture.Hand{Label: SeatName(t, seat), Cards: h.dealt[seat].Cards()}
 		if h.thrown != nil {
-			row.Note = "threw " + engine.DisplayCards(h.thrown[seat].Cards())
+			row.Note = l.T("replay.threw", "Cards", engine.DisplayCards(h.thrown[seat].Cards()))
 		}
 		deal.Hands = append(deal.Hands, row)
 	}
 	board := BoardAt(t, h.scores, h.back, h.result)
-	board.Title = fmt.Sprintf("After hand %d", h.no)
+	board.Title = l.T("replay.after", "N", h.no)
 	embeds := []*discordgo.MessageEmbed{
-		{Title: fmt.Sprintf("Replay · table %d · hand %d of %d", t.ID, n, len(hands)), Color: 0x2e7d32, Description: desc,
+		{Title: l.T("replay.title", "ID", t.ID, "Hand", n, "Hands", len(hands)), Color: 0x2e7d32, Description: desc,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://deal.png"}},
 		{Color: 0x2e7d32, Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"}},
 	}
@@ -132,9 +134,9 @@ func Replay(t *cribbage.Table, hands []ReplayHand, n int) Message {
 		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(board.Render()))},
 	}
 	buttons := []discordgo.MessageComponent{
-		discordgo.Button{Label: "◀ Previous hand", Style: discordgo.SecondaryButton, Disabled: n == 1,
+		discordgo.Button{Label: l.T("replay.previous"), Style: discordgo.SecondaryButton, Disabled: n == 1,
 			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n - 1}.String()},
-		discordgo.Button{Label: "Next hand ▶", Style: discordgo.PrimaryButton, Disabled: n == len(hands),
+		discordgo.Button{Label: l.T("replay.next"), Style: discordgo.PrimaryButton, Disabled: n == len(hands),
 			CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: n + 1}.String()},
 	}
 	return Message{Embeds: embeds, Files: files, Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: buttons}},

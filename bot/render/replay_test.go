@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -44,7 +45,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 			t.Fatalf("rematch %v: the game stopped in phase %v", rematch, g.Phase)
 		}
 		prev = tb
-		hands, err := ReplayHands(tb, actions)
+		hands, err := ReplayHands(lang.English, tb, actions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +70,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 		if !slices.Equal(last.scores, g.Scores) || last.result == nil {
 			t.Errorf("rematch %v: the last hand ends at %v, the game at %v", rematch, last.scores, g.Scores)
 		}
-		if r := Replay(tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
+		if r := Replay(lang.English, tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
 			t.Errorf("the last page: %d files, %d embeds", len(r.Files), len(r.Embeds))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -48,7 +49,10 @@ type PostPayload struct {
 type StoryEntry struct {
 	Text string `json:"text"`
 	Hand int    `json:"hand,omitempty"`
-	Frag bool   `json:"frag,omitempty"`
+	// Title is the title of its hand's record, in the story's language
+	// ("" in lines queued before it was kept: English).
+	Title string `json:"title,omitempty"`
+	Frag  bool   `json:"frag,omitempty"`
 	// End marks the fragment that ends a run of the play (a go, the last
 	// card, 31): the next run starts a line of its own.
 	End bool `json:"end,omitempty"`
@@ -71,7 +75,7 @@ func (p PostPayload) encode() string {
 // waiting line otherwise. Nobody is mentioned: the table message and hand
 // views say whose turn it is, and a player the table waits on is pinged
 // only after a pause (timers.go).
-func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
+func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 	hand := t.State.HandNo
 	for _, e := range events {
 		if e.Kind == engine.EvDeal {
@@ -98,16 +102,19 @@ func Story(t *cribbage.Table, events []engine.Event) []cribbage.Outbound {
 			// Muggins too: a penalty is news at the table.
 			flush = true
 		}
-		if l := StoryText(t, e); l.Text != "" {
-			l.Hand = h
-			lines = append(lines, l)
+		if line := StoryText(l, t, e); line.Text != "" {
+			line.Hand = h
+			if h != 0 {
+				line.Title = l.T("record.title", "N", h)
+			}
+			lines = append(lines, line)
 		}
 	}
 	if len(lines) == 0 {
 		return nil
 	}
 	p := PostPayload{Lines: lines}
-	if show, ok := showPicture(t, events); ok {
+	if show, ok := showPicture(l, t, events); ok {
 		p.Pictures = []picture.Cards{show}
 	}
 	kind := KindLine
@@ -253,8 +260,12 @@ func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
 				continue
 			}
 			n := len(m.Embeds)
-			if n == 0 || m.Embeds[n-1].Title != handTitle(l.Hand) {
-				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: handTitle(l.Hand), Color: handColour})
+			title := l.Title
+			if title == "" {
+				title = handTitle(l.Hand)
+			}
+			if n == 0 || m.Embeds[n-1].Title != title {
+				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: title, Color: handColour})
 				n++
 				joins = false
 			}
@@ -336,35 +347,27 @@ func Mentions(ids []string) string {
 	return strings.Join(out, " ")
 }
 
-// HasHave agrees the verb with the number of players.
-func HasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
-}
-
 // Tell adds the story to a change the domain decided: what its game did,
 // in the table's thread, and what opens the table it opens (a rematch, a
 // match's next game) before that table's own story. A table without a
 // person (a tournament's game between computer entrants) is played
 // quietly: its result is on the standings.
-func Tell(ch *cribbage.Change) {
+func Tell(l lang.Lang, ch *cribbage.Change) {
 	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
-		ch.Outbox = append(ch.Outbox, Story(t, ch.Events)...)
+		ch.Outbox = append(ch.Outbox, Story(l, t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
-		Opened(n, Introduce(n.Follows, n.Table))
+		Opened(l, n, Introduce(l, n.Follows, n.Table))
 	}
 }
 
 // Opened words a new table's change: intro, what opens it, then its
 // game's story; nothing for a table without a person.
-func Opened(ch *cribbage.Change, intro []cribbage.Outbound) {
+func Opened(l lang.Lang, ch *cribbage.Change, intro []cribbage.Outbound) {
 	if !ch.Table.HasPerson() {
 		ch.Outbox = nil
 		return
 	}
 	out := append(intro, ch.Outbox...)
-	ch.Outbox = append(out, Story(ch.Table, ch.Events)...)
+	ch.Outbox = append(out, Story(l, ch.Table, ch.Events)...)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
@@ -76,42 +77,42 @@ func (r Message) componentsOrEmpty() []discordgo.MessageComponent {
 	return r.Components
 }
 
-// WaitingFor says whom the game waits on and for what.
-func WaitingFor(t *cribbage.Table) (seats []int, verb string) {
+// WaitingFor says whom the game waits on and for what, in l.
+func WaitingFor(l lang.Lang, t *cribbage.Table) (seats []int, verb string) {
 	seats = t.Waiting()
 	if len(seats) == 0 {
 		return nil, ""
 	}
 	switch g := t.State; g.Phase {
 	case engine.PhaseDiscard:
-		return seats, "throw to the crib"
+		return seats, l.T("wait.throw")
 	case engine.PhasePlay:
-		return seats, "play"
+		return seats, l.T("wait.play")
 	case engine.PhaseShow:
 		if _, crib := g.ShowOrder(g.Shown); crib {
-			return seats, "count the crib"
+			return seats, l.T("wait.count-crib")
 		}
-		return seats, "count a hand"
+		return seats, l.T("wait.count-hand")
 	case engine.PhaseDeal:
-		return seats, "deal the next hand"
+		return seats, l.T("wait.deal")
 	}
 	return nil, ""
 }
 
 // optionsLine summarises a table's options.
-func optionsLine(o engine.Options) string {
-	parts := []string{fmt.Sprintf("%d players", o.Players)}
+func optionsLine(l lang.Lang, o engine.Options) string {
+	parts := []string{l.N("table.players", o.Players)}
 	if o.Partners {
-		parts[0] = "2 vs 2"
+		parts[0] = l.T("table.partners")
 	}
-	parts = append(parts, fmt.Sprintf("%d points", o.Target))
+	parts = append(parts, l.N("table.points", o.Target))
 	if o.ManualCounting {
-		parts = append(parts, "manual counting")
+		parts = append(parts, l.T("table.manual"))
 		if o.Muggins {
-			parts = append(parts, "muggins")
+			parts = append(parts, l.T("table.muggins"))
 		}
 	} else {
-		parts = append(parts, "automatic counting")
+		parts = append(parts, l.T("table.automatic"))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -122,13 +123,15 @@ func optionsLine(o engine.Options) string {
 // picture the message has already (cribbage.TableMessage.Board), which it
 // shows, or empty for none: a new message, or one whose board is sent
 // with it (UploadBoard).
-func Table(t *cribbage.Table, board string) Message {
-	footer := optionsLine(t.Options)
+//
+// It speaks l, the language of the table's channel (see lang.Server).
+func Table(l lang.Lang, t *cribbage.Table, board string) Message {
+	footer := optionsLine(l, t.Options)
 	if t.Match != nil {
-		footer += fmt.Sprintf(" · best of %d", t.Match.BestOf)
+		footer += " · " + l.T("table.best-of", "BestOf", t.Match.BestOf)
 	}
 	e := &discordgo.MessageEmbed{
-		Title:  fmt.Sprintf("Cribbage · table %d", t.ID),
+		Title:  l.T("table.title", "ID", t.ID),
 		Color:  0x2e7d32,
 		Footer: &discordgo.MessageEmbedFooter{Text: footer},
 	}
@@ -136,106 +139,108 @@ func Table(t *cribbage.Table, board string) Message {
 	r := Message{}
 	switch {
 	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
-		desc = append(desc, challengeLines(t)...)
+		desc = append(desc, challengeLines(l, t)...)
 		if t.Status == cribbage.StatusLobby {
 			// The challenge's message mentions the person challenged, and
 			// notifies them alone (edits notify nobody).
-			r.Content = fmt.Sprintf("<@%s>, **%s** challenges you to cribbage!", t.Challenge.UserID, NameOf(t, t.HostID))
+			r.Content = l.T("table.challenges-you", "User", t.Challenge.UserID, "Host", NameOf(t, t.HostID))
 			r.Mention = t.Challenge.UserID
 		}
 	case t.Status == cribbage.StatusLobby:
 		free := t.Options.Players - len(t.Seats)
-		desc = append(desc, fmt.Sprintf("Waiting for %d more player%s — press **Join**.", free, Plural(free)))
+		desc = append(desc, l.N("table.waiting-players", free))
 		if t.Computer != "" {
-			desc = append(desc, fmt.Sprintf("Or the host presses **Start** and the computer (%s) takes the empty seats.", ai.Label(t.Computer)))
+			desc = append(desc, l.T("table.computer-fills", "Level", levelName(l, t.Computer)))
 		}
 		if t.Options.Partners {
-			desc = append(desc, "Partners sit opposite: seats 1 & 3 play seats 2 & 4.")
+			desc = append(desc, l.T("table.partners-sit"))
 		}
 		if m := t.Match; m != nil {
-			desc = append(desc, fmt.Sprintf("A best-of-%d match: the first side to win %d games wins it.", m.BestOf, m.Needed()))
+			desc = append(desc, l.N("table.match-lobby", m.Needed(), "BestOf", m.BestOf))
 		}
 	case t.Status == cribbage.StatusPlaying:
-		if line := MatchLine(t); line != "" {
+		if line := MatchLine(l, t); line != "" {
 			desc = append(desc, line)
 		}
-		desc = append(desc, playingLines(t)...)
+		desc = append(desc, playingLines(l, t)...)
 	case t.Status == cribbage.StatusFinished:
-		desc = append(desc, ResultLine(t, t.State.Result))
-		for _, line := range []string{MatchLine(t), nextGameLine(t), offerLine(t)} {
+		desc = append(desc, ResultLine(l, t, t.State.Result))
+		for _, line := range []string{MatchLine(l, t), nextGameLine(l, t), offerLine(l, t)} {
 			if line != "" {
 				desc = append(desc, line)
 			}
 		}
 	case t.Status == cribbage.StatusClosed:
-		desc = append(desc, "This table was closed without a game.")
+		desc = append(desc, l.T("table.closed"))
 	case t.Status == cribbage.StatusCancelled:
-		desc = append(desc, "🚫 "+CancelledLine(t), CountsForNobody)
+		desc = append(desc, "🚫 "+CancelledLine(l, t), CountsForNobody(l))
 		// Only a game that began was part of a match; a lobby (or a
 		// challenge) that would have opened one leaves no match behind.
 		if t.Match != nil && t.State != nil {
-			desc = append(desc, "Its match ends with it, undecided: no next game, and no match result.")
+			desc = append(desc, l.T("table.match-cancelled"))
 		}
 	}
 	e.Description = strings.Join(desc, "\n")
-	e.Fields = seatFields(t)
+	e.Fields = seatFields(l, t)
 	if t.State != nil {
 		// Discord shows it under the table as the time of the last move,
 		// so a reader sees the table is current.
 		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 	}
-	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(t)
+	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(l, t)
 	showBoard(&r, t, board)
 	return r
 }
 
 // playingLines describe the hand in progress.
-func playingLines(t *cribbage.Table) []string {
+func playingLines(l lang.Lang, t *cribbage.Table) []string {
 	g := t.State
 	var lines []string
 	if g.HandNo > 0 {
-		lines = append(lines, fmt.Sprintf("Hand %d · %s deals", g.HandNo, SeatName(t, g.Dealer)))
+		lines = append(lines, l.T("table.hand-deals", "N", g.HandNo, "Dealer", SeatName(t, g.Dealer)))
 	}
 	if g.StarterUp && g.Phase != engine.PhaseDeal {
-		lines = append(lines, "Starter: **"+g.Starter.Display()+"**")
+		lines = append(lines, l.T("table.starter", "Card", g.Starter.Display()))
 	}
 	if g.Phase == engine.PhasePlay {
 		series := g.Series()
 		if len(series) > 0 {
-			lines = append(lines, fmt.Sprintf("Count: **%d** — %s", g.Count, engine.DisplayCards(series)))
+			lines = append(lines, l.T("table.count-cards", "Count", g.Count, "Cards", engine.DisplayCards(series)))
 		} else {
-			lines = append(lines, "Count: **0**")
+			lines = append(lines, l.T("table.count-zero"))
 		}
 	}
-	if seats, verb := WaitingFor(t); len(seats) > 0 {
+	if seats, verb := WaitingFor(l, t); len(seats) > 0 {
 		var names []string
 		for _, s := range seats {
 			names = append(names, SeatName(t, s))
 		}
+		// <t:…:R> is Discord's: each reader's client writes it in their
+		// own language.
 		since := t.Since().Unix()
-		lines = append(lines, fmt.Sprintf("Waiting for **%s** to %s — since <t:%d:R>", strings.Join(names, "**, **"), verb, since))
+		lines = append(lines, l.T("table.waiting-since", "Names", strings.Join(names, "**, **"), "Verb", verb, "Since", since))
 	}
 	return lines
 }
 
 // seatFields lists the sides with their players and scores.
-func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
+func seatFields(l lang.Lang, t *cribbage.Table) []*discordgo.MessageEmbedField {
 	var fields []*discordgo.MessageEmbedField
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
-			name := "*open*"
+			name := l.T("seat.open")
 			if seat == 1 && t.Challenge != nil && len(t.Seats) < 2 && t.Status == cribbage.StatusLobby {
-				name = "*held for " + t.Challenge.Name + "*"
+				name = l.T("seat.held", "Name", t.Challenge.Name)
 			} else if t.Status != cribbage.StatusLobby {
 				name = "—" // a table closed before its game: no seat is open
 			}
 			if seat < len(t.Seats) {
 				name = t.Seats[seat].Name
 				if t.Seats[seat].UserID == t.HostID {
-					name += " (host)"
+					name += " " + l.T("seat.host")
 				}
 			}
-			fields = append(fields, &discordgo.MessageEmbedField{Name: fmt.Sprintf("Seat %d", seat+1), Value: name, Inline: true})
+			fields = append(fields, &discordgo.MessageEmbedField{Name: l.T("seat.n", "N", seat+1), Value: name, Inline: true})
 		}
 		return fields
 	}
@@ -249,10 +254,10 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 					continue
 				}
 				if seat == g.Dealer {
-					notes = append(notes, SeatName(t, seat)+" deals")
+					notes = append(notes, l.T("seat.deals", "Name", SeatName(t, seat)))
 				}
 				if g.Phase == engine.PhasePlay {
-					notes = append(notes, fmt.Sprintf("%s holds %d", SeatName(t, seat), g.Remaining(seat).Len()))
+					notes = append(notes, l.T("seat.holds", "Name", SeatName(t, seat), "Held", g.Remaining(seat).Len()))
 				}
 			}
 			if len(notes) > 0 {
@@ -266,34 +271,34 @@ func seatFields(t *cribbage.Table) []*discordgo.MessageEmbedField {
 
 // tableButtons are the table message's buttons: Join, Leave and Start in
 // the lobby; Show my hand (and Deal, where a person deals) in a game.
-func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
+func tableButtons(l lang.Lang, t *cribbage.Table) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	switch t.Status {
 	case cribbage.StatusLobby:
 		if t.Challenge != nil {
 			buttons = append(buttons,
-				discordgo.Button{Label: "Accept", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Accept, Table: t.ID}.String()},
-				discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Decline, Table: t.ID}.String()},
-				discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Withdraw, Table: t.ID}.String()})
+				discordgo.Button{Label: l.T("button.accept"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Accept, Table: t.ID}.String()},
+				discordgo.Button{Label: l.T("button.decline"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.Decline, Table: t.ID}.String()},
+				discordgo.Button{Label: l.T("button.withdraw"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Withdraw, Table: t.ID}.String()})
 			break
 		}
 		full := len(t.Seats) >= t.Options.Players
 		buttons = append(buttons,
-			discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Join, Table: t.ID}.String(), Disabled: full},
-			discordgo.Button{Label: "Leave", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Leave, Table: t.ID}.String()},
-			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Begin, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.join"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Join, Table: t.ID}.String(), Disabled: full},
+			discordgo.Button{Label: l.T("button.leave"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Leave, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.start"), Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Begin, Table: t.ID}.String()},
 		)
 	case cribbage.StatusPlaying:
-		buttons = append(buttons, discordgo.Button{Label: "Show my hand", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Hand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.show-hand"), Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.Hand, Table: t.ID}.String(), Emoji: &discordgo.ComponentEmoji{Name: "🃏"}})
 		if t.State.Phase == engine.PhaseDeal {
-			buttons = append(buttons, discordgo.Button{Label: "Deal", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: l.T("button.deal"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Deal, Table: t.ID}.String()})
 		}
 		if !t.ForfeitOfferedAt.Before(t.Since()) {
-			buttons = append(buttons, discordgo.Button{Label: "Claim the win", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ClaimWin, Table: t.ID}.String()})
+			buttons = append(buttons, discordgo.Button{Label: l.T("button.claim-win"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.ClaimWin, Table: t.ID}.String()})
 		}
 	case cribbage.StatusFinished:
-		buttons = append(buttons, rematchButtons(t)...)
-		buttons = append(buttons, discordgo.Button{Label: "Replay", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: 1}.String()})
+		buttons = append(buttons, rematchButtons(l, t)...)
+		buttons = append(buttons, discordgo.Button{Label: l.T("button.replay"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.Replay, Table: t.ID, Index: 1}.String()})
 	default:
 		return nil
 	}
@@ -304,17 +309,29 @@ func tableButtons(t *cribbage.Table) []discordgo.MessageComponent {
 // while an offer is open; none once the next game is made, or while a
 // match goes on (its next game starts by itself), or at a tournament's
 // game (the tournament pairs the next).
-func rematchButtons(t *cribbage.Table) []discordgo.MessageComponent {
+func rematchButtons(l lang.Lang, t *cribbage.Table) []discordgo.MessageComponent {
 	switch {
 	case t.RematchID != 0 || t.Match != nil && !t.Match.Over() || t.Tournament != nil:
 		return nil
 	case t.Offer != nil:
 		return []discordgo.MessageComponent{
-			discordgo.Button{Label: "Accept rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()},
-			discordgo.Button{Label: "Decline", Style: discordgo.DangerButton, CustomID: click.ID{Action: click.NoRematch, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.accept-rematch"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.decline"), Style: discordgo.DangerButton, CustomID: click.ID{Action: click.NoRematch, Table: t.ID}.String()},
 		}
 	}
-	return []discordgo.MessageComponent{discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
+	return []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.rematch"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
+}
+
+// levelName names a computer level in l: easy, strong.
+func levelName(l lang.Lang, level string) string {
+	switch label := ai.Label(level); label {
+	case LevelEasy:
+		return l.T("level.easy")
+	case LevelStrong:
+		return l.T("level.strong")
+	default:
+		return label
+	}
 }
 
 // Plural returns "s" unless n is 1.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -41,8 +42,9 @@ func scoreLine(t *cribbage.Table, scores []int) string {
 	return strings.Join(parts, " · ")
 }
 
-// StoryLine renders one event, or "" for events the table message shows.
-func StoryLine(t *cribbage.Table, e engine.Event) string {
+// StoryLine renders one event in l, or "" for events the table message
+// shows.
+func StoryLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	name := SeatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvCutForDeal:
@@ -56,48 +58,49 @@ func StoryLine(t *cribbage.Table, e engine.Event) string {
 		}
 		// A tie for lowest is cut again by the tied players (RULES.md
 		// "First dealer"): every round is shown.
-		return fmt.Sprintf("Cut for deal: %s. **%s** cuts lowest and deals first.", strings.Join(rounds, "; a tie, so again: "), name)
+		return l.T("story.cut", "Cuts", strings.Join(rounds, l.T("story.cut-again")), "Name", name)
 	case engine.EvDeal:
 		// The commitment is published before anyone sees a card, so the
 		// deal cannot be changed afterwards without it showing.
-		return fmt.Sprintf("**Hand %d** — %s deals.\n-# Deal commitment: `%s`", e.N, name, e.Commitment)
+		return l.T("story.deal", "N", e.N, "Name", name, "Commitment", e.Commitment)
 	case engine.EvStarter:
-		return fmt.Sprintf("%s cuts: the starter is **%s**.", name, e.Card.Display())
+		return l.T("story.starter", "Name", name, "Card", e.Card.Display())
 	case engine.EvHeels:
-		return fmt.Sprintf("His heels — two for %s.", name)
+		return l.T("story.heels", "Name", name)
 	case engine.EvPlay:
-		return playLine(name, e)
+		return playLine(l, name, e)
 	case engine.EvGo:
-		return fmt.Sprintf("%s: go.", name)
+		return l.T("story.go", "Name", name)
 	case engine.EvGoPoint:
-		return fmt.Sprintf("Go, one for %s.", name)
+		return l.T("story.go-point", "Name", name)
 	case engine.EvLastCard:
-		return fmt.Sprintf("Last card, one for %s.", name)
+		return l.T("story.last-card", "Name", name)
 	case engine.EvReset:
-		return fmt.Sprintf("— the count starts again; %s leads.", name)
+		return l.T("story.reset", "Name", name)
 	case engine.EvShow:
-		return showLine(t, e)
+		return showLine(l, t, e)
 	case engine.EvClaim:
-		return claimLine(t, e)
+		return claimLine(l, t, e)
 	case engine.EvMuggins:
 		if e.Items[0].Kind == engine.KindOverClaim {
-			return fmt.Sprintf("%s over-counted: %s takes the %s extra.", SeatName(t, e.Other), name, engine.NumberWord(e.Points))
+			return l.T("story.over-counted", "Other", SeatName(t, e.Other), "Name", name, "Points", numberWord(l, e.Points))
 		}
-		return fmt.Sprintf("**Muggins!** %s takes the %s that %s missed.", name, engine.NumberWord(e.Points), SeatName(t, e.Other))
+		return l.T("story.muggins", "Name", name, "Points", numberWord(l, e.Points), "Other", SeatName(t, e.Other))
 	case engine.EvHandOver:
-		return fmt.Sprintf("Scores: %s. %s deals next.", scoreLine(t, e.Scores), name) + seedLine(t, e)
+		return l.T("story.scores", "Scores", scoreLine(t, e.Scores), "Name", name) + seedLine(l, t, e)
 	case engine.EvResign:
-		return fmt.Sprintf("%s resigns.", name)
+		return l.T("story.resigns", "Name", name)
 	case engine.EvGameOver:
-		return ResultLine(t, e.Result) + seedLine(t, e)
+		return ResultLine(l, t, e.Result) + seedLine(l, t, e)
 	}
 	return ""
 }
 
-// StoryText is an event as the thread's record reads it: the play in
-// short fragments ("Bob A♣ 1", "Alice 5♣ 6 fifteen for two"), a line for
-// everything else, and each deal's commitment and seed on one short line.
-func StoryText(t *cribbage.Table, e engine.Event) StoryEntry {
+// StoryText is an event as the thread's record reads it, in l: the play
+// in short fragments ("Bob A♣ 1", "Alice 5♣ 6 fifteen for two"), a line
+// for everything else, and each deal's commitment and seed on one short
+// line.
+func StoryText(l lang.Lang, t *cribbage.Table, e engine.Event) StoryEntry {
 	name := SeatName(t, e.Seat)
 	switch e.Kind {
 	case engine.EvPlay:
@@ -105,147 +108,150 @@ func StoryText(t *cribbage.Table, e engine.Event) StoryEntry {
 		if e.Points > 0 {
 			// "for two" after 31; "a pair, for four" when 31 makes a
 			// pair too; "fifteen for two" otherwise.
-			what := engine.SpokenPlay(e.Items)
+			what := spokenPlay(l, e.Items)
+			points := numberWord(l, e.Points)
 			switch {
 			case e.Count == 31 && what == "":
-				text += fmt.Sprintf(" *for %s*", engine.NumberWord(e.Points))
+				text += " *" + l.T("record.for", "Points", points) + "*"
 			case e.Count == 31:
-				text += fmt.Sprintf(" *%s, for %s*", what, engine.NumberWord(e.Points))
+				text += " *" + l.T("record.what-31", "What", what, "Points", points) + "*"
 			default:
-				text += fmt.Sprintf(" *%s for %s*", what, engine.NumberWord(e.Points))
+				text += " *" + l.T("record.what-for", "What", what, "Points", points) + "*"
 			}
 		}
 		return StoryEntry{Text: text, Frag: true, End: e.Count == 31}
 	case engine.EvGo:
-		return StoryEntry{Text: name + " go", Frag: true}
+		return StoryEntry{Text: l.T("record.go", "Name", name), Frag: true}
 	case engine.EvGoPoint:
-		return StoryEntry{Text: fmt.Sprintf("*go, one for %s*", name), Frag: true, End: true}
+		return StoryEntry{Text: "*" + l.T("record.go-point", "Name", name) + "*", Frag: true, End: true}
 	case engine.EvLastCard:
-		return StoryEntry{Text: fmt.Sprintf("*last card, one for %s*", name), Frag: true, End: true}
+		return StoryEntry{Text: "*" + l.T("record.last-card", "Name", name) + "*", Frag: true, End: true}
 	case engine.EvReset:
 		return StoryEntry{}
 	case engine.EvDeal:
 		// The commitment is published before anyone sees a card, so the
 		// deal cannot be changed afterwards without it showing.
-		return StoryEntry{Text: fmt.Sprintf("**Hand %d** — %s deals.\n-# 🔒 hand %d commitment `%s`", e.N, name, e.N, e.Commitment)}
+		return StoryEntry{Text: l.T("record.deal", "N", e.N, "Name", name, "Commitment", e.Commitment)}
 	case engine.EvHandOver:
-		return StoryEntry{Text: fmt.Sprintf("**%s.** %s deals next.", scoreLine(t, e.Scores), name) + shortSeedLine(t, e)}
+		return StoryEntry{Text: l.T("record.scores", "Scores", scoreLine(t, e.Scores), "Name", name) + shortSeedLine(l, t, e)}
 	case engine.EvGameOver:
-		return StoryEntry{Text: ResultLine(t, e.Result) + matchStory(t) + shortSeedLine(t, e)}
+		return StoryEntry{Text: ResultLine(l, t, e.Result) + matchStory(l, t) + shortSeedLine(l, t, e)}
 	}
-	return StoryEntry{Text: StoryLine(t, e)}
+	return StoryEntry{Text: StoryLine(l, t, e)}
 }
 
 // shortSeedLine reveals a hand's seed once it is over, on one line of
 // small text: "" for a game that ended before a deal.
-func shortSeedLine(t *cribbage.Table, e engine.Event) string {
+func shortSeedLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	if e.Seed == nil {
 		return ""
 	}
 	players := ""
 	if t.Options.Players != 2 {
-		players = fmt.Sprintf(" players:%d", t.Options.Players)
+		players = fmt.Sprintf(" %s:%d", l.T("cmd.name.players"), t.Options.Players)
 	}
-	return fmt.Sprintf("\n-# 🔑 hand %d seed `%s` · check it with `/cribbage verify%s`", e.N, e.Seed, players)
+	return "\n" + l.T("record.seed", "N", e.N, "Seed", e.Seed.String(), "Verify", l.T("cmd.name.verify"), "Players", players)
 }
 
 // seedLine reveals a hand's seed once the hand is over, with the command
 // that deals it again: "" for a game that ended before a deal.
-func seedLine(t *cribbage.Table, e engine.Event) string {
+func seedLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	if e.Seed == nil {
 		return ""
 	}
-	return fmt.Sprintf("\n-# Hand %d was dealt from seed `%s` — check it with `/cribbage verify seed:%s players:%d`", e.N, e.Seed, e.Seed, t.Options.Players)
+	return "\n" + l.T("story.seed", "N", e.N, "Seed", e.Seed.String(), "Verify", l.T("cmd.name.verify"),
+		"SeedOpt", l.T("cmd.name.seed"), "PlayersOpt", l.T("cmd.name.players"), "Players", t.Options.Players)
 }
 
 // playLine: "Alice plays 7♣ — 22", "Bob plays 9♦ for 31, two".
-func playLine(name string, e engine.Event) string {
+func playLine(l lang.Lang, name string, e engine.Event) string {
+	card := e.Card.Display()
 	if e.Count == 31 {
-		extra := ""
-		if p := engine.SpokenPlay(e.Items); p != "" {
-			extra = " and " + p
+		if p := spokenPlay(l, e.Items); p != "" {
+			return l.T("story.play-31-and", "Name", name, "Card", card, "What", p, "Points", numberWord(l, e.Points))
 		}
-		return fmt.Sprintf("%s plays %s for 31%s, %s.", name, e.Card.Display(), extra, engine.NumberWord(e.Points))
+		return l.T("story.play-31", "Name", name, "Card", card, "Points", numberWord(l, e.Points))
 	}
 	if e.Points == 0 {
-		return fmt.Sprintf("%s plays %s — %d.", name, e.Card.Display(), e.Count)
+		return l.T("story.play", "Name", name, "Card", card, "Count", e.Count)
 	}
-	return fmt.Sprintf("%s plays %s — %d, %s for %s.", name, e.Card.Display(), e.Count, engine.SpokenPlay(e.Items), engine.NumberWord(e.Points))
+	return l.T("story.play-scores", "Name", name, "Card", card, "Count", e.Count, "What", spokenPlay(l, e.Items), "Points", numberWord(l, e.Points))
+}
+
+// whose names a show's owner: "Bob", or "Bob's crib".
+func whose(l lang.Lang, t *cribbage.Table, e engine.Event) string {
+	if e.Crib {
+		return l.T("story.crib-of", "Name", SeatName(t, e.Seat))
+	}
+	return SeatName(t, e.Seat)
 }
 
 // showLine: "Bob: 5♥ 5♦ 2♣ 3♠ + Q♣ — fifteen two, … is ten".
-func showLine(t *cribbage.Table, e engine.Event) string {
-	who := SeatName(t, e.Seat)
-	if e.Crib {
-		who += "'s crib"
-	}
+func showLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	b := engine.Breakdown{Items: e.Items, Total: e.Points}
-	return fmt.Sprintf("%s: %s + %s — %s.", who, engine.DisplayCards(e.Cards), e.Card.Display(), b.Spoken())
+	return fmt.Sprintf("%s: %s + %s — %s.", whose(l, t, e), engine.DisplayCards(e.Cards), e.Card.Display(), spoken(l, b))
 }
 
 // claimLine reports a manual count and the true breakdown.
-func claimLine(t *cribbage.Table, e engine.Event) string {
-	who := SeatName(t, e.Seat)
-	if e.Crib {
-		who += "'s crib"
-	}
+func claimLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	truth := engine.Breakdown{Items: e.Items, Total: e.Points + e.Missed}
-	line := fmt.Sprintf("%s claims %d: %s + %s — %s.", who, e.Claimed, engine.DisplayCards(e.Cards), e.Card.Display(), truth.Spoken())
+	line := l.T("story.claims", "Who", whose(l, t, e), "Claimed", e.Claimed, "Cards", engine.DisplayCards(e.Cards), "Starter", e.Card.Display(), "Count", spoken(l, truth))
 	if e.Missed > 0 {
-		line += fmt.Sprintf(" %s missed.", strings.ToUpper(engine.NumberWord(e.Missed)[:1])+engine.NumberWord(e.Missed)[1:])
+		line += " " + l.T("story.missed", "Points", capitalized(numberWord(l, e.Missed)))
 		if t.Options.Muggins {
-			line += " Opponents may call muggins until the next deal."
+			line += " " + l.T("story.muggins-open")
 		}
 	}
 	return line
 }
 
-// ResultLine announces the winner and any skunk.
-func ResultLine(t *cribbage.Table, r *engine.Result) string {
+// ResultLine announces the winner and any skunk, in l.
+func ResultLine(l lang.Lang, t *cribbage.Table, r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
 	winner := sideName(t, r.Winner)
+	scores := scoreLine(t, r.Scores)
 	// A partnership is two people: "Bob & Dan win".
-	verb := "wins"
-	if t.Options.Partners {
-		verb = "win"
-	}
-	line := fmt.Sprintf("🏆 **%s %s** — %s.", winner, verb, scoreLine(t, r.Scores))
+	key := "result.wins"
 	switch r.Reason {
 	case engine.ReasonResigned:
-		line = fmt.Sprintf("🏆 **%s %s** by resignation — %s.", winner, verb, scoreLine(t, r.Scores))
+		key = "result.wins-resigned"
 	case engine.ReasonForfeit:
-		line = fmt.Sprintf("🏆 **%s %s** by forfeit — %s.", winner, verb, scoreLine(t, r.Scores))
+		key = "result.wins-forfeit"
 	}
+	sides := 1
+	if t.Options.Partners {
+		sides = 2
+	}
+	line := l.N(key, sides, "Winner", winner, "Scores", scores)
 	var skunked []string
 	for side, level := range r.Skunks {
 		switch level {
 		case 1:
-			skunked = append(skunked, sideName(t, side)+" skunked")
+			skunked = append(skunked, l.N("result.skunked", sides, "Name", sideName(t, side)))
 		case 2:
-			skunked = append(skunked, sideName(t, side)+" double-skunked")
+			skunked = append(skunked, l.N("result.double-skunked", sides, "Name", sideName(t, side)))
 		}
 	}
 	if len(skunked) > 0 {
 		line += " " + strings.Join(skunked, ", ") + "!"
 	}
 	if r.Games > 1 {
-		line += fmt.Sprintf(" The win counts as %d games.", r.Games)
+		line += " " + l.T("result.games", "Games", r.Games)
 	}
 	return line
 }
 
 // CountsForNobody is what a cancelled table leaves behind.
-const CountsForNobody = "It counts for nobody: no winner, and nothing in the records or on the leaderboard."
+func CountsForNobody(l lang.Lang) string { return l.T("table.counts-for-nobody") }
 
 // CancelledLine says who cancelled a table, and why.
-func CancelledLine(t *cribbage.Table) string {
-	line := fmt.Sprintf("Table %d was cancelled by <@%s>", t.ID, t.CancelledBy)
+func CancelledLine(l lang.Lang, t *cribbage.Table) string {
 	if t.CancelReason != "" {
-		return line + ": " + t.CancelReason
+		return l.T("table.cancelled-why", "ID", t.ID, "By", t.CancelledBy, "Reason", t.CancelReason)
 	}
-	return line + "."
+	return l.T("table.cancelled", "ID", t.ID, "By", t.CancelledBy)
 }
 
 // The computer levels players choose from: easy, and strong, which is

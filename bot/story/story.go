@@ -21,6 +21,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
@@ -68,6 +69,9 @@ type Options struct {
 	// Followups counts the followups made through each token (a new
 	// count when nil).
 	Followups *Followups
+	// Speak is the language of what a table's channel sees, which a
+	// table message sent as a followup speaks; English if nil.
+	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // Deliverer sends the story's announcements.
@@ -78,16 +82,20 @@ type Deliverer struct {
 	appID     func() string
 	now       func() time.Time
 	followups *Followups
+	speak     func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // New returns a Deliverer.
 func New(o Options) *Deliverer {
-	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now, followups: o.Followups}
+	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now, followups: o.Followups, speak: o.Speak}
 	if d.followups == nil {
 		d.followups = &Followups{}
 	}
 	if d.now == nil {
 		d.now = time.Now
+	}
+	if d.speak == nil {
+		d.speak = func(context.Context, *cribbage.Table) lang.Lang { return lang.English }
 	}
 	if d.appID == nil {
 		d.appID = func() string { return "" }

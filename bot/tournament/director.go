@@ -25,6 +25,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
@@ -196,7 +197,7 @@ func (d *Director) Cancel(ctx context.Context, ic *discordgo.Interaction) (Answe
 		}
 	}
 	d.Log.Info("tournament cancelled", "interaction", ic.ID, "tournament", t.ID, "by", uid)
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody)),
+	return Answer{Resp: render.Ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody(lang.English))),
 		After: d.Show}, nil
 }
 
@@ -320,7 +321,9 @@ func (d *Director) step(t *cribbage.Tournament, tables []*cribbage.Table) (*crib
 		if err != nil {
 			return nil, err
 		}
-		render.Opened(open, render.IntroduceTournamentGame(t, open.Follows, open.Table))
+		// A tournament's words are not in the catalogues yet: its games
+		// tell their story in English.
+		render.Opened(lang.English, open, render.IntroduceTournamentGame(t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil

@@ -276,11 +276,7 @@ func TestServerSettingsApply(t *testing.T) {
 	h.wantAnnounced("a reminder after the server's hour", id, "⏰", 1)
 	h.fake.Advance(2 * time.Hour)
 	h.wantAnnounced("a forfeit offered after the server's 3 hours", id, "⌛", 1)
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(msg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	h.wantClaimButton(msg)
 	h.click(alice, msg, "/claimwin/"+itoa64(id))
 	if tb := h.table(id); tb.Status != cribbage.StatusFinished || tb.State.Result.Winner != tb.Options.SideOf(0) {
 		t.Errorf("the forfeit: %s", tb.Status)

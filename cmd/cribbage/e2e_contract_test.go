@@ -169,12 +169,8 @@ func TestContractEveryCommandAndButton(t *testing.T) {
 	h.fake.Advance(7*24*time.Hour + time.Minute)
 	// The next timer pass offers the forfeit and makes the edits that were
 	// waiting on the clock, now past; the button shows with the table
-	// message's next edit (a second after its last, at most).
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(fmsg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	// message's next edit.
+	h.wantClaimButton(fmsg)
 	h.click(waiter, fmsg, "/claimwin/"+itoa64(fid))
 	if h.table(fid).Status != cribbage.StatusFinished {
 		t.Errorf("the forfeit was not claimed: %s", h.table(fid).Status)

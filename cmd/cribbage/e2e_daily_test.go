@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -114,7 +115,7 @@ func (h *harness) dailyInAServerAndADM() {
 	if err != nil || got.GuildID != testGuild || got.GaveUp != gave {
 		t.Fatalf("alice's answer: %+v, %v; want %.4f given up in the server", got, err, gave)
 	}
-	if !strings.Contains(res.Content(), render.DailyVerdict(d, got.Throw)) || !strings.Contains(res.Content(), render.DiscardHint(d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)) {
+	if !strings.Contains(res.Content(), render.DailyVerdict(d, got.Throw)) || !strings.Contains(res.Content(), render.DiscardHint(lang.English, d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)) {
 		t.Errorf("alice's answer does not show the coach's values:\n%s", res.Content())
 	}
 	// The answer replaced the view: one private message.
@@ -227,7 +228,7 @@ func TestDailyPostAndTheRevealNextDay(t *testing.T) {
 	reveal := next.Embeds[0].Description
 	_, gaveWorst, _ := d.Judge(engine.SetOf(worst.Throw...))
 	for _, want := range []string{
-		render.DiscardHint(d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3), // the coach's own values
+		render.DiscardHint(lang.English, d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3), // the coach's own values
 		"How this server threw** (3 answers)",
 		engine.DisplayCards(d.Splits[0].Throw) + " — 67% (2) · the best",
 		engine.DisplayCards(worst.Throw) + " — 33% (1) · gives up " + fmt.Sprintf("%.2f", gaveWorst),

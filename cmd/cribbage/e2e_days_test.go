@@ -44,6 +44,37 @@ func (h *harness) settle() {
 	h.drain()
 }
 
+// settleShown is settle, and then waits until the live surface has shown
+// what the timers changed: the table messages a fired timer touched are
+// edited by then (cribbage_live_pending is 0), so a test checks them once
+// instead of polling for what the fake clock decided.
+func (h *harness) settleShown() {
+	h.t.Helper()
+	h.settle()
+	h.settleLive()
+}
+
+// wantClaimButton checks, once what the timers changed is shown, that the
+// table message msg offers Claim the win.
+func (h *harness) wantClaimButton(msg string) {
+	h.t.Helper()
+	h.settleShown()
+	m, _ := h.fake.Message(msg)
+	if _, ok := button(h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") }); !ok {
+		h.t.Fatalf("no Claim button on the table message once the forfeit was due:\n%s", m.Text())
+	}
+}
+
+// wantStatus checks, once the bot has checked its timers at the fake's
+// current time, that table id is status.
+func (h *harness) wantStatus(what string, id int64, status cribbage.Status) {
+	h.t.Helper()
+	h.settle()
+	if got := h.table(id).Status; got != status {
+		h.t.Fatalf("%s: table %d is %s once the timers were checked, want %s", what, id, got, status)
+	}
+}
+
 // wantAnnounced checks, once the bot has checked its timers at the fake's
 // current time and delivered what they announced (settle), that n of a
 // table's story messages contain text. Polling for the message instead
@@ -120,11 +151,7 @@ func TestForfeitIsClaimedByTheWaitingOpponentOnly(t *testing.T) {
 	}
 	h.fake.Advance(7*24*time.Hour + time.Minute)
 	h.wantAnnounced("the forfeit offer", id, "Claim the win", 1)
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(msg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	h.wantClaimButton(msg)
 	if a := h.click(mover, msg, "/claimwin/"+itoa64(id)); !a.Ephemeral() || h.table(id).Status != cribbage.StatusPlaying {
 		t.Errorf("the player who kept the table waiting claimed it: %q", a.Content())
 	}
@@ -207,7 +234,7 @@ func TestAbandonedLobbyIsClosedAndSaysSo(t *testing.T) {
 		t.Fatal("closed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the lobby closed", func() bool { return h.table(id).Status == cribbage.StatusClosed })
+	h.wantStatus("a lobby a day old", id, cribbage.StatusClosed)
 	if n := h.countIn(id, "closed"); n != 1 {
 		t.Errorf("%d announcements of the closing", n)
 	}

@@ -258,10 +258,18 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// eventually polls cond for up to five seconds.
+// eventuallyBound is how long eventually waits for the bot to do by
+// itself what it does at once (edit a view after a move, check its
+// timers, register its commands). It bounds whether the bot does it, not
+// how soon: no test of play asserts that (BenchmarkQuickGame measures
+// it). With another whole test run on the same two cores, a view the
+// strong computer had just moved at took longer than the 5 s this was.
+const eventuallyBound = 30 * time.Second
+
+// eventually polls cond for up to eventuallyBound.
 func (h *harness) eventually(what string, cond func() bool) {
 	h.t.Helper()
-	h.within(5*time.Second, what, cond)
+	h.within(eventuallyBound, what, cond)
 }
 
 // within polls cond for up to d.
@@ -589,6 +597,16 @@ func (h *harness) seat(k tableKind) (int64, string) {
 		h.click(u, msg, "/join/"+itoa64(id))
 	}
 	return id, msg
+}
+
+// shortGame is the game length of a test that plays a game to its end
+// but checks nothing that depends on how long it is: 61 points under
+// -short, half the hands of the 121 it plays otherwise.
+func shortGame() []discordtest.Opt {
+	if testing.Short() {
+		return []discordtest.Opt{{Name: "points", Value: 61}}
+	}
+	return nil
 }
 
 // shortKinds is kinds, or its first alone under -short: the others run the

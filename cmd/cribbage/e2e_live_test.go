@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
@@ -68,11 +70,14 @@ func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bo
 	if !l.patient {
 		// The view edits itself; how soon is BenchmarkQuickGame's to
 		// measure (a timed assertion would fail on a busy machine).
-		l.h.eventually(u.Name+"'s view to show the table as it is", func() bool {
-			m, _ = l.h.fake.Message(id)
-			return want(m)
-		})
-		return m
+		for deadline := time.Now().Add(eventuallyBound); ; time.Sleep(5 * time.Millisecond) {
+			if m, _ = l.h.fake.Message(id); want(m) {
+				return m
+			}
+			if time.Now().After(deadline) {
+				l.h.t.Fatalf("%s's view did not come to show the table as it is in %s:\n%s", u.Name, eventuallyBound, l.stuckView(u, id))
+			}
+		}
 	}
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m, _ = l.h.fake.Message(id); want(m) {
@@ -383,7 +388,10 @@ func TestAPlayerIsPingedOnceAfterAPause(t *testing.T) {
 		t.Fatalf("pinged after a minute")
 	}
 	h.fake.Advance(90 * time.Second)
-	h.eventually("a ping", func() bool { n, _ := pings(); return n == 1 })
+	h.settle()
+	if n, _ := pings(); n != 1 {
+		t.Fatalf("%d pings once the wait passed NUDGE_AFTER, want 1", n)
+	}
 	if _, users := pings(); len(users) != 1 || users[0] != waiter.ID {
 		t.Errorf("the ping notified %v, want only %s", users, waiter.Name)
 	}
@@ -439,4 +447,64 @@ func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
 	if h.table(id).State.Phase != engine.PhasePlay {
 		t.Fatalf("the discard did not go through: %v", h.table(id).State.Phase)
 	}
+}
+
+// stuckView describes a hand view that did not catch up, for the failure:
+// the table as saved, the view versions its edits showed, and every
+// request that edited it (an answer to a click on it, an edit through a
+// token) with Discord's status.
+func (l *liveTable) stuckView(u discordtest.User, id string) string {
+	var b strings.Builder
+	tb := l.h.table(l.id)
+	seat := tb.SeatOf(u.ID)
+	fmt.Fprintf(&b, "table %d version %d, %s, phase %v, seat %d's view version %s\n", tb.ID, tb.Version, tb.Status, tb.State.Phase, seat,
+		click.ViewVersion(tb.State.ViewFor(seat)))
+	for i, v := range l.h.fake.History(id) {
+		fmt.Fprintf(&b, "  version %d of the view: %d buttons, first %q\n", i, len(discordtest.Buttons(v.Components)), firstCustomID(v))
+	}
+	for _, r := range l.h.fake.Requests() {
+		onView := strings.Contains(r.Path, "/webhooks/") && originalIs(l.h, r.Path, id)
+		if !onView && strings.Contains(r.Path, "/interactions/") {
+			_, ic, ok := l.h.fake.Original(tokenIn(r.Path))
+			onView = ok && ic.Message != nil && ic.Message.ID == id
+		}
+		if onView {
+			// The token names which click's answer or edit it was; the
+			// first custom_id, which view version it showed.
+			fmt.Fprintf(&b, "  %s %s (token %s) → %d, showing %q\n", r.At.Format("15:04:05.000"), r.Route, tokenIn(r.Path), r.Status, firstCustomIDIn(r.JSON()))
+		}
+	}
+	return b.String()
+}
+
+// firstCustomID is the custom_id of a message's first button, or "".
+func firstCustomID(m discordtest.Message) string {
+	if bs := discordtest.Buttons(m.Components); len(bs) > 0 {
+		return bs[0].CustomID
+	}
+	return ""
+}
+
+// tokenIn is the interaction token in a webhook or callback path
+// (/api/v9/webhooks/{app}/{token}/…, /api/v9/interactions/{id}/{token}/…).
+func tokenIn(path string) string {
+	if parts := strings.Split(path, "/"); len(parts) > 5 {
+		return parts[5]
+	}
+	return ""
+}
+
+// firstCustomIDIn is the first custom_id in a request's JSON, or "".
+func firstCustomIDIn(doc []byte) string {
+	const key = `"custom_id":"`
+	s := string(doc)
+	i := strings.Index(s, key)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(key):]
+	if j := strings.IndexByte(s, '"'); j >= 0 {
+		return s[:j]
+	}
+	return ""
 }

@@ -113,8 +113,7 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Fatal("the challenge lapsed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the challenge lapsed", func() bool { return h.table(lapsing).Status == cribbage.StatusClosed })
-	h.settle()
+	h.wantStatus("a challenge a day old", lapsing, cribbage.StatusClosed)
 	if n := h.postsPinging(lapsing, alice.ID, "didn't answer your challenge"); n != 1 || h.table(lapsing).Challenge.Outcome != cribbage.ChallengeLapsed {
 		t.Errorf("%d posts tell Alice of the lapse; outcome %q", n, h.table(lapsing).Challenge.Outcome)
 	}
@@ -309,11 +308,7 @@ func TestAMatchEndsByForfeitOrResignation(t *testing.T) {
 	h.click(bob, fmsg, "/join/"+itoa64(fid))
 	h.discard(alice, fmsg, fid, 2)
 	h.fake.Advance(7*24*time.Hour + time.Minute)
-	h.eventually("the Claim button", func() bool {
-		m, _ := h.fake.Message(fmsg)
-		_, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/claimwin/") })
-		return ok
-	})
+	h.wantClaimButton(fmsg)
 	h.click(alice, fmsg, "/claimwin/"+itoa64(fid))
 	rid, rmsg := h.open(alice, discordtest.Opt{Name: "match", Value: 3})
 	h.click(bob, rmsg, "/join/"+itoa64(rid))
@@ -374,18 +369,21 @@ func TestARematchOfferLapses(t *testing.T) {
 		t.Fatal("the offer lapsed before a day")
 	}
 	h.fake.Advance(2 * time.Hour)
-	h.eventually("the offer lapsed", func() bool { return h.table(id).Offer == nil })
-	h.fake.Advance(time.Hour)
 	h.settle()
+	if h.table(id).Offer != nil {
+		t.Fatal("the offer is still open a day on, the timers checked")
+	}
+	h.fake.Advance(time.Hour)
+	h.settleShown()
 	if n := h.postsPinging(id, alice.ID, "lapsed"); n != 1 {
 		t.Errorf("%d posts tell Alice her offer lapsed", n)
 	}
-	h.within(10*time.Second, "Rematch on the table message again", func() bool {
-		m, _ := h.fake.Message(msg)
-		_, rematch := button(t, m.Components, func(b discordgo.Button) bool { return b.Label == "Rematch" })
-		_, decline := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/norematch/") })
-		return rematch && !decline
-	})
+	m, _ := h.fake.Message(msg)
+	_, rematch := button(t, m.Components, func(b discordgo.Button) bool { return b.Label == "Rematch" })
+	_, decline := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/norematch/") })
+	if !rematch || decline {
+		t.Fatalf("the table message after the lapse offers Rematch %v, Decline %v:\n%s", rematch, decline, m.Text())
+	}
 	if a := h.click(bob, msg, "/rematch/"+itoa64(id)); a.Ephemeral() || h.table(id).Offer == nil || h.table(id).Offer.By != bob.ID {
 		t.Errorf("a new offer after the lapse: %q", a.Content())
 	}

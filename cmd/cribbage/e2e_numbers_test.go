@@ -14,9 +14,9 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
-// shortGame plays a 61-point game between Alice and Bob to its end
+// finishedShortGame plays a 61-point game between Alice and Bob to its end
 // through the fake, every move a click, and returns the finished table.
-func shortGame(t *testing.T, h *harness) *cribbage.Table {
+func finishedShortGame(t *testing.T, h *harness) *cribbage.Table {
 	t.Helper()
 	id, msg := h.open(alice, discordtest.Opt{Name: "points", Value: 61})
 	h.click(bob, msg, "/join/"+itoa64(id))
@@ -36,7 +36,7 @@ func shortGame(t *testing.T, h *harness) *cribbage.Table {
 func TestStatsAfterAGame(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	final := shortGame(t, h)
+	final := finishedShortGame(t, h)
 	actions, err := h.store.Actions(context.Background(), final.ID)
 	if err != nil {
 		t.Fatal(err)

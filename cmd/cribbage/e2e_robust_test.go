@@ -15,9 +15,9 @@ import (
 )
 
 // twoPlayerGame opens a table for Alice and Bob and plays until the play
-// has begun and a card or two are down.
-func twoPlayerGame(t *testing.T, h *harness) (int64, string) {
-	id, msg := h.open(alice)
+// has begun and a card or two are down; opts are the table's options.
+func twoPlayerGame(t *testing.T, h *harness, opts ...discordtest.Opt) (int64, string) {
+	id, msg := h.open(alice, opts...)
 	h.click(bob, msg, "/join/"+itoa64(id))
 	for h.table(id).State.Phase != engine.PhasePlay || len(h.table(id).State.Plays) < 2 {
 		h.step(id, msg, usersOf(alice, bob))
@@ -44,7 +44,7 @@ func firstPlayable(t *testing.T, a discordtest.Answer) string {
 func TestButtonsSurviveARestart(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	id, msg := twoPlayerGame(t, h)
+	id, msg := twoPlayerGame(t, h, shortGame()...)
 	mover, _ := h.turnUser(id)
 	view := h.showHand(mover, msg, id)
 	card := firstPlayable(t, view)

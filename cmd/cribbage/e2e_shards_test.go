@@ -13,7 +13,7 @@ func TestShardsDiscordRecommends(t *testing.T) {
 	t.Parallel()
 	h := newHarnessWith(t, func(h *harness) { h.fake.SetShards(2) })
 	h.eventually("both shards connected", func() bool { return len(h.fake.Shards()) == 2 })
-	id, msg := twoPlayerGame(t, h)
+	id, msg := twoPlayerGame(t, h, shortGame()...)
 	h.playToEnd(id, msg, usersOf(alice, bob))
 	if st := h.table(id).Status; st != cribbage.StatusFinished {
 		t.Fatalf("status %s", st)

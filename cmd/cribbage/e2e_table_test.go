@@ -105,7 +105,7 @@ func TestResignAfterConfirmation(t *testing.T) {
 func TestSeveralTablesInOneChannel(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	one, msg1 := h.open(alice)
+	one, msg1 := h.open(alice, shortGame()...)
 	two, msg2 := h.open(alice, discordtest.Opt{Name: "points", Value: 61})
 	if a := h.command(bob, "join"); !strings.Contains(a.Content(), "more than one table") {
 		t.Errorf("join with two lobbies: %q", a.Content())

@@ -13,7 +13,7 @@ import (
 func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	id, msg := h.open(alice)
+	id, msg := h.open(alice, shortGame()...)
 	a := h.click(bob, msg, "/join/"+itoa64(id))
 	if a.Ephemeral() {
 		t.Fatalf("join refused: %s", a.Content())

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,7 +12,15 @@ import (
 
 func TestSimulateCommand(t *testing.T) {
 	t.Parallel()
-	code, stdout, stderr := runCLI(t, context.Background(), nil, "simulate", "--games", "40", "--seats", "expert,random", "--seed", "3", "--json")
+	// The games are the test's whole cost (the expert's search, 600 games
+	// for a run long enough to show progress): -short plays fewer expert
+	// games and the long run to 61, and checks the same.
+	games, long := 40, []string{}
+	if testing.Short() {
+		games, long = 10, []string{"--points", "61"}
+	}
+	n := strconv.Itoa(games)
+	code, stdout, stderr := runCLI(t, context.Background(), nil, "simulate", "--games", n, "--seats", "expert,random", "--seed", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -19,10 +28,10 @@ func TestSimulateCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Games != 40 || r.Levels[0].Level != ai.Expert || r.Levels[0].Wins+r.Levels[1].Wins != 40 {
+	if r.Games != games || r.Levels[0].Level != ai.Expert || r.Levels[0].Wins+r.Levels[1].Wins != games {
 		t.Errorf("report %+v", r)
 	}
-	_, again, _ := runCLI(t, context.Background(), nil, "simulate", "--games", "40", "--seats", "expert,random", "--seed", "3", "--json")
+	_, again, _ := runCLI(t, context.Background(), nil, "simulate", "--games", n, "--seats", "expert,random", "--seed", "3", "--json")
 	if again != stdout {
 		t.Error("the same seed gave another report")
 	}
@@ -32,7 +41,7 @@ func TestSimulateCommand(t *testing.T) {
 	}
 	// Three seats, and partners; a long run shows its progress on
 	// stderr and keeps stdout for the report.
-	code, out, progress := runCLI(t, context.Background(), nil, "simulate", "--games", "600", "--seats", "greedy,random,random", "--json")
+	code, out, progress := runCLI(t, context.Background(), nil, append([]string{"simulate", "--games", "600", "--seats", "greedy,random,random", "--json"}, long...)...)
 	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Players != 3 || len(r.Levels) != 2 || r.Levels[1].Seats != 2 {
 		t.Errorf("three seats: exit %d, %s", code, out)
 	}

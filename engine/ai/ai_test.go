@@ -20,6 +20,9 @@ func TestLevelsPlayWholeGames(t *testing.T) {
 		{Seats: []Level{Expert, Classic, Expert, Classic}, Partners: true},
 	} {
 		cfg.Games, cfg.Seed = 12, 7
+		if testing.Short() {
+			cfg.Games = 4 // every pairing and table still, fewer deals
+		}
 		var progress []int
 		cfg.Progress = func(done, total int) { progress = append(progress, done) }
 		r := Simulate(cfg)
@@ -51,8 +54,12 @@ func TestEveryTableWithComputers(t *testing.T) {
 		{Players: 2, Target: 61, ManualCounting: true, Muggins: true},
 	}
 	levels := []Level{Expert, Easy, Greedy, Random}
+	games := uint64(10)
+	if testing.Short() {
+		games = 3 // every table still, fewer deals
+	}
 	for _, opts := range tables {
-		for game := uint64(0); game < 10; game++ {
+		for game := range games {
 			g, _, err := engine.New(opts, engine.SeedFromUint64(game))
 			if err != nil {
 				t.Fatal(err)

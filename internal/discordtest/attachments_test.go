@@ -9,7 +9,10 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // tinyPNG is a real one-pixel PNG.
@@ -124,5 +127,57 @@ func TestAttachmentsAcrossEdits(t *testing.T) {
 	}
 	if n := len(s.Violations()); n != 1 {
 		t.Errorf("%d violations, want the 1 planted", n)
+	}
+}
+
+// TestConcurrentEditsKeepEachOthersFiles: Discord applies a message's
+// edits one after another, so edits that arrive together, each uploading
+// a file and listing no attachments, leave the message with every file.
+// The fake worked out an edit's attachments from the message as it stood
+// when the edit began and wrote them after: the later write dropped what
+// the other had added. Under load a table message lost the board the bot
+// had just uploaded (its Join answer landing at once), and the next edit,
+// which showed the board, was refused.
+func TestConcurrentEditsKeepEachOthersFiles(t *testing.T) {
+	s := withChannel(t)
+	// Each request in a rate-limit window of its own: the edits race
+	// rather than queue.
+	var tick atomic.Int64
+	base := time.Now()
+	s.SetRateClock(func() time.Time { return base.Add(time.Duration(tick.Add(1)) * time.Hour) })
+	pic := string(tinyPNG(t))
+	for round := range 100 {
+		status, body, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", `{"content":"x"}`)
+		id, _ := body["id"].(string)
+		if status != 200 || id == "" {
+			t.Fatalf("posting: %d %v", status, body)
+		}
+		var wg sync.WaitGroup
+		failed := make(chan string, maxFiles)
+		for i := range maxFiles {
+			wg.Go(func() {
+				ct, raw := multipartBody(`{"content":"edit"}`, map[string][2]string{"files[0]": {fmt.Sprintf("f%d.png", i), pic}})
+				req, _ := http.NewRequest(http.MethodPatch, s.URL()+"/api/v9/channels/"+testChannel+"/messages/"+id, bytes.NewReader(raw))
+				req.Header.Set("Authorization", botAuth)
+				req.Header.Set("Content-Type", ct)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					failed <- err.Error()
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					failed <- resp.Status
+				}
+			})
+		}
+		wg.Wait()
+		close(failed)
+		for f := range failed {
+			t.Fatalf("round %d: an edit failed: %s", round, f)
+		}
+		if m, _ := s.Message(id); len(m.Attachments) != maxFiles {
+			t.Fatalf("round %d: %d edits at once, each adding a file, left %d files", round, maxFiles, len(m.Attachments))
+		}
 	}
 }

@@ -19,6 +19,10 @@ type User struct {
 	Permissions int64
 	// Roles are the ids of the member's roles.
 	Roles []string
+	// Locale is the language of the user's client, a locale Discord
+	// knows (Locales), sent as their interactions' locale; en-US if
+	// empty.
+	Locale string
 }
 
 func (u User) member() *discordgo.Member {
@@ -144,6 +148,7 @@ func Submit(guild, channel string, u User, messageID, customID string, fields ma
 
 // withUser sets the member (in a guild) or the user (in a DM).
 func withUser(i *discordgo.Interaction, u User) *discordgo.Interaction {
+	i.Locale = discordgo.Locale(u.Locale)
 	if i.GuildID != "" {
 		i.Member = u.member()
 	} else {

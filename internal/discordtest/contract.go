@@ -49,6 +49,8 @@ type route struct {
 type contract struct {
 	routes   []route
 	compiler *jsonschema.Compiler
+	// locales are the locales Discord knows: AvailableLocalesEnum's.
+	locales map[string]bool
 
 	mu      sync.Mutex
 	schemas map[string]*jsonschema.Schema
@@ -81,6 +83,7 @@ func loadContract(gz []byte) (*contract, error) {
 	c.compiler.DefaultDraft(jsonschema.Draft2020)
 	components, _ := doc.(map[string]any)["components"].(map[string]any)
 	schemas, _ := components["schemas"].(map[string]any)
+	c.locales = enumConsts(schemas["AvailableLocalesEnum"])
 	discriminate(doc, schemas)
 	if err := c.compiler.AddResource(specURL, doc); err != nil {
 		return nil, fmt.Errorf("discordtest: spec: %w", err)

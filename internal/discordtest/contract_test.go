@@ -375,7 +375,9 @@ func TestCommandRules(t *testing.T) {
 		return status, out
 	}
 	menu := func(name string) string { return fmt.Sprintf(`{"type":2,"name":%q}`, name) }
-	good := `[{"name":"cribbage","description":"Play","options":[{"type":1,"name":"start","description":"Open a table"}]},` + menu("Challenge to cribbage") + `]`
+	good := `[{"name":"cribbage","description":"Play","name_localizations":{"fr":"cribbage","pt-BR":"cribbage"},"description_localizations":{"fr":"Jouer","es-ES":"Jugar"},` +
+		`"options":[{"type":1,"name":"start","description":"Open a table","name_localizations":{"fr":"démarrer"},"options":[{"type":3,"name":"level","description":"How well","choices":[{"name":"easy","value":"easy","name_localizations":{"fr":"Facile"}}]}]}]},` +
+		`{"type":2,"name":"Challenge to cribbage","name_localizations":{"fr":"Défier au cribbage"}}]`
 	if status, out := put(good); status != 200 {
 		t.Fatalf("a chat command and a user command refused: %d %v", status, out)
 	}
@@ -392,6 +394,16 @@ func TestCommandRules(t *testing.T) {
 		{"a user command with a description", `[{"type":2,"name":"Challenge","description":"Challenge them"}]`, "0.description", "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION"},
 		{"a user command with options", `[{"type":2,"name":"Challenge","options":[{"type":3,"name":"x","description":"x"}]}]`, "0.options", "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID"},
 		{"a user command of 33 characters", `[` + menu(strings.Repeat("c", 33)) + `]`, "0.name", "BASE_TYPE_BAD_LENGTH"},
+		{"a localization to an unknown locale", `[{"name":"cribbage","description":"Play","name_localizations":{"fr-CA":"cribbage"}}]`, "0.name_localizations.fr-CA", "LOCALE_INVALID"},
+		{"a locale written in lower case", `[{"name":"cribbage","description":"Play","description_localizations":{"pt-br":"Jogar"}}]`, "0.description_localizations.pt-br", "LOCALE_INVALID"},
+		{"a localized name in capitals", `[{"name":"cribbage","description":"Play","name_localizations":{"fr":"Cribbage"}}]`, "0.name_localizations.fr", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"a localized name with a space", `[{"name":"cribbage","description":"Play","name_localizations":{"fr":"jeu de cribbage"}}]`, "0.name_localizations.fr", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"a localized name of 33 characters", `[{"name":"cribbage","description":"Play","name_localizations":{"de":"` + strings.Repeat("k", 33) + `"}}]`, "0.name_localizations.de", "BASE_TYPE_BAD_LENGTH"},
+		{"a localized description of 101 characters", `[{"name":"cribbage","description":"Play","description_localizations":{"fr":"` + strings.Repeat("é", 101) + `"}}]`, "0.description_localizations.fr", "BASE_TYPE_BAD_LENGTH"},
+		{"an option's localized name in capitals", `[{"name":"cribbage","description":"Play","options":[{"type":1,"name":"start","description":"Open","name_localizations":{"es-ES":"Empezar"}}]}]`, "0.options.0.name_localizations.es-ES", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"an option's name in capitals", `[{"name":"cribbage","description":"Play","options":[{"type":1,"name":"Start","description":"Open"}]}]`, "0.options.0.name", "APPLICATION_COMMAND_INVALID_NAME"},
+		{"a choice localized to an unknown locale", `[{"name":"cribbage","description":"Play","options":[{"type":3,"name":"level","description":"How well","choices":[{"name":"easy","value":"easy","name_localizations":{"klingon":"x"}}]}]}]`, "0.options.0.choices.0.name_localizations.klingon", "LOCALE_INVALID"},
+		{"a user command localized past 32 characters", `[{"type":2,"name":"Challenge","name_localizations":{"fr":"` + strings.Repeat("d", 33) + `"}}]`, "0.name_localizations.fr", "BASE_TYPE_BAD_LENGTH"},
 		{"six user commands", `[` + strings.Join(five, ",") + `]`, "5.type", "APPLICATION_COMMAND_TOO_MANY"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

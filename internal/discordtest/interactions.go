@@ -65,6 +65,7 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 	if i.Token == "" {
 		i.Token = "tok-" + i.ID
 	}
+	s.locales(i)
 	if i.Type == discordgo.InteractionMessageComponent && i.Message != nil {
 		if m, ok := s.Message(i.Message.ID); ok {
 			msg := m.Message
@@ -101,6 +102,8 @@ type wireInteraction struct {
 	Member  *discordgo.Member  `json:"member,omitempty"`
 	User    *discordgo.User    `json:"user,omitempty"`
 	Message *discordgo.Message `json:"message,omitempty"`
+	// GuildLocale is sent in a server only.
+	GuildLocale *discordgo.Locale `json:"guild_locale,omitempty"`
 }
 
 type wireChannel struct {
@@ -117,7 +120,7 @@ func wire(i *discordgo.Interaction) wireInteraction {
 	case discordgo.InteractionContextPrivateChannel:
 		typ = discordgo.ChannelTypeGroupDM
 	}
-	w := wireInteraction{Interaction: i, Channel: wireChannel{ID: i.ChannelID, Type: typ}, GuildID: i.GuildID, Member: i.Member, Message: i.Message}
+	w := wireInteraction{Interaction: i, Channel: wireChannel{ID: i.ChannelID, Type: typ}, GuildID: i.GuildID, Member: i.Member, Message: i.Message, GuildLocale: i.GuildLocale}
 	if i.Member == nil {
 		w.User = i.User
 	}

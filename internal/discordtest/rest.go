@@ -311,12 +311,15 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // applyEdit updates content, embeds and components from a body (a field
 // absent keeps its value, null clears embeds as Discord does and leaves
 // components, as discordgo sends unset fields as null) and returns a copy
-// of the message taken under the lock: other requests may edit it at once.
+// of the message taken under the lock. Edits are applied one at a time
+// (editMu); reads of the message may come in between.
 func (s *Server) applyEdit(m *Message, body []byte, files []upload) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
 	json.Unmarshal(body, &edit)
+	s.editMu.Lock()
+	defer s.editMu.Unlock()
 	v2, e := s.v2Edit(m, fields)
 	if e != nil {
 		return Message{}, e

@@ -472,6 +472,7 @@ func checkCommand(c obj, t int, at path) *apiError {
 		if n := utf8.RuneCountInString(desc); n < 1 || n > 100 {
 			return at.with("description").fail("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
 		}
+		return checkChatInputLocalized(c, at)
 	case commandUser, commandMessage:
 		if n := utf8.RuneCountInString(name); n < 1 || n > 32 {
 			return at.with("name").fail("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
@@ -482,6 +483,7 @@ func checkCommand(c obj, t int, at path) *apiError {
 		if len(opts) > 0 {
 			return at.with("options").fail("APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Only chat input commands can have options")
 		}
+		return checkLocalized(c, "name_localizations", at, textLength(32), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 32 in length.")
 	}
 	return nil
 }

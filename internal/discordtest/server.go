@@ -87,6 +87,12 @@ type Server struct {
 	contract *contract
 	limits   *limiter
 
+	// editMu makes each message edit one step, as Discord applies a
+	// message's edits one after another: an edit's attachments are
+	// worked out from the message as the edit before it left it. Taken
+	// before mu, never while holding it.
+	editMu sync.Mutex
+
 	mu       sync.Mutex
 	offset   time.Duration
 	requests []Request
@@ -117,7 +123,10 @@ type Server struct {
 	dms        map[string]bool
 	absent     map[string]bool
 	noExternal map[string]bool
-	violations []Violation
+	// guildLocales are the servers' locales (SetGuildLocale), sent as an
+	// interaction's guild_locale; en-US for a server not set.
+	guildLocales map[string]string
+	violations   []Violation
 	// noSchema turns off the schema check (see SkipSchemaCheck).
 	noSchema   atomic.Bool
 	identifies int
@@ -148,6 +157,7 @@ func New() *Server {
 		dms:          map[string]bool{},
 		absent:       map[string]bool{},
 		noExternal:   map[string]bool{},
+		guildLocales: map[string]string{},
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",
 		messages:     map[string]*Message{},

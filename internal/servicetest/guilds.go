@@ -57,14 +57,14 @@ func testGuildSettings(t *testing.T, h *harness) {
 	twoHours, off := 2*time.Hour, time.Duration(0)
 	saved, err := h.s.UpdateGuildSettings(ctx, "g1", func(gs *cribbage.GuildSettings) error {
 		gs.ReminderAfter, gs.ForfeitAfter = &twoHours, &off
-		gs.DefaultPoints, gs.GamesChannel, gs.MaxOpenTables, gs.CancelRole, gs.UpdatedBy = 61, "c9", 3, "r7", "admin"
+		gs.DefaultPoints, gs.GamesChannel, gs.MaxOpenTables, gs.CancelRole, gs.Language, gs.UpdatedBy = 61, "c9", 3, "r7", "pt-BR", "admin"
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := cribbage.GuildSettings{GuildID: "g1", ReminderAfter: &twoHours, ForfeitAfter: &off, DefaultPoints: 61, GamesChannel: "c9",
-		MaxOpenTables: 3, CancelRole: "r7", UpdatedBy: "admin", UpdatedAt: h.now()}
+		MaxOpenTables: 3, CancelRole: "r7", Language: "pt-BR", UpdatedBy: "admin", UpdatedAt: h.now()}
 	got, err := h.s.GuildSettings(ctx, "g1")
 	if err != nil || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(saved, want) {
 		t.Errorf("round trip\n  got %+v (%v)\nsaved %+v\n want %+v", got, err, saved, want)

@@ -160,7 +160,7 @@ func testHandViews(t *testing.T, h *harness) {
 		t.Fatalf("views before any: %v, %v", views, err)
 	}
 	view := func(seat int, token string, at time.Duration, version int64) cribbage.HandView {
-		return cribbage.HandView{Seat: seat, Version: version, Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
+		return cribbage.HandView{Seat: seat, Version: version, Lang: token[len(token)-2:], Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
 	}
 	seat1Newer, seat1Older := view(1, "b-newer", time.Minute, 4), view(1, "b-older", 0, 3)
 	seat0Older, seat0Newer := view(0, "a-older", 0, 2), view(0, "a-newer", 2*time.Minute, 5)
@@ -233,5 +233,5 @@ func sameTableMessage(a, b cribbage.TableMessage) bool {
 
 // sameView reports whether two hand views are the same.
 func sameView(a, b cribbage.HandView) bool {
-	return a.Seat == b.Seat && a.Version == b.Version && sameToken(a.Token, b.Token)
+	return a.Seat == b.Seat && a.Version == b.Version && a.Lang == b.Lang && sameToken(a.Token, b.Token)
 }
