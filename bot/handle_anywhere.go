@@ -41,11 +41,14 @@ func (b *Bot) handByFollowup(ctx context.Context, ic *discordgo.Interaction, t *
 		after: func(ctx context.Context) { b.sendHand(ctx, ic, hand, at) }}, nil
 }
 
-// handTries and maxHandWait bound how long a hand view sent as a
-// followup waits for its token's rate limit.
+// handPatience bounds how long a hand view sent as a followup waits for
+// its token's bucket, and maxHandWait each wait: the bucket takes one
+// request at a time, and the table message's edit or the story's
+// followup ahead of it through the same token may take seconds on a busy
+// machine.
 const (
-	handTries   = 4
-	maxHandWait = 2 * time.Second
+	handPatience = 15 * time.Second
+	maxHandWait  = 2 * time.Second
 )
 
 // sendHand sends a hand view as a private followup of ic, counted among
@@ -56,7 +59,7 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 		return
 	}
 	var err error
-	for range handTries {
+	for start := time.Now(); ; {
 		// Held back (Paced), nothing was sent: the files are unread.
 		body := &discordgo.WebhookParams{Content: hand.Content, Embeds: hand.Embeds, Components: hand.Components, Files: hand.Files,
 			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: hand.AllowedMentions()}
@@ -64,7 +67,7 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 			Bucket: rest.TokenBucket(ic.Token), Route: "POST /webhooks/{application}/{token}", Body: body, Files: hand.Files,
 			Interaction: true, TokenAt: at})
 		var paced *rest.Paced
-		if !errors.As(err, &paced) {
+		if !errors.As(err, &paced) || time.Since(start) > handPatience {
 			break
 		}
 		// The token's bucket is spent (the story may have gone through
@@ -72,7 +75,7 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(min(paced.Until.Sub(b.now()), maxHandWait)):
+		case <-time.After(min(max(paced.Until.Sub(b.now()), rest.BusyRetry), maxHandWait)):
 		}
 	}
 	if err != nil {
