@@ -147,7 +147,7 @@ func mayRematch(t *Table, userID string) error {
 // saves it; the change's Follows is prev, for the caller's words.
 func startNext(prev *Table, host string, env Env) (*Change, error) {
 	next := &Table{GuildID: prev.GuildID, ChannelID: prev.ChannelID, Locale: prev.Locale, HostID: host,
-		Options: prev.Options, Computer: prev.Computer, FourColour: prev.FourColour, Seats: slices.Clone(prev.Seats)}
+		Options: prev.Options, Computer: prev.Computer, FourColour: prev.FourColour, TokenOnly: prev.TokenOnly, Seats: slices.Clone(prev.Seats)}
 	switch {
 	case prev.Match != nil && !prev.Match.Over():
 		next.Match = prev.Match.next()

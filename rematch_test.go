@@ -60,9 +60,14 @@ func TestARematchNeedsEveryYes(t *testing.T) {
 func TestARematchAgainstTheComputerStartsAtOnce(t *testing.T) {
 	env := testEnv()
 	tb := finished(t, []Seat{ann, {Computer: "plain", Name: "Computer"}}, env)
+	tb.TokenOnly = true
 	ch, err := OfferRematch(tb, "ann", env)
 	if err != nil || ch.Next == nil {
 		t.Fatalf("offer: %v, next %v", err, ch != nil && ch.Next != nil)
+	}
+	// Where the bot is not, so is the rematch: only tokens reach it.
+	if !ch.Next.Table.TokenOnly {
+		t.Error("the rematch of a table where only tokens reach is not token-only")
 	}
 }
 

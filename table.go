@@ -41,8 +41,8 @@ type Table struct {
 	ChannelID string
 	HostID    string
 	// Locale is the Discord locale of the place the table was opened: the
-	// server's guild_locale, or, at a table a user installed the bot to
-	// play in a DM (not built yet), its starter's locale. What the
+	// server's guild_locale, or, at a table outside a server (a DM with
+	// the bot, a group DM), its starter's locale. What the
 	// channel sees of the table speaks it when the server's admins chose
 	// no language (GuildSettings.Language). Written once, when the table
 	// is made; "" for tables made before it was kept.
@@ -76,6 +76,13 @@ type Table struct {
 	// FourColour draws the table's cards in four colours (diamonds blue,
 	// clubs green), for players who tell red from black poorly.
 	FourColour bool
+	// TokenOnly marks a table where the bot is not: a group DM, or a
+	// server that did not install it, reached through a user's install
+	// of the app. Only interactions' tokens reach its channel, so the bot
+	// answers there through them alone: nothing is posted with the bot's
+	// own token, no thread is opened, no timer posts. A table that
+	// follows it (a rematch, a match's next game) is too.
+	TokenOnly bool
 	// CancelledBy is the user who cancelled the table, and CancelReason
 	// the reason they gave (maybe none), once it is StatusCancelled.
 	CancelledBy  string

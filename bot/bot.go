@@ -102,6 +102,10 @@ type Bot struct {
 	now     func() time.Time
 	seeds   cribbage.Seeds
 	locks   keyLocks[int64] // a table's updates, one at a time
+	// followups counts the followups sent through each interaction's
+	// token, the story's and the hand views' at tables only tokens reach
+	// (five an interaction, when only a user installed the app).
+	followups *story.Followups
 	// rest makes the sender's and the live surface's requests, within
 	// the rate limits it learns; outbox delivers the announcements.
 	rest   *rest.Client
@@ -210,7 +214,9 @@ func New(opts Options) (*Bot, error) {
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
-	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live})
+	b.followups = &story.Followups{}
+	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
+		Speak: b.speakOrEnglish})
 	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})

@@ -63,6 +63,9 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
+	if t.TokenOnly && (ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0) {
+		return b.handByFollowup(ctx, ic, t, seat)
+	}
 	return handView(ic, t, seat, 0, ""), nil
 }
 

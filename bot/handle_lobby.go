@@ -63,6 +63,17 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		}
 		computer = string(level)
 	}
+	tokenOnly := command.TokenOnly(ic)
+	if ic.GuildID == "" && !tokenOnly && computer == "" {
+		// Nobody else can come into a DM with the bot to take a seat.
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.dm-computer-only"))}, nil
+	}
+	if tokenOnly && ic.Member != nil && ic.Member.Permissions&discordgo.PermissionUseExternalApps == 0 && computer == "" {
+		// Discord makes every answer of a user's install private in a
+		// server that turned off Use External Apps: the table message
+		// too, which nobody else could see to join.
+		return reply{resp: render.Ephemeral(command.Lang(ic).T("reply.external-apps-off"))}, nil
+	}
 	var match *cribbage.Match
 	if v, ok := opts["match"]; ok {
 		m, err := cribbage.NewMatch(int(v.IntValue()), o)
@@ -75,8 +86,10 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if v, ok := opts["four-colour"]; ok {
 		fourColour = v.BoolValue()
 	}
-	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, Locale: command.GuildLocale(ic), HostID: uid, Options: o,
-		Computer: computer, FourColour: fourColour, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
+	// The table speaks the place it was opened in: the server's
+	// language, or outside a server (a DM, a group DM) its host's.
+	t, err := b.store.CreateTable(ctx, &cribbage.Table{GuildID: ic.GuildID, ChannelID: ic.ChannelID, Locale: command.PlaceLocale(ic), HostID: uid, Options: o,
+		Computer: computer, FourColour: fourColour, TokenOnly: tokenOnly, Status: cribbage.StatusLobby, Seats: []cribbage.Seat{{UserID: uid, Name: name}}, Match: match}, ic.ID, nil,
 		openTablesHold(settings, uid))
 	if err != nil {
 		return reply{}, tooMany(err, settings)
@@ -85,6 +98,11 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	l := lang.Server(settings.Language, t.Locale)
 	r := render.Table(l, t, "")
 	r.Content = l.T("table.opened", "Name", name)
+	if tokenOnly {
+		// Where only clicks reach the bot, say how a table left for a
+		// while is picked up again.
+		r.Content = l.T("table.opened-token-only", "Name", name)
+	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
 }
@@ -118,12 +136,14 @@ func (b *Bot) seatChange(ctx context.Context, ic *discordgo.Interaction, id int6
 }
 
 // started adds to a lobby's change the thread of a game that it started,
-// opened before the game's story is posted.
+// opened before the game's story is posted. A table outside a server (a
+// DM with the bot) has no thread: a DM cannot have one, and its story is
+// posts in the DM itself, where the bot may post with its own token.
 func started(ch *cribbage.Change, err error) (*cribbage.Change, []engine.Event, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if t := ch.Table; t.Status == cribbage.StatusPlaying {
+	if t := ch.Table; t.Status == cribbage.StatusPlaying && t.GuildID != "" && !t.TokenOnly {
 		ch.Outbox = append([]cribbage.Outbound{{ChannelID: t.ChannelID, Kind: render.KindThread}}, ch.Outbox...)
 	}
 	return ch, nil, nil

@@ -151,11 +151,16 @@ func TestRefusals(t *testing.T) {
 		want error
 	}{
 		{"a forged custom_id", discordtest.Click(guild, channel, alice, "m", "/play/1/abc/10D"), click.ErrBad},
-		{"a click in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotInGuild},
-		{"a game command in a DM", discordtest.Command("", channel, alice, "status"), refusal.ErrNotInGuild},
-		// Registered for servers only, as every command is: Discord does
-		// not deliver it in a DM, and the bot does not answer one there.
-		{"a count in a DM", discordtest.Command("", channel, alice, "count", discordtest.Opt{Name: "cards", Value: "5H 5D 5C JS"}, discordtest.Opt{Name: "starter", Value: "5S"}), refusal.ErrNotInGuild},
+		// A server's table is not in a DM, even one whose id is the
+		// table's channel's.
+		{"a click on a server's table in a DM", discordtest.Click("", channel, alice, "m", "/hand/1"), refusal.ErrNotHere},
+		{"a game command in a DM with no table there", discordtest.Command("", channel, alice, "status"), refusal.ErrNoTable},
+		{"a challenge in a DM", discordtest.Command("", channel, alice, "challenge", discordtest.Opt{Name: "user", Value: bob}), refusal.ErrNotInGuild},
+		{"a tournament's button in a DM", discordtest.Click("", channel, alice, "m", "/tsignup/1"), refusal.ErrNotInGuild},
+		// In a server without the bot, what needs it there is refused; a
+		// server's table is not in a group DM.
+		{"a challenge in a server without the bot", discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "challenge", discordtest.Opt{Name: "user", Value: bob}), alice.ID), refusal.ErrOnlyInstalled},
+		{"a click on a server's table in a group DM", discordtest.InGroupDM(discordtest.Click("", "gdm", alice, "m", "/hand/1")), refusal.ErrNotHere},
 		{"an unknown subcommand", discordtest.Command(guild, channel, alice, "nuke"), refusal.ErrUnknownCommand},
 		{"a stranger's hand", discordtest.Click(guild, channel, mallory, "m", "/hand/1"), cribbage.ErrNotSeated},
 		{"a stranger's play", discordtest.Click(guild, channel, mallory, "m", "/discard/1/"+view+"/3"), cribbage.ErrNotSeated},
@@ -334,5 +339,28 @@ func TestInteractionKinds(t *testing.T) {
 		if got := interactionKind(tc.ic); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.ic.Type, got, tc.want)
 		}
+	}
+}
+
+// TestATableWhereAnswersArePrivate: in a server without the bot that
+// turned off Use External Apps, Discord makes a user's install's answers
+// private, the table message too: a table for people there is refused,
+// one against the computer opens, marked as only tokens reach it.
+func TestATableWhereAnswersArePrivate(t *testing.T) {
+	u := newUnit(t)
+	start := func(opts ...discordtest.Opt) *discordgo.Interaction {
+		ic := discordtest.UserInstalled(discordtest.Command("elsewhere", "general", alice, "start", opts...), alice.ID)
+		ic.Member.Permissions &^= discordgo.PermissionUseExternalApps
+		return ic
+	}
+	if r := u.ok(start()); r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(r.Data.Content, "Use External Apps") {
+		t.Errorf("a table for people where answers are private: %+v", r.Data)
+	}
+	r, err := u.route(start(discordtest.Opt{Name: "computer", Value: "easy"}))
+	if err != nil || r.tableMessage == 0 {
+		t.Fatalf("a table against the computer: %v, %+v", err, r)
+	}
+	if tb := u.table(r.tableMessage); !tb.TokenOnly || tb.GuildID != "elsewhere" {
+		t.Errorf("the table: token-only %v, guild %q", tb.TokenOnly, tb.GuildID)
 	}
 }

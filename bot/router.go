@@ -223,8 +223,8 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		if !ok {
 			return reply{}, refusal.ErrUnknownCommand
 		}
-		if ic.GuildID == "" && !r.anywhere() {
-			return reply{}, refusal.ErrNotInGuild
+		if err := r.where.answeredIn(ic); err != nil {
+			return reply{}, err
 		}
 		if err := command.Check(data); err != nil {
 			return reply{}, err
@@ -278,15 +278,17 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if err != nil {
 		return reply{}, err
 	}
+	r := clickByAction[c.Action]
+	if err := r.where.answeredIn(ic); err != nil {
+		return reply{}, err
+	}
 	if click.Daily(c.Action) {
-		// The daily hand's buttons name a day, not a table, and work in a
-		// DM with the bot too.
-		return clickByAction[c.Action].handle(b, ctx, ic, c)
+		// The daily hand's buttons name a day, not a table.
+		return r.handle(b, ctx, ic, c)
 	}
-	if ic.GuildID == "" {
-		return reply{}, refusal.ErrNotInGuild
-	}
-	rep, err := clickByAction[c.Action].handle(b, ctx, ic, c)
+	// A table's button is answered wherever the table is: the handler's
+	// place check (package place) refuses it anywhere else.
+	rep, err := r.handle(b, ctx, ic, c)
 	return rep, b.explainCancelled(ctx, ic, c.Table, err)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
+	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -17,96 +18,115 @@ import (
 // The route table: every interaction the bot answers, once each — a slash
 // command by name, or a button or form by its action (package click
 // builds and parses their custom_ids) — with its handler
-// (disgoorg/disgo's handler.Mux, as a table). Every one is answered in
-// servers only, but the daily hand's (anywhere), which are answered in a
-// DM with the bot too.
+// (disgoorg/disgo's handler.Mux, as a table), and where it is answered:
+// in servers, or in a DM with the bot too (inDM).
 
-// clickRoute is a button or form: its action and handler. Clicks are
-// answered in servers only, but the daily hand's (click.Daily).
+// where is where a route is answered.
+type where uint8
+
+const (
+	// servers: in a server the bot is in alone (a server's records, an
+	// admin's tools, challenging a member, a tournament).
+	servers where = iota
+	// anywhere: wherever the app is used: a server the bot is in, a DM
+	// with the bot (where a player plays the computer), and through a
+	// user's install a group DM or a server without the bot, where a
+	// table is one only interactions' tokens reach
+	// (cribbage.Table.TokenOnly). A table outside a server has no guild,
+	// and its records are its players' own.
+	anywhere
+)
+
+// clickRoute is a button or form: its action and handler. A table's
+// buttons are answered wherever the table is (package place checks the
+// table is here: its server and channel, or the DM it was opened in), a
+// tournament's in its server alone, the daily hand's anywhere.
 type clickRoute struct {
 	action click.Action
 	handle func(b *Bot, ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error)
+	where  where
 }
 
 var clickRoutes = []clickRoute{
-	{click.Join, (*Bot).clickJoin},
-	{click.Leave, (*Bot).clickLeave},
-	{click.Begin, (*Bot).clickBegin},
-	{click.Hand, (*Bot).clickHand},
-	{click.Refresh, (*Bot).clickHand},
-	{click.Deal, (*Bot).clickDeal},
-	{click.Select, (*Bot).clickSelect},
-	{click.Discard, (*Bot).clickDiscard},
-	{click.Play, (*Bot).clickPlay},
-	{click.Claim, (*Bot).clickClaim},
-	{click.Claimed, (*Bot).clickClaimed},
-	{click.Muggins, (*Bot).clickMuggins},
-	{click.Resign, (*Bot).clickResign},
-	{click.Hint, (*Bot).clickHint},
-	{click.Review, (*Bot).clickReview},
-	{click.ClaimWin, (*Bot).clickClaimWin},
-	{click.Rematch, (*Bot).clickRematch},
-	{click.NoRematch, (*Bot).clickNoRematch},
-	{click.Replay, clickClub((*club.Answers).ReplayClick)},
-	{click.ResignMatch, (*Bot).clickResignMatch},
-	{click.Accept, (*Bot).clickAccept},
-	{click.Decline, (*Bot).clickDecline},
-	{click.Withdraw, (*Bot).clickWithdraw},
+	{click.Join, (*Bot).clickJoin, anywhere},
+	{click.Leave, (*Bot).clickLeave, anywhere},
+	{click.Begin, (*Bot).clickBegin, anywhere},
+	{click.Hand, (*Bot).clickHand, anywhere},
+	{click.Refresh, (*Bot).clickHand, anywhere},
+	{click.Deal, (*Bot).clickDeal, anywhere},
+	{click.Select, (*Bot).clickSelect, anywhere},
+	{click.Discard, (*Bot).clickDiscard, anywhere},
+	{click.Play, (*Bot).clickPlay, anywhere},
+	{click.Claim, (*Bot).clickClaim, anywhere},
+	{click.Claimed, (*Bot).clickClaimed, anywhere},
+	{click.Muggins, (*Bot).clickMuggins, anywhere},
+	{click.Resign, (*Bot).clickResign, anywhere},
+	{click.Hint, (*Bot).clickHint, anywhere},
+	{click.Review, (*Bot).clickReview, anywhere},
+	{click.ClaimWin, (*Bot).clickClaimWin, anywhere},
+	{click.Rematch, (*Bot).clickRematch, anywhere},
+	{click.NoRematch, (*Bot).clickNoRematch, anywhere},
+	{click.Replay, clickClub((*club.Answers).ReplayClick), anywhere},
+	{click.ResignMatch, (*Bot).clickResignMatch, anywhere},
+	{click.Accept, (*Bot).clickAccept, anywhere},
+	{click.Decline, (*Bot).clickDecline, anywhere},
+	{click.Withdraw, (*Bot).clickWithdraw, anywhere},
 	// A tournament's buttons: {table} is the tournament's id.
-	{click.TSignUp, clickDirector((*tournament.Director).SignUp)},
-	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw)},
-	{click.TStart, clickDirector((*tournament.Director).StartClick)},
+	{click.TSignUp, clickDirector((*tournament.Director).SignUp), servers},
+	{click.TWithdraw, clickDirector((*tournament.Director).Withdraw), servers},
+	{click.TStart, clickDirector((*tournament.Director).StartClick), servers},
 	// The daily hand's buttons: {table} is the day.
-	{click.DailyOpen, fromDailyClick((*daily.Answers).Open)},
-	{click.DailySelect, fromDailyClick((*daily.Answers).Select)},
-	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw)},
-	{click.DailyMonth, fromDailyClick((*daily.Answers).Month)},
+	{click.DailyOpen, fromDailyClick((*daily.Answers).Open), anywhere},
+	{click.DailySelect, fromDailyClick((*daily.Answers).Select), anywhere},
+	{click.DailyThrow, fromDailyClick((*daily.Answers).Throw), anywhere},
+	{click.DailyMonth, fromDailyClick((*daily.Answers).Month), anywhere},
 }
 
 // commandRoute is a subcommand of one of the bot's commands (or a user
-// command, which has none) and its handler; name is its path within the
-// command ("season new" for a subcommand of a group, see invoked). Every
-// command but /cribbage-daily is registered for servers only
-// (command.Definitions), and its routes are answered in servers only;
-// /cribbage-daily's in DMs with the bot too (anywhere).
+// command, which has none), its handler and where it is answered; name is
+// its path within the command ("season new" for a subcommand of a group,
+// see invoked). /cribbage and /cribbage-daily are registered for servers
+// and DMs with the bot (command.Definitions), the others for servers
+// alone; a route of /cribbage not answered in a DM is refused there.
 type commandRoute struct {
 	command string
 	name    string
 	handle  func(b *Bot, ctx context.Context, ic *discordgo.Interaction) (reply, error)
+	where   where
 }
 
 var commandRoutes = []commandRoute{
-	{command.Play, "start", (*Bot).cmdStart},
-	{command.Play, "join", (*Bot).cmdJoin},
-	{command.Play, "leave", (*Bot).cmdLeave},
-	{command.Play, "hand", (*Bot).cmdHand},
-	{command.Play, "status", fromClub((*club.Answers).Status)},
-	{command.Play, "resign", (*Bot).cmdResign},
-	{command.Play, "challenge", (*Bot).cmdChallenge},
-	{command.Play, "count", fromClub((*club.Answers).Count)},
-	{command.Play, "games", fromClub((*club.Answers).Games)},
-	{command.Play, "verify", fromClub((*club.Answers).Verify)},
-	{command.Play, "replay", fromClub((*club.Answers).Replay)},
-	{command.Play, "daily", fromDaily((*daily.Answers).Hand)},
-	{command.Play, "rules", fromClub((*club.Answers).Rules)},
-	{command.Play, "help", fromClub((*club.Answers).Help)},
-	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard)},
-	{command.Club, "stats", fromClub((*club.Answers).Stats)},
-	{command.Club, "seasons", fromClub((*club.Answers).Seasons)},
-	{command.Club, "tournament", fromDirector((*tournament.Director).Standings)},
-	{command.Admin, "cancel", (*Bot).cmdCancel},
-	{command.Admin, "settings", fromClub((*club.Answers).Settings)},
-	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew)},
-	{command.Admin, "tournament open", fromDirector((*tournament.Director).Open)},
-	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start)},
-	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel)},
-	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers)},
-	{command.Admin, "daily", fromDaily((*daily.Answers).Settings)},
-	{command.Daily, "hand", fromDaily((*daily.Answers).Hand)},
-	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable)},
+	{command.Play, "start", (*Bot).cmdStart, anywhere},
+	{command.Play, "join", (*Bot).cmdJoin, servers},
+	{command.Play, "leave", (*Bot).cmdLeave, anywhere},
+	{command.Play, "hand", (*Bot).cmdHand, anywhere},
+	{command.Play, "status", fromClub((*club.Answers).Status), anywhere},
+	{command.Play, "resign", (*Bot).cmdResign, anywhere},
+	{command.Play, "challenge", (*Bot).cmdChallenge, servers},
+	{command.Play, "count", fromClub((*club.Answers).Count), anywhere},
+	{command.Play, "games", fromClub((*club.Answers).Games), anywhere},
+	{command.Play, "verify", fromClub((*club.Answers).Verify), anywhere},
+	{command.Play, "replay", fromClub((*club.Answers).Replay), anywhere},
+	{command.Play, "daily", fromDaily((*daily.Answers).Hand), anywhere},
+	{command.Play, "rules", fromClub((*club.Answers).Rules), anywhere},
+	{command.Play, "help", fromClub((*club.Answers).Help), anywhere},
+	{command.Club, "leaderboard", fromClub((*club.Answers).Leaderboard), servers},
+	{command.Club, "stats", fromClub((*club.Answers).Stats), servers},
+	{command.Club, "seasons", fromClub((*club.Answers).Seasons), servers},
+	{command.Club, "tournament", fromDirector((*tournament.Director).Standings), servers},
+	{command.Admin, "cancel", (*Bot).cmdCancel, servers},
+	{command.Admin, "settings", fromClub((*club.Answers).Settings), servers},
+	{command.Admin, "season new", fromClub((*club.Answers).SeasonNew), servers},
+	{command.Admin, "tournament open", fromDirector((*tournament.Director).Open), servers},
+	{command.Admin, "tournament start", fromDirector((*tournament.Director).Start), servers},
+	{command.Admin, "tournament cancel", fromDirector((*tournament.Director).Cancel), servers},
+	{command.Admin, "tournament computers", fromDirector((*tournament.Director).Computers), servers},
+	{command.Admin, "daily", fromDaily((*daily.Answers).Settings), servers},
+	{command.Daily, "hand", fromDaily((*daily.Answers).Hand), anywhere},
+	{command.Daily, "month", fromDaily((*daily.Answers).MonthTable), anywhere},
 	// The user context-menu command (a person's name → Apps), which has no
 	// subcommand.
-	{command.ChallengeMenu, "", (*Bot).menuChallenge},
+	{command.ChallengeMenu, "", (*Bot).menuChallenge, servers},
 }
 
 // movedRoutes are subcommands an older version had, and where they went:
@@ -150,9 +170,21 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 	}
 }
 
-// anywhere reports whether a command route is answered outside servers
-// too: /cribbage-daily's, registered for DMs with the bot as well.
-func (r *commandRoute) anywhere() bool { return r.command == command.Daily }
+// answeredIn reports whether a route is answered where ic was made, or
+// the refusal that says what works there: a route for servers alone is
+// answered in a server the bot is in, and refused in a DM and where only
+// a user's install reaches.
+func (w where) answeredIn(ic *discordgo.Interaction) error {
+	switch {
+	case w == anywhere:
+		return nil
+	case ic.GuildID == "":
+		return refusal.ErrNotInGuild
+	case command.TokenOnly(ic):
+		return refusal.ErrOnlyInstalled
+	}
+	return nil
+}
 
 // The route table indexed, for lookups.
 var (

@@ -142,6 +142,13 @@ func (b *Bot) fireTimers(ctx context.Context, t *cribbage.Table, now time.Time, 
 		}
 		return nil
 	}
+	if t.TokenOnly {
+		// Where only interactions' tokens reach, nothing can ping a
+		// player: a reminder or a forfeit's offer would wait for a click
+		// to carry it, and a click is a player already back. The table
+		// waits as long as they like, and picks up at the next click.
+		return nil
+	}
 	since := t.Since()
 	waiting, opponents := b.waitingPeople(t)
 	if len(waiting) == 0 {

@@ -72,7 +72,7 @@ func decodeJSON[T any](s string) (*T, error) {
 // tableColumns are read by scanTable, in its order. The columns of the
 // table's message (tableMessageColumns) are the MessageBook's, read apart.
 const tableColumns = `id, guild_id, channel_id, host_id, players, partners, target,
-	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour,
+	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, token_only,
 	cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament, locale`
 
 // rowScanner is a *sql.Row or *sql.Rows.
@@ -82,11 +82,11 @@ type rowScanner interface{ Scan(dest ...any) error }
 // decode turns the stored state into a game.
 func scanTable(r rowScanner, decode func(id, version int64, state string) (*engine.State, error)) (*cribbage.Table, error) {
 	var t cribbage.Table
-	var partners, manual, muggins, assisted, fourColour int
+	var partners, manual, muggins, assisted, fourColour, tokenOnly int
 	var status, seed, state, match, challenge, offer, tournament string
 	var created, started, last, finished, reminded, offered, waiting int64
 	if err := r.Scan(&t.ID, &t.GuildID, &t.ChannelID, &t.HostID, &t.Options.Players, &partners,
-		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour,
+		&t.Options.Target, &manual, &muggins, &t.Computer, &status, &t.Version, &seed, &state, &created, &started, &last, &finished, &assisted, &reminded, &offered, &waiting, &t.RematchID, &fourColour, &tokenOnly,
 		&t.CancelledBy, &t.CancelReason, &match, &challenge, &offer, &tournament, &t.Locale); err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func scanTable(r rowScanner, decode func(id, version int64, state string) (*engi
 		return nil, fmt.Errorf("store: table %d: tournament: %w", t.ID, err)
 	}
 	t.Options.Partners, t.Options.ManualCounting, t.Options.Muggins = partners != 0, manual != 0, muggins != 0
-	t.Assisted, t.FourColour = assisted != 0, fourColour != 0
+	t.Assisted, t.FourColour, t.TokenOnly = assisted != 0, fourColour != 0, tokenOnly != 0
 	t.RemindedAt, t.ForfeitOfferedAt, t.WaitingSince = fromMillis(reminded), fromMillis(offered), fromMillis(waiting)
 	t.Status = cribbage.Status(status)
 	t.CreatedAt, t.StartedAt, t.LastActionAt, t.FinishedAt = fromMillis(created), fromMillis(started), fromMillis(last), fromMillis(finished)

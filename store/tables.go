@@ -57,8 +57,8 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 	if t.Tournament != nil {
 		tournamentID = t.Tournament.ID
 	}
-	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour, tournament_id, tournament, locale)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), tournamentID, row.tournament, t.Locale); err != nil {
+	if _, err := tx.exec(ctx, `INSERT INTO tables (id, guild_id, channel_id, host_id, players, target, status, version, created_at, last_action_at, four_colour, token_only, tournament_id, tournament, locale)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), boolInt(t.TokenOnly), tournamentID, row.tournament, t.Locale); err != nil {
 		return fmt.Errorf("store: create table: %w", err)
 	}
 	if err := s.writeChange(ctx, tx, t, row, t.Version, true, ch); err != nil {

@@ -87,23 +87,36 @@ func languageChoices() []*discordgo.ApplicationCommandOptionChoice {
 
 // Definitions are the bot's commands with their subcommands and
 // options, registered with a bulk overwrite at start (which replaces
-// whatever an older version registered). Only /cribbage-daily is offered
-// in DMs with the bot; every other is used in servers only (contexts,
+// whatever an older version registered). /cribbage and /cribbage-daily
+// are offered in DMs with the bot too (a game against the computer, a
+// count, a replay, the daily hand; the bot refuses there the subcommands
+// that need a server); the others are used in servers only (contexts,
 // which replaces the deprecated dm_permission). Discord applies contexts
 // to commands registered globally: commands registered to one server
 // (DISCORD_GUILD_ID) are that server's alone.
+//
+// /cribbage and /cribbage-daily are also installable to a user's account
+// (integration type 1: Discord's user install), and so offered in any DM
+// or group DM (context 2) and in servers without the bot; there the bot
+// answers what needs no table (a count, the rules, the daily hand) and
+// says what works where (see bot's route table).
 func Definitions() []*discordgo.ApplicationCommand {
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	serverOrDM := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM}
+	everywhere := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM,
+		discordgo.InteractionContextPrivateChannel}
+	serverInstall := &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	bothInstalls := &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 	adminOnly := adminPermissions
 	return []*discordgo.ApplicationCommand{
-		{Name: Play, Description: "Play cribbage at a table in this channel", Contexts: guildOnly, Options: playOptions()},
-		{Name: Club, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", Contexts: guildOnly, Options: clubOptions()},
-		{Name: Admin, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", Contexts: guildOnly,
-			DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
+		{Name: Play, Description: "Play cribbage at a table in this channel", IntegrationTypes: bothInstalls, Contexts: everywhere, Options: playOptions()},
+		{Name: Club, Description: "This server's cribbage records: leaderboard, stats and ratings, seasons, tournaments", IntegrationTypes: serverInstall,
+			Contexts: guildOnly, Options: clubOptions()},
+		{Name: Admin, Description: "Cribbage for this server's admins: cancel a table, the server's settings, a new season, tournaments", IntegrationTypes: serverInstall,
+			Contexts: guildOnly, DefaultMemberPermissions: &adminOnly, Options: adminOptions()},
 		// A user command has a name and no description or options.
-		{Type: discordgo.UserApplicationCommand, Name: ChallengeMenu, Contexts: guildOnly},
-		{Name: Daily, Description: "The daily hand: one throw to the crib a day, the same for everyone", Contexts: serverOrDM, Options: dailyOptions()},
+		{Type: discordgo.UserApplicationCommand, Name: ChallengeMenu, IntegrationTypes: serverInstall, Contexts: guildOnly},
+		{Name: Daily, Description: "The daily hand: one throw to the crib a day, the same for everyone", IntegrationTypes: bothInstalls,
+			Contexts: everywhere, Options: dailyOptions()},
 	}
 }
 

@@ -48,6 +48,22 @@ func DisplayName(u *discordgo.User) string {
 	return u.Username
 }
 
+// TokenOnly reports whether an interaction was made where only its token
+// reaches: a group DM or a DM between users (context 2), or a server that
+// did not install the app (no server among who authorized it: only a
+// user's install of the app did). There the bot is not a member: a
+// request with its own token is refused (403), it can open no thread,
+// and nothing can be posted but through an interaction's token.
+func TokenOnly(ic *discordgo.Interaction) bool {
+	if ic.Context == discordgo.InteractionContextPrivateChannel {
+		return true
+	}
+	// Discord sends who authorized every interaction; one without (a
+	// payload from before user installs) came from the server's install.
+	_, byServer := ic.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall]
+	return ic.GuildID != "" && len(ic.AuthorizingIntegrationOwners) > 0 && !byServer
+}
+
 // The languages an interaction names, read here and nowhere else.
 // Discord sends the user's client language, locale, with every
 // interaction but a PING, and the server's, guild_locale, with one made
@@ -67,4 +83,15 @@ func GuildLocale(ic *discordgo.Interaction) string {
 		return ""
 	}
 	return string(*ic.GuildLocale)
+}
+
+// PlaceLocale is the locale of the place an interaction was made, which a
+// table opened there keeps (cribbage.Table.Locale): the server's, or,
+// outside a server (a DM with the bot, a group DM), the locale of the
+// user who opened it.
+func PlaceLocale(ic *discordgo.Interaction) string {
+	if ic.GuildID == "" {
+		return string(ic.Locale)
+	}
+	return GuildLocale(ic)
 }

@@ -109,7 +109,7 @@ func (a *Answers) Throw(ctx context.Context, ic *discordgo.Interaction, day crib
 		return update(render.DailyView(d, day, throw, fmt.Sprintf("⚠️ Choose %s cards of your hand to throw.", engine.NumberWord(d.Options.DiscardSize())))), nil
 	}
 	uid, name := command.User(ic)
-	ans := cribbage.DailyAnswer{Day: day, UserID: uid, Name: name, GuildID: ic.GuildID, Throw: throw, GaveUp: gave, At: a.Now()}
+	ans := cribbage.DailyAnswer{Day: day, UserID: uid, Name: name, GuildID: serverOf(ic), Throw: throw, GaveUp: gave, At: a.Now()}
 	note := ""
 	switch err := a.Store.AnswerDaily(ctx, ans); {
 	case errors.Is(err, cribbage.ErrAnsweredDaily):
@@ -162,9 +162,9 @@ func (a *Answers) result(ctx context.Context, ic *discordgo.Interaction, d ai.Da
 		return render.Message{}, err
 	}
 	more := []string{render.StreakLine(streak)}
-	inServer := ic.GuildID != ""
+	inServer := serverOf(ic) != ""
 	if inServer {
-		line, err := a.placeLine(ctx, ic.GuildID, ans.UserID, ans.Day)
+		line, err := a.placeLine(ctx, serverOf(ic), ans.UserID, ans.Day)
 		if err != nil {
 			return render.Message{}, err
 		}
@@ -253,7 +253,7 @@ func (a *Answers) Month(ctx context.Context, ic *discordgo.Interaction, _ cribba
 func (a *Answers) month(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	today := cribbage.DayOf(a.Now())
 	uid, _ := command.User(ic)
-	if ic.GuildID == "" {
+	if serverOf(ic) == "" {
 		own, err := a.Store.DailyHistory(ctx, uid, today.MonthStart(), today+1)
 		if err != nil {
 			return nil, err
@@ -268,7 +268,7 @@ func (a *Answers) month(ctx context.Context, ic *discordgo.Interaction) (*discor
 	if from == today {
 		from, over = (today - 1).MonthStart(), true
 	}
-	totals, err := a.Store.DailyTotals(ctx, ic.GuildID, from, today)
+	totals, err := a.Store.DailyTotals(ctx, serverOf(ic), from, today)
 	if err != nil {
 		return nil, err
 	}
@@ -318,4 +318,15 @@ func message(m render.Message) *discordgo.InteractionResponse {
 // update replaces the message clicked.
 func update(m render.Message) *discordgo.InteractionResponse {
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: m.Response(true)}
+}
+
+// serverOf is the server whose daily hand an answer counts in: the one it
+// was given in, or none in a DM, a group DM, or a server that did not
+// install the bot (only a user's install reached it: it has no daily
+// post nor month's table), where the answer is the player's own.
+func serverOf(ic *discordgo.Interaction) string {
+	if command.TokenOnly(ic) {
+		return ""
+	}
+	return ic.GuildID
 }

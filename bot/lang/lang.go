@@ -154,9 +154,9 @@ func User(locale string) Lang {
 // own locale as Discord sends it (guild_locale, "" where it sends none),
 // else English.
 //
-// A table a user installed the bot to play in a DM has no server: it is
-// to speak the language of whoever started it, its starter's locale
-// passed as guildLocale. Not built yet: the bot is installed to servers.
+// A table outside a server (a DM with the bot, a group DM) has none: it
+// speaks the language of whoever started it, its starter's locale passed
+// as guildLocale (command.PlaceLocale).
 func Server(setting, guildLocale string) Lang {
 	if l, ok := ByCode(setting); ok {
 		return l

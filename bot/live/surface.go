@@ -967,6 +967,12 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 		return nil // a click's answer is updating it (see Answering)
 	}
 	viaToken := tokenEdits(m.EditToken, m.MessageID, s.opts.Now()) && !s.l.tokenRefused(t.ID, m.EditToken.Token)
+	if !viaToken && t.TokenOnly {
+		// Discord refuses the bot's token where only tokens reach: the
+		// message shows what it shows until a click on it, which answers
+		// by updating it and brings a token.
+		return nil
+	}
 	if !viaToken {
 		// No token can edit the message: the bot token does, each table's
 		// at most once a second and all tables' within botEditBudget, so
@@ -1016,6 +1022,11 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 // message is recorded: a pass then shows the table as it is now, or sends
 // nothing if it is unchanged.
 func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string) error {
+	if t.TokenOnly {
+		// Not with the bot's token where only tokens reach: a table
+		// message there is an answer or a followup (bot/story).
+		return nil
+	}
 	r := render.Table(s.speak(ctx, t), t, "")
 	key := render.UploadBoard(&r, t)
 	send := r.Send()

@@ -128,6 +128,11 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, m cri
 		// That edit keeps the bot token's spacing and budget, as any
 		// other edit of the message with it does.
 		s.l.refuseToken(t.ID, tok.Token)
+		if t.TokenOnly {
+			// No bot token where only tokens reach: the next click
+			// brings one.
+			return m.Board, nil
+		}
 		s.log.Info("live: the table's edit token was refused; editing with the bot token", "table", t.ID, "err", err)
 		if until, ok := s.l.takeBotEdit(t.ID, s.opts.Now()); !ok {
 			return m.Board, &rest.Paced{Until: until}

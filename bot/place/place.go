@@ -33,11 +33,16 @@ type Finder struct{ Store Store }
 // those allowed in it, so every table an interaction names (by the table
 // option, a button's custom_id or a form's) is checked here by the bot
 // itself: custom ids and options are whatever the client sends.
+//
+// A table opened outside a server (guild "": a DM with the bot) is here
+// in its own channel alone, and only outside a server: Discord gives
+// each DM a channel of its own, so its id names the DM, and a DM has no
+// threads.
 func Here(t *cribbage.Table, threadID string, ic *discordgo.Interaction) bool {
-	if t.GuildID == "" || t.GuildID != ic.GuildID {
+	if t.GuildID != ic.GuildID || t.ChannelID == "" {
 		return false
 	}
-	return t.ChannelID == ic.ChannelID || (threadID != "" && threadID == ic.ChannelID)
+	return t.ChannelID == ic.ChannelID || (t.GuildID != "" && threadID != "" && threadID == ic.ChannelID)
 }
 
 // Elsewhere reports whether an interaction was made in the table's server

@@ -37,8 +37,12 @@ var (
 	ErrNotHere = fmt.Errorf("%w: no such table in this channel", cribbage.ErrNotFound)
 	// ErrNotInServer refuses a table of another server, worded as no
 	// table at all (like ErrNotHere).
-	ErrNotInServer      = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
-	ErrNotInGuild       = errors.New("bot: not in a server")
+	ErrNotInServer = fmt.Errorf("%w: no such table in this server", cribbage.ErrNotFound)
+	ErrNotInGuild  = errors.New("bot: not in a server")
+	// ErrOnlyInstalled refuses, in a server only a user's install of the
+	// app reaches (not the bot), what needs the bot in the server: its
+	// records, its admins' tools, a challenge, a tournament.
+	ErrOnlyInstalled    = errors.New("bot: only a user's install reaches here")
 	ErrNoTable          = errors.New("bot: no table found")
 	ErrTournamentHere   = errors.New("bot: a tournament is open in this channel already")
 	ErrNoTournamentHere = errors.New("bot: no open tournament in this channel")

@@ -67,6 +67,7 @@ var errorTexts = []struct {
 	{ErrUnknownCommand, "refusal.unknown-command"},
 	{command.ErrBadOptions, "refusal.bad-options"},
 	{ErrNoUser, "refusal.no-user"},
+	{ErrOnlyInstalled, "refusal.only-installed"},
 	{ErrNotInGuild, "refusal.not-in-guild"},
 	{cribbage.ErrNotSeated, "refusal.not-seated"},
 	{ErrStaleView, "refusal.stale-view"},

@@ -17,9 +17,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
@@ -35,6 +37,11 @@ type Store interface {
 	TablePending(ctx context.Context, tableID int64) ([]cribbage.OutboxItem, error)
 	Seal(ctx context.Context, id, through int64) error
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
+	// RecordBoard and HandViews serve a table only tokens reach
+	// (tokens.go): the board its followed table message shows, and the
+	// tokens of its open hand views.
+	RecordBoard(ctx context.Context, id int64, key string) error
+	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 }
 
 // Live is what delivering needs of the live surface (bot/live's Surface).
@@ -54,18 +61,46 @@ type Options struct {
 	// limits, on the clock those run on.
 	REST *rest.Client
 	Live Live
+	// AppID is the application's id, for followups through interactions'
+	// tokens; Now the clock their life is counted on. Both serve tables
+	// only tokens reach (tokens.go).
+	AppID func() string
+	Now   func() time.Time
+	// Followups counts the followups made through each token (a new
+	// count when nil).
+	Followups *Followups
+	// Speak is the language of what a table's channel sees, which a
+	// table message sent as a followup speaks; English if nil.
+	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // Deliverer sends the story's announcements.
 type Deliverer struct {
-	store Store
-	rest  *rest.Client
-	live  Live
+	store     Store
+	rest      *rest.Client
+	live      Live
+	appID     func() string
+	now       func() time.Time
+	followups *Followups
+	speak     func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
 // New returns a Deliverer.
 func New(o Options) *Deliverer {
-	return &Deliverer{store: o.Store, rest: o.REST, live: o.Live}
+	d := &Deliverer{store: o.Store, rest: o.REST, live: o.Live, appID: o.AppID, now: o.Now, followups: o.Followups, speak: o.Speak}
+	if d.followups == nil {
+		d.followups = &Followups{}
+	}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	if d.speak == nil {
+		d.speak = func(context.Context, *cribbage.Table) lang.Lang { return lang.English }
+	}
+	if d.appID == nil {
+		d.appID = func() string { return "" }
+	}
+	return d
 }
 
 var _ sender.Deliverer = (&Deliverer{}).Deliver
@@ -113,6 +148,9 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		if m.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
 		}
+		if t.TokenOnly {
+			return nil, d.openFollowup(ctx, t, m)
+		}
 		return nil, d.live.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
 	return nil, sender.ErrGiveUp
@@ -127,7 +165,7 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	}
 	// Nothing is sealed for a post that would wait: the lines queued
 	// meanwhile go with it when it goes.
-	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok {
+	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok && !t.TokenOnly {
 		return nil, &rest.Paced{Until: until}
 	}
 	// The post carries the lines its hand queued before it, and the posts
@@ -147,6 +185,9 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 		if c.ID != it.ID {
 			carried = append(carried, c.ID)
 		}
+	}
+	if t.TokenOnly {
+		return carried, d.postFollowup(ctx, t, m, render.FitMessage(story))
 	}
 	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID))
 }
@@ -203,8 +244,12 @@ func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMe
 // openThread starts the table's thread on its message, m, where the story
 // of the game goes so a busy channel stays readable. Without permission to
 // open threads the story goes to the channel instead.
+//
+// A table outside a server has none: a DM cannot have threads, and the
+// story goes into the DM. Nor has a table only tokens reach: the bot
+// cannot open one there, and its story goes as followups (tokens.go).
 func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int) error {
-	if m.ThreadID != "" {
+	if m.ThreadID != "" || t.GuildID == "" || t.TokenOnly {
 		return nil
 	}
 	if m.MessageID == "" {

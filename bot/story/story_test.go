@@ -120,7 +120,7 @@ func newRig(t *testing.T) *rig {
 	client := &rest.Client{HTTP: &http.Client{Transport: toFake{base}}, Token: "test-token", Limits: rest.NewLimits(c.Now)}
 	lv := &touches{Surface: live.New(live.Options{Store: st, REST: client, Now: c.Now,
 		AppID: func() string { return fake.AppID }, Context: func() (context.Context, bool) { return context.Background(), false }})}
-	d := New(Options{Store: st, REST: client, Live: lv})
+	d := New(Options{Store: st, REST: client, Live: lv, AppID: func() string { return fake.AppID }, Now: c.Now})
 	s := sender.New(sender.Options{Store: st, Owner: "a", Now: c.Now, Deliver: d.Deliver, Aside: Aside, Handle: d.Handle})
 	return &rig{t: t, clock: c, fake: fake, store: st, live: lv, story: d, sender: s}
 }

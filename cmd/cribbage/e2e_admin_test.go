@@ -126,15 +126,20 @@ func TestWhoMayUseTheAdminCommands(t *testing.T) {
 		if c.Name != "cribbage-admin" && c.DefaultMemberPermissions != nil {
 			t.Errorf("/%s is restricted by default", c.Name)
 		}
-		// Used in servers only, said by contexts alone: dm_permission is
-		// deprecated. The daily hand's command is used in DMs with the
-		// bot too.
+		// Where each is used is said by contexts alone: dm_permission is
+		// deprecated. Playing and the daily hand are used everywhere, by
+		// servers' installs and users' (a DM with the bot, group DMs,
+		// servers without the bot); the records, the admins' tools and
+		// the challenge menu in servers with the bot only.
 		want := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-		if c.Name == "cribbage-daily" {
-			want = append(want, discordgo.InteractionContextBotDM)
+		installs := []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+		if c.Name == "cribbage-daily" || c.Name == "cribbage" {
+			want = append(want, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel)
+			installs = append(installs, discordgo.ApplicationIntegrationUserInstall)
 		}
-		if c.DMPermission != nil || c.Contexts == nil || !slices.Equal(*c.Contexts, want) {
-			t.Errorf("/%s is registered for contexts %v, dm_permission %v", c.Name, c.Contexts, c.DMPermission)
+		if c.DMPermission != nil || c.Contexts == nil || !slices.Equal(*c.Contexts, want) ||
+			c.IntegrationTypes == nil || !slices.Equal(*c.IntegrationTypes, installs) {
+			t.Errorf("/%s is registered for contexts %v, installs %v, dm_permission %v", c.Name, c.Contexts, c.IntegrationTypes, c.DMPermission)
 		}
 	}
 	if admin == nil || admin.DefaultMemberPermissions == nil || *admin.DefaultMemberPermissions != discordgo.PermissionManageGuild {

@@ -85,7 +85,7 @@ func (h *harness) answerOf(u discordtest.User, day cribbage.Day) (cribbage.Daily
 // a bot without DISCORD_GUILD_ID registers them: Discord offers a
 // command in DMs only then). Each sees what their throw gave up by the
 // coach's numbers; neither can answer again, there or elsewhere; and a
-// game's command is not offered in a DM at all. Over the gateway, and
+// server's records are not offered in a DM at all. Over the gateway, and
 // over the interactions endpoint.
 func TestDailyHandInAServerAndADM(t *testing.T) {
 	t.Parallel()
@@ -152,9 +152,10 @@ func (h *harness) dailyInAServerAndADM() {
 	if answers, _ := h.store.DailyAnswers(t.Context(), testGuild, day); len(answers) != 1 || answers[0].UserID != alice.ID {
 		t.Errorf("the server's answers: %+v", answers)
 	}
-	// A game's command is not offered in a DM: Discord never delivers it.
-	if _, err := h.interact(discordtest.Command("", dmChannel, bob, "games")); !errors.Is(err, discordtest.ErrNotPermitted) {
-		t.Errorf("/cribbage games in a DM: %v", err)
+	// A server's records are not offered in a DM: Discord never delivers
+	// the command.
+	if _, err := h.interact(discordtest.CommandOf("cribbage-club", "", dmChannel, bob, "leaderboard")); !errors.Is(err, discordtest.ErrNotPermitted) {
+		t.Errorf("/cribbage-club leaderboard in a DM: %v", err)
 	}
 }
 

@@ -87,6 +87,28 @@ type harness struct {
 	// DISCORD_GUILD_ID does, rather than to the test's server: Discord
 	// offers a command in DMs only then (see e2e_daily_test.go).
 	global bool
+	// guild and channel, when channel is set, are where the harness's
+	// commands, clicks and forms are made instead of the test's server
+	// channel: guild "" is a DM with the bot (see e2e_anywhere_test.go);
+	// mark, when set, marks each as made there (discordtest.InGroupDM).
+	guild, channel string
+	mark           func(*discordgo.Interaction) *discordgo.Interaction
+}
+
+// at marks an interaction the harness makes as made where the harness is.
+func (h *harness) at(i *discordgo.Interaction) *discordgo.Interaction {
+	if h.mark != nil {
+		return h.mark(i)
+	}
+	return i
+}
+
+// where is where the harness's interactions are made.
+func (h *harness) where() (guild, channel string) {
+	if h.channel == "" {
+		return testGuild, testChannel
+	}
+	return h.guild, h.channel
 }
 
 // newHarness starts a fake Discord and a bot connected to it, checking its
@@ -280,7 +302,8 @@ func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 // command runs /cribbage sub as u.
 func (h *harness) command(u discordtest.User, sub string, opts ...discordtest.Opt) discordtest.Answer {
 	h.t.Helper()
-	return h.send(discordtest.Command(testGuild, testChannel, u, sub, opts...))
+	guild, channel := h.where()
+	return h.send(h.at(discordtest.Command(guild, channel, u, sub, opts...)))
 }
 
 // club runs /cribbage-club sub as u.
@@ -298,7 +321,8 @@ func (h *harness) admin(u discordtest.User, sub string, opts ...discordtest.Opt)
 // click presses a button on a message as u.
 func (h *harness) click(u discordtest.User, messageID, customID string) discordtest.Answer {
 	h.t.Helper()
-	return h.send(discordtest.Click(testGuild, testChannel, u, messageID, customID))
+	guild, channel := h.where()
+	return h.send(h.at(discordtest.Click(guild, channel, u, messageID, customID)))
 }
 
 // table reads a table from the database.
@@ -362,9 +386,31 @@ func button(t testing.TB, comps []discordgo.MessageComponent, match func(b disco
 
 // showHand presses Show my hand on the table message and returns the
 // private hand view.
+//
+// At a table only interactions' tokens reach (a group DM), the click
+// answers by updating the table message, and the hand view comes as a
+// private followup of it: that is returned, as if it were the answer.
 func (h *harness) showHand(u discordtest.User, tableMsg string, id int64) discordtest.Answer {
 	h.t.Helper()
-	a := h.click(u, tableMsg, "/hand/"+itoa64(id))
+	guild, channel := h.where()
+	i := h.at(discordtest.Click(guild, channel, u, tableMsg, "/hand/"+itoa64(id)))
+	a := h.send(i)
+	if a.Response != nil && a.Response.Type == discordgo.InteractionResponseUpdateMessage && a.MessageID == tableMsg {
+		// The story may go out through the same token: the hand view is
+		// its private followup.
+		var view discordtest.Message
+		h.eventually("the hand view's followup", func() bool {
+			for _, m := range h.fake.Followups(i.Token) {
+				if m.Ephemeral {
+					view = m
+					return true
+				}
+			}
+			return false
+		})
+		return discordtest.Answer{MessageID: view.ID, Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: view.Content, Embeds: view.Embeds, Components: view.Components, Flags: discordgo.MessageFlagsEphemeral}}}
+	}
 	if !a.Ephemeral() {
 		h.t.Fatalf("hand view is not private: %+v", a.Response)
 	}
@@ -479,7 +525,8 @@ func (h *harness) claim(u discordtest.User, tableMsg string, id int64, points in
 	if modal.Response.Type != discordgo.InteractionResponseModal {
 		h.t.Fatalf("Claim did not open a form: %+v", modal.Response)
 	}
-	return h.send(discordtest.Submit(testGuild, testChannel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))}))
+	guild, channel := h.where()
+	return h.send(h.at(discordtest.Submit(guild, channel, u, view.MessageID, modal.Response.Data.CustomID, map[string]string{"points": itoa64(int64(points))})))
 }
 
 // playToEnd plays until the game is over.

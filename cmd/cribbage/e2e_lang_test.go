@@ -113,3 +113,41 @@ func TestEachSpeaksTheirLanguage(t *testing.T) {
 		return strings.Contains(m.Content, "Dernier coup") && strings.Contains(m.Content, "**Ta main**")
 	})
 }
+
+// TestLangOutsideAServer: a table outside a server has no server's
+// language: in a group DM, Zoé's table speaks her French (its table
+// message, read by the whole group), while Alice's own answers stay
+// English; in a DM with the bot, what the bot says of where it plays
+// speaks the asker's language too.
+func TestLangOutsideAServer(t *testing.T) {
+	t.Parallel()
+	fr, _ := lang.ByCode("fr")
+	h := newHarnessWith(t, func(h *harness) {
+		h.global, h.guild, h.channel, h.mark = true, "", groupDM, discordtest.InGroupDM
+	})
+	id, msg := h.open(zoe)
+	if tb := h.table(id); !tb.TokenOnly || tb.Locale != "fr" {
+		t.Fatalf("Zoé's table in a group DM: token-only %v, locale %q", tb.TokenOnly, tb.Locale)
+	}
+	m, _ := h.fake.Message(msg)
+	if want := fr.T("table.opened-token-only", "Name", zoe.Name); !strings.Contains(m.Text(), want) {
+		t.Errorf("the table message in French: %q", m.Text())
+	}
+	if a := h.click(alice, msg, "/join/"+itoa64(id)); a.Ephemeral() {
+		t.Fatalf("Alice could not join: %s", a.Content())
+	}
+	if a := h.click(alice, msg, "/join/"+itoa64(id)); a.Content() != lang.English.T("refusal.not-lobby") {
+		t.Errorf("a refusal to Alice at Zoé's table: %q", a.Content())
+	}
+	if m, _ := h.fake.Message(msg); !strings.Contains(strings.Join(buttonLabels(m.Components), " "), "Voir ma main") {
+		t.Errorf("the table message's buttons in French: %v", buttonLabels(m.Components))
+	}
+
+	dm := newHarnessWith(t, func(h *harness) { h.global, h.guild, h.channel = true, "", dmChannel })
+	if a := dm.command(zoe, "start"); !a.Ephemeral() || a.Content() != fr.T("reply.dm-computer-only") {
+		t.Errorf("a table for friends in a DM, to Zoé: %q", a.Content())
+	}
+	if a := dm.command(zoe, "challenge", discordtest.Opt{Name: "user", Value: alice.ID}); a.Content() != fr.T("refusal.not-in-guild") {
+		t.Errorf("a challenge in a DM, to Zoé: %q", a.Content())
+	}
+}

@@ -177,6 +177,9 @@ func (s *leakScanner) check() {
 		if r.Route == "POST /channels/{channel_id}/messages" {
 			continue // a story post: its lines were scanned as queued
 		}
+		// A followup at a table only tokens reach is a story post too
+		// (scanned as queued), or a player's own hand view, private:
+		// publicPayload counts neither.
 		if strings.HasPrefix(r.Route, "PATCH /webhooks/") && r.Status == 200 {
 			// An edit through an interaction's token: the table message
 			// (public), or a player's own hand view, which may name that

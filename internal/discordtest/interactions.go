@@ -16,6 +16,7 @@ type pending struct {
 	sent        time.Time
 	answered    bool
 	original    string // the message the response created or updated
+	followups   int    // followups created through its token
 	done        chan Answer
 }
 
@@ -61,20 +62,6 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 		i.ID = s.newID()
 	}
 	i.AppID, i.Version = s.AppID, 1
-	// Where it was used, as Discord says: in a server, or (no guild_id,
-	// no member, the user instead) in a DM with the bot, unless the test
-	// said another DM. The bot is installed to servers, so the server
-	// authorized it: its id, or "0" in the bot's DMs.
-	if i.GuildID == "" && i.Context == discordgo.InteractionContextGuild {
-		i.Context = discordgo.InteractionContextBotDM
-	}
-	if i.AuthorizingIntegrationOwners == nil {
-		owner := i.GuildID
-		if owner == "" {
-			owner = "0"
-		}
-		i.AuthorizingIntegrationOwners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationGuildInstall: owner}
-	}
 	if i.Token == "" {
 		i.Token = "tok-" + i.ID
 	}
@@ -86,8 +73,13 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 		}
 	}
 	s.mu.Lock()
+	// Where it was used, as Discord says: in a server, or (no guild_id,
+	// no member, the user instead) in a DM with the bot, unless the test
+	// said another DM; who authorized it, and what the bot may do there
+	// (installs.go). Installed to a server, the server authorized it: its
+	// id, or "0" in the bot's DMs.
+	s.place(i)
 	s.tokens[i.Token] = s.now()
-	s.channels[i.ChannelID] = true
 	if _, ok := s.interactions[i.ID]; !ok {
 		p := &pending{interaction: i, done: make(chan Answer, 4)}
 		s.interactions[i.ID] = p
@@ -220,9 +212,12 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	json.Unmarshal(body, &raw)
 	data := []byte(raw.Data)
 	var msg *Message
+	s.mu.Lock()
+	forced := s.forcedEphemeral(i)
+	s.mu.Unlock()
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
-		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+		ephemeral := forced || resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
 		m, e := s.createMessage(i.ChannelID, data, files, ephemeral, token)
 		if e != nil {
 			s.unanswer(id)
@@ -233,7 +228,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
 		// Discord shows "thinking…" in a message of its own, which the
 		// bot then edits through @original.
-		ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
+		ephemeral := forced || resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
 		m, e := s.createMessage(i.ChannelID, []byte(`{}`), nil, ephemeral, token)
 		if e != nil {
 			s.unanswer(id)

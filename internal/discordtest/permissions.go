@@ -57,7 +57,12 @@ func (s *Server) permitted(i *discordgo.Interaction) error {
 	if i.Type != discordgo.InteractionApplicationCommand && i.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		return nil
 	}
-	if err := s.offered(i); err != nil || i.GuildID == "" || i.Member == nil {
+	s.mu.Lock()
+	s.describe(i)
+	s.mu.Unlock()
+	if err := s.offered(i); err != nil || i.GuildID == "" || i.Member == nil || userOnly(i) {
+		// A server's own settings do not reach a user's install of the
+		// app (Use External Apps decides only whether replies are public).
 		return err
 	}
 	name := i.ApplicationCommandData().Name
@@ -115,6 +120,15 @@ func (s *Server) offered(i *discordgo.Interaction) error {
 		where = i.Context
 	}
 	refuse := fmt.Errorf("%w: /%s is not offered in context %d", ErrNotPermitted, name, where)
+	if userOnly(i) {
+		// A user's install reaches global commands registered for it
+		// alone: integration_types naming 1 (stricter than Discord's
+		// default, the app's own settings: the bot always says).
+		if global == nil || global.IntegrationTypes == nil ||
+			!slices.Contains(*global.IntegrationTypes, discordgo.ApplicationIntegrationUserInstall) {
+			return fmt.Errorf("%w: /%s is not registered for a user's install", ErrNotPermitted, name)
+		}
+	}
 	switch {
 	case global == nil && i.GuildID == "" && anywhere:
 		return refuse // a server's command, used in a DM

@@ -92,6 +92,11 @@ const maxBody = 10 << 20
 
 // handle runs the route's handler for a request that passed every check.
 func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[string]string, doc []byte, files []upload, received time.Time) {
+	if ch := p["channel_id"]; ch != "" && s.unreachable(ch) {
+		// The bot is not in a channel only a user's install was used in.
+		s.refuse(w, r, doc, missingAccess())
+		return
+	}
 	switch r.Method + " " + rt.Template {
 	case "GET /gateway":
 		writeJSON(w, 200, map[string]string{"url": "ws://" + r.Host + "/gateway-ws"})
@@ -125,6 +130,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 	case "GET /channels/{channel_id}/messages/{message_id}":
 		s.getMessage(w, p["channel_id"], p["message_id"])
 	case "POST /channels/{channel_id}/messages/{message_id}/threads":
+		if s.isDM(p["channel_id"]) {
+			s.refuse(w, r, doc, noThreadHere())
+			return
+		}
 		s.startThread(w, p["channel_id"], p["message_id"], doc)
 	default:
 		if strings.HasPrefix(rt.Template, "/webhooks/{webhook_id}/{webhook_token}") {
@@ -210,6 +219,9 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	var m Message
 	json.Unmarshal(body, &m.Message)
 	attachments, e := s.attachmentsAfter(channelID, nil, body, files, m.Embeds)
+	if e == nil {
+		e = v2Attachments(body, attachments)
+	}
 	if e != nil {
 		return Message{}, e
 	}
@@ -313,6 +325,10 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) 
 	json.Unmarshal(body, &edit)
 	s.editMu.Lock()
 	defer s.editMu.Unlock()
+	v2, e := s.v2Edit(m, fields)
+	if e != nil {
+		return Message{}, e
+	}
 	s.mu.Lock()
 	existing, embeds, channelID := m.Attachments, m.Embeds, m.ChannelID
 	s.mu.Unlock()
@@ -323,6 +339,9 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) 
 		}
 	}
 	attachments, e := s.attachmentsAfter(channelID, existing, body, files, embeds)
+	if e == nil {
+		e = v2Attachments(body, attachments)
+	}
 	if e != nil {
 		return Message{}, e
 	}
@@ -330,6 +349,9 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) 
 	defer s.mu.Unlock()
 	before := s.face(m)
 	m.Attachments = attachments
+	if v2 {
+		m.Flags |= discordgo.MessageFlagsIsComponentsV2
+	}
 	if raw, ok := fields["content"]; ok && string(raw) != "null" {
 		m.Content = edit.Content
 	}
@@ -396,11 +418,17 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string
 	case method == http.MethodPost && template == "/webhooks/{webhook_id}/{webhook_token}":
 		var data discordgo.WebhookParams
 		json.Unmarshal(body, &data)
-		m, e := s.createMessage(s.tokenChannel(token), body, files, data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
+		allowed, forced := s.followupAllowed(token)
+		if !allowed {
+			s.refuse(w, r, body, &apiError{Status: http.StatusBadRequest, Code: 40094, Message: "Maximum number of follow-up messages reached"})
+			return
+		}
+		m, e := s.createMessage(s.tokenChannel(token), body, files, forced || data.Flags&discordgo.MessageFlagsEphemeral != 0, token)
 		if e != nil {
 			s.refuse(w, r, body, e)
 			return
 		}
+		s.countFollowup(token)
 		writeJSON(w, 200, m.Message)
 	case method == http.MethodGet && id != "":
 		if m, ok := s.Message(id); ok && m.Token == token {

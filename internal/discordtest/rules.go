@@ -88,7 +88,7 @@ func checkMessage(m obj, at path) *apiError {
 	}
 	flags, _ := m["flags"].(float64)
 	if int(flags)&flagComponentsV2 != 0 {
-		return nil // layout components: not used by the bot, not modelled
+		return checkV2(m, at) // v2.go
 	}
 	rows, _ := m["components"].([]any)
 	if len(rows) > maxRows {

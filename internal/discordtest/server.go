@@ -121,6 +121,14 @@ type Server struct {
 	commands         map[string][]*discordgo.ApplicationCommand
 	gateways         []*gateway
 	channels         map[string]bool
+	// hidden are channels only a user's install was used in, which the
+	// bot token cannot reach; absent are servers the bot is not a member
+	// of, and noExternal those that turned off Use External Apps
+	// (installs.go); dms are the bot's DMs, which have no threads.
+	hidden     map[string]bool
+	dms        map[string]bool
+	absent     map[string]bool
+	noExternal map[string]bool
 	// guildLocales are the servers' locales (SetGuildLocale), sent as an
 	// interaction's guild_locale; en-US for a server not set.
 	guildLocales map[string]string
@@ -151,6 +159,10 @@ func New() *Server {
 		contract:     c,
 		limits:       newLimiter(),
 		channels:     map[string]bool{},
+		hidden:       map[string]bool{},
+		dms:          map[string]bool{},
+		absent:       map[string]bool{},
+		noExternal:   map[string]bool{},
 		guildLocales: map[string]string{},
 		AppID:        "100000000000000001",
 		BotUserID:    "100000000000000001",

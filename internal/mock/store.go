@@ -123,7 +123,7 @@ func (s *Store) queue(tableID int64, out []cribbage.Outbound) {
 // actions and announcements.
 func (s *Store) insert(ch *cribbage.Change) {
 	t := ch.Table
-	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, Locale: t.Locale, CreatedAt: ms(t.CreatedAt)}
+	stored := &cribbage.Table{ID: t.ID, GuildID: t.GuildID, ChannelID: t.ChannelID, FourColour: t.FourColour, TokenOnly: t.TokenOnly, Locale: t.Locale, CreatedAt: ms(t.CreatedAt)}
 	saveGame(stored, t)
 	stored.Tournament = t.Clone().Tournament // written once, as the store's
 	s.tables[t.ID] = stored

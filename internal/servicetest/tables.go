@@ -19,7 +19,7 @@ import (
 func testCreateTable(t *testing.T, h *harness) {
 	tb := lobby("g", "alice", "bob", "carol", "dan")
 	tb.Options = engine.Options{Players: 4, Partners: true, Target: 61, ManualCounting: true, Muggins: true}
-	tb.Computer, tb.FourColour, tb.Locale = "expert", true, "fr"
+	tb.Computer, tb.FourColour, tb.TokenOnly, tb.Locale = "expert", true, true, "fr"
 	tb.Seats[3] = cribbage.Seat{Computer: "expert", Name: "Computer"}
 	tb.Match = &cribbage.Match{BestOf: 5, Game: 1}
 	tb.Challenge = &cribbage.Challenge{UserID: "eve", Name: "Eve", Outcome: cribbage.ChallengeDeclined}
