@@ -205,6 +205,9 @@ type MessageBook interface {
 	// RecordBoard records the key of the board picture now on the table
 	// message.
 	RecordBoard(ctx context.Context, id int64, key string) error
+	// RecordShown records a digest of what the table message was last
+	// made to show.
+	RecordShown(ctx context.Context, id int64, sum string) error
 	// RecordEditToken records an interaction token that can edit the table
 	// message, unless the table already has a newer one.
 	RecordEditToken(ctx context.Context, id int64, token MessageToken) error
@@ -236,6 +239,9 @@ type TableMessage struct {
 	// Board is the key of the board picture on the message, or empty
 	// before one is there.
 	Board string
+	// Shown is a digest of what the message was last edited or posted to
+	// show (bot/live), or empty when unknown.
+	Shown string
 	// EditToken is the newest interaction token whose original response
 	// is the message, if any.
 	EditToken MessageToken

@@ -86,13 +86,13 @@ func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 }
 
 // tableMessageColumns are read by scanTableMessage, in its order.
-const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at`
+const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at, shown`
 
 // scanTableMessage reads one row of tableMessageColumns.
 func scanTableMessage(r rowScanner) (cribbage.TableMessage, error) {
 	var m cribbage.TableMessage
 	var tokenAt int64
-	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt); err != nil {
+	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown); err != nil {
 		return cribbage.TableMessage{}, err
 	}
 	m.EditToken.At = fromMillis(tokenAt)
@@ -162,6 +162,12 @@ func (s *Store) SetMessages(ctx context.Context, id int64, messageID, threadID s
 // SetMessages it changes no version: buttons stay valid.
 func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 	return s.exec(ctx, `UPDATE tables SET board = ? WHERE id = ?`, key, id)
+}
+
+// RecordShown records a digest of what the table message was last made to
+// show. Like RecordBoard it changes no version.
+func (s *Store) RecordShown(ctx context.Context, id int64, sum string) error {
+	return s.exec(ctx, `UPDATE tables SET shown = ? WHERE id = ?`, sum, id)
 }
 
 // RecordTableMessage records the table message's id if none is recorded

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -132,5 +133,12 @@ func (s *Surface) Released(id string) {
 func (s *Surface) TableAnswered(t *cribbage.Table, r render.Message) {
 	if s.edits.answered(t.ID, r) {
 		s.l.showed(t.ID, t.Version)
+		// Recorded too, as an edit's is (showTable), for a process that
+		// starts after this one.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.opts.Store.RecordShown(ctx, t.ID, SumString(renderSum(r))); err != nil {
+			s.log.Info("live: what the table message shows not recorded", "table", t.ID, "err", err)
+		}
 	}
 }

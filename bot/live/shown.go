@@ -2,6 +2,7 @@ package live
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sync"
 
@@ -25,15 +26,27 @@ type shownSums struct {
 	// when what the message shows depends on which landed last.
 	writing   map[int64]int
 	clobbered map[int64]bool
+	// unknown marks a table whose message an answer and an edit raced to
+	// update here: what it shows is unknown, whatever was recorded.
+	unknown map[int64]bool
 }
 
-// unchanged reports whether r is what the table message already shows.
-func (c *shownSums) unchanged(table int64, r render.Message) bool {
+// unchanged reports whether r is what the table message already shows:
+// by what this process last put on it, or, when it put nothing on it yet
+// (it has just started), by recorded, the digest the store keeps of what
+// the message was last made to show (cribbage.TableMessage.Shown).
+func (c *shownSums) unchanged(table int64, r render.Message, recorded string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	last, ok := c.last[table]
-	return ok && last == renderSum(r)
+	sum := renderSum(r)
+	if last, ok := c.last[table]; ok {
+		return last == sum
+	}
+	return !c.unknown[table] && recorded != "" && recorded == SumString(sum)
 }
+
+// SumString is how a digest of a table message is recorded.
+func SumString(sum [32]byte) string { return hex.EncodeToString(sum[:]) }
 
 // sent records that the table message shows r.
 func (c *shownSums) sent(table int64, r render.Message) {
@@ -41,11 +54,12 @@ func (c *shownSums) sent(table int64, r render.Message) {
 	defer c.mu.Unlock()
 	c.init()
 	c.last[table] = renderSum(r)
+	delete(c.unknown, table)
 }
 
 func (c *shownSums) init() {
 	if c.last == nil {
-		c.last, c.writing, c.clobbered = map[int64][32]byte{}, map[int64]int{}, map[int64]bool{}
+		c.last, c.writing, c.clobbered, c.unknown = map[int64][32]byte{}, map[int64]int{}, map[int64]bool{}, map[int64]bool{}
 	}
 }
 
@@ -59,18 +73,21 @@ func (c *shownSums) editing(table int64) {
 
 // edited ends an edit of the table message that sent r, and records that
 // the message shows r if it went through (ok) and no answer updated the
-// message meanwhile.
-func (c *shownSums) edited(table int64, r render.Message, ok bool) {
+// message meanwhile; it reports whether it did.
+func (c *shownSums) edited(table int64, r render.Message, ok bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.writing[table]--
-	if ok && !c.clobbered[table] {
+	recorded := ok && !c.clobbered[table]
+	if recorded {
 		c.last[table] = renderSum(r)
+		delete(c.unknown, table)
 	}
 	if c.writing[table] <= 0 {
 		delete(c.writing, table)
 		delete(c.clobbered, table)
 	}
+	return recorded
 }
 
 // answered records that an answer updated the table message to r, and
@@ -83,10 +100,12 @@ func (c *shownSums) answered(table int64, r render.Message) bool {
 	c.init()
 	if c.writing[table] > 0 {
 		c.clobbered[table] = true
+		c.unknown[table] = true
 		delete(c.last, table)
 		return false
 	}
 	c.last[table] = renderSum(r)
+	delete(c.unknown, table)
 	return true
 }
 
@@ -95,6 +114,7 @@ func (c *shownSums) forget(table int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.last, table)
+	delete(c.unknown, table)
 }
 
 // renderSum is a digest of a rendered message's text, embeds and buttons.

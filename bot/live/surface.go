@@ -43,6 +43,7 @@ type Store interface {
 	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	RecordBoard(ctx context.Context, id int64, key string) error
+	RecordShown(ctx context.Context, id int64, sum string) error
 	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
 	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
 }
@@ -959,7 +960,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 			s.touchLater(t.ID, wait)
 		}
 	}
-	if !newBoard && s.edits.unchanged(t.ID, r) {
+	if !newBoard && s.edits.unchanged(t.ID, r, m.Shown) {
 		s.l.showed(t.ID, t.Version)
 		return nil // the message shows this already
 	}
@@ -997,9 +998,16 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 		}
 		return sent, m.Board
 	})
-	s.edits.edited(t.ID, sent, err == nil)
+	recorded := s.edits.edited(t.ID, sent, err == nil)
 	if err == nil {
 		s.l.showed(t.ID, t.Version)
+		if recorded {
+			// Recorded for a process that starts, or another replica, so
+			// it does not repeat this edit (a failure costs only that).
+			if err := s.opts.Store.RecordShown(ctx, t.ID, SumString(renderSum(sent))); err != nil {
+				s.log.Info("live: what the table message shows not recorded", "table", t.ID, "err", err)
+			}
+		}
 		if key != m.Board {
 			s.l.boardShown(t.ID, s.opts.Now())
 			return s.opts.Store.RecordBoard(ctx, t.ID, key)
@@ -1041,6 +1049,9 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threa
 		return err
 	}
 	s.edits.sent(t.ID, r)
+	if err := s.opts.Store.RecordShown(ctx, t.ID, SumString(renderSum(r))); err != nil {
+		return err
+	}
 	// The board first: a pass that reads the message recorded must read
 	// its board too, or it takes the board for missing and uploads it
 	// again with an edit that changes nothing.

@@ -419,6 +419,11 @@ func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 	return s.recordMessage(id, func(m *cribbage.TableMessage) { m.Board = key })
 }
 
+// RecordShown implements cribbage.MessageBook.
+func (s *Store) RecordShown(ctx context.Context, id int64, sum string) error {
+	return s.recordMessage(id, func(m *cribbage.TableMessage) { m.Shown = sum })
+}
+
 // RecordEditToken implements cribbage.MessageBook: the newest token is
 // kept, of two at one instant the later recorded.
 func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error {
