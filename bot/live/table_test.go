@@ -335,3 +335,34 @@ func TestAPassAsTheMessageIsPostedSendsNothing(t *testing.T) {
 		t.Errorf("%d requests, want the post alone; the last %s %s", len(reqs), reqs[len(reqs)-1].Method, reqs[len(reqs)-1].Route)
 	}
 }
+
+// TestAStartDoesNotRepeatTheLastEdit: a process that starts (after a
+// crash) knows what the table message shows by what the store recorded
+// with it, so its first pass sends nothing when the table is as shown.
+func TestAStartDoesNotRepeatTheLastEdit(t *testing.T) {
+	r := newRig(t, 2)
+	r.editToken()
+	r.settle()
+	r.move(r.table().State.Waiting()[0])
+	r.settle()
+	if r.message().Shown == "" {
+		t.Fatal("the edit recorded nothing of what the message shows")
+	}
+
+	r.s = New(r.s.opts) // the process starts again
+	mark := r.mark()
+	r.s.Touch(r.id)
+	r.settle()
+	if reqs := r.requests(mark); len(reqs) != 0 {
+		t.Errorf("the first pass after a start made %d requests: %s %s", len(reqs), reqs[0].Method, reqs[0].Route)
+	}
+
+	// A change after the start is still shown.
+	r.advance(tokenEditGap)
+	mark = r.mark()
+	r.move(r.table().State.Waiting()[0])
+	r.settle()
+	if n := len(r.requests(mark)); n != 1 {
+		t.Errorf("a move after the start made %d requests; want one edit", n)
+	}
+}
