@@ -37,7 +37,7 @@ type ReplayHand struct {
 // hand that is over, told in l: a hand still being played is never
 // shown.
 func ReplayHands(l lang.Lang, t *cribbage.Table, actions []cribbage.LoggedAction) ([]ReplayHand, error) {
-	g, err := ReplayStart(t, actions)
+	g, err := replayStart(t, actions)
 	if err != nil {
 		return nil, err
 	}
@@ -74,20 +74,14 @@ func ReplayHands(l lang.Lang, t *cribbage.Table, actions []cribbage.LoggedAction
 	return hands, nil
 }
 
-// ReplayStart is the game before its first logged action: cut for deal
-// from the table's seed, or, for a rematch (no cut), dealt first by whoever
-// made the first deal.
-func ReplayStart(t *cribbage.Table, actions []cribbage.LoggedAction) (*engine.State, error) {
-	if t.CutSeed != nil {
-		g, _, err := engine.New(t.Options, *t.CutSeed)
-		return g, err
+// replayStart is the game before its first logged action
+// (cribbage.GameStart), or ErrNoReplay for a table whose log has no deal.
+func replayStart(t *cribbage.Table, actions []cribbage.LoggedAction) (*engine.State, error) {
+	g, err := cribbage.GameStart(t, actions)
+	if errors.Is(err, cribbage.ErrUnaccounted) {
+		return nil, ErrNoReplay
 	}
-	for _, la := range actions {
-		if la.Action.Kind == engine.ActDeal {
-			return engine.NewWithDealer(t.Options, la.Action.Seat)
-		}
-	}
-	return nil, ErrNoReplay
+	return g, err
 }
 
 // MaxDescription is Discord's limit on an embed's description.
