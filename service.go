@@ -216,6 +216,11 @@ type MessageBook interface {
 	RecordHandView(ctx context.Context, id int64, view HandView) error
 	// HandViews returns the open hand views recorded at a table, by seat.
 	HandViews(ctx context.Context, id int64) ([]HandView, error)
+	// RecordHandViewShown records that a seat's hand view, the one tok
+	// edits (the recorded view's token, or another token of the same
+	// message), was made to show version, whose digest is sum (empty when
+	// unknown). A seat whose recorded view is another is left as it is.
+	RecordHandViewShown(ctx context.Context, id int64, seat int, tok MessageToken, version int64, sum string) error
 	// TournamentMessage returns a tournament's standings message, or ""
 	// before it is posted; ErrTournamentNotFound for no such tournament.
 	TournamentMessage(ctx context.Context, id int64) (string, error)
@@ -267,9 +272,13 @@ type MessageToken struct {
 type HandView struct {
 	Seat  int
 	Token MessageToken
-	// Version is the table version the view showed when the token was
-	// recorded.
+	// Version is the table version the view was last made to show: by
+	// the answer whose token was recorded, or since by an edit or answer
+	// recorded with RecordHandViewShown.
 	Version int64
+	// Shown is a digest of what the view was last made to show, with
+	// Version (bot/live), or empty when unknown.
+	Shown string
 	// Lang is the language the view speaks, its player's (a catalogue
 	// name of bot/lang; "" for English), so the edits that keep it
 	// current speak it too.

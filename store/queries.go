@@ -190,15 +190,23 @@ func (s *Store) RecordEditToken(ctx context.Context, id int64, token cribbage.Me
 // recorded: of two clicks answered at once, the later token lives longer.
 func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandView) error {
 	at := millis(v.Token.At)
-	return s.exec(ctx, `INSERT INTO hand_views (table_id, seat, token, message_id, at, version, lang) VALUES (?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (table_id, seat) DO UPDATE SET token = excluded.token, message_id = excluded.message_id, at = excluded.at, version = excluded.version, lang = excluded.lang
+	return s.exec(ctx, `INSERT INTO hand_views (table_id, seat, token, message_id, at, version, lang, shown) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (table_id, seat) DO UPDATE SET token = excluded.token, message_id = excluded.message_id, at = excluded.at, version = excluded.version, lang = excluded.lang, shown = excluded.shown
 		WHERE hand_views.at <= excluded.at`,
-		id, v.Seat, v.Token.Token, v.Token.MessageID, at, v.Version, v.Lang)
+		id, v.Seat, v.Token.Token, v.Token.MessageID, at, v.Version, v.Lang, v.Shown)
+}
+
+// RecordHandViewShown records what a seat's recorded hand view was made
+// to show, if tok edits it: tok is its token, or another of its message.
+// Like RecordBoard it changes no table version.
+func (s *Store) RecordHandViewShown(ctx context.Context, id int64, seat int, tok cribbage.MessageToken, version int64, sum string) error {
+	return s.exec(ctx, `UPDATE hand_views SET version = ?, shown = ? WHERE table_id = ? AND seat = ? AND (token = ? OR (message_id <> '' AND message_id = ?))`,
+		version, sum, id, seat, tok.Token, tok.MessageID)
 }
 
 // HandViews returns the hand views recorded at a table, by seat.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version, lang FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
+	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version, lang, shown FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +215,7 @@ func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, e
 	for rows.Next() {
 		var v cribbage.HandView
 		var at int64
-		if err := rows.Scan(&v.Seat, &v.Token.Token, &v.Token.MessageID, &at, &v.Version, &v.Lang); err != nil {
+		if err := rows.Scan(&v.Seat, &v.Token.Token, &v.Token.MessageID, &at, &v.Version, &v.Lang, &v.Shown); err != nil {
 			return nil, err
 		}
 		v.Token.At = fromMillis(at)

@@ -450,6 +450,18 @@ func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandVie
 	return nil
 }
 
+// RecordHandViewShown implements cribbage.MessageBook.
+func (s *Store) RecordHandViewShown(ctx context.Context, id int64, seat int, tok cribbage.MessageToken, version int64, sum string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.handViews[id][seat]
+	if ok && (v.Token.Token == tok.Token || (v.Token.MessageID != "" && v.Token.MessageID == tok.MessageID)) {
+		v.Version, v.Shown = version, sum
+		s.handViews[id][seat] = v
+	}
+	return nil
+}
+
 // HandViews implements cribbage.MessageBook.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
 	s.mu.Lock()

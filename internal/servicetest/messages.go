@@ -13,7 +13,7 @@ import (
 // button goes stale.
 func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: start.Add(-time.Minute)}
-	view := cribbage.HandView{Seat: 1, Token: token, Version: 3}
+	view := cribbage.HandView{Seat: 1, Token: token, Version: 3, Shown: "sum-3"}
 	tests := []struct {
 		name   string
 		record func(id int64) error
@@ -34,6 +34,17 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 				views, err := h.s.HandViews(ctx, tb.ID)
 				return err == nil && len(views) == 1 && sameView(views[0], view)
 			}},
+		{"RecordHandViewShown", func(id int64) error {
+			if err := h.s.RecordHandView(ctx, id, view); err != nil {
+				return err
+			}
+			return h.s.RecordHandViewShown(ctx, id, view.Seat, token, 4, "sum-4")
+		}, func(tb *cribbage.Table, _ cribbage.TableMessage) bool {
+			views, err := h.s.HandViews(ctx, tb.ID)
+			return err == nil && len(views) == 1 && views[0].Version == 4 && views[0].Shown == "sum-4"
+		}},
+		{"RecordShown", func(id int64) error { return h.s.RecordShown(ctx, id, "table-sum") },
+			func(_ *cribbage.Table, m cribbage.TableMessage) bool { return m.Shown == "table-sum" }},
 		{"MarkAssisted", func(id int64) error { return h.s.MarkAssisted(ctx, id) },
 			func(tb *cribbage.Table, _ cribbage.TableMessage) bool { return tb.Assisted }},
 	}
@@ -56,7 +67,7 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 }
 
 // testTableMessage: a table's message reads back as recorded — the
-// message and thread, the board and the edit token — nothing before any
+// message and thread, the board, what it shows and the edit token — nothing before any
 // is, and ErrNotFound for no table; many tables' read at once come back in
 // the order asked for, with no entry for an id of no table.
 func testTableMessage(t *testing.T, h *harness) {
@@ -67,12 +78,12 @@ func testTableMessage(t *testing.T, h *harness) {
 	}
 	token := cribbage.MessageToken{MessageID: "m1", Token: "tok", At: start.Add(time.Minute)}
 	for _, err := range []error{h.s.SetMessages(ctx, a.ID, "m1", "th1"), h.s.RecordBoard(ctx, a.ID, "board-1"),
-		h.s.RecordEditToken(ctx, a.ID, token), h.s.RecordTableMessage(ctx, b.ID, "m2")} {
+		h.s.RecordEditToken(ctx, a.ID, token), h.s.RecordShown(ctx, a.ID, "sum-a"), h.s.RecordTableMessage(ctx, b.ID, "m2")} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	wantA := cribbage.TableMessage{TableID: a.ID, MessageID: "m1", ThreadID: "th1", Board: "board-1", EditToken: token}
+	wantA := cribbage.TableMessage{TableID: a.ID, MessageID: "m1", ThreadID: "th1", Board: "board-1", Shown: "sum-a", EditToken: token}
 	wantB := cribbage.TableMessage{TableID: b.ID, MessageID: "m2"}
 	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, wantA) {
 		t.Errorf("recorded: %+v, %v; want %+v", got, err, wantA)
@@ -160,7 +171,8 @@ func testHandViews(t *testing.T, h *harness) {
 		t.Fatalf("views before any: %v, %v", views, err)
 	}
 	view := func(seat int, token string, at time.Duration, version int64) cribbage.HandView {
-		return cribbage.HandView{Seat: seat, Version: version, Lang: token[len(token)-2:], Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
+		return cribbage.HandView{Seat: seat, Version: version, Lang: token[len(token)-2:], Shown: token + "-shown",
+			Token: cribbage.MessageToken{MessageID: token + "-message", Token: token, At: start.Add(at)}}
 	}
 	seat1Newer, seat1Older := view(1, "b-newer", time.Minute, 4), view(1, "b-older", 0, 3)
 	seat0Older, seat0Newer := view(0, "a-older", 0, 2), view(0, "a-newer", 2*time.Minute, 5)
@@ -180,6 +192,59 @@ func testHandViews(t *testing.T, h *harness) {
 	if views, err := h.s.HandViews(ctx, other.ID); err != nil || len(views) != 0 {
 		t.Errorf("another table's views: %v, %v", views, err)
 	}
+}
+
+// testHandViewShown: what a seat's view was made to show is recorded
+// through its own token, or another token of its message (a click on the
+// view, answered by updating it), and read back with the view; a token
+// of another view, which the seat has moved on from, or a seat with no
+// view, records nothing; a newer view recorded replaces it all.
+func testHandViewShown(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	tok := func(name string, at time.Duration) cribbage.MessageToken {
+		return cribbage.MessageToken{MessageID: name + "-message", Token: name, At: start.Add(at)}
+	}
+	view := cribbage.HandView{Seat: 0, Version: 2, Shown: "sum-2", Token: tok("view", 0)}
+	if err := h.s.RecordHandView(ctx, tb.ID, view); err != nil {
+		t.Fatal(err)
+	}
+	shows := func(want cribbage.HandView, what string) {
+		t.Helper()
+		views, err := h.s.HandViews(ctx, tb.ID)
+		if err != nil || len(views) != 1 || !sameView(views[0], want) {
+			t.Errorf("%s: views %+v, %v; want %+v", what, views, err, want)
+		}
+	}
+	shows(view, "recorded")
+	steps := []struct {
+		name    string
+		seat    int
+		tok     cribbage.MessageToken
+		version int64
+		sum     string
+		records bool
+	}{
+		{"an edit through its token", 0, view.Token, 3, "sum-3", true},
+		{"a click on its message", 0, cribbage.MessageToken{MessageID: view.Token.MessageID, Token: "click", At: start.Add(time.Minute)}, 4, "sum-4", true},
+		{"unknown", 0, view.Token, 5, "", true},
+		{"a view moved on from", 0, tok("older", -time.Minute), 6, "sum-6", false},
+		{"a token of no message", 0, cribbage.MessageToken{Token: "answer"}, 7, "sum-7", false},
+		{"a seat with no view", 1, view.Token, 8, "sum-8", false},
+	}
+	for _, s := range steps {
+		if err := h.s.RecordHandViewShown(ctx, tb.ID, s.seat, s.tok, s.version, s.sum); err != nil {
+			t.Fatal(err)
+		}
+		if s.records {
+			view.Version, view.Shown = s.version, s.sum
+		}
+		shows(view, s.name)
+	}
+	newer := cribbage.HandView{Seat: 0, Version: 9, Token: tok("newer", 2*time.Minute)}
+	if err := h.s.RecordHandView(ctx, tb.ID, newer); err != nil {
+		t.Fatal(err)
+	}
+	shows(newer, "a newer view")
 }
 
 // testTimesToTheMillisecond: times are kept to the millisecond, so a time
@@ -228,10 +293,10 @@ func sameToken(a, b cribbage.MessageToken) bool {
 // tokens' times by instant.
 func sameTableMessage(a, b cribbage.TableMessage) bool {
 	return a.TableID == b.TableID && a.MessageID == b.MessageID && a.ThreadID == b.ThreadID && a.Board == b.Board &&
-		sameToken(a.EditToken, b.EditToken)
+		a.Shown == b.Shown && sameToken(a.EditToken, b.EditToken)
 }
 
 // sameView reports whether two hand views are the same.
 func sameView(a, b cribbage.HandView) bool {
-	return a.Seat == b.Seat && a.Version == b.Version && a.Lang == b.Lang && sameToken(a.Token, b.Token)
+	return a.Seat == b.Seat && a.Version == b.Version && a.Lang == b.Lang && a.Shown == b.Shown && sameToken(a.Token, b.Token)
 }

@@ -69,6 +69,7 @@ func Run(t *testing.T, open Open) {
 		{"TableMessageRecordedOnce", testTableMessageRecordedOnce},
 		{"NewerTokensWin", testNewerTokensWin},
 		{"HandViews", testHandViews},
+		{"HandViewShown", testHandViewShown},
 		{"TimesToTheMillisecond", testTimesToTheMillisecond},
 		{"IdleTables", testIdleTables},
 		{"TimersFireOnce", testTimersFireOnce},
