@@ -45,7 +45,8 @@ func (c *shownSums) unchanged(table int64, r render.Message, recorded string) bo
 	return !c.unknown[table] && recorded != "" && recorded == SumString(sum)
 }
 
-// SumString is how a digest of a table message is recorded.
+// SumString is how a digest of a table message, or of a hand view, is
+// recorded.
 func SumString(sum [32]byte) string { return hex.EncodeToString(sum[:]) }
 
 // sent records that the table message shows r.

@@ -46,6 +46,7 @@ type Store interface {
 	RecordShown(ctx context.Context, id int64, sum string) error
 	RecordEditToken(ctx context.Context, id int64, token cribbage.MessageToken) error
 	RecordHandView(ctx context.Context, id int64, view cribbage.HandView) error
+	RecordHandViewShown(ctx context.Context, id int64, seat int, tok cribbage.MessageToken, version int64, sum string) error
 }
 
 // Options are what a Surface needs from the bot.
@@ -310,6 +311,14 @@ func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 	return w.clobbered
 }
 
+// lateAnswer reports whether tok's answer was noted after that of a later
+// click on seat's view (answered): the later answer is what it shows.
+func (l *live) lateAnswer(k seatKey, tok cribbage.MessageToken) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return tok.At.Before(l.views[k].answeredAt)
+}
+
 // choosing reports whether seat's view shows its discard still to choose,
 // at the view version it has now: another player's move does not change
 // what it decides on, and an edit would drop the cards it has chosen.
@@ -372,7 +381,8 @@ func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 // here: a seat that opened a new view while the pass edited its older one
 // (the pass read the views before the new one was recorded) has the new
 // view showing what its answer showed, whatever the older one now shows.
-func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok bool) {
+// It reports whether the edit is what the seat's view shows now.
+func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok bool) (shows bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -380,6 +390,7 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 	if ok && !w.clobbered && !w.overtaken && notOlder(w.writing, l.recorded[k]) {
 		w.version, w.view, w.token = version, view, w.writing.Token
 		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, w.writing.MessageID
+		shows = true
 	} else if !w.overtaken && notOlder(w.writing, l.recorded[k]) {
 		// A failed edit of the seat's view, which may have landed all
 		// the same: what the view shows is unknown. (An edit of a view
@@ -387,15 +398,26 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 		w.summed = false
 	}
 	l.views[k] = w
+	return shows
 }
 
 // viewShows reports whether seat's view, recorded with token tok, shows
 // what sums to sum already: then it is taken to show version, as an edit
-// would have made it.
-func (l *live) viewShows(k seatKey, tok cribbage.MessageToken, sum [32]byte, version int64) bool {
+// would have made it. What this process last put on the view says; when
+// it has put nothing there and answered nothing on it (it has just
+// started), recorded does: the digest the store keeps of what the view
+// was last made to show (cribbage.HandView.Shown).
+func (l *live) viewShows(k seatKey, tok cribbage.MessageToken, sum [32]byte, recorded string, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	w := l.views[k]
+	w, known := l.views[k]
+	if !known {
+		if recorded == "" || recorded != SumString(sum) {
+			return false
+		}
+		l.views[k] = viewWrite{version: version, token: tok.Token, sum: sum, summed: true, sumToken: tok.Token, sumMessage: tok.MessageID}
+		return true
+	}
 	same := tok.Token == w.sumToken || (tok.MessageID != "" && tok.MessageID == w.sumMessage)
 	if !w.summed || w.sum != sum || w.inFlight || w.clobbered || !same {
 		return false
@@ -895,7 +917,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	note := LastMoveNote(l, t, s.l.note(t.ID, t.Version, !t.Status.Open()))
 	r := render.Hand(l, t, v.Seat, 0, note)
 	sum := renderSum(r)
-	if s.l.viewShows(k, v.Token, sum, t.Version) {
+	if s.l.viewShows(k, v.Token, sum, v.Shown, t.Version) {
 		return // the change leaves the view as it is
 	}
 	if next, ok := s.l.spaced(rest.TokenBucket(v.Token.Token), s.opts.Now()); !ok {
@@ -905,10 +927,17 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token, r.Content)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), sum, err == nil)
+	shows := s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), sum, err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
+		if shows {
+			// Recorded for a process that starts, or another replica, so
+			// it does not repeat this edit: by the version, when the table
+			// has not moved on, and by the digest, when it moved on in a
+			// way the view does not show.
+			s.recordViewShown(ctx, t.ID, v.Seat, v.Token, t.Version, SumString(sum))
+		}
 	case errors.As(err, &paced):
 		s.touchLater(t.ID, paced.Until.Sub(s.opts.Now()))
 	case rest.TokenRefused(err):
@@ -925,6 +954,15 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		// so the player whose turn it is sees it.
 		s.log.Info("live: hand view not updated; will retry", "table", t.ID, "seat", v.Seat, "err", err)
 		s.touchLater(t.ID, liveRetry)
+	}
+}
+
+// recordViewShown records that seat's view, which tok edits, was made to
+// show version, whose digest is sum (empty: unknown). Failing to costs at
+// most one edit that changes nothing, after a start.
+func (s *Surface) recordViewShown(ctx context.Context, table int64, seat int, tok cribbage.MessageToken, version int64, sum string) {
+	if err := s.opts.Store.RecordHandViewShown(ctx, table, seat, tok, version, sum); err != nil && ctx.Err() == nil {
+		s.log.Info("live: what a hand view shows not recorded", "table", table, "seat", seat, "err", err)
 	}
 }
 

@@ -69,19 +69,30 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	if clobbered {
 		defer s.Touch(v.Table)
 	}
+	// What the answer showed is recorded with the view, so a process that
+	// starts does not edit the view to it again; unknown if clobbered. An
+	// earlier click's answer noted after a later one's records nothing of
+	// what the view shows: the later one's landed last.
+	shown, late := "", s.l.lateAnswer(k, v.Token)
+	if sum != nil && !clobbered {
+		shown = SumString(*sum)
+	}
 	// A click on the view already recorded, whose token has long to live,
-	// changes nothing worth a write: the recorded token edits the same
-	// message for nine minutes more at the least. The click's own token is
-	// recorded all the same when the view must be written again: the edit
-	// under way has just used the recorded token's turn (tokenEditGap).
+	// needs no new token: the recorded token edits the same message for
+	// nine minutes more at the least, and only what the view shows is
+	// recorded. The click's own token is recorded all the same when the
+	// view must be written again: the edit under way has just used the
+	// recorded token's turn (tokenEditGap).
 	if clobbered || !s.l.recordedFresh(k, v.Token) {
-		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Token: v.Token, Lang: v.Lang.Code()}); err != nil {
+		if err := s.opts.Store.RecordHandView(ctx, v.Table, cribbage.HandView{Seat: v.Seat, Version: v.Version, Shown: shown, Token: v.Token, Lang: v.Lang.Code()}); err != nil {
 			if ctx.Err() == nil {
 				s.log.Warn("could not record a hand view", "table", v.Table, "err", err)
 			}
 			return
 		}
 		s.l.record(k, v.Token, v.Version)
+	} else if !late {
+		s.recordViewShown(ctx, v.Table, v.Seat, v.Token, v.Version, shown)
 	}
 	// The table may have moved on while the response was on its way, or
 	// its message be behind (another process made the change and did not
