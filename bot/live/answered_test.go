@@ -162,3 +162,46 @@ func TestAnEarlierClicksAnswerNotedLateChangesNothing(t *testing.T) {
 		t.Error("the view is taken for behind after an earlier click's answer was noted late")
 	}
 }
+
+// TestAnEditThroughTheOpenersTokenReachesItsView: a pass edits a view
+// through the token of the click that opened it (a new private message,
+// whose id the bot is not told) while the player clicks on that view
+// twice: the first click records a token that names the view's message.
+// The edit under way edits that message too, and may land after the
+// second answer; taken for an edit of another message, it left the view
+// showing an older table, with nothing sent until the next change.
+func TestAnEditThroughTheOpenersTokenReachesItsView(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	opener := cribbage.MessageToken{Token: "open", At: time.Unix(10, 0)}
+	l.record(k, opener, 12)
+	l.writing(k, opener, "Bob plays 9♣")
+	toggle := Shown{Table: 1, Seat: 0, Version: 12, View: "v12", Clicked: "Alice plays 5♣",
+		Token: cribbage.MessageToken{Token: "toggle", MessageID: "m", At: time.Unix(11, 0)}}
+	if !l.answered(k, toggle, nil) {
+		t.Fatal("an answer on the view while an edit of it was under way did not clobber it")
+	}
+	l.record(k, toggle.Token, toggle.Version)
+	played := Shown{Table: 1, Seat: 0, Version: 14, View: "v14", Clicked: "Alice chose 5♣",
+		Token: cribbage.MessageToken{Token: "play", MessageID: "m", At: time.Unix(12, 0)}}
+	if !l.answered(k, played, nil) {
+		t.Error("the second answer on the view took the edit under way for one of another message")
+	}
+	l.wrote(k, 13, "v13", [32]byte{}, true)
+	if l.viewCurrent(k, 0, 14) {
+		t.Error("the view is taken for showing the play, though the edit through its opener's token may have landed last")
+	}
+
+	// A view opened since is another message: an edit through the older
+	// opener's token leaves it as its answers showed it.
+	l.record(k, cribbage.MessageToken{Token: "open-again", At: time.Unix(13, 0)}, 14)
+	l.writing(k, opener, "Bob plays 10♣")
+	again := Shown{Table: 1, Seat: 0, Version: 15, View: "v15",
+		Token: cribbage.MessageToken{Token: "play-again", MessageID: "m2", At: time.Unix(14, 0)}}
+	l.answered(k, again, nil)
+	l.record(k, again.Token, again.Version)
+	if l.answered(k, Shown{Table: 1, Seat: 0, Version: 15, View: "v15",
+		Token: cribbage.MessageToken{Token: "toggle-again", MessageID: "m2", At: time.Unix(15, 0)}}, nil) {
+		t.Error("an edit of the view opened before clobbered the one opened since")
+	}
+}

@@ -15,6 +15,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -169,8 +170,9 @@ type live struct {
 	// shown is the table version each table message last showed here.
 	shown map[int64]int64
 	// recorded is the hand view each seat last recorded here: its
-	// message and when its token came.
-	recorded map[seatKey]cribbage.MessageToken
+	// message and when its token came; opened is the newest of those
+	// that opened a view in a new private message, whose id is unknown.
+	recorded, opened map[seatKey]cribbage.MessageToken
 	// active counts the tables being brought up to date, for a shutdown
 	// to wait on, and later the touches scheduled (touchLater): laterAt
 	// holds each table's.
@@ -239,7 +241,7 @@ type viewWrite struct {
 
 func newLive() *live {
 	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
-		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
+		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, opened: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
@@ -292,7 +294,7 @@ func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 	w.answeredAt = v.Token.At
 	switch {
 	case !w.inFlight || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
-		(w.writing.MessageID == "" && !notOlder(w.writing, l.recorded[k])):
+		(w.writing.MessageID == "" && !l.editsView(k, w.writing)):
 		// Every edit of the answered view has landed (or none was made),
 		// so this answer is what the view shows, whatever an edit
 		// clobbered before. Left clobbered, the view was edited once
@@ -341,8 +343,7 @@ func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if w, ok := l.views[k]; ok {
-		rec, known := l.recorded[k]
-		busy := w.inFlight && (!known || notOlder(w.writing, rec) || (rec.MessageID != "" && w.writing.MessageID == rec.MessageID))
+		busy := w.inFlight && l.editsView(k, w.writing)
 		return !busy && !w.clobbered && w.version >= version
 	}
 	return recorded >= version
@@ -387,11 +388,14 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
-	if ok && !w.clobbered && !w.overtaken && notOlder(w.writing, l.recorded[k]) {
+	edits := l.editsView(k, w.writing)
+	if ok && !w.clobbered && !w.overtaken && edits {
+		// A token of no known message (the view's opener) edits the
+		// recorded view's message, which a later click named.
 		w.version, w.view, w.token = version, view, w.writing.Token
-		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, w.writing.MessageID
+		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, cmp.Or(w.writing.MessageID, l.recorded[k].MessageID)
 		shows = true
-	} else if !w.overtaken && notOlder(w.writing, l.recorded[k]) {
+	} else if !w.overtaken && edits {
 		// A failed edit of the seat's view, which may have landed all
 		// the same: what the view shows is unknown. (An edit of a view
 		// the player has moved on from leaves theirs as it is.)
@@ -425,6 +429,27 @@ func (l *live) viewShows(k seatKey, tok cribbage.MessageToken, sum [32]byte, rec
 	w.version = max(w.version, version)
 	l.views[k] = w
 	return true
+}
+
+// editsView reports whether an edit through tok edits seat's view as
+// recorded here: tok is the recorded token or newer, or another token of
+// the recorded view's message, or a token of no known message (the click
+// that opened a view in a new private message; Discord does not say
+// which) that no view opened since has superseded. That last is the view
+// the player's later clicks are on: taken for another message, an edit
+// through it that landed after their answers left the view showing an
+// older table, with nothing more sent until the next change. The caller
+// holds l.mu.
+func (l *live) editsView(k seatKey, tok cribbage.MessageToken) bool {
+	rec, ok := l.recorded[k]
+	switch {
+	case !ok || notOlder(tok, rec) || (rec.MessageID != "" && tok.MessageID == rec.MessageID):
+		return true
+	case tok.MessageID != "":
+		return false
+	}
+	opener, ok := l.opened[k]
+	return !ok || notOlder(tok, opener)
 }
 
 // notOlder reports whether token tok is the seat's recorded token rec, or
@@ -526,6 +551,9 @@ func (l *live) record(k seatKey, tok cribbage.MessageToken, version int64) {
 		return
 	}
 	l.recorded[k] = tok
+	if tok.MessageID == "" {
+		l.opened[k] = tok
+	}
 	if w.token != tok.Token {
 		w.version, w.token = version, tok.Token
 		l.views[k] = w
@@ -624,6 +652,7 @@ func (l *live) forget(table int64) {
 		if k.table == table {
 			delete(l.views, k)
 			delete(l.recorded, k)
+			delete(l.opened, k)
 		}
 	}
 }
