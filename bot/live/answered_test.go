@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -203,5 +204,30 @@ func TestAnEditThroughTheOpenersTokenReachesItsView(t *testing.T) {
 	if l.answered(k, Shown{Table: 1, Seat: 0, Version: 15, View: "v15",
 		Token: cribbage.MessageToken{Token: "toggle-again", MessageID: "m2", At: time.Unix(15, 0)}}, nil) {
 		t.Error("an edit of the view opened before clobbered the one opened since")
+	}
+}
+
+// TestClicksAfterOneOnTheEditAreShown: while a pass's edit of a view is
+// under way (its reply not yet back), the player clicks on what it
+// showed, then clicks twice more (two toggles and Confirm, at once): the
+// edit landed before the first click, so each answer after it is what the
+// view shows. Taken for clobbered, the view was edited once more to what
+// the last answer had just shown.
+func TestClicksAfterOneOnTheEditAreShown(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	opener := cribbage.MessageToken{Token: "open", At: time.Unix(10, 0)}
+	l.record(k, opener, 12)
+	l.writing(k, opener, "hand 3: choose two cards")
+	for i, c := range []Shown{clickOn(13, "v13", "hand 3: choose two cards"), clickOn(13, "v13", "hand 3: 4♣ chosen"), clickOn(14, "v14", "hand 3: 4♣ 6♦ chosen")} {
+		c.Token.Token, c.Token.At = fmt.Sprint("click-", i), time.Unix(int64(11+i), 0)
+		if l.answered(k, c, nil) {
+			t.Errorf("click %d's answer was taken for clobbered by an edit that landed before the first click", i)
+		}
+		l.record(k, c.Token, c.Version)
+	}
+	l.wrote(k, 13, "v13", [32]byte{}, true)
+	if !l.viewCurrent(k, 0, 14) {
+		t.Error("the view is not taken for showing the last answer")
 	}
 }

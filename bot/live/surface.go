@@ -293,11 +293,12 @@ func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 	}
 	w.answeredAt = v.Token.At
 	switch {
-	case !w.inFlight || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
+	case !w.inFlight || w.overtaken || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
 		(w.writing.MessageID == "" && !l.editsView(k, w.writing)):
-		// Every edit of the answered view has landed (or none was made),
-		// so this answer is what the view shows, whatever an edit
-		// clobbered before. Left clobbered, the view was edited once
+		// Every edit of the answered view has landed (or none was made,
+		// or an earlier click was on what the edit under way showed), so
+		// this answer is what the view shows, whatever an edit clobbered
+		// before. Left clobbered, the view was edited once
 		// more to what the answer had just shown.
 		w.version, w.clobbered = v.Version, false
 	case v.Clicked != "" && v.Clicked == w.content:
