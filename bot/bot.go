@@ -28,6 +28,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/bot/timers"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -139,8 +140,10 @@ type Bot struct {
 	tournaments *tournament.Director
 	// daily answers the daily hand's commands, and posts it.
 	daily *daily.Answers
+	// timers fires the timers of games played over days.
+	timers *timers.Timers
 	// advancing is set while a timer pass's advance of the tournaments
-	// runs in the background (checkTimers), so one runs at a time.
+	// runs in the background (afterTimers), so one runs at a time.
 	advancing atomic.Bool
 }
 
@@ -220,8 +223,10 @@ func New(opts Options) (*Bot, error) {
 	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
-	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
+	b.tournaments = &tournament.Director{Store: opts.Store, Tables: ownTables{b}, REST: b.rest, Log: opts.Logger,
 		Wake: b.outbox.Wake, InBackground: b.inBackground}
+	b.timers = &timers.Timers{Store: opts.Store, Tables: ownTables{b}, Now: opts.Now, Log: opts.Logger, Interval: opts.TimerInterval,
+		NudgeAfter: opts.NudgeAfter, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, After: b.afterTimers}
 	return b, nil
 }
 
@@ -269,7 +274,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	timersDone := make(chan struct{})
 	go func() {
 		defer close(timersDone)
-		b.runTimers(runCtx)
+		b.timers.Run(runCtx)
 	}()
 	reviewsDone := make(chan struct{})
 	go func() {
@@ -481,4 +486,26 @@ func (b *Bot) applicationID() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.appID
+}
+
+// afterTimers is the rest of a pass of the timers at now: the daily post,
+// the live surface's due work, the outbox, and the tournaments, advanced
+// (a game's end no process saw through) in the background unless the
+// last pass's advance still runs. Advancing may play games between
+// computer entrants: seconds of work on a busy machine, which held up the
+// next passes' reminders and forfeits when the pass did it itself.
+func (b *Bot) afterTimers(ctx context.Context, now time.Time) {
+	b.daily.Post(ctx, now)
+	b.live.TouchDue()
+	b.outbox.Wake()
+	if _, ok := b.liveContext(); ok && b.advancing.CompareAndSwap(false, true) {
+		b.inBackground(func(ctx context.Context) {
+			defer b.advancing.Store(false)
+			b.tournaments.AdvanceAll(ctx)
+			b.outbox.Wake()
+		})
+	}
+	if b.opts.TimersChecked != nil {
+		b.opts.TimersChecked(now)
+	}
 }

@@ -247,7 +247,7 @@ func TestDailyPostOnceADay(t *testing.T) {
 		return out
 	}
 	ctx := context.Background()
-	u.b.checkTimers(ctx) // 12:00: before the hour
+	u.b.timers.Check(ctx) // 12:00: before the hour
 	if n := len(posts()); n != 0 {
 		t.Fatalf("%d posts before the hour", n)
 	}
@@ -255,14 +255,14 @@ func TestDailyPostOnceADay(t *testing.T) {
 	u.answerDaily(guild, bob, d.Splits[0].Throw)
 	u.clock = u.clock.Add(time.Hour)
 	for range 3 {
-		u.b.checkTimers(ctx)
+		u.b.timers.Check(ctx)
 	}
 	if p := posts(); len(p) != 1 || p[0].ChannelID != "500" || p[0].TableID >= 0 || strings.Contains(p[0].Payload, "Yesterday") {
 		t.Fatalf("posts at the hour: %+v", p)
 	}
 	u.clock = u.clock.Add(24 * time.Hour)
-	u.b.checkTimers(ctx)
-	u.b.checkTimers(ctx)
+	u.b.timers.Check(ctx)
+	u.b.timers.Check(ctx)
 	p := posts()
 	if len(p) != 2 || p[1].TableID == p[0].TableID {
 		t.Fatalf("posts the next day: %+v", p)

@@ -140,24 +140,6 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 	return updated(done), nil
 }
 
-// lapseOffer withdraws a rematch offer nobody answered in time, and says
-// so; a table whose offer was answered meanwhile is left alone.
-func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
-	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		by := ""
-		if t.Offer != nil {
-			by = t.Offer.By
-		}
-		ch := cribbage.LapseOffer(t, b.now())
-		if ch != nil {
-			text := b.speakOrEnglish(ctx, t).T("rematch.lapsed", "By", by, "ID", t.ID)
-			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
-		}
-		return ch, nil, nil
-	}})
-	return err
-}
-
 // clickResignMatch resigns the match with its game, after the
 // confirmation.
 func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c click.ID) (reply, error) {
