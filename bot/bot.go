@@ -18,6 +18,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
@@ -130,8 +131,10 @@ type Bot struct {
 	later atomic.Int64
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
-	// live brings table messages and hand views up to date.
-	live *live.Surface
+	// live brings table messages and hand views up to date; tokens hands
+	// it the tokens each answer can edit with.
+	live   *live.Surface
+	tokens answer.Tokens
 	// club answers the commands that change no table.
 	club *club.Answers
 	// place finds the tables an interaction may mean.
@@ -217,6 +220,7 @@ func New(opts Options) (*Bot, error) {
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
+	b.tokens = answer.Tokens{Store: opts.Store, Live: b.live, Log: opts.Logger}
 	b.followups = &story.Followups{}
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
 		Speak: b.speakOrEnglish})

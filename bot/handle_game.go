@@ -27,7 +27,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(command.Lang(ic), t, seat, selected, note).Response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat))}}
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)), Lang: command.Lang(ic)}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
