@@ -60,7 +60,7 @@ func UploadBoard(r *Message, t *cribbage.Table) string {
 		return ""
 	}
 	r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
-	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(b.Render()))}}
+	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(b.PNG())}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: boardFile}}
 	return b.Key()
 }

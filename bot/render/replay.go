@@ -125,7 +125,7 @@ func Replay(l lang.Lang, t *cribbage.Table, hands []ReplayHand, n int) Message {
 	}
 	files := []*discordgo.File{
 		{Name: "deal.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(deal.Render()))},
-		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(board.Render()))},
+		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(board.PNG())},
 	}
 	buttons := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("replay.previous"), Style: discordgo.SecondaryButton, Disabled: n == 1,

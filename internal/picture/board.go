@@ -121,8 +121,24 @@ func (b Board) pegAt(l layout, lane, score int, back bool) (x, y float64) {
 
 // Render draws the board.
 func (b Board) Render() *image.RGBA {
+	img, _ := b.render()
+	return img
+}
+
+// PNG is PNG(b.Render()) to the byte, made faster: the colours are
+// counted on the board's track once, and on each board only where it
+// differs from the track (palettedOver).
+func (b Board) PNG() []byte {
+	img, tr := b.render()
+	return encode(palettedOver(img, tr.img, tr.tally))
+}
+
+// render draws the board on a copy of its track, which it returns too.
+func (b Board) render() (*image.RGBA, *emptyTrack) {
 	l := b.layout()
-	cv := &canvas{img: b.track(l)}
+	tr := b.track(l)
+	cv := &canvas{img: image.NewRGBA(tr.img.Rect)}
+	copy(cv.img.Pix, tr.img.Pix)
 	bold, regular := face(boldFont(), 26), face(regularFont(), 20)
 	defer bold.Close()
 	defer regular.Close()
@@ -140,7 +156,7 @@ func (b Board) Render() *image.RGBA {
 		x, y := b.pegAt(l, lane, s.Score, false)
 		drawPeg(cv, x, y, SideColour(lane), false)
 	}
-	return cv.img
+	return cv.img, tr
 }
 
 // trackKey is what the empty board depends on.
@@ -149,27 +165,31 @@ type trackKey struct {
 	title         bool
 }
 
+// emptyTrack is an empty board, and the count of its colours.
+type emptyTrack struct {
+	img   *image.RGBA
+	tally *tally
+}
+
 // tracks caches empty boards: a board is mostly its track, the same for
 // every game of a size, and copying it is far cheaper than drawing it.
-var tracks sync.Map // trackKey → *image.RGBA, never written after it is stored
+var tracks sync.Map // trackKey → *emptyTrack, never written after it is stored
 
-// track returns a copy of the empty board: wood, holes, numbers and lines.
-func (b Board) track(l layout) *image.RGBA {
+// track returns the empty board: wood, holes, numbers and lines. It is
+// shared: the caller draws on a copy.
+func (b Board) track(l layout) *emptyTrack {
 	key := trackKey{b.Target, l.lanes, b.Title != ""}
-	cached, ok := tracks.Load(key)
-	if !ok {
-		cv := newCanvas(boardWidth, l.height)
-		small := face(regularFont(), 14)
-		cv.roundRect(0, 0, boardWidth, float64(l.height), 18, woodEdge)
-		cv.roundRect(4, 4, boardWidth-4, float64(l.height)-4, 15, wood)
-		b.drawTrack(cv, l, small)
-		small.Close()
-		cached, _ = tracks.LoadOrStore(key, cv.img)
+	if cached, ok := tracks.Load(key); ok {
+		return cached.(*emptyTrack)
 	}
-	src := cached.(*image.RGBA)
-	img := image.NewRGBA(src.Rect)
-	copy(img.Pix, src.Pix)
-	return img
+	cv := newCanvas(boardWidth, l.height)
+	small := face(regularFont(), 14)
+	cv.roundRect(0, 0, boardWidth, float64(l.height), 18, woodEdge)
+	cv.roundRect(4, 4, boardWidth-4, float64(l.height)-4, 15, wood)
+	b.drawTrack(cv, l, small)
+	small.Close()
+	cached, _ := tracks.LoadOrStore(key, &emptyTrack{img: cv.img, tally: tallyOf(cv.img)})
+	return cached.(*emptyTrack)
 }
 
 // drawLegend writes one line per side: its peg colour, name, last move and
