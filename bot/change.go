@@ -149,7 +149,7 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 			return done, nil, cribbage.ErrNotPlaying
 		case done.seat < 0:
 			return done, nil, cribbage.ErrNotSeated
-		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
+		case c.view != "" && click.SeatView(t.State, done.seat) != c.view:
 			return done, nil, refusal.ErrStaleView
 		}
 	}

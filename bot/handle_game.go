@@ -27,7 +27,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: render.Hand(command.Lang(ic), t, seat, selected, note).Response(true)},
-		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)), Lang: command.Lang(ic)}}
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Lang: command.Lang(ic)}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -88,7 +88,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.SeatView(t.State, seat) != c.View {
 		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
@@ -144,7 +144,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
-	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.SeatView(t.State, seat) != c.View {
 		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil

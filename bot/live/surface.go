@@ -273,7 +273,7 @@ func (l *live) choosing(k seatKey, g *engine.State) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.views[k]
-	return ok && !w.clobbered && w.view == click.ViewVersion(g.ViewFor(k.seat))
+	return ok && !w.clobbered && w.view == click.SeatView(g, k.seat)
 }
 
 // viewCurrent reports whether seat's view shows version, by what this
@@ -812,7 +812,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), err == nil)
+	s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
