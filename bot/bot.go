@@ -221,7 +221,7 @@ func New(opts Options) (*Bot, error) {
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
 	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
-		Wake: b.outbox.Wake, InBackground: b.inBackground}
+		Wake: b.outbox.Wake, InBackground: b.inBackground, Speak: b.speakServer}
 	return b, nil
 }
 

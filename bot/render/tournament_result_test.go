@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -22,7 +23,7 @@ func TestGameStateSaysHowAGameWasWon(t *testing.T) {
 	} {
 		tb := &cribbage.Table{ID: 7, Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{Name: "Ann"}, {Name: "Bob"}},
 			State: &engine.State{Result: &engine.Result{Reason: c.reason, Winner: 0, Loser: 1, Scores: c.scores, Skunks: []int{0, 0}, Games: 1}}}
-		if got := GameState(tb); !strings.HasPrefix(got, c.want) {
+		if got := GameState(lang.English, tb); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.reason, got, c.want)
 		}
 	}
