@@ -35,10 +35,12 @@ func (tt tournamentTables) Env() cribbage.Env { return tt.b.env() }
 func (tt tournamentTables) CancelGame(ctx context.Context, id int64, by, name string) {
 	b := tt.b
 	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
+		// The reason is kept with the table and shown in its channel: in
+		// the server's language.
+		l := b.speakOrEnglish(ctx, t)
+		if err := t.Cancel(by, l.T("tournament.cancelled-reason", "Name", name)); err != nil {
 			return nil, nil, nil // over already
 		}
-		l := b.speakOrEnglish(ctx, t)
 		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(l, t), render.CountsForNobody(l))
 		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, t.People())}}, nil, nil
 	}})

@@ -346,6 +346,8 @@ func Trend(l lang.Lang, n cribbage.Numbers, name string) (picture.Trend, bool) {
 	return picture.Trend{
 		Title:    l.T("trend.title", "Name", name, "Games", len(n.Trend)),
 		Subtitle: l.T("trend.subtitle", "Window", trendWindow),
+		Oldest:   l.T("picture.oldest"),
+		Latest:   l.T("picture.latest"),
 		Panels: []picture.TrendPanel{
 			{Label: l.T("trend.points"), Values: points, Average: running(n.Trend, perDeal),
 				Reference: publishedPerDeal, RefLabel: "ACC " + l.Float(publishedPerDeal, 2)},

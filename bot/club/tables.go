@@ -42,7 +42,7 @@ func (a *Answers) Status(ctx context.Context, ic *discordgo.Interaction) (*disco
 		l = lang.Server(settings.Language, t.Locale)
 	}
 	r := render.Table(l, t, "")
-	render.UploadBoard(&r, t)
+	render.UploadBoard(l, &r, t)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}, nil
 }
 

@@ -34,12 +34,6 @@ type StandingsWords struct {
 
 // words are w with English for any left empty.
 func (w StandingsWords) words() StandingsWords {
-	or := func(s, english string) string {
-		if s == "" {
-			return english
-		}
-		return s
-	}
 	return StandingsWords{Player: or(w.Player, "Player"), GamePoints: or(w.GamePoints, "GP"), Spread: or(w.Spread, "Spread"),
 		WonLost: or(w.WonLost, "W–L"), Bye: or(w.Bye, "Bye"), Playoff: or(w.Playoff, "Playoff, best of 3"), Champion: or(w.Champion, "Champion")}
 }
