@@ -279,3 +279,20 @@ func TestDailyPostOnceADay(t *testing.T) {
 		t.Errorf("the reveal:\n%+v", body.Embeds)
 	}
 }
+
+// TestDailySpeaksTheClientsLanguage: the daily hand a French client opens
+// is in French, with its Confirm button and today's date in French words.
+func TestDailySpeaksTheClientsLanguage(t *testing.T) {
+	u := newUnit(t)
+	day, _ := u.dailyToday()
+	fr, _ := lang.ByCode("fr")
+	ic := discordtest.Command(guild, channel, alice, "daily")
+	ic.Locale = discordgo.French
+	view := u.ok(ic)
+	if !strings.Contains(view.Data.Content, "**Main du jour** · "+daily.Date(fr, day)) {
+		t.Errorf("a French client's daily hand:\n%s", view.Data.Content)
+	}
+	if _, ok := dailyButton(view.Data.Components, func(b discordgo.Button) bool { return b.Label == "Confirmer" }); !ok {
+		t.Error("no Confirmer button")
+	}
+}

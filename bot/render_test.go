@@ -6,11 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // TestRenderTableInEveryStatus renders tables with and without a game.
@@ -82,5 +85,33 @@ func TestUserMessagesNeverShowInternalText(t *testing.T) {
 		if strings.Contains(got, "engine:") || strings.Contains(got, "store:") {
 			t.Errorf("internal text reaches the player: %q", got)
 		}
+	}
+}
+
+// TestRecordsSpeakWhoseLanguage: a French client's stats and seasons,
+// which only they see, are in French; the leaderboard they ask for is
+// the channel's, in the server's language: English until an admin
+// chooses French.
+func TestRecordsSpeakWhoseLanguage(t *testing.T) {
+	u := newUnit(t)
+	club := func(sub string) *discordgo.InteractionResponse {
+		ic := discordtest.CommandOf(command.Club, guild, channel, alice, sub)
+		ic.Locale = discordgo.French
+		return u.ok(ic)
+	}
+	if title := club("stats").Data.Embeds[0].Title; !strings.HasPrefix(title, "Stats de cribbage") {
+		t.Errorf("a French client's stats: %q", title)
+	}
+	if title := club("seasons").Data.Embeds[0].Title; title != "Saisons de cribbage" {
+		t.Errorf("a French client's seasons: %q", title)
+	}
+	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Cribbage leaderboard") {
+		t.Errorf("the leaderboard of an English server: %q", title)
+	}
+	if _, err := u.admin(ada, "settings", opt("language", "fr")); err != nil {
+		t.Fatal(err)
+	}
+	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Classement de cribbage") {
+		t.Errorf("the leaderboard of a French server: %q", title)
 	}
 }
