@@ -224,11 +224,11 @@ func New(opts Options) (*Bot, error) {
 	b.followups = &story.Followups{}
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
 		Speak: b.speakOrEnglish})
-	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Speak: b.speakServer, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
 	b.tournaments = &tournament.Director{Store: opts.Store, Tables: ownTables{b}, REST: b.rest, Log: opts.Logger,
-		Wake: b.outbox.Wake, InBackground: b.inBackground}
+		Wake: b.outbox.Wake, InBackground: b.inBackground, Speak: b.speakServer}
 	b.timers = &timers.Timers{Store: opts.Store, Tables: ownTables{b}, Now: opts.Now, Log: opts.Logger, Interval: opts.TimerInterval,
 		NudgeAfter: opts.NudgeAfter, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, After: b.afterTimers}
 	return b, nil

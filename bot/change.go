@@ -308,3 +308,19 @@ func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
 	}
 	return lang.Server(settings.Language, t.Locale), nil
 }
+
+// speakServer is the language of a server's channels for a post nobody
+// clicked for (a daily hand, a tournament's message): its admins'
+// setting, else English, since Discord sends the server's own locale
+// only with an interaction. A server whose settings cannot be read is
+// spoken to in English rather than not at all.
+func (b *Bot) speakServer(ctx context.Context, guildID string) lang.Lang {
+	if guildID == "" {
+		return lang.English
+	}
+	settings, err := b.store.GuildSettings(ctx, guildID)
+	if err != nil {
+		return lang.English
+	}
+	return lang.Server(settings.Language, "")
+}

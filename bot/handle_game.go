@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -196,7 +195,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, done.table, done.seat, 0, fmt.Sprintf("You dealt hand %d.", done.table.State.HandNo)), nil
+	return handView(ic, done.table, done.seat, 0, command.Lang(ic).T("answer.dealt", "N", done.table.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.
@@ -244,5 +243,5 @@ func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.Response(true)}}, nil
+		Data: render.Message{Content: command.Lang(ic).T("answer.resigned", "ID", t.ID)}.Response(true)}}, nil
 }

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -195,9 +194,10 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 		return reply{}, err
 	}
 	t := done.table
-	msg := fmt.Sprintf("You joined table %d.", t.ID)
+	l := command.Lang(ic)
+	msg := l.T("answer.joined", "ID", t.ID)
 	if t.Status == cribbage.StatusPlaying {
-		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
+		msg += " " + l.T("answer.joined-game-on")
 	}
 	return reply{resp: render.Ephemeral(msg)}, nil
 }

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -127,10 +126,12 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 		if err != nil {
 			return nil, rematchRefusal(err)
 		}
+		// The table's story: the channel's language.
+		l := b.speakOrEnglish(ctx, t)
 		if by == uid {
-			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("%s took back the rematch offer.", render.NameOf(t, uid)), nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, l.T("rematch.taken-back", "Name", render.NameOf(t, uid)), nil))
 		} else {
-			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, render.NameOf(t, uid)), []string{by}))
+			ch.Outbox = append(ch.Outbox, render.Post(t, l.T("rematch.declined", "By", by, "Name", render.NameOf(t, uid)), []string{by}))
 		}
 		return ch, nil
 	})
@@ -151,7 +152,7 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.Response(true)}}, nil
+		Data: render.Message{Content: command.Lang(ic).T("answer.resigned-match", "ID", t.ID)}.Response(true)}}, nil
 }
 
 // The bot's refusals of challenges.

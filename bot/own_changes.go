@@ -38,10 +38,12 @@ func (o ownTables) Continue(ctx context.Context, id int64) (*cribbage.Table, err
 // CancelGame cancels one open table of a cancelled tournament.
 func (o ownTables) CancelGame(ctx context.Context, id int64, by, name string) {
 	err := o.Change(ctx, id, func(t *cribbage.Table) (*cribbage.Change, error) {
-		if err := t.Cancel(by, "the tournament "+name+" was cancelled"); err != nil {
+		// The reason is kept with the table and shown in its channel: in
+		// the server's language.
+		l := o.b.speakOrEnglish(ctx, t)
+		if err := t.Cancel(by, l.T("tournament.cancelled-reason", "Name", name)); err != nil {
 			return nil, nil // over already
 		}
-		l := o.b.speakOrEnglish(ctx, t)
 		text := fmt.Sprintf("🚫 %s\n%s", render.CancelledLine(l, t), render.CountsForNobody(l))
 		return &cribbage.Change{Table: t, Outbox: []cribbage.Outbound{render.Post(t, text, t.People())}}, nil
 	})

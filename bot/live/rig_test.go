@@ -411,7 +411,7 @@ func shownBy(t *testing.T, doc []byte) shown {
 func checkShows(t *testing.T, q discordtest.Request, tb *cribbage.Table, want render.Message) {
 	t.Helper()
 	if len(q.Uploads()) > 0 {
-		render.UploadBoard(&want, tb)
+		render.UploadBoard(lang.English, &want, tb)
 	}
 	doc, err := json.Marshal(want.Edit("", ""))
 	if err != nil {

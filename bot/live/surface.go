@@ -860,7 +860,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	}
 	speak := s.speak(ctx, t)
 	r := render.Table(speak, t, m.Board)
-	newBoard := render.BoardKey(t) != m.Board
+	newBoard := render.BoardKey(speak, t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
 			newBoard = false
@@ -892,7 +892,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	key, err := s.editTableMessage(ctx, t, m, viaToken, func() (render.Message, string) {
 		r := render.Table(speak, t, m.Board)
 		if newBoard {
-			return r, render.UploadBoard(&r, t)
+			return r, render.UploadBoard(speak, &r, t)
 		}
 		return r, m.Board
 	})
@@ -926,8 +926,9 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threa
 		// message there is an answer or a followup (bot/story).
 		return nil
 	}
-	r := render.Table(s.speak(ctx, t), t, "")
-	key := render.UploadBoard(&r, t)
+	l := s.speak(ctx, t)
+	r := render.Table(l, t, "")
+	key := render.UploadBoard(l, &r, t)
 	send := r.Send()
 	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
 	raw, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),

@@ -31,13 +31,35 @@ type Board struct {
 	Sides  []Side
 	// Title is drawn above the pegs' legend, when set.
 	Title string
+	// Words are the board's own labels, in the reader's language; any
+	// left empty is drawn in English.
+	Words BoardWords
+}
+
+// BoardWords are the labels a board draws itself: a side's result in the
+// legend, and the skunk lines across the track.
+type BoardWords struct {
+	Wins, Skunked, DoubleSkunk string
+	SkunkLine, DoubleSkunkLine string
+}
+
+// words are w with English for any left empty.
+func (w BoardWords) words() BoardWords {
+	return BoardWords{Wins: or(w.Wins, "wins"), Skunked: or(w.Skunked, "skunked"), DoubleSkunk: or(w.DoubleSkunk, "double skunk"),
+		SkunkLine: or(w.SkunkLine, "skunk line"), DoubleSkunkLine: or(w.DoubleSkunkLine, "double skunk line")}
 }
 
 // Key names the picture the board draws: two boards with the same key are
 // the same pixels, so a caller that kept the key of the picture it last
 // showed knows whether a new one is needed.
 func (b Board) Key() string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("board/v1/%d/%q/%+v", b.Target, b.Title, b.Sides)))
+	what := fmt.Sprintf("board/v1/%d/%q/%+v", b.Target, b.Title, b.Sides)
+	// A board in English keeps the key it had before boards spoke other
+	// languages, so no table message redraws its board for that alone.
+	if w := b.Words.words(); w != (BoardWords{}).words() {
+		what += fmt.Sprintf("/%+v", w)
+	}
+	h := sha256.Sum256([]byte(what))
 	return hex.EncodeToString(h[:8])
 }
 
@@ -163,6 +185,8 @@ func (b Board) render() (*image.RGBA, *emptyTrack) {
 type trackKey struct {
 	target, lanes int
 	title         bool
+	// skunk and double are the skunk lines' labels.
+	skunk, double string
 }
 
 // emptyTrack is an empty board, and the count of its colours.
@@ -178,7 +202,8 @@ var tracks sync.Map // trackKey → *emptyTrack, never written after it is store
 // track returns the empty board: wood, holes, numbers and lines. It is
 // shared: the caller draws on a copy.
 func (b Board) track(l layout) *emptyTrack {
-	key := trackKey{b.Target, l.lanes, b.Title != ""}
+	w := b.Words.words()
+	key := trackKey{b.Target, l.lanes, b.Title != "", w.SkunkLine, w.DoubleSkunkLine}
 	if cached, ok := tracks.Load(key); ok {
 		return cached.(*emptyTrack)
 	}
@@ -211,11 +236,11 @@ func (b Board) drawLegend(cv *canvas, l layout, bold, regular font.Face) {
 		var mark string
 		switch {
 		case s.Winner:
-			mark = "wins"
+			mark = b.Words.words().Wins
 		case s.Skunk == 1:
-			mark = "skunked"
+			mark = b.Words.words().Skunked
 		case s.Skunk >= 2:
-			mark = "double skunk"
+			mark = b.Words.words().DoubleSkunk
 		}
 		x := float64(margin + 36)
 		if s.Winner {
@@ -272,7 +297,7 @@ func (b Board) drawTrack(cv *canvas, l layout, small font.Face) {
 	cv.circle(gx, gy, 14, woodDark)
 	cv.circle(gx, gy, holeRadius+1.5, holeInk)
 	cv.textCentre(small, gx, gy-18, inkSoft, strconv.Itoa(b.Target))
-	for _, line := range skunkLines(b.Target) {
+	for _, line := range skunkLines(b.Target, b.Words.words()) {
 		r := line.after/holesPerRow - 1
 		y := l.rowTop(r) + l.bandHeight + rowGap/2
 		end := l.lastHoleX + 14
@@ -291,11 +316,11 @@ type skunkLine struct {
 
 // skunkLines are a game's skunk lines (RULES.md "Winning": below 91, and
 // below 61 for a double skunk; a 61-point game has one line, below 31).
-func skunkLines(target int) []skunkLine {
+func skunkLines(target int, w BoardWords) []skunkLine {
 	if target <= 61 {
-		return []skunkLine{{30, "skunk line"}}
+		return []skunkLine{{30, w.SkunkLine}}
 	}
-	return []skunkLine{{60, "double skunk line"}, {90, "skunk line"}}
+	return []skunkLine{{60, w.DoubleSkunkLine}, {90, w.SkunkLine}}
 }
 
 // drawPeg draws a peg with its shadow; a back peg is paler, so the front

@@ -215,6 +215,26 @@ func TestBoardKeyChangesWithWhatIsDrawn(t *testing.T) {
 	}
 }
 
+// TestBoardWordsAreDrawn: a board labelled in another language has a key
+// of its own and other pixels (its skunk lines' labels); English written
+// out keeps the key of a board given no words.
+func TestBoardWordsAreDrawn(t *testing.T) {
+	base := Board{Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4, Winner: true}, {Name: "B", Score: 7, Skunk: 1}}}
+	english := base
+	english.Words = BoardWords{Wins: "wins", Skunked: "skunked", DoubleSkunk: "double skunk", SkunkLine: "skunk line", DoubleSkunkLine: "double skunk line"}
+	if english.Key() != base.Key() {
+		t.Error("a board with its English words written out changed its key")
+	}
+	french := base
+	french.Words = BoardWords{Wins: "gagne", Skunked: "skunké", SkunkLine: "ligne de skunk", DoubleSkunkLine: "ligne de double skunk"}
+	if french.Key() == base.Key() {
+		t.Error("a board in French has the English board's key")
+	}
+	if diff, _ := differentPixels(base.Render(), french.Render()); diff < 100 {
+		t.Errorf("the French board differs from the English one in only %d pixels", diff)
+	}
+}
+
 // BenchmarkRenderBoard is the speed target: a board in under 5 ms on one
 // core (run with -cpu 1), drawing and PNG encoding both.
 func BenchmarkRenderBoard(b *testing.B) {
