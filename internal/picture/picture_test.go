@@ -321,6 +321,8 @@ func TestBoardPNGIsPNGOfRender(t *testing.T) {
 		{Target: 61, Sides: []Side{{Name: "Alice", Score: 61, Back: 55, Winner: true}, {Name: "Bob", Score: 12, Back: 3, Skunk: 2}}},
 		{Target: 121, Title: "Table 12 · hand 14", Sides: []Side{{Name: "Ann & Cid", Score: 121, Back: 119, Winner: true}, {Name: "Bob & Dee", Score: 90, Back: 84}}},
 		{Target: 121, Sides: []Side{{Name: "Alice", Score: 5}, {Name: "Bob", Score: 31, Back: 29}, {Name: "Carol", Score: 60, Back: 48}, {Name: "Dan", Score: 1}}},
+		{Target: 121, Sides: []Side{{Name: "Alice", Score: 121, Back: 117, Winner: true}, {Name: "Bob", Score: 58, Skunk: 2}},
+			Words: BoardWords{Wins: "gagne", DoubleSkunk: "double skunk", SkunkLine: "ligne de skunk", DoubleSkunkLine: "ligne du double skunk"}},
 	}
 	for _, b := range boards {
 		// Twice: the second draws on the track the first cached.
