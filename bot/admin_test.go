@@ -295,17 +295,17 @@ func TestTimersFollowTheServersSettings(t *testing.T) {
 		return n
 	}
 	u.clock = u.clock.Add(59 * time.Minute)
-	u.b.checkTimers(ctx)
+	u.b.timers.Check(ctx)
 	if n := posts("⏰"); n != 0 {
 		t.Fatalf("%d reminders before the server's hour", n)
 	}
 	u.clock = u.clock.Add(2 * time.Minute)
-	u.b.checkTimers(ctx)
+	u.b.timers.Check(ctx)
 	if n := posts("⏰"); n != 1 {
 		t.Errorf("%d reminders after the server's hour, want 1", n)
 	}
 	u.clock = u.clock.Add(2 * time.Hour)
-	u.b.checkTimers(ctx)
+	u.b.timers.Check(ctx)
 	if n := posts("⌛"); n != 1 || u.table(1).ForfeitOfferedAt.IsZero() {
 		t.Errorf("%d forfeit offers after the server's 3h", n)
 	}

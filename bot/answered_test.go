@@ -6,15 +6,17 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
-// answerFunc is an answerer that sends nothing: the test says what
-// happens while the answer is on its way.
-type answerFunc func()
-
-func (f answerFunc) answer(context.Context, *discordgo.Interaction, *discordgo.InteractionResponse, int64, time.Time) {
-	f()
+// answerFunc sends nothing: the test says what happens while the answer
+// is on its way.
+func answerFunc(f func()) answer.Send {
+	return func(context.Context, *discordgo.Interaction, *discordgo.InteractionResponse, bool) string {
+		f()
+		return ""
+	}
 }
 
 // TestTheNewerViewIsRecordedThoughAnsweredFirst: a player clicks Show my

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
@@ -28,6 +29,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/bot/story"
+	"github.com/cribbage-bot/cribbage/bot/timers"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -129,8 +131,10 @@ type Bot struct {
 	later atomic.Int64
 	// workers admits interactions to routeQueued.
 	workers chan struct{}
-	// live brings table messages and hand views up to date.
-	live *live.Surface
+	// live brings table messages and hand views up to date; tokens hands
+	// it the tokens each answer can edit with.
+	live   *live.Surface
+	tokens answer.Tokens
 	// club answers the commands that change no table.
 	club *club.Answers
 	// place finds the tables an interaction may mean.
@@ -139,8 +143,10 @@ type Bot struct {
 	tournaments *tournament.Director
 	// daily answers the daily hand's commands, and posts it.
 	daily *daily.Answers
+	// timers fires the timers of games played over days.
+	timers *timers.Timers
 	// advancing is set while a timer pass's advance of the tournaments
-	// runs in the background (checkTimers), so one runs at a time.
+	// runs in the background (afterTimers), so one runs at a time.
 	advancing atomic.Bool
 }
 
@@ -214,14 +220,17 @@ func New(opts Options) (*Bot, error) {
 	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
+	b.tokens = answer.Tokens{Store: opts.Store, Live: b.live, Log: opts.Logger}
 	b.followups = &story.Followups{}
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
 		Speak: b.speakOrEnglish})
-	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger}
+	b.daily = &daily.Answers{Store: opts.Store, REST: b.rest, Now: opts.Now, Speak: b.speakServer, Log: opts.Logger}
 	b.outbox = sender.New(sender.Options{Store: opts.Store, Owner: owner, Now: opts.Now, Deliver: b.daily.Deliver(delivery.Deliver), Log: opts.Logger,
 		Aside: story.Aside, Handle: delivery.Handle, RateLimited: b.metrics.RateLimited})
-	b.tournaments = &tournament.Director{Store: opts.Store, Tables: tournamentTables{b}, REST: b.rest, Log: opts.Logger,
-		Wake: b.outbox.Wake, InBackground: b.inBackground}
+	b.tournaments = &tournament.Director{Store: opts.Store, Tables: ownTables{b}, REST: b.rest, Log: opts.Logger,
+		Wake: b.outbox.Wake, InBackground: b.inBackground, Speak: b.speakServer}
+	b.timers = &timers.Timers{Store: opts.Store, Tables: ownTables{b}, Now: opts.Now, Log: opts.Logger, Interval: opts.TimerInterval,
+		NudgeAfter: opts.NudgeAfter, ReminderAfter: opts.ReminderAfter, ForfeitAfter: opts.ForfeitAfter, After: b.afterTimers}
 	return b, nil
 }
 
@@ -269,7 +278,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	timersDone := make(chan struct{})
 	go func() {
 		defer close(timersDone)
-		b.runTimers(runCtx)
+		b.timers.Run(runCtx)
 	}()
 	reviewsDone := make(chan struct{})
 	go func() {
@@ -481,4 +490,26 @@ func (b *Bot) applicationID() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.appID
+}
+
+// afterTimers is the rest of a pass of the timers at now: the daily post,
+// the live surface's due work, the outbox, and the tournaments, advanced
+// (a game's end no process saw through) in the background unless the
+// last pass's advance still runs. Advancing may play games between
+// computer entrants: seconds of work on a busy machine, which held up the
+// next passes' reminders and forfeits when the pass did it itself.
+func (b *Bot) afterTimers(ctx context.Context, now time.Time) {
+	b.daily.Post(ctx, now)
+	b.live.TouchDue()
+	b.outbox.Wake()
+	if _, ok := b.liveContext(); ok && b.advancing.CompareAndSwap(false, true) {
+		b.inBackground(func(ctx context.Context) {
+			defer b.advancing.Store(false)
+			b.tournaments.AdvanceAll(ctx)
+			b.outbox.Wake()
+		})
+	}
+	if b.opts.TimersChecked != nil {
+		b.opts.TimersChecked(now)
+	}
 }

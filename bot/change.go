@@ -152,7 +152,7 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 			return done, nil, cribbage.ErrNotPlaying
 		case done.seat < 0:
 			return done, nil, cribbage.ErrNotSeated
-		case c.view != "" && click.ViewVersion(t.State.ViewFor(done.seat)) != c.view:
+		case c.view != "" && click.SeatView(t.State, done.seat) != c.view:
 			return done, nil, refusal.ErrStaleView
 		}
 	}
@@ -331,4 +331,20 @@ func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
 		return lang.English, err
 	}
 	return lang.Server(settings.Language, t.Locale), nil
+}
+
+// speakServer is the language of a server's channels for a post nobody
+// clicked for (a daily hand, a tournament's message): its admins'
+// setting, else English, since Discord sends the server's own locale
+// only with an interaction. A server whose settings cannot be read is
+// spoken to in English rather than not at all.
+func (b *Bot) speakServer(ctx context.Context, guildID string) lang.Lang {
+	if guildID == "" {
+		return lang.English
+	}
+	settings, err := b.store.GuildSettings(ctx, guildID)
+	if err != nil {
+		return lang.English
+	}
+	return lang.Server(settings.Language, "")
 }

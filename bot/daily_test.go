@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -97,7 +98,7 @@ func TestDailyAnswerInAServerAndADM(t *testing.T) {
 	if err != nil || got.GuildID != guild || got.GaveUp != gave || got.Throw != engine.SetOf(worst.Throw...) || got.Name != alice.Name {
 		t.Fatalf("alice's answer: %+v, %v (gave up %v)", got, err, gave)
 	}
-	if res.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(res.Data.Content, render.DailyVerdict(d, got.Throw)) ||
+	if res.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(res.Data.Content, daily.Verdict(lang.English, d, got.Throw)) ||
 		!strings.Contains(res.Data.Content, render.DiscardHint(lang.English, d.Options, d.Splits, 3)) {
 		t.Errorf("the answer's view:\n%s", res.Data.Content)
 	}
@@ -210,7 +211,7 @@ func TestDailyViewOfYesterday(t *testing.T) {
 	u.clock = u.clock.Add(24 * time.Hour)
 	today, _ := u.dailyToday()
 	res := u.dailyClick(guild, alice, click.ID{Action: click.DailyThrow, Table: int64(yesterday), Cards: engine.SetOf(d.Splits[0].Throw...)}.String())
-	if !strings.Contains(res.Data.Content, "hand is over") || !strings.Contains(res.Data.Content, render.DailyDate(today)) {
+	if !strings.Contains(res.Data.Content, "hand is over") || !strings.Contains(res.Data.Content, daily.Date(lang.English, today)) {
 		t.Errorf("a click on yesterday's view:\n%s", res.Data.Content)
 	}
 	for _, day := range []cribbage.Day{yesterday, today} {
@@ -240,14 +241,14 @@ func TestDailyPostOnceADay(t *testing.T) {
 	posts := func() []cribbage.OutboxItem {
 		var out []cribbage.OutboxItem
 		for _, it := range u.store.Outbox() {
-			if it.Kind == render.KindDaily {
+			if it.Kind == daily.Kind {
 				out = append(out, it)
 			}
 		}
 		return out
 	}
 	ctx := context.Background()
-	u.b.checkTimers(ctx) // 12:00: before the hour
+	u.b.timers.Check(ctx) // 12:00: before the hour
 	if n := len(posts()); n != 0 {
 		t.Fatalf("%d posts before the hour", n)
 	}
@@ -255,19 +256,19 @@ func TestDailyPostOnceADay(t *testing.T) {
 	u.answerDaily(guild, bob, d.Splits[0].Throw)
 	u.clock = u.clock.Add(time.Hour)
 	for range 3 {
-		u.b.checkTimers(ctx)
+		u.b.timers.Check(ctx)
 	}
 	if p := posts(); len(p) != 1 || p[0].ChannelID != "500" || p[0].TableID >= 0 || strings.Contains(p[0].Payload, "Yesterday") {
 		t.Fatalf("posts at the hour: %+v", p)
 	}
 	u.clock = u.clock.Add(24 * time.Hour)
-	u.b.checkTimers(ctx)
-	u.b.checkTimers(ctx)
+	u.b.timers.Check(ctx)
+	u.b.timers.Check(ctx)
 	p := posts()
 	if len(p) != 2 || p[1].TableID == p[0].TableID {
 		t.Fatalf("posts the next day: %+v", p)
 	}
-	var body render.DailyBody
+	var body daily.Body
 	if err := json.Unmarshal([]byte(p[1].Payload), &struct {
 		Embeds *[]*discordgo.MessageEmbed `json:"embeds"`
 	}{&body.Embeds}); err != nil {
@@ -276,5 +277,22 @@ func TestDailyPostOnceADay(t *testing.T) {
 	if len(body.Embeds) != 2 || !strings.Contains(body.Embeds[0].Description, "How this server threw** (1 answer)") ||
 		!strings.Contains(body.Embeds[0].Description, "100% (1) · the best") || !strings.Contains(body.Embeds[0].Description, "1. Bob") {
 		t.Errorf("the reveal:\n%+v", body.Embeds)
+	}
+}
+
+// TestDailySpeaksTheClientsLanguage: the daily hand a French client opens
+// is in French, with its Confirm button and today's date in French words.
+func TestDailySpeaksTheClientsLanguage(t *testing.T) {
+	u := newUnit(t)
+	day, _ := u.dailyToday()
+	fr, _ := lang.ByCode("fr")
+	ic := discordtest.Command(guild, channel, alice, "daily")
+	ic.Locale = discordgo.French
+	view := u.ok(ic)
+	if !strings.Contains(view.Data.Content, "**Main du jour** · "+daily.Date(fr, day)) {
+		t.Errorf("a French client's daily hand:\n%s", view.Data.Content)
+	}
+	if _, ok := dailyButton(view.Data.Components, func(b discordgo.Button) bool { return b.Label == "Confirmer" }); !ok {
+		t.Error("no Confirmer button")
 	}
 }

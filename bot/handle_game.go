@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,7 +27,7 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	}
 	r := render.Hand(command.Lang(ic), t, seat, selected, note)
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
-		hand: &handRef{table: t.ID, seat: seat, version: t.Version, view: click.ViewVersion(t.State.ViewFor(seat)), shows: r}}
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: command.Lang(ic)}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -89,7 +88,7 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
-	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.SeatView(t.State, seat) != c.View {
 		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return handView(ic, t, seat, c.Cards, ""), nil
@@ -145,7 +144,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
-	if click.ViewVersion(t.State.ViewFor(seat)) != c.View {
+	if click.SeatView(t.State, seat) != c.View {
 		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil
@@ -197,7 +196,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, done.table, done.seat, 0, fmt.Sprintf("You dealt hand %d.", done.table.State.HandNo)), nil
+	return handView(ic, done.table, done.seat, 0, command.Lang(ic).T("answer.dealt", "N", done.table.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.
@@ -245,5 +244,5 @@ func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: fmt.Sprintf("You resigned table %d.", t.ID)}.Response(true)}}, nil
+		Data: render.Message{Content: command.Lang(ic).T("answer.resigned", "ID", t.ID)}.Response(true)}}, nil
 }

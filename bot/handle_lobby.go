@@ -2,10 +2,10 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
@@ -104,7 +104,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 		r.Content = l.T("table.opened-token-only", "Name", name)
 	}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
-	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
+	return reply{resp: resp, tableMessage: t.ID, table: &answer.TableShown{Table: t, Render: r}}, nil
 }
 
 // seatChange changes a lobby's seats in one update (cribbage.Join or
@@ -195,9 +195,10 @@ func (b *Bot) cmdJoin(ctx context.Context, ic *discordgo.Interaction) (reply, er
 		return reply{}, err
 	}
 	t := done.table
-	msg := fmt.Sprintf("You joined table %d.", t.ID)
+	l := command.Lang(ic)
+	msg := l.T("answer.joined", "ID", t.ID)
 	if t.Status == cribbage.StatusPlaying {
-		msg += " Every seat is taken: the game is on! Press **Show my hand** on the table message."
+		msg += " " + l.T("answer.joined-game-on")
 	}
 	return reply{resp: render.Ephemeral(msg)}, nil
 }

@@ -3,10 +3,10 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
@@ -37,7 +37,7 @@ func (b *Bot) tableClick(ctx context.Context, ic *discordgo.Interaction, id int6
 func updated(done changed) reply {
 	r := render.Table(done.speak, done.table, done.msg.Board)
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: r.Response(false)},
-		table: &tableShown{table: done.table, render: r, messageID: done.msg.MessageID}}
+		table: &answer.TableShown{Table: done.table, Render: r, MessageID: done.msg.MessageID}}
 }
 
 // clickRematch is Rematch on a finished table's message: an offer to the
@@ -130,10 +130,12 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 		if err != nil {
 			return nil, rematchRefusal(err)
 		}
+		// The table's story: the channel's language.
+		l := b.speakOrEnglish(ctx, t)
 		if by == uid {
-			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("%s took back the rematch offer.", render.NameOf(t, uid)), nil))
+			ch.Outbox = append(ch.Outbox, render.Post(t, l.T("rematch.taken-back", "Name", render.NameOf(t, uid)), nil))
 		} else {
-			ch.Outbox = append(ch.Outbox, render.Post(t, fmt.Sprintf("<@%s>, **%s** declined the rematch.", by, render.NameOf(t, uid)), []string{by}))
+			ch.Outbox = append(ch.Outbox, render.Post(t, l.T("rematch.declined", "By", by, "Name", render.NameOf(t, uid)), []string{by}))
 		}
 		return ch, nil
 	})
@@ -141,24 +143,6 @@ func (b *Bot) clickNoRematch(ctx context.Context, ic *discordgo.Interaction, c c
 		return reply{}, err
 	}
 	return updated(done), nil
-}
-
-// lapseOffer withdraws a rematch offer nobody answered in time, and says
-// so; a table whose offer was answered meanwhile is left alone.
-func (b *Bot) lapseOffer(ctx context.Context, id int64) error {
-	_, err := b.change(ctx, id, changeOf{decide: func(t *cribbage.Table, _ int) (*cribbage.Change, []engine.Event, error) {
-		by := ""
-		if t.Offer != nil {
-			by = t.Offer.By
-		}
-		ch := cribbage.LapseOffer(t, b.now())
-		if ch != nil {
-			text := b.speakOrEnglish(ctx, t).T("rematch.lapsed", "By", by, "ID", t.ID)
-			ch.Outbox = []cribbage.Outbound{render.Post(t, text, []string{by})}
-		}
-		return ch, nil, nil
-	}})
-	return err
 }
 
 // clickResignMatch resigns the match with its game, after the
@@ -172,7 +156,7 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: fmt.Sprintf("You resigned the match at table %d.", t.ID)}.Response(true)}}, nil
+		Data: render.Message{Content: command.Lang(ic).T("answer.resigned-match", "ID", t.ID)}.Response(true)}}, nil
 }
 
 // The bot's refusals of challenges.
@@ -241,7 +225,7 @@ func (b *Bot) challenge(ctx context.Context, ic *discordgo.Interaction, opponent
 	}
 	r := render.Table(lang.Server(settings.Language, t.Locale), t, "")
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
-	return reply{resp: resp, tableMessage: t.ID, table: &tableShown{table: t, render: r}}, nil
+	return reply{resp: resp, tableMessage: t.ID, table: &answer.TableShown{Table: t, Render: r}}, nil
 }
 
 // resolvedUser finds the user an interaction names by id in its resolved

@@ -3,15 +3,17 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // TestRenderTableInEveryStatus renders tables with and without a game.
@@ -31,57 +33,6 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
 			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
 		}
-	}
-}
-
-// TestLeaderboardShowsTopTenAndYourPlace: twelve players, the caller 12th.
-func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
-	var board []cribbage.Standing
-	for i := 1; i <= 12; i++ {
-		board = append(board, cribbage.Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
-	}
-	desc := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
-	lines := strings.Split(desc, "\n")
-	if len(lines) != 12 || !strings.HasPrefix(lines[0], "**1.** P1") || lines[10] != "…" || !strings.HasPrefix(lines[11], "**12.** P12") {
-		t.Errorf("board:\n%s", desc)
-	}
-	if strings.Contains(desc, "P11") {
-		t.Error("rank 11 shown though the caller is 12th")
-	}
-	if d := render.Leaderboard(board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
-		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
-	}
-}
-
-// TestLeaderboardLines: a line a player, short enough for a phone; a
-// provisional rating marked with a ?, under a line that says what the
-// mark means; stats show the rating with its ± and games.
-func TestLeaderboardLines(t *testing.T) {
-	board := []cribbage.Standing{
-		{Rank: 1, UserID: "a", Name: "Alice", Games: 12, Wins: 8, Losses: 4, Rating: cribbage.Rating{R: 1623.4, RD: 71.6, Games: 12}},
-		{Rank: 2, UserID: "b", Name: "Bob", Games: 1, Wins: 1, Losses: 0, Rating: cribbage.Rating{R: 1662.3, RD: 290.3, Games: 1, Provisional: true}},
-	}
-	r := render.Leaderboard(board, cribbage.Season{Number: 2, Name: "Winter"}, true, "last 7 days", "")
-	want := "**1.** Alice · **1623** · 8–4 · 12 games\n" +
-		"*Provisional (?) — too few recent games to be sure yet:*\n" +
-		"**2.** Bob · **1662?** · 1–0 · 1 game"
-	if got := r.Embeds[0].Description; got != want {
-		t.Errorf("board:\n%s\nwant:\n%s", got, want)
-	}
-	if got := r.Embeds[0].Title; got != "Cribbage leaderboard · Season 2 · Winter · last 7 days" {
-		t.Errorf("title %q", got)
-	}
-	for _, l := range strings.Split(r.Embeds[0].Description, "\n") {
-		if n := len([]rune(l)); n > 60 {
-			t.Errorf("%d characters, long for a phone: %s", n, l)
-		}
-	}
-	if got := render.RatingLine(board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
-		t.Errorf("stats line %q", got)
-	}
-	past := render.Leaderboard(nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
-	if past != "No games between people in Season 1 yet." {
-		t.Errorf("an empty past season: %q", past)
 	}
 }
 
@@ -134,5 +85,33 @@ func TestUserMessagesNeverShowInternalText(t *testing.T) {
 		if strings.Contains(got, "engine:") || strings.Contains(got, "store:") {
 			t.Errorf("internal text reaches the player: %q", got)
 		}
+	}
+}
+
+// TestRecordsSpeakWhoseLanguage: a French client's stats and seasons,
+// which only they see, are in French; the leaderboard they ask for is
+// the channel's, in the server's language: English until an admin
+// chooses French.
+func TestRecordsSpeakWhoseLanguage(t *testing.T) {
+	u := newUnit(t)
+	club := func(sub string) *discordgo.InteractionResponse {
+		ic := discordtest.CommandOf(command.Club, guild, channel, alice, sub)
+		ic.Locale = discordgo.French
+		return u.ok(ic)
+	}
+	if title := club("stats").Data.Embeds[0].Title; !strings.HasPrefix(title, "Stats de cribbage") {
+		t.Errorf("a French client's stats: %q", title)
+	}
+	if title := club("seasons").Data.Embeds[0].Title; title != "Saisons de cribbage" {
+		t.Errorf("a French client's seasons: %q", title)
+	}
+	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Cribbage leaderboard") {
+		t.Errorf("the leaderboard of an English server: %q", title)
+	}
+	if _, err := u.admin(ada, "settings", opt("language", "fr")); err != nil {
+		t.Fatal(err)
+	}
+	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Classement de cribbage") {
+		t.Errorf("the leaderboard of a French server: %q", title)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -116,18 +117,18 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	tr := &cribbage.Tournament{ID: 1, Name: "Club open", GamesPerRound: 1, Rounds: 3, Points: 121, Status: cribbage.TournamentPlayoff,
 		Entrants: []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}},
 		Playoff:  [][]cribbage.PlayoffMatch{{{A: "a", B: "d"}, {A: "b", B: "c"}}}}
-	text := render.TournamentText(tr, nil)
+	text := render.TournamentText(lang.English, tr, nil)
 	if strings.Contains(text, "the final") || strings.Count(text, "a semi-final") != 2 {
 		t.Errorf("the semi-finals as the message shows them:\n%s", text)
 	}
 	next := &cribbage.Table{ChannelID: "c1", Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "d", Name: "Di"}},
 		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Playoff: true, Game: 1}, State: &engine.State{}}
-	out := render.IntroduceTournamentGame(tr, nil, next)
+	out := render.IntroduceTournamentGame(lang.English, tr, nil, next)
 	if line := out[len(out)-1].Payload; !strings.Contains(line, "a semi-final, best of 3") {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}
 	tr.Playoff = append(tr.Playoff, []cribbage.PlayoffMatch{{A: "a", B: "b"}})
-	if text := render.TournamentText(tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
+	if text := render.TournamentText(lang.English, tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
 		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
@@ -152,7 +153,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	tr, _ := u.store.Tournament(context.Background(), 1)
 	tables, _ := u.store.TournamentTables(context.Background(), 1)
-	text := render.Tournament(tr, tables).Content
+	text := render.Tournament(lang.English, tr, tables).Content
 	if n := utf8.RuneCountInString(text); n > render.MaxContent {
 		t.Fatalf("%d characters", n)
 	}

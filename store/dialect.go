@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // dialect is everything that differs between the databases the store
@@ -50,22 +51,59 @@ type conn struct {
 	db *sql.DB
 	d  dialect
 
-	// stmts caches prepared statements for the hot queries: SQLite
-	// otherwise parses each statement every time it runs.
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt
+	// stmts caches prepared statements: SQLite otherwise parses each
+	// statement every time it runs, which cost a move more than running
+	// its reads did. Once prepareReads is set (the schema is final),
+	// every read is prepared too, up to maxPrepared statements (a query
+	// written for its arguments, such as an IN list, can be many).
+	stmtMu       sync.Mutex
+	stmts        map[string]*sql.Stmt
+	prepareReads atomic.Bool
 }
+
+// maxPrepared bounds the statements conn keeps prepared.
+const maxPrepared = 400
 
 func newConn(db *sql.DB, d dialect) *conn {
 	return &conn{db: db, d: d, stmts: map[string]*sql.Stmt{}}
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := c.preparedRead(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return c.db.QueryContext(ctx, c.d.bind(query), args...)
 }
 
 func (c *conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := c.preparedRead(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return c.db.QueryRowContext(ctx, c.d.bind(query), args...)
+}
+
+// preparedRead is the prepared statement for a read, or nil when reads
+// are not prepared, the cache is full, or preparing failed (the query
+// then runs unprepared, and fails there if it is wrong).
+func (c *conn) preparedRead(ctx context.Context, query string) *sql.Stmt {
+	if !c.prepareReads.Load() {
+		return nil
+	}
+	c.stmtMu.Lock()
+	st, ok := c.stmts[query]
+	full := len(c.stmts) >= maxPrepared
+	c.stmtMu.Unlock()
+	if ok {
+		return st
+	}
+	if full {
+		return nil
+	}
+	st, err := c.prepared(ctx, query)
+	if err != nil {
+		return nil
+	}
+	return st
 }
 
 // prepared returns the prepared statement for query, preparing it once;
@@ -135,9 +173,15 @@ func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.c.preparedRead(ctx, query); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
 	return t.tx.QueryContext(ctx, t.c.d.bind(query), args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.c.preparedRead(ctx, query); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
 	return t.tx.QueryRowContext(ctx, t.c.d.bind(query), args...)
 }

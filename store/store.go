@@ -93,6 +93,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
 	d.migrated = true
+	s.db.prepareReads.Store(true)
 	return s, nil
 }
 

@@ -141,6 +141,10 @@ func ValidView(s string) bool {
 	return true
 }
 
+// SeatView is the view version of seat at game g: what a click on the
+// seat's view names, and what the change it asks for checks it against.
+func SeatView(g *engine.State, seat int) string { return ViewVersion(g.ViewFor(seat)) }
+
 // ViewVersion hashes what a seat sees and decides on into a short token.
 func ViewVersion(v engine.View) string {
 	h := fnv.New32a()

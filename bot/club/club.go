@@ -8,7 +8,6 @@ package club
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -51,13 +50,18 @@ type Answers struct {
 // people in the season, or in its last 7 or 30 days.
 func (a *Answers) Leaderboard(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	opts := command.Options(ic)
+	// The channel sees it: the server's language.
+	l, err := a.serverLang(ctx, ic)
+	if err != nil {
+		return nil, err
+	}
 	period, since := "", time.Time{}
 	if o, ok := opts["period"]; ok {
 		switch o.StringValue() {
 		case "week":
-			period, since = "last 7 days", a.Now().Add(-7*24*time.Hour)
+			period, since = l.T("cmd.choice.period.week"), a.Now().Add(-7*24*time.Hour)
 		case "month":
-			period, since = "last 30 days", a.Now().Add(-30*24*time.Hour)
+			period, since = l.T("cmd.choice.period.month"), a.Now().Add(-30*24*time.Hour)
 		}
 	}
 	seasons, err := a.Store.Seasons(ctx, ic.GuildID)
@@ -78,7 +82,7 @@ func (a *Answers) Leaderboard(ctx context.Context, ic *discordgo.Interaction) (*
 	}
 	uid, _ := command.User(ic)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Leaderboard(board, se, se.Number == len(seasons), period, uid).Response(false)}, nil
+		Data: Leaderboard(l, board, se, se.Number == len(seasons), period, uid).Response(false)}, nil
 }
 
 // Stats shows a player's record and numbers, and against another player
@@ -106,20 +110,20 @@ func (a *Answers) Stats(ctx context.Context, ic *discordgo.Interaction) (*discor
 	if st.Name != "" {
 		name = st.Name
 	}
-	var vs *render.Versus
+	var vs *Versus
 	if o, ok := opts["vs"]; ok {
 		other := o.UserValue(nil)
 		h, err := a.Store.HeadToHead(ctx, ic.GuildID, uid, other.ID)
 		if err != nil {
 			return nil, err
 		}
-		vs = &render.Versus{Name: other.Username, Record: h}
+		vs = &Versus{Name: other.Username, Record: h}
 		if ru, ok := ic.ApplicationCommandData().Resolved.Users[other.ID]; ok {
 			vs.Name = command.DisplayName(ru)
 		}
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Stats(st, &n, name, vs).Response(true)}, nil
+		Data: Stats(command.Lang(ic), st, &n, name, vs).Response(true)}, nil
 }
 
 // Count counts any hand with its breakdown, as players say it aloud:
@@ -160,6 +164,19 @@ func (a *Answers) Count(ctx context.Context, ic *discordgo.Interaction) (*discor
 		Data: render.Message{Content: render.CountText(l, hand, starter, crib)}.Response(!share)}, nil
 }
 
+// serverLang is the language of what the channel sees of a command's
+// answer: the server's setting, else its own locale (lang.Server).
+func (a *Answers) serverLang(ctx context.Context, ic *discordgo.Interaction) (lang.Lang, error) {
+	if ic.GuildID == "" {
+		return command.Lang(ic), nil
+	}
+	settings, err := a.Store.GuildSettings(ctx, ic.GuildID)
+	if err != nil {
+		return lang.English, err
+	}
+	return lang.Server(settings.Language, command.GuildLocale(ic)), nil
+}
+
 func (a *Answers) Rules(ctx context.Context, ic *discordgo.Interaction) (*discordgo.InteractionResponse, error) {
 	return render.Ephemeral(render.Rules(command.Lang(ic))), nil
 }
@@ -175,7 +192,7 @@ func (a *Answers) Seasons(ctx context.Context, ic *discordgo.Interaction) (*disc
 		return nil, err
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-		Data: render.Seasons(seasons).Response(true)}, nil
+		Data: Seasons(command.Lang(ic), seasons).Response(true)}, nil
 }
 
 // SeasonNew starts the server's next season, for a member who may
@@ -198,8 +215,12 @@ func (a *Answers) SeasonNew(ctx context.Context, ic *discordgo.Interaction) (*di
 	if err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("🏁 **%s** has begun, started by <@%s>. Every rating starts again at 1500, provisional until a few games are played. "+
-		"Season %d's leaderboard stays as it ended: `/%s leaderboard season: %d`.", render.SeasonTitle(se), uid, se.Number-1, command.Club, se.Number-1)
+	// The channel is told, in the server's language.
+	l, err := a.serverLang(ctx, ic)
+	if err != nil {
+		return nil, err
+	}
+	text := SeasonBegun(l, se, uid)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: render.Message{Content: text}.Response(false)}, nil
 }

@@ -2,7 +2,6 @@ package club
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -43,7 +42,7 @@ func (a *Answers) Status(ctx context.Context, ic *discordgo.Interaction) (*disco
 		l = lang.Server(settings.Language, t.Locale)
 	}
 	r := render.Table(l, t, "")
-	render.UploadBoard(&r, t)
+	render.UploadBoard(l, &r, t)
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(!public)}, nil
 }
 
@@ -67,6 +66,8 @@ func (a *Answers) Autocomplete(ctx context.Context, ic *discordgo.Interaction) (
 	if err != nil {
 		return nil, err
 	}
+	// Suggestions are the user's alone: their language.
+	l := command.Lang(ic)
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, t := range tables {
 		if len(choices) == 25 {
@@ -76,7 +77,7 @@ func (a *Answers) Autocomplete(ctx context.Context, ic *discordgo.Interaction) (
 		for _, s := range t.Seats {
 			names = append(names, s.Name)
 		}
-		label := fmt.Sprintf("Table %d · %s · %s", t.ID, strings.Join(names, ", "), t.Status)
+		label := l.T("autocomplete.table", "ID", t.ID, "Names", strings.Join(names, ", "), "Status", l.T("status."+string(t.Status)))
 		if r := []rune(label); len(r) > 100 {
 			label = string(r[:99]) + "…"
 		}

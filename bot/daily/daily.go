@@ -12,13 +12,13 @@ package daily
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
@@ -38,7 +38,19 @@ type Answers struct {
 	REST *rest.Client
 	// Now is the clock: the day is its UTC date.
 	Now func() time.Time
-	Log *slog.Logger
+	// Speak is the language of a server's channels, for the posts the
+	// timers make with nobody clicking (bot's speakServer); nil speaks
+	// English.
+	Speak func(ctx context.Context, guildID string) lang.Lang
+	Log   *slog.Logger
+}
+
+// speak is the language of a server's post.
+func (a *Answers) speak(ctx context.Context, guildID string) lang.Lang {
+	if a.Speak == nil {
+		return lang.English
+	}
+	return a.Speak(ctx, guildID)
 }
 
 // hand is a day's hand. A day's hand can always be dealt (its date is a
@@ -58,7 +70,7 @@ func (a *Answers) Hand(ctx context.Context, ic *discordgo.Interaction) (*discord
 func (a *Answers) Open(ctx context.Context, ic *discordgo.Interaction, day cribbage.Day, _ engine.CardSet) (*discordgo.InteractionResponse, error) {
 	note := ""
 	if today := cribbage.DayOf(a.Now()); day != today {
-		note = fmt.Sprintf("⏰ That post was %s's hand, which is over. Here is today's.", render.DailyDate(day))
+		note = command.Lang(ic).T("daily.note.post-over", "Date", Date(command.Lang(ic), day))
 	}
 	return a.open(ctx, ic, note)
 }
@@ -75,7 +87,7 @@ func (a *Answers) open(ctx context.Context, ic *discordgo.Interaction, note stri
 	given, err := a.Store.DailyAnswerOf(ctx, uid, day)
 	switch {
 	case err == nil:
-		m, err := a.result(ctx, ic, d, given, "You have answered today's hand; here is how your throw did. A new hand comes tomorrow.")
+		m, err := a.result(ctx, ic, d, given, command.Lang(ic).T("daily.note.answered-tomorrow"))
 		if err != nil {
 			return nil, err
 		}
@@ -83,7 +95,7 @@ func (a *Answers) open(ctx context.Context, ic *discordgo.Interaction, note stri
 	case !errors.Is(err, cribbage.ErrNoDailyAnswer):
 		return nil, err
 	}
-	return message(render.DailyView(d, day, 0, note)), nil
+	return message(View(command.Lang(ic), d, day, 0, note)), nil
 }
 
 // Select toggles a card of the view for the crib, in the view itself.
@@ -92,7 +104,7 @@ func (a *Answers) Select(ctx context.Context, ic *discordgo.Interaction, day cri
 	if !ok || err != nil {
 		return resp, err
 	}
-	return update(render.DailyView(d, day, selected, "")), nil
+	return update(View(command.Lang(ic), d, day, selected, "")), nil
 }
 
 // Throw answers the day's hand with the cards chosen, once: the answer
@@ -106,7 +118,9 @@ func (a *Answers) Throw(ctx context.Context, ic *discordgo.Interaction, day crib
 	}
 	_, gave, ok := d.Judge(throw)
 	if !ok {
-		return update(render.DailyView(d, day, throw, fmt.Sprintf("⚠️ Choose %s cards of your hand to throw.", engine.NumberWord(d.Options.DiscardSize())))), nil
+		l := command.Lang(ic)
+		want := d.Options.DiscardSize()
+		return update(View(l, d, day, throw, l.N("daily.note.choose", want, "Word", render.NumberWord(l, want)))), nil
 	}
 	uid, name := command.User(ic)
 	ans := cribbage.DailyAnswer{Day: day, UserID: uid, Name: name, GuildID: serverOf(ic), Throw: throw, GaveUp: gave, At: a.Now()}
@@ -116,7 +130,7 @@ func (a *Answers) Throw(ctx context.Context, ic *discordgo.Interaction, day crib
 		if ans, err = a.Store.DailyAnswerOf(ctx, uid, day); err != nil {
 			return nil, err
 		}
-		note = "You had answered today's hand already: your first answer stands."
+		note = command.Lang(ic).T("daily.note.answered-already")
 	case err != nil:
 		return nil, err
 	default:
@@ -142,13 +156,14 @@ func (a *Answers) stillOpen(ctx context.Context, ic *discordgo.Interaction, day 
 	given, err := a.Store.DailyAnswerOf(ctx, uid, today)
 	switch {
 	case err == nil:
-		m, err := a.result(ctx, ic, d, given, "You have answered today's hand; here is how your throw did.")
+		m, err := a.result(ctx, ic, d, given, command.Lang(ic).T("daily.note.answered"))
 		return d, false, update(m), err
 	case !errors.Is(err, cribbage.ErrNoDailyAnswer):
 		return d, false, nil, err
 	}
 	if day != today {
-		return d, false, update(render.DailyView(d, today, 0, fmt.Sprintf("⏰ %s's hand is over. Here is today's.", render.DailyDate(day)))), nil
+		l := command.Lang(ic)
+		return d, false, update(View(l, d, today, 0, l.T("daily.note.over", "Date", Date(l, day)))), nil
 	}
 	return d, true, nil, nil
 }
@@ -161,10 +176,11 @@ func (a *Answers) result(ctx context.Context, ic *discordgo.Interaction, d ai.Da
 	if err != nil {
 		return render.Message{}, err
 	}
-	more := []string{render.StreakLine(streak)}
+	l := command.Lang(ic)
+	more := []string{StreakLine(l, streak)}
 	inServer := serverOf(ic) != ""
 	if inServer {
-		line, err := a.placeLine(ctx, serverOf(ic), ans.UserID, ans.Day)
+		line, err := a.placeLine(ctx, l, serverOf(ic), ans.UserID, ans.Day)
 		if err != nil {
 			return render.Message{}, err
 		}
@@ -178,9 +194,9 @@ func (a *Answers) result(ctx context.Context, ic *discordgo.Interaction, d ai.Da
 		for _, h := range own {
 			total += h.GaveUp
 		}
-		more = append(more, fmt.Sprintf("📅 This month: %d day%s answered, %.2f points given up in all.", len(own), render.Plural(len(own)), total))
+		more = append(more, l.N("daily.this-month", len(own), "Gave", l.Float(total, 2)))
 	}
-	m := render.DailyResult(d, ans, more, inServer)
+	m := Result(l, d, ans, more, inServer)
 	if note != "" {
 		m.Content = note + "\n" + m.Content
 	}
@@ -189,18 +205,17 @@ func (a *Answers) result(ctx context.Context, ic *discordgo.Interaction, d ai.Da
 
 // placeLine says where a player stands in the server's month, as far as
 // the hands revealed: today's answers join the table tomorrow.
-func (a *Answers) placeLine(ctx context.Context, guildID, uid string, today cribbage.Day) (string, error) {
+func (a *Answers) placeLine(ctx context.Context, l lang.Lang, guildID, uid string, today cribbage.Day) (string, error) {
 	totals, err := a.Store.DailyTotals(ctx, guildID, today.MonthStart(), today)
 	if err != nil {
 		return "", err
 	}
 	for i, t := range totals {
 		if t.UserID == uid {
-			return fmt.Sprintf("📅 This month here, to yesterday: **%s of %d**, %.2f points given up over %d day%s. Today's answer counts from tomorrow.",
-				ordinal(i+1), len(totals), t.GaveUp, t.Days, render.Plural(t.Days)), nil
+			return l.N("daily.place", t.Days, "Place", i+1, "Of", len(totals), "Gave", l.Float(t.GaveUp, 2)), nil
 		}
 	}
-	return "📅 Your answer joins this server's month tomorrow, when the hand is revealed here.", nil
+	return l.T("daily.place.tomorrow"), nil
 }
 
 // streakWindow is how far back one read for a streak looks; a longer
@@ -222,21 +237,6 @@ func (a *Answers) streak(ctx context.Context, uid string, today cribbage.Day) (i
 			return n, nil
 		}
 	}
-}
-
-// ordinal writes 1 as 1st.
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // MonthTable answers /cribbage-daily month: the server's month so far
@@ -262,7 +262,7 @@ func (a *Answers) month(ctx context.Context, ic *discordgo.Interaction) (*discor
 		if err != nil {
 			return nil, err
 		}
-		return render.Ephemeral(render.DailyOwnMonth(own, today.MonthStart(), streak)), nil
+		return render.Ephemeral(OwnMonth(command.Lang(ic), own, today.MonthStart(), streak)), nil
 	}
 	from, over := today.MonthStart(), false
 	if from == today {
@@ -272,7 +272,7 @@ func (a *Answers) month(ctx context.Context, ic *discordgo.Interaction) (*discor
 	if err != nil {
 		return nil, err
 	}
-	return message(render.DailyMonth(totals, from, uid, over)), nil
+	return message(Month(command.Lang(ic), totals, from, uid, over)), nil
 }
 
 // Settings answers /cribbage-admin daily: shows where and when the
@@ -287,7 +287,7 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 	}
 	opts := command.Options(ic)
 	if len(opts) == 0 {
-		return render.Ephemeral(render.DailySettingsText(cur)), nil
+		return render.Ephemeral(SettingsText(command.Lang(ic), cur)), nil
 	}
 	if o, ok := opts["channel"]; ok {
 		cur.ChannelID = o.Value.(string)
@@ -299,7 +299,8 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 		cur.ChannelID = ""
 	}
 	if _, ok := opts["channel"]; !ok && cur.ChannelID == "" && opts["off"] == nil {
-		return render.Ephemeral("⚠️ Choose the channel that gets the daily hand too: `/cribbage-admin daily channel: #cribbage hour: 9`. Nothing was changed."), nil
+		l := command.Lang(ic)
+		return render.Ephemeral(l.T("daily.settings.need-channel", "Example", settingsExample(l))), nil
 	}
 	cur.UpdatedBy, _ = command.User(ic)
 	saved, err := a.Store.SetDailySettings(ctx, cur)
@@ -307,7 +308,8 @@ func (a *Answers) Settings(ctx context.Context, ic *discordgo.Interaction) (*dis
 		return nil, err
 	}
 	a.Log.Info("daily hand settings changed", "interaction", ic.ID, "guild", ic.GuildID, "by", saved.UpdatedBy, "channel", saved.ChannelID, "hour", saved.Hour)
-	return render.Ephemeral("✅ Saved. " + render.DailySettingsText(saved)), nil
+	l := command.Lang(ic)
+	return render.Ephemeral(l.T("daily.settings.saved", "Settings", SettingsText(l, saved))), nil
 }
 
 // message is a new private message.

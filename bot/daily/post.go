@@ -9,7 +9,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
-	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/bot/sender"
 	"github.com/cribbage-bot/cribbage/engine/ai"
@@ -54,7 +53,7 @@ func (a *Answers) Post(ctx context.Context, now time.Time) {
 // post is a server's post of day, as queued: today's hand d, and the
 // reveal of y, the day before's.
 func (a *Answers) post(ctx context.Context, ds cribbage.DailySettings, day cribbage.Day, d, y ai.Daily) ([]cribbage.Outbound, error) {
-	var reveal *render.Reveal
+	var reveal *Reveal
 	answers, err := a.Store.DailyAnswers(ctx, ds.GuildID, day-1)
 	if err != nil {
 		return nil, err
@@ -66,13 +65,13 @@ func (a *Answers) post(ctx context.Context, ds cribbage.DailySettings, day cribb
 		if err != nil {
 			return nil, err
 		}
-		reveal = &render.Reveal{Hand: y, Day: day - 1, Answers: answers, Month: month}
+		reveal = &Reveal{Hand: y, Day: day - 1, Answers: answers, Month: month}
 	}
-	body, err := json.Marshal(render.DailyPost(d, day, reveal).Body())
+	body, err := json.Marshal(BodyOf(Post(a.speak(ctx, ds.GuildID), d, day, reveal)))
 	if err != nil {
 		return nil, err
 	}
-	return []cribbage.Outbound{{ChannelID: ds.ChannelID, Kind: render.KindDaily, Payload: string(body)}}, nil
+	return []cribbage.Outbound{{ChannelID: ds.ChannelID, Kind: Kind, Payload: string(body)}}, nil
 }
 
 // postBody is a queued post as sent: its parts kept as queued, and the
@@ -91,7 +90,7 @@ type postBody struct {
 // announcement to next (the story's).
 func (a *Answers) Deliver(next sender.Deliverer) sender.Deliverer {
 	return func(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
-		if it.Kind != render.KindDaily {
+		if it.Kind != Kind {
 			return next(ctx, it)
 		}
 		return nil, a.deliver(ctx, it)

@@ -29,7 +29,7 @@ func (r *rig) openViewShowing(seat int) string {
 	t := r.table()
 	shows := render.Hand(lang.English, t, seat, 0, "")
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: shows.Response(true)})
-	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)),
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat),
 		Token: cribbage.MessageToken{Token: i.Token, At: r.clock.Now()}, Shows: &shows})
 	r.settle()
 	return i.Token
@@ -44,7 +44,7 @@ func (r *rig) refreshShowing(seat int, view discordtest.Message) {
 	t := r.table()
 	shows := render.Hand(lang.English, t, seat, 0, "")
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
-	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)),
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat),
 		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
 	r.settle()
 }
@@ -115,7 +115,7 @@ func TestAStartRepeatsNoEditOfAHandView(t *testing.T) {
 		r.settle()
 		shows := render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note))
 		r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
-		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.ViewVersion(tb.State.ViewFor(mover)),
+		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.SeatView(tb.State, mover),
 			Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
 		r.s.Released(i.ID)
 		r.settle()

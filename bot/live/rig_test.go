@@ -333,7 +333,7 @@ func (r *rig) clickView(seat int, viewID string) string {
 	}
 	t := r.table()
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
-	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)),
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat),
 		Token: cribbage.MessageToken{MessageID: viewID, Token: i.Token, At: r.clock.Now()}})
 	r.settle()
 	return i.Token
@@ -356,7 +356,7 @@ func (r *rig) answerView(i *discordgo.Interaction, seat int) {
 func (r *rig) record(i *discordgo.Interaction, seat int, at time.Time) {
 	r.t.Helper()
 	t := r.table()
-	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.ViewVersion(t.State.ViewFor(seat)),
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat),
 		Token: cribbage.MessageToken{Token: i.Token, At: at}})
 }
 
@@ -422,7 +422,7 @@ func shownBy(t *testing.T, doc []byte) shown {
 func checkShows(t *testing.T, q discordtest.Request, tb *cribbage.Table, want render.Message) {
 	t.Helper()
 	if len(q.Uploads()) > 0 {
-		render.UploadBoard(&want, tb)
+		render.UploadBoard(lang.English, &want, tb)
 	}
 	doc, err := json.Marshal(want.Edit("", ""))
 	if err != nil {

@@ -332,7 +332,7 @@ func (l *live) choosing(k seatKey, g *engine.State) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.views[k]
-	return ok && !w.clobbered && w.view == click.ViewVersion(g.ViewFor(k.seat))
+	return ok && !w.clobbered && w.view == click.SeatView(g, k.seat)
 }
 
 // viewCurrent reports whether seat's view shows version, by what this
@@ -957,7 +957,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token, r.Content)
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	shows := s.l.wrote(k, t.Version, click.ViewVersion(t.State.ViewFor(v.Seat)), sum, err == nil)
+	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
@@ -1021,7 +1021,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	}
 	speak := s.speak(ctx, t)
 	r := render.Table(speak, t, m.Board)
-	newBoard := render.BoardKey(t) != m.Board
+	newBoard := render.BoardKey(speak, t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {
 		if wait := s.l.boardWait(t.ID, s.opts.Now()); wait > 0 {
 			newBoard = false
@@ -1062,7 +1062,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	key, err := s.editTableMessage(ctx, t, m, viaToken, func() (render.Message, string) {
 		sent = render.Table(speak, t, m.Board)
 		if newBoard {
-			return sent, render.UploadBoard(&sent, t)
+			return sent, render.UploadBoard(speak, &sent, t)
 		}
 		return sent, m.Board
 	})
@@ -1103,8 +1103,9 @@ func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threa
 		// message there is an answer or a followup (bot/story).
 		return nil
 	}
-	r := render.Table(s.speak(ctx, t), t, "")
-	key := render.UploadBoard(&r, t)
+	l := s.speak(ctx, t)
+	r := render.Table(l, t, "")
+	key := render.UploadBoard(l, &r, t)
 	send := r.Send()
 	body := rest.MessageCreate{MessageSend: send, Nonce: nonce, EnforceNonce: nonce != ""}
 	raw, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(t.ChannelID),

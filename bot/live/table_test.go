@@ -195,7 +195,7 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 			t.Fatal("the hand's play changed the board fewer than twice")
 		}
 		r.advance(tokenEditGap)
-		before := render.BoardKey(r.table())
+		before := render.BoardKey(lang.English, r.table())
 		mark := r.mark()
 		tb, _ := r.move(r.table().State.Turn)
 		r.settle()
@@ -205,7 +205,7 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 		}
 		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 		uploaded := len(edits[0].Uploads()) > 0
-		if render.BoardKey(tb) == before {
+		if render.BoardKey(lang.English, tb) == before {
 			if uploaded {
 				t.Fatal("a board uploaded though it did not change")
 			}
@@ -235,8 +235,8 @@ func TestANewBoardWaitsForItsGap(t *testing.T) {
 			t.Fatalf("%d edits once the gap was over, want one with the board", len(edits))
 		}
 		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
-		if got := r.message().Board; got != render.BoardKey(tb) {
-			t.Errorf("the board recorded is %q, want %q", got, render.BoardKey(tb))
+		if got := r.message().Board; got != render.BoardKey(lang.English, tb) {
+			t.Errorf("the board recorded is %q, want %q", got, render.BoardKey(lang.English, tb))
 		}
 		break
 	}

@@ -132,7 +132,7 @@ func TestAnEditOfTheOlderViewIsNotCountedForTheNewer(t *testing.T) {
 	before, at := r.table(), r.clock.Now()
 	r.answerView(newer, seat)
 	noted := func() {
-		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: before.Version, View: click.ViewVersion(before.State.ViewFor(seat)),
+		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: before.Version, View: click.SeatView(before.State, seat),
 			Token: cribbage.MessageToken{Token: newer.Token, At: at}})
 	}
 	r.afterHandViews.Store(&noted)

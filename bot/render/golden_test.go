@@ -109,7 +109,7 @@ func TestGoldenRenders(t *testing.T) {
 			golden(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
 
 			tb, items := goldenTable(t, tc.opts, firstHandDone)
-			record, ok := Compose(Gather(items, tb.ID, 0))
+			record, ok := Compose(lang.English, Gather(lang.English, items, tb.ID, 0))
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}
@@ -137,7 +137,7 @@ func TestGoldenRendersInFrench(t *testing.T) {
 			golden(t, "fr-"+tc.name+"-hand.json", Hand(fr, tb, tb.State.Turn, 0, ""))
 
 			tb, items := goldenTableIn(t, fr, tc.opts, firstHandDone)
-			record, ok := Compose(Gather(items, tb.ID, 0))
+			record, ok := Compose(fr, Gather(fr, items, tb.ID, 0))
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}

@@ -69,8 +69,8 @@ func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, not
 	return Message{Content: strings.Join(lines, "\n"), Components: rows}
 }
 
-// cardRows lays card buttons out five to a row.
-func cardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+// CardRows lays card buttons out five to a row.
+func CardRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
 	var rows []discordgo.MessageComponent
 	for len(buttons) > 0 {
 		n := min(5, len(buttons))
@@ -93,7 +93,7 @@ func discardControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, 
 		return append(lines, waitingLine(l, t)), nil
 	}
 	selected &= v.Hand
-	lines = append(lines, l.N("hand.choose", want, "Word", numberWord(l, want), "Crib", crib))
+	lines = append(lines, l.N("hand.choose", want, "Word", NumberWord(l, want), "Crib", crib))
 	if selected != 0 {
 		lines = append(lines, l.T("hand.chosen", "Cards", engine.DisplayCards(selected.Cards())))
 	}
@@ -106,7 +106,7 @@ func discardControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, 
 		}
 		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: style, CustomID: click.ID{Action: click.Select, Table: t.ID, View: ver, Cards: next}.String()})
 	}
-	rows := cardRows(buttons)
+	rows := CardRows(buttons)
 	confirm := discordgo.Button{Label: l.T("button.confirm"), Style: discordgo.SuccessButton, Disabled: selected.Len() != want,
 		CustomID: click.ID{Action: click.Discard, Table: t.ID, View: ver, Cards: selected}.String()}
 	return lines, append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{confirm}})
@@ -134,7 +134,7 @@ func playControls(l lang.Lang, t *cribbage.Table, v engine.View, ver string, lin
 		buttons = append(buttons, discordgo.Button{Label: c.Display(), Style: discordgo.PrimaryButton, Disabled: !legal.Has(c),
 			CustomID: click.ID{Action: click.Play, Table: t.ID, View: ver, Card: c}.String()})
 	}
-	return lines, cardRows(buttons)
+	return lines, CardRows(buttons)
 }
 
 // showControls: with manual counting, the counter claims through a form.

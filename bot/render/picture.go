@@ -14,19 +14,21 @@ import (
 // boardFile is the board picture's name on the table message.
 const boardFile = "board.png"
 
-// boardOf is the board of a table's game, or false before the game.
-func boardOf(t *cribbage.Table) (picture.Board, bool) {
+// boardOf is the board of a table's game, labelled in l, or false
+// before the game.
+func boardOf(l lang.Lang, t *cribbage.Table) (picture.Board, bool) {
 	if g := t.State; g != nil {
-		return BoardAt(t, g.Scores, g.Back, g.Result), true
+		return BoardAt(l, t, g.Scores, g.Back, g.Result), true
 	}
 	return picture.Board{}, false
 }
 
 // BoardAt is the table's board with the pegs at scores and back (the back
 // pegs at the front ones for a game saved before they were kept), and the
-// winner and skunks of result if the game is over.
-func BoardAt(t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
-	b := picture.Board{Target: t.Options.Target}
+// winner and skunks of result if the game is over, labelled in l.
+func BoardAt(l lang.Lang, t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
+	b := picture.Board{Target: t.Options.Target, Words: picture.BoardWords{Wins: l.T("picture.wins"), Skunked: l.T("picture.skunked"),
+		DoubleSkunk: l.T("picture.double-skunk"), SkunkLine: l.T("picture.skunk-line"), DoubleSkunkLine: l.T("picture.double-skunk-line")}}
 	for side := range t.Options.Sides() {
 		s := picture.Side{Name: sideName(t, side), Score: scores[side], Back: scores[side]}
 		if len(back) == len(scores) {
@@ -52,22 +54,24 @@ func showBoard(r *Message, t *cribbage.Table, board string) {
 	}
 }
 
-// UploadBoard puts a freshly drawn board on r, replacing any picture the
-// message had, and returns its key; "" when the table has no game yet.
-func UploadBoard(r *Message, t *cribbage.Table) string {
-	b, ok := boardOf(t)
+// UploadBoard puts a freshly drawn board on r, labelled in r's language
+// l, replacing any picture the message had, and returns its key; "" when
+// the table has no game yet.
+func UploadBoard(l lang.Lang, r *Message, t *cribbage.Table) string {
+	b, ok := boardOf(l, t)
 	if !ok || len(r.Embeds) == 0 {
 		return ""
 	}
 	r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
-	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(b.Render()))}}
+	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(b.PNG())}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: boardFile}}
 	return b.Key()
 }
 
-// BoardKey is the key of the board a table's message should show, or "".
-func BoardKey(t *cribbage.Table) string {
-	if b, ok := boardOf(t); ok {
+// BoardKey is the key of the board a table's message in l should show,
+// or "".
+func BoardKey(l lang.Lang, t *cribbage.Table) string {
+	if b, ok := boardOf(l, t); ok {
 		return b.Key()
 	}
 	return ""

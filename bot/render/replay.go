@@ -116,7 +116,7 @@ func Replay(l lang.Lang, t *cribbage.Table, hands []ReplayHand, n int) Message {
 		}
 		deal.Hands = append(deal.Hands, row)
 	}
-	board := BoardAt(t, h.scores, h.back, h.result)
+	board := BoardAt(l, t, h.scores, h.back, h.result)
 	board.Title = l.T("replay.after", "N", h.no)
 	embeds := []*discordgo.MessageEmbed{
 		{Title: l.T("replay.title", "ID", t.ID, "Hand", n, "Hands", len(hands)), Color: 0x2e7d32, Description: desc,
@@ -125,7 +125,7 @@ func Replay(l lang.Lang, t *cribbage.Table, hands []ReplayHand, n int) Message {
 	}
 	files := []*discordgo.File{
 		{Name: "deal.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(deal.Render()))},
-		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(board.Render()))},
+		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(board.PNG())},
 	}
 	buttons := []discordgo.MessageComponent{
 		discordgo.Button{Label: l.T("replay.previous"), Style: discordgo.SecondaryButton, Disabled: n == 1,

@@ -12,8 +12,8 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// numberWord is n in words in l, up to thirty-one; digits beyond.
-func numberWord(l lang.Lang, n int) string {
+// NumberWord is n in words in l, up to thirty-one; digits beyond.
+func NumberWord(l lang.Lang, n int) string {
 	words := strings.Split(l.T("speech.numbers"), ",")
 	if n >= 0 && n < len(words) {
 		return strings.TrimSpace(words[n])
@@ -52,13 +52,13 @@ func spoken(l lang.Lang, b engine.Breakdown) string {
 	for _, it := range b.Items {
 		if it.Kind == engine.KindFifteen {
 			running += it.Points
-			parts = append(parts, l.T("speech.fifteen", "Total", numberWord(l, running)))
+			parts = append(parts, l.T("speech.fifteen", "Total", NumberWord(l, running)))
 		}
 	}
 	fifteensOnly := len(parts)
 	for _, p := range b.Phrases() {
 		running += p.Points
-		parts = append(parts, l.T("speech.is", "What", phrase(l, p), "Total", numberWord(l, running)))
+		parts = append(parts, l.T("speech.is", "What", phrase(l, p), "Total", NumberWord(l, running)))
 	}
 	if fifteensOnly == len(parts) {
 		return strings.Join(parts, ", ")
@@ -72,19 +72,19 @@ func phrase(l lang.Lang, p engine.Phrase) string {
 	case engine.KindRun:
 		switch p.Runs {
 		case 1:
-			return l.T("speech.run", "Len", numberWord(l, p.Len))
+			return l.T("speech.run", "Len", NumberWord(l, p.Len))
 		case 2:
-			return l.T("speech.double-run", "Len", numberWord(l, p.Len))
+			return l.T("speech.double-run", "Len", NumberWord(l, p.Len))
 		case 3:
-			return l.T("speech.triple-run", "Len", numberWord(l, p.Len))
+			return l.T("speech.triple-run", "Len", NumberWord(l, p.Len))
 		case 4:
 			return l.T("speech.double-double-run")
 		}
-		return l.T("speech.runs", "Len", numberWord(l, p.Len))
+		return l.T("speech.runs", "Len", NumberWord(l, p.Len))
 	case engine.KindPair:
 		return pairWords(l, p.Points)
 	case engine.KindFlush:
-		return l.T("speech.flush", "Len", numberWord(l, p.Len))
+		return l.T("speech.flush", "Len", NumberWord(l, p.Len))
 	}
 	return l.T("speech.nobs")
 }
@@ -111,7 +111,7 @@ func spokenPlay(l lang.Lang, items []engine.ScoreItem) string {
 		case engine.KindPair:
 			parts = append(parts, pairWords(l, it.Points))
 		case engine.KindRun:
-			parts = append(parts, l.T("speech.run", "Len", numberWord(l, it.Points)))
+			parts = append(parts, l.T("speech.run", "Len", NumberWord(l, it.Points)))
 		}
 	}
 	// Every part joined by "and", as the engine's English does.

@@ -151,8 +151,9 @@ const handColour = 0x2e7d32
 // message (through, when set, is where a message sealed earlier ends, and
 // then exactly those items go). Lines with no post after them wait: their
 // hand is not over. It stops at a thread, which must be opened first. nil
-// means nothing is ready.
-func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.OutboxItem {
+// means nothing is ready. l is the table's language, which the message
+// is measured in.
+func Gather(l lang.Lang, pending []cribbage.OutboxItem, table, through int64) []cribbage.OutboxItem {
 	var taken, run []cribbage.OutboxItem
 	for _, it := range pending {
 		if it.TableID != table || it.Kind == KindTable {
@@ -184,7 +185,7 @@ func Gather(pending []cribbage.OutboxItem, table, through int64) []cribbage.Outb
 			break
 		}
 		if through == 0 && len(taken) > 0 {
-			if _, ok := Compose(append(slices.Clone(taken), run...)); !ok {
+			if _, ok := Compose(l, append(slices.Clone(taken), run...)); !ok {
 				break
 			}
 		}
@@ -228,41 +229,42 @@ func plainPost(it cribbage.OutboxItem) bool {
 }
 
 // payloadOf reads an item as a post: a milestone's news as its line.
-func payloadOf(it cribbage.OutboxItem) (PostPayload, bool) {
+func payloadOf(l lang.Lang, it cribbage.OutboxItem) (PostPayload, bool) {
 	if it.Kind == cribbage.OutboxMilestone {
 		e, err := cribbage.ReadMilestoneNews(it.Payload)
 		if err != nil {
 			return PostPayload{}, false
 		}
-		return PostPayload{Lines: []StoryEntry{{Text: MilestoneLine(e), Hand: e.Hand}}}, true
+		return PostPayload{Lines: []StoryEntry{{Text: MilestoneLine(l, e), Hand: e.Hand}}}, true
 	}
 	var p PostPayload
 	return p, json.Unmarshal([]byte(it.Payload), &p) == nil
 }
 
-// Compose builds the message that carries items, and reports whether it
+// Compose builds the message that carries items, in the table's language
+// l (a milestone's news is worded as it is sent), and reports whether it
 // is within Discord's limits. An item that cannot be read is left out.
-func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
+func Compose(l lang.Lang, items []cribbage.OutboxItem) (StoryMessage, bool) {
 	var m StoryMessage
 	var content []string
 	joins := false // the next fragment joins the line before
 	for _, it := range items {
-		p, ok := payloadOf(it)
+		p, ok := payloadOf(l, it)
 		if !ok {
 			continue
 		}
 		if p.Content != "" {
 			content = append(content, p.Content)
 		}
-		for _, l := range p.Lines {
-			if l.Hand == 0 {
-				content = append(content, l.Text)
+		for _, ln := range p.Lines {
+			if ln.Hand == 0 {
+				content = append(content, ln.Text)
 				continue
 			}
 			n := len(m.Embeds)
-			title := l.Title
+			title := ln.Title
 			if title == "" {
-				title = handTitle(l.Hand)
+				title = l.T("record.title", "N", ln.Hand)
 			}
 			if n == 0 || m.Embeds[n-1].Title != title {
 				m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: title, Color: handColour})
@@ -272,13 +274,13 @@ func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
 			e := m.Embeds[n-1]
 			switch {
 			case e.Description == "":
-				e.Description = l.Text
-			case l.Frag && joins:
-				e.Description += " · " + l.Text
+				e.Description = ln.Text
+			case ln.Frag && joins:
+				e.Description += " · " + ln.Text
 			default:
-				e.Description += "\n" + l.Text
+				e.Description += "\n" + ln.Text
 			}
-			joins = l.Frag && !l.End
+			joins = ln.Frag && !ln.End
 		}
 		for _, u := range p.Mentions {
 			if !slices.Contains(m.Mentions, u) {
@@ -298,9 +300,6 @@ func Compose(items []cribbage.OutboxItem) (StoryMessage, bool) {
 	}
 	return m, ok && total <= maxEmbedsText
 }
-
-// handTitle titles a hand's record.
-func handTitle(n int) string { return fmt.Sprintf("Hand %d", n) }
 
 // FitMessage cuts a message that is over Discord's limits down to them,
 // so that one too long to send cannot stop a table's story: a hand's

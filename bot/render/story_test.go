@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 )
 
 // queued builds outbox items of table 1 from kinds and texts: "l:text" is a
@@ -69,11 +70,11 @@ func TestGatherCarriesAHandWithItsPost(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Gather(tt.items, 1, tt.through)
+			got := Gather(lang.English, tt.items, 1, tt.through)
 			if !slices.Equal(ids(got), tt.want) {
 				t.Errorf("gathered %v, want %v", ids(got), tt.want)
 			}
-			if m, ok := Compose(got); len(got) > 1 && !ok {
+			if m, ok := Compose(lang.English, got); len(got) > 1 && !ok {
 				t.Errorf("over Discord's limits: %d characters", len([]rune(m.Content)))
 			}
 		})
@@ -91,7 +92,7 @@ func TestComposeReadsAsAHand(t *testing.T) {
 		{ID: 4, TableID: 1, Kind: KindPost, Payload: PostPayload{Lines: []StoryEntry{{Text: "Bob: 9♣ … — fifteen two.", Hand: 2}, {Text: "**Hand 3** — Bob deals.", Hand: 2}}, Mentions: []string{"1"}}.encode()},
 		{ID: 5, TableID: 1, Kind: KindPost, Payload: PostPayload{Content: "⏰ reminder", Mentions: []string{"2", "1"}}.encode()},
 	}
-	m, ok := Compose(items)
+	m, ok := Compose(lang.English, items)
 	if !ok {
 		t.Fatal("over Discord's limits")
 	}

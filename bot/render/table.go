@@ -150,7 +150,7 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 		free := t.Options.Players - len(t.Seats)
 		desc = append(desc, l.N("table.waiting-players", free))
 		if t.Computer != "" {
-			desc = append(desc, l.T("table.computer-fills", "Level", levelName(l, t.Computer)))
+			desc = append(desc, l.T("table.computer-fills", "Level", LevelName(l, t.Computer)))
 		}
 		if t.Options.Partners {
 			desc = append(desc, l.T("table.partners-sit"))
@@ -322,8 +322,8 @@ func rematchButtons(l lang.Lang, t *cribbage.Table) []discordgo.MessageComponent
 	return []discordgo.MessageComponent{discordgo.Button{Label: l.T("button.rematch"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.Rematch, Table: t.ID}.String()}}
 }
 
-// levelName names a computer level in l: easy, strong.
-func levelName(l lang.Lang, level string) string {
+// LevelName names a computer level in l: easy, strong.
+func LevelName(l lang.Lang, level string) string {
 	switch label := ai.Label(level); label {
 	case LevelEasy:
 		return l.T("level.easy")

@@ -14,46 +14,46 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
-// The tournament message: the standings (rank, name, game points, spread,
+// The tournament message, in the server's language: the standings (rank, name, game points, spread,
 // won–lost), the round's pairings, and the bracket once the playoff
 // begins, with Sign up, Withdraw and Start while sign-up is open. It is
 // one message a tournament, edited as the tournament changes; the store
 // keeps which version it shows, so an edit a restart cut off is made by
 // the next pass (showTournaments).
 
-// TournamentText is the tournament as the message words it.
-func TournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
+// TournamentText is the tournament as the message words it, in l.
+func TournamentText(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "🏆 **%s** — %s\n", t.Name, tournamentStage(t))
-	fmt.Fprintf(&b, "-# %d game%s a pairing each round · %d qualifying round%s · %d points · the top quarter plays off, best of %d\n",
-		t.GamesPerRound, Plural(t.GamesPerRound), t.Rounds, Plural(t.Rounds), t.Points, cribbage.PlayoffBestOf)
+	b.WriteString(l.T("tournament.head", "Name", t.Name, "Stage", tournamentStage(l, t)) + "\n")
+	b.WriteString(l.T("tournament.format", "Games", l.N("tournament.games", t.GamesPerRound), "Rounds", l.N("tournament.rounds", t.Rounds),
+		"Points", t.Points, "BestOf", cribbage.PlayoffBestOf) + "\n")
 	if t.Status == cribbage.TournamentSignup {
-		fmt.Fprintf(&b, "Signed up (%d): %s\n", len(t.Entrants), entrantList(t))
-		fmt.Fprintf(&b, "Press **Sign up** to enter. It starts when an admin presses **Start** (at least %d entrants).", cribbage.MinEntrants)
+		b.WriteString(l.T("tournament.signed-up", "N", len(t.Entrants), "Names", entrantList(l, t)) + "\n")
+		b.WriteString(l.T("tournament.signup-how", "Min", cribbage.MinEntrants))
 		return b.String()
 	}
 	var now strings.Builder
 	if len(t.Playoff) > 0 {
-		now.WriteString("**Playoff**\n")
+		now.WriteString(l.T("tournament.playoff") + "\n")
 		for r, round := range t.Playoff {
 			for _, m := range round {
-				now.WriteString(playoffLine(t, t.PlayoffRounds(), r+1, m, tables) + "\n")
+				now.WriteString(playoffLine(l, t, t.PlayoffRounds(), r+1, m, tables) + "\n")
 			}
 		}
 	} else if t.Status == cribbage.TournamentQualifying {
-		fmt.Fprintf(&now, "**Round %d**\n", t.Round)
+		now.WriteString(l.T("tournament.round", "N", t.Round) + "\n")
 		for i, p := range t.Pairings {
 			if p.Round == t.Round {
-				now.WriteString(pairingLine(t, i, p, tables) + "\n")
+				now.WriteString(pairingLine(l, t, i, p, tables) + "\n")
 			}
 		}
 	}
 	// Where an entrant's table is matters more than the standings, which
 	// the attached picture shows too: a field too large for both in one
 	// message keeps the round and leaves the standings to the picture.
-	standings := standingsBlock(t, tables)
+	standings := standingsBlock(l, t, tables)
 	if utf8.RuneCountInString(b.String()+standings+now.String()) > MaxContent {
-		standings = "-# The standings are in the picture: the field is too large to list them here as well.\n"
+		standings = l.T("tournament.standings-in-picture") + "\n"
 	}
 	b.WriteString(standings)
 	b.WriteString(now.String())
@@ -61,18 +61,18 @@ func TournamentText(t *cribbage.Tournament, tables []*cribbage.Table) string {
 }
 
 // tournamentStage says where a tournament stands.
-func tournamentStage(t *cribbage.Tournament) string {
+func tournamentStage(l lang.Lang, t *cribbage.Tournament) string {
 	switch t.Status {
 	case cribbage.TournamentSignup:
-		return "sign-up is open"
+		return l.T("tournament.stage.signup")
 	case cribbage.TournamentQualifying:
-		return fmt.Sprintf("qualifying round %d of %d", t.Round, t.Rounds)
+		return l.T("tournament.stage.qualifying", "Round", t.Round, "Rounds", t.Rounds)
 	case cribbage.TournamentPlayoff:
-		return "the playoff"
+		return l.T("tournament.stage.playoff")
 	case cribbage.TournamentFinished:
-		return "🥇 champion: " + entrantName(t, t.Champion)
+		return l.T("tournament.stage.champion", "Name", entrantName(t, t.Champion))
 	}
-	return fmt.Sprintf("cancelled by <@%s>", t.CancelledBy)
+	return l.T("tournament.stage.cancelled", "By", t.CancelledBy)
 }
 
 // entrantName is an entrant as the message names them.
@@ -84,9 +84,9 @@ func entrantName(t *cribbage.Tournament, id string) string {
 }
 
 // entrantList names the entrants in sign-up order.
-func entrantList(t *cribbage.Tournament) string {
+func entrantList(l lang.Lang, t *cribbage.Tournament) string {
 	if len(t.Entrants) == 0 {
-		return "nobody yet"
+		return l.T("tournament.nobody")
 	}
 	names := make([]string, len(t.Entrants))
 	for i, e := range t.Entrants {
@@ -95,10 +95,12 @@ func entrantList(t *cribbage.Tournament) string {
 	return strings.Join(names, ", ")
 }
 
-// standingsBlock is the standings as a fixed-width table.
-func standingsBlock(t *cribbage.Tournament, tables []*cribbage.Table) string {
+// standingsBlock is the standings as a fixed-width table, its column
+// heads in l.
+func standingsBlock(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) string {
 	var b strings.Builder
-	b.WriteString("```\n #  Player               GP  Spread  W-L  Bye\n")
+	fmt.Fprintf(&b, "```\n #  %s %s  %s  %s  %s\n", padRight(l.T("tournament.col.player"), 19), padLeft(l.T("tournament.col.gp"), 3),
+		padLeft(l.T("tournament.col.spread"), 6), l.T("tournament.col.won-lost"), l.T("tournament.col.bye"))
 	for i, s := range t.Standings(tables) {
 		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, Clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
 	}
@@ -117,75 +119,76 @@ func Clip(s string, n int) string {
 
 // pairingLine is one pairing of the current round and how its games
 // stand.
-func pairingLine(t *cribbage.Tournament, i int, p cribbage.Pairing, tables []*cribbage.Table) string {
+func pairingLine(l lang.Lang, t *cribbage.Tournament, i int, p cribbage.Pairing, tables []*cribbage.Table) string {
 	if p.B == "" {
-		return fmt.Sprintf("• %s has the bye (%d game points)", entrantName(t, p.A), cribbage.ByeGamePoints)
+		return l.T("tournament.pairing.bye", "Name", entrantName(t, p.A), "GP", cribbage.ByeGamePoints)
 	}
 	var games []string
 	for _, tb := range tables {
-		if l := tb.Tournament; l != nil && !l.Playoff && l.Round == p.Round && l.Pairing == i {
-			games = append(games, GameState(tb))
+		if at := tb.Tournament; at != nil && !at.Playoff && at.Round == p.Round && at.Pairing == i {
+			games = append(games, GameState(l, tb))
 		}
 	}
-	return fmt.Sprintf("• %s v %s — %s", entrantName(t, p.A), entrantName(t, p.B), strings.Join(games, ", "))
+	return l.T("tournament.pairing", "A", entrantName(t, p.A), "B", entrantName(t, p.B), "Games", strings.Join(games, ", "))
 }
 
-// GameState is one game's table and result, or that it is on.
-func GameState(tb *cribbage.Table) string {
+// GameState is one game's table and result, or that it is on, in l.
+func GameState(l lang.Lang, tb *cribbage.Table) string {
 	switch {
 	case tb.Status == cribbage.StatusFinished && tb.State != nil && tb.State.Result != nil:
 		r := tb.State.Result
 		how := ""
 		switch r.Reason {
 		case engine.ReasonResigned:
-			how = ", by resignation"
+			how = l.T("tournament.game.by-resignation")
 		case engine.ReasonForfeit:
-			how = ", by forfeit"
+			how = l.T("tournament.game.by-forfeit")
 		}
-		return fmt.Sprintf("table %d: %s won %d–%d%s (%d GP)", tb.ID, tb.Seats[r.Winner].Name, r.Scores[r.Winner], r.Scores[1-r.Winner], how, cribbage.GamePoints(r))
+		return l.T("tournament.game.won", "ID", tb.ID, "Name", tb.Seats[r.Winner].Name, "For", r.Scores[r.Winner], "Against", r.Scores[1-r.Winner],
+			"How", how, "GP", cribbage.GamePoints(r))
 	case tb.Status == cribbage.StatusCancelled:
-		return fmt.Sprintf("table %d: cancelled", tb.ID)
+		return l.T("tournament.game.cancelled", "ID", tb.ID)
 	}
-	return fmt.Sprintf("table %d: playing", tb.ID)
+	return l.T("tournament.game.playing", "ID", tb.ID)
 }
 
 // playoffLine is one playoff match.
-func playoffLine(t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch, tables []*cribbage.Table) string {
-	name := PlayoffRoundName(rounds, r)
+func playoffLine(l lang.Lang, t *cribbage.Tournament, rounds, r int, m cribbage.PlayoffMatch, tables []*cribbage.Table) string {
+	name := PlayoffRoundName(l, rounds, r)
 	if m.B == "" {
-		return fmt.Sprintf("• %s: %s has a bye", name, entrantName(t, m.A))
+		return l.T("tournament.playoff.bye", "Round", name, "Name", entrantName(t, m.A))
 	}
 	score := ""
 	for _, tb := range tables {
-		if l := tb.Tournament; l != nil && l.Playoff && l.Round == r && tb.Match != nil && tb.Seats[0].UserID == m.A && tb.Seats[1].UserID == m.B {
+		if at := tb.Tournament; at != nil && at.Playoff && at.Round == r && tb.Match != nil && tb.Seats[0].UserID == m.A && tb.Seats[1].UserID == m.B {
 			w := tb.Match.Wins()
 			score = fmt.Sprintf(" (%d–%d)", w[0], w[1])
 		}
 	}
-	line := fmt.Sprintf("• %s: %s v %s%s", name, entrantName(t, m.A), entrantName(t, m.B), score)
+	line := l.T("tournament.playoff.match", "Round", name, "A", entrantName(t, m.A), "B", entrantName(t, m.B), "Score", score)
 	switch {
 	case m.Winner != "" && r == rounds:
-		line += " — **" + entrantName(t, m.Winner) + "** wins the final"
+		line += l.T("tournament.playoff.wins-final", "Name", entrantName(t, m.Winner))
 	case m.Winner != "":
-		line += " — **" + entrantName(t, m.Winner) + "** goes through"
+		line += l.T("tournament.playoff.through", "Name", entrantName(t, m.Winner))
 	}
 	return line
 }
 
-// Tournament is the tournament message.
-func Tournament(t *cribbage.Tournament, tables []*cribbage.Table) Message {
-	r := Message{Content: Clip(TournamentText(t, tables), MaxContent)}
+// Tournament is the tournament message, in the server's language l.
+func Tournament(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) Message {
+	r := Message{Content: Clip(TournamentText(l, t, tables), MaxContent)}
 	if t.Status == cribbage.TournamentSignup {
 		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Sign up", Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
-			discordgo.Button{Label: "Withdraw", Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.TWithdraw, Table: t.ID}.String()},
-			discordgo.Button{Label: "Start", Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.TStart, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("tournament.button.sign-up"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("tournament.button.withdraw"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.TWithdraw, Table: t.ID}.String()},
+			discordgo.Button{Label: l.T("button.start"), Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.TStart, Table: t.ID}.String()},
 		}}}
 		return r
 	}
 	// The picture of the standings rides on every edit: an edit that
 	// names its attachments keeps exactly those.
-	png := picture.PNG(standingsPicture(t, tables).Render())
+	png := picture.PNG(standingsPicture(l, t, tables).Render())
 	r.Files = []*discordgo.File{{Name: standingsFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: standingsFile}}
 	return r
@@ -196,9 +199,9 @@ const standingsFile = "standings.png"
 
 // standingsPicture is the tournament's standings and playoff as the
 // picture draws them, the same figures as the message's table.
-func standingsPicture(t *cribbage.Tournament, tables []*cribbage.Table) picture.Standings {
-	p := picture.Standings{Title: t.Name, Subtitle: fmt.Sprintf("%s · %d game%s a pairing · %d points",
-		stripMarkdown(tournamentStage(t)), t.GamesPerRound, Plural(t.GamesPerRound), t.Points)}
+func standingsPicture(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) picture.Standings {
+	p := picture.Standings{Title: t.Name, Subtitle: l.T("tournament.picture.subtitle", "Stage", stripMarkdown(tournamentStage(l, t)),
+		"Games", l.N("tournament.games", t.GamesPerRound), "Points", t.Points), Words: standingsWords(l)}
 	qualified := map[string]bool{}
 	for _, round := range t.Playoff {
 		for _, m := range round {
@@ -211,7 +214,7 @@ func standingsPicture(t *cribbage.Tournament, tables []*cribbage.Table) picture.
 	}
 	for r, round := range t.Playoff {
 		for _, m := range round {
-			p.Playoff = append(p.Playoff, stripMarkdown(strings.TrimPrefix(playoffLine(t, t.PlayoffRounds(), r+1, m, tables), "• ")))
+			p.Playoff = append(p.Playoff, stripMarkdown(strings.TrimPrefix(playoffLine(l, t, t.PlayoffRounds(), r+1, m, tables), "• ")))
 		}
 	}
 	if t.Status == cribbage.TournamentFinished {
@@ -226,30 +229,48 @@ func stripMarkdown(s string) string {
 	return strings.TrimSpace(strings.NewReplacer("**", "", "🥇 ", "", "<@", "", ">", "").Replace(s))
 }
 
-// PlayoffRoundName names playoff round r of rounds: the final, the
+// PlayoffRoundName names playoff round r of rounds in l: the final, the
 // semi-finals, or round r.
-func PlayoffRoundName(rounds, r int) string {
+func PlayoffRoundName(l lang.Lang, rounds, r int) string {
 	switch rounds - r {
 	case 0:
-		return "the final"
+		return l.T("tournament.final")
 	case 1:
-		return "a semi-final"
+		return l.T("tournament.semi-final")
 	}
-	return fmt.Sprintf("playoff round %d", r)
+	return l.T("tournament.playoff-round", "N", r)
 }
 
-// IntroduceTournamentGame words what opens a tournament's table: its
-// message, its thread, and a line that pings its players.
-func IntroduceTournamentGame(t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
+// standingsWords are the standings picture's labels in l.
+func standingsWords(l lang.Lang) picture.StandingsWords {
+	return picture.StandingsWords{Player: l.T("tournament.col.player"), GamePoints: l.T("tournament.col.gp"), Spread: l.T("tournament.col.spread"),
+		WonLost: l.T("tournament.col.won-lost"), Bye: l.T("tournament.col.bye"),
+		Playoff: l.T("tournament.picture.playoff", "BestOf", cribbage.PlayoffBestOf), Champion: l.T("tournament.picture.champion")}
+}
+
+// padRight and padLeft fill s with spaces to n characters, on the right
+// and on the left.
+func padRight(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}
+
+func padLeft(s string, n int) string {
+	return strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) + s
+}
+
+// IntroduceTournamentGame words, in the server's language l, what opens
+// a tournament's table: its message, its thread, and a line that pings
+// its players.
+func IntroduceTournamentGame(l lang.Lang, t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
 	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
-		return Introduce(lang.English, prev, next) // a playoff match's next game
+		return Introduce(l, prev, next) // a playoff match's next game
 	}
-	l := next.Tournament
-	where := fmt.Sprintf("round %d, game %d of %d", l.Round, l.Game, t.GamesPerRound)
-	if l.Playoff {
-		where = fmt.Sprintf("%s, best of %d", PlayoffRoundName(t.PlayoffRounds(), l.Round), cribbage.PlayoffBestOf)
+	at := next.Tournament
+	where := l.T("tournament.intro.round", "Round", at.Round, "Game", at.Game, "Of", t.GamesPerRound)
+	if at.Playoff {
+		where = l.T("tournament.intro.playoff", "Round", PlayoffRoundName(l, t.PlayoffRounds(), at.Round), "BestOf", cribbage.PlayoffBestOf)
 	}
-	line := fmt.Sprintf("🏆 **%s** — %s: %s v %s. %s deals first.", t.Name, where, seatLabel(next, 0), seatLabel(next, 1), SeatName(next, next.State.Dealer))
+	line := l.T("tournament.intro", "Name", t.Name, "Where", where, "A", seatLabel(next, 0), "B", seatLabel(next, 1), "Dealer", SeatName(next, next.State.Dealer))
 	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: KindOpen}, {ChannelID: next.ChannelID, Kind: KindThread}, Post(next, line, next.People())}
 }
 

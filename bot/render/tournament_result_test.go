@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -22,8 +23,25 @@ func TestGameStateSaysHowAGameWasWon(t *testing.T) {
 	} {
 		tb := &cribbage.Table{ID: 7, Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{Name: "Ann"}, {Name: "Bob"}},
 			State: &engine.State{Result: &engine.Result{Reason: c.reason, Winner: 0, Loser: 1, Scores: c.scores, Skunks: []int{0, 0}, Games: 1}}}
-		if got := GameState(tb); !strings.HasPrefix(got, c.want) {
+		if got := GameState(lang.English, tb); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.reason, got, c.want)
 		}
 	}
+}
+
+// TestGoldenTournamentInFrench holds the tournament message in French to
+// a golden file: sign-up open, and the playoff with a qualifying table
+// won by forfeit, the standings' column heads and the round names.
+func TestGoldenTournamentInFrench(t *testing.T) {
+	fr, _ := lang.ByCode("fr")
+	entrants := []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}}
+	signup := &cribbage.Tournament{ID: 1, Name: "Omnium du club", GamesPerRound: 2, Rounds: 3, Points: 121, Status: cribbage.TournamentSignup, Entrants: entrants}
+	golden(t, "fr-tournament-signup.json", Tournament(fr, signup, nil))
+	playoff := &cribbage.Tournament{ID: 1, Name: "Omnium du club", GamesPerRound: 1, Rounds: 1, Points: 121, Status: cribbage.TournamentPlayoff, Round: 1,
+		Entrants: entrants, Pairings: []cribbage.Pairing{{Round: 1, A: "a", B: "b"}, {Round: 1, A: "c", B: "d"}},
+		Playoff: [][]cribbage.PlayoffMatch{{{A: "a", B: "d", Winner: "a"}, {A: "b", B: "c"}}, {{A: "a"}}}}
+	won := &cribbage.Table{ID: 7, Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}},
+		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Pairing: 0, Game: 1},
+		State:      &engine.State{Result: &engine.Result{Reason: engine.ReasonForfeit, Winner: 0, Loser: 1, Scores: []int{40, 52}, Skunks: []int{0, 0}, Games: 1}}}
+	golden(t, "fr-tournament-playoff.json", TournamentText(fr, playoff, []*cribbage.Table{won}))
 }

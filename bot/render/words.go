@@ -83,9 +83,9 @@ func StoryLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 		return claimLine(l, t, e)
 	case engine.EvMuggins:
 		if e.Items[0].Kind == engine.KindOverClaim {
-			return l.T("story.over-counted", "Other", SeatName(t, e.Other), "Name", name, "Points", numberWord(l, e.Points))
+			return l.T("story.over-counted", "Other", SeatName(t, e.Other), "Name", name, "Points", NumberWord(l, e.Points))
 		}
-		return l.T("story.muggins", "Name", name, "Points", numberWord(l, e.Points), "Other", SeatName(t, e.Other))
+		return l.T("story.muggins", "Name", name, "Points", NumberWord(l, e.Points), "Other", SeatName(t, e.Other))
 	case engine.EvHandOver:
 		return l.T("story.scores", "Scores", scoreLine(t, e.Scores), "Name", name) + seedLine(l, t, e)
 	case engine.EvResign:
@@ -109,7 +109,7 @@ func StoryText(l lang.Lang, t *cribbage.Table, e engine.Event) StoryEntry {
 			// "for two" after 31; "a pair, for four" when 31 makes a
 			// pair too; "fifteen for two" otherwise.
 			what := spokenPlay(l, e.Items)
-			points := numberWord(l, e.Points)
+			points := NumberWord(l, e.Points)
 			switch {
 			case e.Count == 31 && what == "":
 				text += " *" + l.T("record.for", "Points", points) + "*"
@@ -168,14 +168,14 @@ func playLine(l lang.Lang, name string, e engine.Event) string {
 	card := e.Card.Display()
 	if e.Count == 31 {
 		if p := spokenPlay(l, e.Items); p != "" {
-			return l.T("story.play-31-and", "Name", name, "Card", card, "What", p, "Points", numberWord(l, e.Points))
+			return l.T("story.play-31-and", "Name", name, "Card", card, "What", p, "Points", NumberWord(l, e.Points))
 		}
-		return l.T("story.play-31", "Name", name, "Card", card, "Points", numberWord(l, e.Points))
+		return l.T("story.play-31", "Name", name, "Card", card, "Points", NumberWord(l, e.Points))
 	}
 	if e.Points == 0 {
 		return l.T("story.play", "Name", name, "Card", card, "Count", e.Count)
 	}
-	return l.T("story.play-scores", "Name", name, "Card", card, "Count", e.Count, "What", spokenPlay(l, e.Items), "Points", numberWord(l, e.Points))
+	return l.T("story.play-scores", "Name", name, "Card", card, "Count", e.Count, "What", spokenPlay(l, e.Items), "Points", NumberWord(l, e.Points))
 }
 
 // whose names a show's owner: "Bob", or "Bob's crib".
@@ -197,7 +197,7 @@ func claimLine(l lang.Lang, t *cribbage.Table, e engine.Event) string {
 	truth := engine.Breakdown{Items: e.Items, Total: e.Points + e.Missed}
 	line := l.T("story.claims", "Who", whose(l, t, e), "Claimed", e.Claimed, "Cards", engine.DisplayCards(e.Cards), "Starter", e.Card.Display(), "Count", spoken(l, truth))
 	if e.Missed > 0 {
-		line += " " + l.T("story.missed", "Points", capitalized(numberWord(l, e.Missed)))
+		line += " " + l.T("story.missed", "Points", capitalized(NumberWord(l, e.Missed)))
 		if t.Options.Muggins {
 			line += " " + l.T("story.muggins-open")
 		}

@@ -175,11 +175,12 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	if err != nil {
 		return nil, err
 	}
-	items, err := d.seal(ctx, it, pending)
+	l := d.speak(ctx, t)
+	items, err := d.seal(ctx, l, it, pending)
 	if err != nil {
 		return nil, err
 	}
-	story, _ := render.Compose(items)
+	story, _ := render.Compose(l, items)
 	var carried []int64
 	for _, c := range items {
 		if c.ID != it.ID {
@@ -197,7 +198,7 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 // last of them on the first before anything is sent; every later attempt
 // carries exactly those again, so a resend after a crash sends the same
 // message under the same nonce.
-func (d *Deliverer) seal(ctx context.Context, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]cribbage.OutboxItem, error) {
+func (d *Deliverer) seal(ctx context.Context, l lang.Lang, it cribbage.OutboxItem, pending []cribbage.OutboxItem) ([]cribbage.OutboxItem, error) {
 	var first cribbage.OutboxItem
 	for _, p := range pending {
 		if p.TableID == it.TableID && p.Kind != render.KindTable {
@@ -205,7 +206,7 @@ func (d *Deliverer) seal(ctx context.Context, it cribbage.OutboxItem, pending []
 			break
 		}
 	}
-	items := render.Gather(pending, it.TableID, first.SealedThrough)
+	items := render.Gather(l, pending, it.TableID, first.SealedThrough)
 	if len(items) == 0 || !slices.ContainsFunc(items, func(c cribbage.OutboxItem) bool { return c.ID == it.ID }) {
 		// The pending read missed it (a race with another sender that
 		// has since lost the lease): the post alone.

@@ -139,8 +139,9 @@ func (d *Deliverer) postFollowup(ctx context.Context, t *cribbage.Table, m cribb
 // rematch, a match's next game) as a followup, and records it: a click
 // on it then renews its token.
 func (d *Deliverer) openFollowup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage) error {
-	r := render.Table(d.speak(ctx, t), t, "")
-	key := render.UploadBoard(&r, t)
+	l := d.speak(ctx, t)
+	r := render.Table(l, t, "")
+	key := render.UploadBoard(l, &r, t)
 	send := r.Send()
 	msg, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: send.Content, Embeds: send.Embeds, Components: send.Components,
 		Files: send.Files, AllowedMentions: send.AllowedMentions})

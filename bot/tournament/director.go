@@ -69,12 +69,24 @@ type Director struct {
 	// InBackground runs fn within the bot's run, counted so that a
 	// shutdown waits for it.
 	InBackground func(fn func(ctx context.Context))
+	// Speak is the language of a server's channels, which the tournament
+	// message and its games' opening lines speak (bot's speakServer);
+	// nil speaks English.
+	Speak func(ctx context.Context, guildID string) lang.Lang
 	// showing lets one pass at a time bring tournament messages up to
 	// date, so this process never posts one twice; shown, under it, is
 	// the sum of what each open tournament's message shows (messageSum),
 	// so a change that leaves it as it is edits nothing.
 	showing sync.Mutex
 	shown   map[int64][32]byte
+}
+
+// speak is the language of a server's channels.
+func (d *Director) speak(ctx context.Context, guildID string) lang.Lang {
+	if d.Speak == nil {
+		return lang.English
+	}
+	return d.Speak(ctx, guildID)
 }
 
 // Answer is the director's answer to an interaction, and what to do once
@@ -132,8 +144,9 @@ func (d *Director) Open(ctx context.Context, ic *discordgo.Interaction) (Answer,
 		return Answer{}, err
 	}
 	d.Log.Info("tournament opened", "interaction", ic.ID, "tournament", t.ID, "by", uid)
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("**%s** is open for sign-up: its message is in this channel. Start it with `/%s tournament start` when the field is in (at least %d).",
-		t.Name, command.Admin, cribbage.MinEntrants)), After: d.Show}, nil
+	l := command.Lang(ic)
+	start := "/" + command.Admin + " " + l.T("cmd.name.tournament") + " " + l.T("cmd.name.start")
+	return Answer{Resp: render.Ephemeral(l.T("tournament.opened", "Name", t.Name, "Command", start, "Min", cribbage.MinEntrants)), After: d.Show}, nil
 }
 
 // Start starts the channel's tournament.
@@ -159,13 +172,13 @@ func (d *Director) start(ctx context.Context, ic *discordgo.Interaction, id int6
 		if err := t.Start(); err != nil {
 			return nil, err
 		}
-		return d.step(t, tables)
+		return d.step(ctx, t, tables)
 	})
 	if err != nil {
 		return Answer{}, err
 	}
 	d.Log.Info("tournament started", "interaction", ic.ID, "tournament", t.ID, "entrants", len(t.Entrants))
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("**%s** has begun: round 1 is paired and its tables are open.", t.Name)),
+	return Answer{Resp: render.Ephemeral(command.Lang(ic).T("tournament.started", "Name", t.Name)),
 		After: func(context.Context) { d.Moved(t.ID) }}, nil
 }
 
@@ -202,7 +215,8 @@ func (d *Director) Cancel(ctx context.Context, ic *discordgo.Interaction) (Answe
 		}
 	}
 	d.Log.Info("tournament cancelled", "interaction", ic.ID, "tournament", t.ID, "by", uid)
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("**%s** is cancelled, and its open games with it. %s", t.Name, render.CountsForNobody(lang.English))),
+	l := command.Lang(ic)
+	return Answer{Resp: render.Ephemeral(l.T("tournament.cancelled", "Name", t.Name, "Counts", render.CountsForNobody(l))),
 		After: d.Show}, nil
 }
 
@@ -225,6 +239,7 @@ func (d *Director) Computers(ctx context.Context, ic *discordgo.Interaction) (An
 		return Answer{}, command.ErrBadOptions
 	}
 	n := int(opts["count"].IntValue())
+	l := d.speak(ctx, ic.GuildID)
 	t, err := d.change(ctx, cur.ID, ic.ID, func(t *cribbage.Tournament, _ []*cribbage.Table) (*cribbage.TournamentChange, error) {
 		computers := 0
 		for _, e := range t.Entrants {
@@ -234,7 +249,10 @@ func (d *Director) Computers(ctx context.Context, ic *discordgo.Interaction) (An
 		}
 		for i := range n {
 			k := computers + i + 1
-			e := cribbage.Entrant{UserID: fmt.Sprintf("computer:%d", k), Name: fmt.Sprintf("Computer %d (%s)", k, choice), Computer: string(level)}
+			// The name is kept as entered, and shown in the channel: in
+			// the server's language.
+			name := l.T("tournament.computer-name", "N", k, "Level", render.LevelName(l, string(level)))
+			e := cribbage.Entrant{UserID: fmt.Sprintf("computer:%d", k), Name: name, Computer: string(level)}
 			if err := t.SignUp(e); err != nil {
 				return nil, err
 			}
@@ -244,7 +262,7 @@ func (d *Director) Computers(ctx context.Context, ic *discordgo.Interaction) (An
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("%d computer player%s entered: the field is %d.", n, render.Plural(n), len(t.Entrants))), After: d.Show}, nil
+	return Answer{Resp: render.Ephemeral(command.Lang(ic).N("tournament.computers", n, "Field", len(t.Entrants))), After: d.Show}, nil
 }
 
 // SignUp enters the person who clicked.
@@ -262,8 +280,7 @@ func (d *Director) SignUp(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("You're signed up for **%s** (%d entrant%s so far). You'll be pinged when your first game opens.",
-		t.Name, len(t.Entrants), render.Plural(len(t.Entrants)))), After: d.Show}, nil
+	return Answer{Resp: render.Ephemeral(command.Lang(ic).N("tournament.signed-up-you", len(t.Entrants), "Name", t.Name)), After: d.Show}, nil
 }
 
 // Withdraw takes the clicker's entry back.
@@ -281,7 +298,7 @@ func (d *Director) Withdraw(ctx context.Context, ic *discordgo.Interaction, c cl
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(fmt.Sprintf("You've withdrawn from **%s**.", t.Name)), After: d.Show}, nil
+	return Answer{Resp: render.Ephemeral(command.Lang(ic).T("tournament.withdrawn", "Name", t.Name)), After: d.Show}, nil
 }
 
 // StartClick is the Start button.
@@ -303,7 +320,7 @@ func (d *Director) Standings(ctx context.Context, ic *discordgo.Interaction) (An
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(render.Clip(render.TournamentText(t, tables), render.MaxContent))}, nil
+	return Answer{Resp: render.Ephemeral(render.Clip(render.TournamentText(command.Lang(ic), t, tables), render.MaxContent))}, nil
 }
 
 // step is the change that moves t on from its tables (Advance),
@@ -311,7 +328,7 @@ func (d *Director) Standings(ctx context.Context, ic *discordgo.Interaction) (An
 // table messages posted and their players pinged by the outbox. A table
 // of two computer players is played quietly, after the change is saved
 // (advanceTournament): its result is on the standings.
-func (d *Director) step(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
+func (d *Director) step(ctx context.Context, t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
 	before := t.Clone()
 	specs, err := t.Advance(tables)
 	if err != nil {
@@ -321,14 +338,14 @@ func (d *Director) step(t *cribbage.Tournament, tables []*cribbage.Table) (*crib
 		return nil, nil
 	}
 	ch := &cribbage.TournamentChange{Tournament: t}
+	l := d.speak(ctx, t.GuildID)
 	for _, s := range specs {
 		open, err := t.OpenTable(s, d.Tables.Env())
 		if err != nil {
 			return nil, err
 		}
-		// A tournament's words are not in the catalogues yet: its games
-		// tell their story in English.
-		render.Opened(lang.English, open, render.IntroduceTournamentGame(t, open.Follows, open.Table))
+		// Its games are the channel's: the server's language.
+		render.Opened(l, open, render.IntroduceTournamentGame(l, t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
@@ -353,7 +370,7 @@ func (d *Director) Advance(ctx context.Context, id int64) (err error) {
 	}()
 	for range maxSteps {
 		t, err := d.change(ctx, id, "", func(t *cribbage.Tournament, tables []*cribbage.Table) (*cribbage.TournamentChange, error) {
-			return d.step(t, tables)
+			return d.step(ctx, t, tables)
 		})
 		if err != nil {
 			return err
@@ -489,7 +506,7 @@ func (d *Director) show(ctx context.Context, t *cribbage.Tournament) error {
 	if err != nil {
 		return err
 	}
-	r := render.Tournament(t, tables)
+	r := render.Tournament(d.speak(ctx, t.GuildID), t, tables)
 	sum, err := messageSum(r)
 	if err != nil {
 		return err

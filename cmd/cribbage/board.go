@@ -39,7 +39,7 @@ func runBoard(_ context.Context, env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "cribbage board: %v\n", err)
 		return exitUsage
 	}
-	if err := os.WriteFile(*out, picture.PNG(b.Render()), 0o644); err != nil {
+	if err := os.WriteFile(*out, b.PNG(), 0o644); err != nil {
 		fmt.Fprintf(env.stderr, "cribbage board: %v\n", err)
 		return 1
 	}

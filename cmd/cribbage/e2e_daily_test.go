@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
@@ -121,7 +122,7 @@ func (h *harness) dailyInAServerAndADM() {
 	if err != nil || got.GuildID != testGuild || got.GaveUp != gave {
 		t.Fatalf("alice's answer: %+v, %v; want %.4f given up in the server", got, err, gave)
 	}
-	if !strings.Contains(res.Content(), render.DailyVerdict(d, got.Throw)) || !strings.Contains(res.Content(), render.DiscardHint(lang.English, d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)) {
+	if !strings.Contains(res.Content(), daily.Verdict(lang.English, d, got.Throw)) || !strings.Contains(res.Content(), render.DiscardHint(lang.English, d.Options, ai.Splits(d.Options, 0, d.Dealer, d.Dealt), 3)) {
 		t.Errorf("alice's answer does not show the coach's values:\n%s", res.Content())
 	}
 	// The answer replaced the view: one private message.
@@ -204,7 +205,7 @@ func TestDailyPostAndTheRevealNextDay(t *testing.T) {
 	h.eventually("the day's post", func() bool { return len(h.dailyPosts()) == 1 })
 	post := h.dailyPosts()[0]
 	day, d := h.dailyOf()
-	if len(post.Embeds) != 1 || !strings.Contains(post.Embeds[0].Title, render.DailyDate(day)) || !strings.Contains(post.Text(), engine.DisplayCards(d.Dealt.Cards())) {
+	if len(post.Embeds) != 1 || !strings.Contains(post.Embeds[0].Title, daily.Date(lang.English, day)) || !strings.Contains(post.Text(), engine.DisplayCards(d.Dealt.Cards())) {
 		t.Fatalf("the day's post:\n%s", post.Text())
 	}
 	open, ok := button(t, post.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/dopen/") })
@@ -244,11 +245,11 @@ func TestDailyPostAndTheRevealNextDay(t *testing.T) {
 			t.Errorf("the reveal lacks %q:\n%s", want, reveal)
 		}
 	}
-	if !strings.Contains(next.Embeds[0].Title, render.DailyDate(day)) || !strings.Contains(next.Embeds[1].Title, render.DailyDate(day+1)) {
+	if !strings.Contains(next.Embeds[0].Title, daily.Date(lang.English, day)) || !strings.Contains(next.Embeds[1].Title, daily.Date(lang.English, day+1)) {
 		t.Errorf("the next day's post: %q, %q", next.Embeds[0].Title, next.Embeds[1].Title)
 	}
 	// Yesterday's view answers nothing now: today's hand is shown.
-	if a := h.send(discordtest.Click(testGuild, dailyChannel, dan, post.ID, open.CustomID)); !strings.Contains(a.Content(), "is over") || !strings.Contains(a.Content(), render.DailyDate(day+1)) {
+	if a := h.send(discordtest.Click(testGuild, dailyChannel, dan, post.ID, open.CustomID)); !strings.Contains(a.Content(), "is over") || !strings.Contains(a.Content(), daily.Date(lang.English, day+1)) {
 		t.Errorf("yesterday's button today: %s", a.Content())
 	}
 	if month := h.send(discordtest.CommandOf("cribbage-daily", testGuild, testChannel, dan, "month")); !strings.Contains(month.Content(), "1. Alice") {

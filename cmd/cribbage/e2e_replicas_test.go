@@ -19,6 +19,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot"
 	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/cribbage-bot/cribbage/store"
@@ -280,7 +281,7 @@ func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want = append(want, lines(render.MilestoneLine(e))...)
+			want = append(want, lines(render.MilestoneLine(lang.English, e))...)
 			continue
 		}
 		if (it.Kind != "post" && it.Kind != "line") || waiting[it.ID] {

@@ -31,13 +31,35 @@ type Board struct {
 	Sides  []Side
 	// Title is drawn above the pegs' legend, when set.
 	Title string
+	// Words are the board's own labels, in the reader's language; any
+	// left empty is drawn in English.
+	Words BoardWords
+}
+
+// BoardWords are the labels a board draws itself: a side's result in the
+// legend, and the skunk lines across the track.
+type BoardWords struct {
+	Wins, Skunked, DoubleSkunk string
+	SkunkLine, DoubleSkunkLine string
+}
+
+// words are w with English for any left empty.
+func (w BoardWords) words() BoardWords {
+	return BoardWords{Wins: or(w.Wins, "wins"), Skunked: or(w.Skunked, "skunked"), DoubleSkunk: or(w.DoubleSkunk, "double skunk"),
+		SkunkLine: or(w.SkunkLine, "skunk line"), DoubleSkunkLine: or(w.DoubleSkunkLine, "double skunk line")}
 }
 
 // Key names the picture the board draws: two boards with the same key are
 // the same pixels, so a caller that kept the key of the picture it last
 // showed knows whether a new one is needed.
 func (b Board) Key() string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("board/v1/%d/%q/%+v", b.Target, b.Title, b.Sides)))
+	what := fmt.Sprintf("board/v1/%d/%q/%+v", b.Target, b.Title, b.Sides)
+	// A board in English keeps the key it had before boards spoke other
+	// languages, so no table message redraws its board for that alone.
+	if w := b.Words.words(); w != (BoardWords{}).words() {
+		what += fmt.Sprintf("/%+v", w)
+	}
+	h := sha256.Sum256([]byte(what))
 	return hex.EncodeToString(h[:8])
 }
 
@@ -121,8 +143,24 @@ func (b Board) pegAt(l layout, lane, score int, back bool) (x, y float64) {
 
 // Render draws the board.
 func (b Board) Render() *image.RGBA {
+	img, _ := b.render()
+	return img
+}
+
+// PNG is PNG(b.Render()) to the byte, made faster: the colours are
+// counted on the board's track once, and on each board only where it
+// differs from the track (palettedOver).
+func (b Board) PNG() []byte {
+	img, tr := b.render()
+	return encode(palettedOver(img, tr.img, tr.tally))
+}
+
+// render draws the board on a copy of its track, which it returns too.
+func (b Board) render() (*image.RGBA, *emptyTrack) {
 	l := b.layout()
-	cv := &canvas{img: b.track(l)}
+	tr := b.track(l)
+	cv := &canvas{img: image.NewRGBA(tr.img.Rect)}
+	copy(cv.img.Pix, tr.img.Pix)
 	bold, regular := face(boldFont(), 26), face(regularFont(), 20)
 	defer bold.Close()
 	defer regular.Close()
@@ -140,36 +178,43 @@ func (b Board) Render() *image.RGBA {
 		x, y := b.pegAt(l, lane, s.Score, false)
 		drawPeg(cv, x, y, SideColour(lane), false)
 	}
-	return cv.img
+	return cv.img, tr
 }
 
 // trackKey is what the empty board depends on.
 type trackKey struct {
 	target, lanes int
 	title         bool
+	// skunk and double are the skunk lines' labels.
+	skunk, double string
+}
+
+// emptyTrack is an empty board, and the count of its colours.
+type emptyTrack struct {
+	img   *image.RGBA
+	tally *tally
 }
 
 // tracks caches empty boards: a board is mostly its track, the same for
 // every game of a size, and copying it is far cheaper than drawing it.
-var tracks sync.Map // trackKey → *image.RGBA, never written after it is stored
+var tracks sync.Map // trackKey → *emptyTrack, never written after it is stored
 
-// track returns a copy of the empty board: wood, holes, numbers and lines.
-func (b Board) track(l layout) *image.RGBA {
-	key := trackKey{b.Target, l.lanes, b.Title != ""}
-	cached, ok := tracks.Load(key)
-	if !ok {
-		cv := newCanvas(boardWidth, l.height)
-		small := face(regularFont(), 14)
-		cv.roundRect(0, 0, boardWidth, float64(l.height), 18, woodEdge)
-		cv.roundRect(4, 4, boardWidth-4, float64(l.height)-4, 15, wood)
-		b.drawTrack(cv, l, small)
-		small.Close()
-		cached, _ = tracks.LoadOrStore(key, cv.img)
+// track returns the empty board: wood, holes, numbers and lines. It is
+// shared: the caller draws on a copy.
+func (b Board) track(l layout) *emptyTrack {
+	w := b.Words.words()
+	key := trackKey{b.Target, l.lanes, b.Title != "", w.SkunkLine, w.DoubleSkunkLine}
+	if cached, ok := tracks.Load(key); ok {
+		return cached.(*emptyTrack)
 	}
-	src := cached.(*image.RGBA)
-	img := image.NewRGBA(src.Rect)
-	copy(img.Pix, src.Pix)
-	return img
+	cv := newCanvas(boardWidth, l.height)
+	small := face(regularFont(), 14)
+	cv.roundRect(0, 0, boardWidth, float64(l.height), 18, woodEdge)
+	cv.roundRect(4, 4, boardWidth-4, float64(l.height)-4, 15, wood)
+	b.drawTrack(cv, l, small)
+	small.Close()
+	cached, _ := tracks.LoadOrStore(key, &emptyTrack{img: cv.img, tally: tallyOf(cv.img)})
+	return cached.(*emptyTrack)
 }
 
 // drawLegend writes one line per side: its peg colour, name, last move and
@@ -191,11 +236,11 @@ func (b Board) drawLegend(cv *canvas, l layout, bold, regular font.Face) {
 		var mark string
 		switch {
 		case s.Winner:
-			mark = "wins"
+			mark = b.Words.words().Wins
 		case s.Skunk == 1:
-			mark = "skunked"
+			mark = b.Words.words().Skunked
 		case s.Skunk >= 2:
-			mark = "double skunk"
+			mark = b.Words.words().DoubleSkunk
 		}
 		x := float64(margin + 36)
 		if s.Winner {
@@ -252,7 +297,7 @@ func (b Board) drawTrack(cv *canvas, l layout, small font.Face) {
 	cv.circle(gx, gy, 14, woodDark)
 	cv.circle(gx, gy, holeRadius+1.5, holeInk)
 	cv.textCentre(small, gx, gy-18, inkSoft, strconv.Itoa(b.Target))
-	for _, line := range skunkLines(b.Target) {
+	for _, line := range skunkLines(b.Target, b.Words.words()) {
 		r := line.after/holesPerRow - 1
 		y := l.rowTop(r) + l.bandHeight + rowGap/2
 		end := l.lastHoleX + 14
@@ -271,11 +316,11 @@ type skunkLine struct {
 
 // skunkLines are a game's skunk lines (RULES.md "Winning": below 91, and
 // below 61 for a double skunk; a 61-point game has one line, below 31).
-func skunkLines(target int) []skunkLine {
+func skunkLines(target int, w BoardWords) []skunkLine {
 	if target <= 61 {
-		return []skunkLine{{30, "skunk line"}}
+		return []skunkLine{{30, w.SkunkLine}}
 	}
-	return []skunkLine{{60, "double skunk line"}, {90, "skunk line"}}
+	return []skunkLine{{60, w.DoubleSkunkLine}, {90, w.SkunkLine}}
 }
 
 // drawPeg draws a peg with its shadow; a back peg is paler, so the front

@@ -215,12 +215,32 @@ func TestBoardKeyChangesWithWhatIsDrawn(t *testing.T) {
 	}
 }
 
+// TestBoardWordsAreDrawn: a board labelled in another language has a key
+// of its own and other pixels (its skunk lines' labels); English written
+// out keeps the key of a board given no words.
+func TestBoardWordsAreDrawn(t *testing.T) {
+	base := Board{Target: 121, Sides: []Side{{Name: "A", Score: 10, Back: 4, Winner: true}, {Name: "B", Score: 7, Skunk: 1}}}
+	english := base
+	english.Words = BoardWords{Wins: "wins", Skunked: "skunked", DoubleSkunk: "double skunk", SkunkLine: "skunk line", DoubleSkunkLine: "double skunk line"}
+	if english.Key() != base.Key() {
+		t.Error("a board with its English words written out changed its key")
+	}
+	french := base
+	french.Words = BoardWords{Wins: "gagne", Skunked: "skunké", SkunkLine: "ligne de skunk", DoubleSkunkLine: "ligne de double skunk"}
+	if french.Key() == base.Key() {
+		t.Error("a board in French has the English board's key")
+	}
+	if diff, _ := differentPixels(base.Render(), french.Render()); diff < 100 {
+		t.Errorf("the French board differs from the English one in only %d pixels", diff)
+	}
+}
+
 // BenchmarkRenderBoard is the speed target: a board in under 5 ms on one
 // core (run with -cpu 1), drawing and PNG encoding both.
 func BenchmarkRenderBoard(b *testing.B) {
 	board := Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}}}
 	for b.Loop() {
-		b.SetBytes(int64(len(PNG(board.Render()))))
+		b.SetBytes(int64(len(board.PNG())))
 	}
 }
 
@@ -228,7 +248,7 @@ func BenchmarkRenderBoard(b *testing.B) {
 func BenchmarkRenderFourSideBoard(b *testing.B) {
 	board := Board{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}, {Name: "Carol", Score: 7}, {Name: "Dan", Score: 64, Back: 60}}}
 	for b.Loop() {
-		b.SetBytes(int64(len(PNG(board.Render()))))
+		b.SetBytes(int64(len(board.PNG())))
 	}
 }
 
@@ -289,5 +309,27 @@ func TestStandingsGrowWithTheField(t *testing.T) {
 	}
 	if final.Bounds().Dy() <= big.Bounds().Dy() {
 		t.Error("the playoff adds nothing")
+	}
+}
+
+// TestBoardPNGIsPNGOfRender holds the board's fast encoding to the plain
+// one, byte for byte, on boards of every size, pegs anywhere and a title.
+func TestBoardPNGIsPNGOfRender(t *testing.T) {
+	boards := []Board{
+		{Target: 121, Sides: []Side{{Name: "Alice", Score: 87, Back: 80}, {Name: "Bob", Score: 102, Back: 95}}},
+		{Target: 61, Sides: []Side{{Name: "Alice"}, {Name: "Bob"}}},
+		{Target: 61, Sides: []Side{{Name: "Alice", Score: 61, Back: 55, Winner: true}, {Name: "Bob", Score: 12, Back: 3, Skunk: 2}}},
+		{Target: 121, Title: "Table 12 · hand 14", Sides: []Side{{Name: "Ann & Cid", Score: 121, Back: 119, Winner: true}, {Name: "Bob & Dee", Score: 90, Back: 84}}},
+		{Target: 121, Sides: []Side{{Name: "Alice", Score: 5}, {Name: "Bob", Score: 31, Back: 29}, {Name: "Carol", Score: 60, Back: 48}, {Name: "Dan", Score: 1}}},
+		{Target: 121, Sides: []Side{{Name: "Alice", Score: 121, Back: 117, Winner: true}, {Name: "Bob", Score: 58, Skunk: 2}},
+			Words: BoardWords{Wins: "gagne", DoubleSkunk: "double skunk", SkunkLine: "ligne de skunk", DoubleSkunkLine: "ligne du double skunk"}},
+	}
+	for _, b := range boards {
+		// Twice: the second draws on the track the first cached.
+		for range 2 {
+			if !bytes.Equal(b.PNG(), PNG(b.Render())) {
+				t.Fatalf("%+v: Board.PNG differs from PNG(Render())", b)
+			}
+		}
 	}
 }

@@ -14,8 +14,13 @@ var encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPo
 
 // PNG encodes a picture, reduced to 256 colours (see paletted).
 func PNG(img *image.RGBA) []byte {
+	return encode(paletted(img))
+}
+
+// encode encodes a paletted picture.
+func encode(img *image.Paletted) []byte {
 	var buf bytes.Buffer
-	if err := encoder.Encode(&buf, paletted(img)); err != nil {
+	if err := encoder.Encode(&buf, img); err != nil {
 		// Encoding an in-memory image into a buffer cannot fail but for a
 		// zero-sized image, which no picture here is.
 		panic("picture: encode a PNG: " + err.Error())

@@ -20,6 +20,22 @@ type Standings struct {
 	// gold.
 	Playoff  []string
 	Champion string
+	// Words are the picture's own labels, in the reader's language; any
+	// left empty is drawn in English.
+	Words StandingsWords
+}
+
+// StandingsWords are the labels the standings picture draws itself: the
+// column heads, the playoff's head and the champion's mark.
+type StandingsWords struct {
+	Player, GamePoints, Spread, WonLost, Bye string
+	Playoff, Champion                        string
+}
+
+// words are w with English for any left empty.
+func (w StandingsWords) words() StandingsWords {
+	return StandingsWords{Player: or(w.Player, "Player"), GamePoints: or(w.GamePoints, "GP"), Spread: or(w.Spread, "Spread"),
+		WonLost: or(w.WonLost, "W–L"), Bye: or(w.Bye, "Bye"), Playoff: or(w.Playoff, "Playoff, best of 3"), Champion: or(w.Champion, "Champion")}
 }
 
 // StandingRow is one entrant's line.
@@ -70,7 +86,7 @@ func (s Standings) playoffLines(f standingsFaces) (playoff [][]string, champion 
 		playoff = append(playoff, wrap(f.regular, line, standingsWidth-56-playoffIndent))
 	}
 	if s.Champion != "" {
-		champion = wrap(f.bold, "Champion: "+s.Champion, standingsWidth-90-playoffIndent)
+		champion = wrap(f.bold, s.Words.words().Champion+": "+s.Champion, standingsWidth-90-playoffIndent)
 	}
 	return playoff, champion
 }
@@ -99,7 +115,7 @@ func (s Standings) Render() *image.RGBA {
 		return cv.img
 	}
 	top := float64(headTop + rowHeight*(len(s.Rows)+1) + 24)
-	cv.text(f.bold, 28, top+rowHeight-10, inkSoft, "Playoff, best of 3")
+	cv.text(f.bold, 28, top+rowHeight-10, inkSoft, s.Words.words().Playoff)
 	n := 1
 	for _, lines := range playoff {
 		for i, line := range lines {
@@ -128,16 +144,17 @@ func (s Standings) Render() *image.RGBA {
 // drawRows draws the column heads and a row an entrant.
 func (s Standings) drawRows(cv *canvas, f standingsFaces) {
 	c := standingsColumns
+	w := s.Words.words()
 	y := float64(headTop + rowHeight - 10)
 	cv.text(f.bold, c.rank, y, inkSoft, "#")
-	cv.text(f.bold, c.name, y, inkSoft, "Player")
+	cv.text(f.bold, c.name, y, inkSoft, w.Player)
 	for _, head := range []struct {
 		x    float64
 		text string
-	}{{c.gamePoints, "GP"}, {c.spread, "Spread"}, {c.wonLost, "W–L"}, {c.byes, "Bye"}} {
+	}{{c.gamePoints, w.GamePoints}, {c.spread, w.Spread}, {c.wonLost, w.WonLost}, {c.byes, w.Bye}} {
 		cv.textRight(f.bold, head.x, y, inkSoft, head.text)
 	}
-	nameWidth := c.gamePoints - textWidth(f.bold, "GP") - 16 - c.name
+	nameWidth := c.gamePoints - textWidth(f.bold, w.GamePoints) - 16 - c.name
 	for i, r := range s.Rows {
 		top := float64(headTop + rowHeight*(i+1))
 		if i%2 == 0 {

@@ -20,6 +20,9 @@ type Trend struct {
 	Title    string
 	Subtitle string
 	Panels   []TrendPanel
+	// Oldest and Latest label the time axis's ends, in the reader's
+	// language; English when empty.
+	Oldest, Latest string
 }
 
 // TrendPanel is one chart of a Trend.
@@ -76,13 +79,13 @@ func (tr Trend) Render() *image.RGBA {
 	cv.text(f.title, 28, 50, ink, fit(f.title, tr.Title, trendWidth-56))
 	cv.text(f.small, 28, 82, inkSoft, fit(f.small, tr.Subtitle, trendWidth-56))
 	for i, p := range tr.Panels {
-		p.draw(cv, f, float64(trendHead+trendPanel*i))
+		p.draw(cv, f, float64(trendHead+trendPanel*i), or(tr.Oldest, "oldest"), or(tr.Latest, "latest"))
 	}
 	return cv.img
 }
 
 // draw draws the panel with its top at top.
-func (p TrendPanel) draw(cv *canvas, f trendFaces, top float64) {
+func (p TrendPanel) draw(cv *canvas, f trendFaces, top float64, oldest, latest string) {
 	cv.text(f.label, 28, top+30, ink, p.Label)
 	lo, hi := p.scale()
 	x0, x1 := float64(trendPlotLeft), float64(trendPlotRight)
@@ -130,8 +133,8 @@ func (p TrendPanel) draw(cv *canvas, f trendFaces, top float64) {
 		cv.textRight(f.small, x1-6, ly, skunkRed, p.RefLabel)
 	}
 	if n > 0 {
-		cv.text(f.small, x0, y1+28, inkSoft, "oldest")
-		cv.textRight(f.small, x1, y1+28, inkSoft, "latest")
+		cv.text(f.small, x0, y1+28, inkSoft, oldest)
+		cv.textRight(f.small, x1, y1+28, inkSoft, latest)
 	}
 }
 
@@ -183,4 +186,12 @@ func (cv *canvas) dashed(x0, y0, x1, y1, w float64, c color.Color) {
 		e := min(d+on, l)
 		cv.line(x0+(x1-x0)*d/l, y0+(y1-y0)*d/l, x0+(x1-x0)*e/l, y0+(y1-y0)*e/l, w, c)
 	}
+}
+
+// or is s, or english when s is empty.
+func or(s, english string) string {
+	if s == "" {
+		return english
+	}
+	return s
 }
