@@ -17,6 +17,7 @@ import (
 //	cmd.name.<name>                 a subcommand's or an option's name, the same wherever it is used
 //	cmd.desc.<command>[.<sub>…]     a description, by its place
 //	cmd.choice.<option>.<value>     a choice's name (reset's choices are the settings' option names)
+//	cmd.menu.challenge              the person menu's command
 //
 // English is the definitions' own text, which Discord shows to every
 // locale the bot does not speak; the English catalogue holds the same
@@ -29,6 +30,9 @@ import (
 func nameKey(name string) string         { return "cmd.name." + name }
 func descKey(path string) string         { return "cmd.desc." + path }
 func choiceKey(opt, value string) string { return "cmd.choice." + opt + "." + value }
+
+// menuKey is the key of the person menu's command (ChallengeMenu).
+const menuKey = "cmd.menu.challenge"
 
 // Localized are the definitions with their localizations.
 func Localized() []*discordgo.ApplicationCommand {
@@ -51,8 +55,14 @@ func Localized() []*discordgo.ApplicationCommand {
 // of cmds, and a set that localizes it.
 func Walk(cmds []*discordgo.ApplicationCommand, f func(key, english string, set func(locale, text string))) {
 	for _, c := range cmds {
-		if c.Type != 0 && c.Type != discordgo.ChatApplicationCommand {
-			continue // the user command keeps its name: see ChallengeMenu
+		if c.Type == discordgo.UserApplicationCommand {
+			// A person's menu shows the challenge in the reader's
+			// language; the interaction still names it ChallengeMenu.
+			if c.NameLocalizations == nil {
+				c.NameLocalizations = &map[discordgo.Locale]string{}
+			}
+			f(menuKey, c.Name, setter(c.NameLocalizations))
+			continue
 		}
 		if c.DescriptionLocalizations == nil {
 			c.DescriptionLocalizations = &map[discordgo.Locale]string{}

@@ -75,4 +75,9 @@ func TestLocalizedCommandsRegister(t *testing.T) {
 	if got := start.NameLocalizations["fr"]; got != "commencer" {
 		t.Errorf("/cribbage start in French: %q", got)
 	}
+	for _, c := range cmds {
+		if c.Name == ChallengeMenu && (c.NameLocalizations == nil || (*c.NameLocalizations)["fr"] != "Défier au cribbage") {
+			t.Errorf("the person menu's challenge has no French name: %v", c.NameLocalizations)
+		}
+	}
 }
