@@ -71,6 +71,11 @@ type GuildService interface {
 	// AllGuildSettings returns the settings of every server that has set
 	// any: the timers read them once a round.
 	AllGuildSettings(ctx context.Context) ([]GuildSettings, error)
+	// ServerLocale is the server's own locale as Discord last sent it
+	// with a table opened there (Table.Locale of its newest), or "" if
+	// none was: what a post nobody asked for (the daily hand, a
+	// tournament's message) speaks when the admins chose no language.
+	ServerLocale(ctx context.Context, guildID string) (string, error)
 }
 
 // ErrBadDuration means a duration is not written as one.

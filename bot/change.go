@@ -335,9 +335,10 @@ func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
 
 // speakServer is the language of a server's channels for a post nobody
 // clicked for (a daily hand, a tournament's message): its admins'
-// setting, else English, since Discord sends the server's own locale
-// only with an interaction. A server whose settings cannot be read is
-// spoken to in English rather than not at all.
+// setting, else the server's own locale as Discord sent it with the
+// tables opened there (Discord sends it only with an interaction), else
+// English. A server whose settings cannot be read is spoken to in
+// English rather than not at all.
 func (b *Bot) speakServer(ctx context.Context, guildID string) lang.Lang {
 	if guildID == "" {
 		return lang.English
@@ -346,5 +347,13 @@ func (b *Bot) speakServer(ctx context.Context, guildID string) lang.Lang {
 	if err != nil {
 		return lang.English
 	}
-	return lang.Server(settings.Language, "")
+	if l, ok := lang.ByCode(settings.Language); ok {
+		return l
+	}
+	// No admin chose one: the server's own, as its tables were opened in.
+	locale, err := b.store.ServerLocale(ctx, guildID)
+	if err != nil {
+		return lang.English
+	}
+	return lang.Server("", locale)
 }

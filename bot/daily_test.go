@@ -296,3 +296,28 @@ func TestDailySpeaksTheClientsLanguage(t *testing.T) {
 		t.Error("no Confirmer button")
 	}
 }
+
+// TestAPostNobodyClickedForSpeaksTheServersLanguage: the daily post and a
+// tournament's message, made by the timers, speak the server's own
+// language as its tables were opened in when the admins chose none, and
+// the admins' choice when they did.
+func TestAPostNobodyClickedForSpeaksTheServersLanguage(t *testing.T) {
+	u := newUnit(t)
+	ctx := context.Background()
+	if l := u.b.speakServer(ctx, guild); l != lang.English {
+		t.Errorf("a server with no table yet: %s", l.Code())
+	}
+	start := discordtest.Command(guild, channel, alice, "start")
+	french := discordgo.Locale("fr")
+	start.GuildLocale = &french
+	u.ok(start)
+	if l := u.b.speakServer(ctx, guild); l.Code() != "fr" {
+		t.Errorf("after a table opened in a French server: %s, want fr", l.Code())
+	}
+	if _, err := u.store.UpdateGuildSettings(ctx, guild, func(gs *cribbage.GuildSettings) error { gs.Language = "es"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if l := u.b.speakServer(ctx, guild); l.Code() != "es" {
+		t.Errorf("after the admins chose Spanish: %s, want es", l.Code())
+	}
+}

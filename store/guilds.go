@@ -110,3 +110,13 @@ func loadedDuration(ms int64) *time.Duration {
 	d := time.Duration(ms) * time.Millisecond
 	return &d
 }
+
+// ServerLocale implements cribbage.GuildService.
+func (s *Store) ServerLocale(ctx context.Context, guildID string) (string, error) {
+	var locale string
+	err := s.db.QueryRowContext(ctx, `SELECT locale FROM tables WHERE guild_id = ? AND locale <> '' ORDER BY id DESC LIMIT 1`, guildID).Scan(&locale)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return locale, err
+}

@@ -67,3 +67,17 @@ func cloneDuration(d *time.Duration) *time.Duration {
 	c := *d
 	return &c
 }
+
+// ServerLocale implements cribbage.GuildService.
+func (s *Store) ServerLocale(ctx context.Context, guildID string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var newest int64
+	locale := ""
+	for id, t := range s.tables {
+		if t.GuildID == guildID && t.Locale != "" && id > newest {
+			newest, locale = id, t.Locale
+		}
+	}
+	return locale, nil
+}

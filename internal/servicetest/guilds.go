@@ -123,3 +123,22 @@ func testGuildSettingsChangesAtOnceAreKept(t *testing.T, h *harness) {
 		t.Errorf("%d changes kept of %d", gs.MaxOpenTables, n)
 	}
 }
+
+// testServerLocale: a server's locale is that of its newest table that
+// has one; a server with none has none.
+func testServerLocale(t *testing.T, h *harness) {
+	if got, err := h.s.ServerLocale(ctx, "quebec"); err != nil || got != "" {
+		t.Fatalf("a server without tables: %q, %v", got, err)
+	}
+	for _, locale := range []string{"en-US", "fr", ""} {
+		tb := lobby("quebec", "u1")
+		tb.Locale = locale
+		h.create(t, tb, "")
+	}
+	other := lobby("elsewhere", "u2")
+	other.Locale = "es-ES"
+	h.create(t, other, "")
+	if got, err := h.s.ServerLocale(ctx, "quebec"); err != nil || got != "fr" {
+		t.Errorf("ServerLocale = %q, %v; want fr, its newest table's with one", got, err)
+	}
+}

@@ -81,6 +81,7 @@ func Run(t *testing.T, open Open) {
 		{"CancelledTablesAreOver", testCancelledTablesAreOver},
 		{"GuildSettings", testGuildSettings},
 		{"GuildSettingsChangesAtOnceAreKept", testGuildSettingsChangesAtOnceAreKept},
+		{"ServerLocale", testServerLocale},
 		{"Tournaments", testTournaments},
 		{"TournamentRacesOpenOnce", testTournamentRacesOpenOnce},
 		{"SaveTournamentComparesAndSwaps", testSaveTournamentComparesAndSwaps},
