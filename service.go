@@ -250,6 +250,10 @@ type TableMessage struct {
 	// EditToken is the newest interaction token whose original response
 	// is the message, if any.
 	EditToken MessageToken
+	// TokenOnly is the table's Table.TokenOnly, read with its message:
+	// where only interactions' tokens reach, nothing is posted with the
+	// bot token, so its rate limits do not hold the table's story.
+	TokenOnly bool
 }
 
 // MessageToken is an interaction token whose original response is a

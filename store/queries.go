@@ -86,16 +86,17 @@ func (s *Store) GamesInProgress(ctx context.Context) (int, error) {
 }
 
 // tableMessageColumns are read by scanTableMessage, in its order.
-const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at, shown`
+const tableMessageColumns = `id, message_id, thread_id, board, edit_token, edit_token_message, edit_token_at, shown, token_only`
 
 // scanTableMessage reads one row of tableMessageColumns.
 func scanTableMessage(r rowScanner) (cribbage.TableMessage, error) {
 	var m cribbage.TableMessage
 	var tokenAt int64
-	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown); err != nil {
+	var tokenOnly int
+	if err := r.Scan(&m.TableID, &m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown, &tokenOnly); err != nil {
 		return cribbage.TableMessage{}, err
 	}
-	m.EditToken.At = fromMillis(tokenAt)
+	m.EditToken.At, m.TokenOnly = fromMillis(tokenAt), tokenOnly != 0
 	return m, nil
 }
 

@@ -128,10 +128,24 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 // Deliver sends one announcement, and returns the others it carried: the
 // story items that went out in the same message.
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
-	t, err := d.store.Table(ctx, it.TableID)
-	var m cribbage.TableMessage
+	m, err := d.store.TableMessage(ctx, it.TableID)
+	if err == nil && (it.Kind == render.KindPost || it.Kind == cribbage.OutboxMilestone) {
+		// A post that would wait for its channel's rate limit goes no
+		// further, and reads no more: when hundreds of hands end at once,
+		// posts are tried again and again until their turn, and reading
+		// the table each time was a good part of the bot's work. A table
+		// only tokens reach posts nothing with the bot token.
+		dest := it.ChannelID
+		if m.ThreadID != "" {
+			dest = m.ThreadID
+		}
+		if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok && !m.TokenOnly {
+			return nil, &rest.Paced{Until: until}
+		}
+	}
+	var t *cribbage.Table
 	if err == nil {
-		m, err = d.store.TableMessage(ctx, it.TableID)
+		t, err = d.store.Table(ctx, it.TableID)
 	}
 	if errors.Is(err, cribbage.ErrNotFound) {
 		return nil, sender.ErrGiveUp
@@ -163,11 +177,8 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	if m.ThreadID != "" {
 		dest = m.ThreadID
 	}
-	// Nothing is sealed for a post that would wait: the lines queued
-	// meanwhile go with it when it goes.
-	if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok && !t.TokenOnly {
-		return nil, &rest.Paced{Until: until}
-	}
+	// Nothing is sealed for a post that would wait (Deliver asked): the
+	// lines queued meanwhile go with it when it goes.
 	// The post carries the lines its hand queued before it, and the posts
 	// (with their lines) queued after it that fit: read afresh, since the
 	// sender's pass reads only what is ready to send.

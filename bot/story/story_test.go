@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -531,5 +532,59 @@ func TestAMilestoneGoesWithTheHandThatEarnedIt(t *testing.T) {
 	got = show(r.fake.ChannelMessages(channel))
 	if len(got) != 2 || !strings.Contains(got[1].Embeds[0], "🏅 **Carol** earns a milestone: **A 29 hand**") || !strings.HasSuffix(got[1].Embeds[0], "Carol 29 · Alice 0.") {
 		t.Errorf("posted %q, want Carol's record with her milestones before its last line", got)
+	}
+}
+
+// tableReads is the store, counting its reads of whole tables.
+type tableReads struct {
+	*store.Store
+	n atomic.Int64
+}
+
+func (s *tableReads) Table(ctx context.Context, id int64) (*cribbage.Table, error) {
+	s.n.Add(1)
+	return s.Store.Table(ctx, id)
+}
+
+// TestAPostThatWaitsReadsNoTable: once a channel's posts are spent, a
+// hand's post that would wait its turn is put back without reading its
+// table: when hundreds of hands end at once, posts are tried again and
+// again until their turn.
+func TestAPostThatWaitsReadsNoTable(t *testing.T) {
+	r := newRig(t)
+	reads := &tableReads{Store: r.store}
+	d := New(Options{Store: reads, REST: r.story.rest, Live: r.live, AppID: func() string { return r.fake.AppID }, Now: r.clock.Now})
+	s := sender.New(sender.Options{Store: r.store, Owner: "b", Now: r.clock.Now, Deliver: d.Deliver, Aside: Aside, Handle: d.Handle})
+	const tables = 8
+	for i := range tables {
+		tb := r.table(channel, "Alice", "Bob")
+		r.queue(tb.ID, ends(1, fmt.Sprintf("Table %d: Alice 21 · Bob 4.", i)))
+	}
+	posted := func() int { return len(r.fake.ChannelMessages(channel)) }
+	// The channel takes five posts in five seconds.
+	for round := 0; round < 20 && posted() < 5; round++ {
+		s.Drain(context.Background())
+		r.clock.Advance(100 * time.Millisecond)
+	}
+	if posted() != 5 {
+		t.Fatalf("%d posts in the channel's first second, want its five", posted())
+	}
+	before := reads.n.Load()
+	for range 10 {
+		s.Drain(context.Background())
+		r.clock.Advance(100 * time.Millisecond)
+	}
+	if posted() != 5 {
+		t.Fatalf("%d posts within the window, want 5", posted())
+	}
+	if n := reads.n.Load() - before; n != 0 {
+		t.Errorf("%d tables read by posts waiting on a spent channel, want none", n)
+	}
+	for round := 0; round < 100 && posted() < tables; round++ {
+		r.clock.Advance(500 * time.Millisecond)
+		s.Drain(context.Background())
+	}
+	if posted() != tables {
+		t.Errorf("%d posts, want %d", posted(), tables)
 	}
 }

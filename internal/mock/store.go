@@ -381,11 +381,12 @@ func (s *Store) recordMessage(id int64, change func(m *cribbage.TableMessage)) e
 func (s *Store) TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.tables[id]; !ok {
+	t, ok := s.tables[id]
+	if !ok {
 		return cribbage.TableMessage{}, cribbage.ErrNotFound
 	}
 	m := s.messages[id]
-	m.TableID = id
+	m.TableID, m.TokenOnly = id, t.TokenOnly
 	return m, nil
 }
 

@@ -72,7 +72,9 @@ func testRecordingChangesNoVersion(t *testing.T, h *harness) {
 // the order asked for, with no entry for an id of no table.
 func testTableMessage(t *testing.T, h *harness) {
 	a := h.startGame(t, lobby("g", "a", "b"))
-	b := h.startGame(t, lobby("g", "c", "d"))
+	tokens := lobby("g", "c", "d")
+	tokens.TokenOnly = true
+	b := h.startGame(t, tokens)
 	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, cribbage.TableMessage{TableID: a.ID}) {
 		t.Errorf("before anything is recorded: %+v, %v", got, err)
 	}
@@ -84,7 +86,7 @@ func testTableMessage(t *testing.T, h *harness) {
 		}
 	}
 	wantA := cribbage.TableMessage{TableID: a.ID, MessageID: "m1", ThreadID: "th1", Board: "board-1", Shown: "sum-a", EditToken: token}
-	wantB := cribbage.TableMessage{TableID: b.ID, MessageID: "m2"}
+	wantB := cribbage.TableMessage{TableID: b.ID, MessageID: "m2", TokenOnly: true}
 	if got, err := h.s.TableMessage(ctx, a.ID); err != nil || !sameTableMessage(got, wantA) {
 		t.Errorf("recorded: %+v, %v; want %+v", got, err, wantA)
 	}
@@ -293,7 +295,7 @@ func sameToken(a, b cribbage.MessageToken) bool {
 // tokens' times by instant.
 func sameTableMessage(a, b cribbage.TableMessage) bool {
 	return a.TableID == b.TableID && a.MessageID == b.MessageID && a.ThreadID == b.ThreadID && a.Board == b.Board &&
-		a.Shown == b.Shown && sameToken(a.EditToken, b.EditToken)
+		a.Shown == b.Shown && sameToken(a.EditToken, b.EditToken) && a.TokenOnly == b.TokenOnly
 }
 
 // sameView reports whether two hand views are the same.
