@@ -30,6 +30,9 @@ type TableService interface {
 	Seen(ctx context.Context, interactionID string) error
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
+	// TableVersion returns a table's version (Table.Version), or
+	// ErrNotFound: a cheap look at whether it has moved on since a read.
+	TableVersion(ctx context.Context, id int64) (int64, error)
 	// OpenTables returns the tables in a lobby or playing.
 	OpenTables(ctx context.Context) ([]*Table, error)
 	// PlayerTables returns a player's open tables in a server.

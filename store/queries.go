@@ -258,3 +258,13 @@ func actionsOf(ctx context.Context, q querier, id int64) ([]cribbage.LoggedActio
 	}
 	return out, rows.Err()
 }
+
+// TableVersion implements cribbage.TableService.
+func (s *Store) TableVersion(ctx context.Context, id int64) (int64, error) {
+	var v int64
+	err := s.db.QueryRowContext(ctx, `SELECT version FROM tables WHERE id = ?`, id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, cribbage.ErrNotFound
+	}
+	return v, err
+}

@@ -40,6 +40,7 @@ import (
 // of its messages on Discord.
 type Store interface {
 	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TableVersion(ctx context.Context, id int64) (int64, error)
 	TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error)
 	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
@@ -857,8 +858,8 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 		}
 		// Another process (or a click answered meanwhile) may have moved
 		// the table on while the edits were sent: look again.
-		t, err := s.opts.Store.Table(ctx, table)
-		if err != nil || t.Version == version {
+		now, err := s.opts.Store.TableVersion(ctx, table)
+		if err != nil || now == version {
 			return
 		}
 	}

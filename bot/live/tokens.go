@@ -97,7 +97,7 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// The table may have moved on while the response was on its way, or
 	// its message be behind (another process made the change and did not
 	// live to show it): then both are brought up to date.
-	if t, err := s.opts.Store.Table(ctx, v.Table); err == nil && (t.Version != v.Version || s.l.behind(t.ID, t.Version)) {
+	if now, err := s.opts.Store.TableVersion(ctx, v.Table); err == nil && (now != v.Version || s.l.behind(v.Table, now)) {
 		s.Touch(v.Table)
 	}
 }

@@ -282,6 +282,17 @@ func (s *Store) Table(ctx context.Context, id int64) (*cribbage.Table, error) {
 	return clone(t), nil
 }
 
+// TableVersion implements cribbage.TableService.
+func (s *Store) TableVersion(ctx context.Context, id int64) (int64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[id]
+	if !ok {
+		return 0, cribbage.ErrNotFound
+	}
+	return t.Version, nil
+}
+
 // find returns copies of the tables that match, in id order.
 func (s *Store) find(match func(t *cribbage.Table) bool) []*cribbage.Table {
 	s.mu.Lock()

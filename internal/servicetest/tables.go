@@ -720,3 +720,22 @@ func testSaveComparesAndSwaps(t *testing.T, h *harness) {
 		t.Errorf("version %d, want %d: a refused or empty change was saved", got, cur.Version)
 	}
 }
+
+// testTableVersion: TableVersion is the version Table reads, as each
+// change moves it on; a table that is not there is ErrNotFound.
+func testTableVersion(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	if v, err := h.s.TableVersion(ctx, tb.ID); err != nil || v != tb.Version {
+		t.Errorf("TableVersion = %d, %v; want %d", v, err, tb.Version)
+	}
+	moved, err := h.step(tb.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := h.s.TableVersion(ctx, tb.ID); err != nil || v != moved.Version || v == tb.Version {
+		t.Errorf("after a move: %d, %v; want %d", v, err, moved.Version)
+	}
+	if _, err := h.s.TableVersion(ctx, 999); !errors.Is(err, cribbage.ErrNotFound) {
+		t.Errorf("no table: %v, want ErrNotFound", err)
+	}
+}
