@@ -170,6 +170,38 @@ func Buttons(components []discordgo.MessageComponent) []discordgo.Button {
 			out = append(out, row)
 		case *discordgo.Button:
 			out = append(out, *row)
+		case discordgo.Container:
+			out = append(out, Buttons(row.Components)...)
+		case *discordgo.Container:
+			out = append(out, Buttons(row.Components)...)
+		case discordgo.Section:
+			out = append(out, Buttons(append(row.Components, row.Accessory))...)
+		case *discordgo.Section:
+			out = append(out, Buttons(append(row.Components, row.Accessory))...)
+		}
+	}
+	return out
+}
+
+// TextDisplays are the contents of a message's text displays, in order,
+// wherever they sit (Components V2: at the top, in a container, in a
+// section).
+func TextDisplays(components []discordgo.MessageComponent) []string {
+	var out []string
+	for _, c := range components {
+		switch c := c.(type) {
+		case discordgo.TextDisplay:
+			out = append(out, c.Content)
+		case *discordgo.TextDisplay:
+			out = append(out, c.Content)
+		case discordgo.Container:
+			out = append(out, TextDisplays(c.Components)...)
+		case *discordgo.Container:
+			out = append(out, TextDisplays(c.Components)...)
+		case discordgo.Section:
+			out = append(out, TextDisplays(c.Components)...)
+		case *discordgo.Section:
+			out = append(out, TextDisplays(c.Components)...)
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -35,12 +36,17 @@ func (a Answer) Ephemeral() bool {
 	return a.Response != nil && a.Response.Data != nil && a.Response.Data.Flags&discordgo.MessageFlagsEphemeral != 0
 }
 
-// Content returns the answer's text, or "".
+// Content returns the answer's text: its content, or the text displays
+// of a Components V2 answer, a line each; "" for none.
 func (a Answer) Content() string {
 	if a.Response == nil || a.Response.Data == nil {
 		return ""
 	}
-	return a.Response.Data.Content
+	d := a.Response.Data
+	if d.Flags&discordgo.MessageFlagsIsComponentsV2 == 0 {
+		return d.Content
+	}
+	return strings.Join(TextDisplays(d.Components), "\n")
 }
 
 // Interact dispatches an interaction to the bot and waits for its callback.

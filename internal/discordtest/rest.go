@@ -228,7 +228,8 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	m.Attachments = attachments
 	m.Nonce = nonce.Nonce
 	if !ephemeral {
-		m.Notified = notified(m.Content, body)
+		// A text display's mentions ping as content's do (Components V2).
+		m.Notified = notified(strings.Join(append([]string{m.Content}, TextDisplays(m.Components)...), "\n"), body)
 	}
 	m.ID, m.ChannelID, m.Ephemeral, m.Token = s.newID(), channelID, ephemeral, token
 	m.Author = &discordgo.User{ID: s.BotUserID, Username: "Cribbage", Bot: true}

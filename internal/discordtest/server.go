@@ -442,7 +442,8 @@ func (s *Server) FirstShowing(id string, from time.Time, shows func(m Message) b
 }
 
 // Text is everything a reader sees written in the message: its content,
-// then each embed's title, description, fields and footer, a line each.
+// then each embed's title, description, fields and footer, then its text
+// displays (Components V2) in order, a line each.
 func (m Message) Text() string {
 	parts := []string{m.Content}
 	for _, e := range m.Embeds {
@@ -454,6 +455,7 @@ func (m Message) Text() string {
 			parts = append(parts, e.Footer.Text)
 		}
 	}
+	parts = append(parts, TextDisplays(m.Components)...)
 	var out []string
 	for _, p := range parts {
 		if p != "" {

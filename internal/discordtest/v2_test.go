@@ -115,3 +115,25 @@ func TestAComponentsV2MessageStaysOne(t *testing.T) {
 		t.Errorf("after: flags %d, content %q, %d embeds", m.Flags, m.Content, len(m.Embeds))
 	}
 }
+
+// TestATextDisplayPingsAsContentDoes: Discord pings the mentions in a V2
+// message's text displays as it does content's, as allowed_mentions
+// allows ("Text Display", Discord's components reference); and Text and
+// TextDisplays read the words wherever they sit.
+func TestATextDisplayPingsAsContentDoes(t *testing.T) {
+	s := withChannel(t)
+	body := `{` + v2 + `,"allowed_mentions":{"parse":[],"users":["22"]},"components":[{"type":10,"content":"<@22>, you are challenged"},` +
+		container(`{"type":10,"content":"<@33> waits"}`) + `]}`
+	status, made, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", body)
+	if status != 200 {
+		t.Fatalf("answered %d %v", status, made)
+	}
+	id, _ := made["id"].(string)
+	m, _ := s.Message(id)
+	if len(m.Notified) != 1 || m.Notified[0] != "22" {
+		t.Errorf("notified %v, want 22 alone (33 is not allowed)", m.Notified)
+	}
+	if got := m.Text(); got != "<@22>, you are challenged\n<@33> waits" {
+		t.Errorf("Text() = %q", got)
+	}
+}
