@@ -103,13 +103,27 @@ func (s *Server) Prepare(i *discordgo.Interaction) *discordgo.Interaction {
 // server, user in one (the member carries it), message but on a click.
 type wireInteraction struct {
 	*discordgo.Interaction
-	Channel wireChannel        `json:"channel"`
-	GuildID string             `json:"guild_id,omitempty"`
-	Member  *discordgo.Member  `json:"member,omitempty"`
-	User    *discordgo.User    `json:"user,omitempty"`
-	Message *discordgo.Message `json:"message,omitempty"`
+	Channel wireChannel       `json:"channel"`
+	GuildID string            `json:"guild_id,omitempty"`
+	Member  *discordgo.Member `json:"member,omitempty"`
+	User    *discordgo.User   `json:"user,omitempty"`
+	Message *wireMessage      `json:"message,omitempty"`
 	// GuildLocale is sent in a server only.
 	GuildLocale *discordgo.Locale `json:"guild_locale,omitempty"`
+}
+
+// wireMessage is a message as Discord sends it (with a click, or in
+// answer to a request), its components and all: discordgo's Message
+// leaves them out when it is marshalled (its Components are json:"-"),
+// and a Components V2 message's words are in them.
+type wireMessage struct {
+	*discordgo.Message
+	Components []discordgo.MessageComponent `json:"components"`
+}
+
+// wireOf is m as Discord sends it.
+func wireOf(m discordgo.Message) *wireMessage {
+	return &wireMessage{Message: &m, Components: m.Components}
 }
 
 type wireChannel struct {
@@ -126,7 +140,10 @@ func wire(i *discordgo.Interaction) wireInteraction {
 	case discordgo.InteractionContextPrivateChannel:
 		typ = discordgo.ChannelTypeGroupDM
 	}
-	w := wireInteraction{Interaction: i, Channel: wireChannel{ID: i.ChannelID, Type: typ}, GuildID: i.GuildID, Member: i.Member, Message: i.Message, GuildLocale: i.GuildLocale}
+	w := wireInteraction{Interaction: i, Channel: wireChannel{ID: i.ChannelID, Type: typ}, GuildID: i.GuildID, Member: i.Member, GuildLocale: i.GuildLocale}
+	if i.Message != nil {
+		w.Message = wireOf(*i.Message)
+	}
 	if i.Member == nil {
 		w.User = i.User
 	}
@@ -280,7 +297,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		out := map[string]any{"interaction": map[string]any{"id": i.ID, "type": i.Type,
 			"response_message_id": messageID, "response_message_loading": false, "response_message_ephemeral": msg != nil && msg.Ephemeral}}
 		if msg != nil {
-			out["resource"] = map[string]any{"type": resp.Type, "message": msg.Message}
+			out["resource"] = map[string]any{"type": resp.Type, "message": wireOf(msg.Message)}
 		}
 		writeJSON(w, 200, out)
 	} else {

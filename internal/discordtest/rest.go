@@ -124,7 +124,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 			s.refuse(w, r, doc, e)
 			return
 		}
-		writeJSON(w, 200, m.Message)
+		writeJSON(w, 200, wireOf(m.Message))
 	case "PATCH /channels/{channel_id}/messages/{message_id}":
 		s.editMessage(w, r, p["channel_id"], p["message_id"], doc, files, "")
 	case "GET /channels/{channel_id}/messages/{message_id}":
@@ -300,7 +300,7 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 		s.refuse(w, r, body, e)
 		return
 	}
-	writeJSON(w, 200, edited.Message)
+	writeJSON(w, 200, wireOf(edited.Message))
 }
 
 // getMessage answers a public message of a channel.
@@ -310,7 +310,7 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 		writeError(w, 404, 10008, "Unknown Message")
 		return
 	}
-	writeJSON(w, 200, m.Message)
+	writeJSON(w, 200, wireOf(m.Message))
 }
 
 // applyEdit updates content, embeds and components from a body (a field
@@ -430,10 +430,10 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string
 			return
 		}
 		s.countFollowup(token)
-		writeJSON(w, 200, m.Message)
+		writeJSON(w, 200, wireOf(m.Message))
 	case method == http.MethodGet && id != "":
 		if m, ok := s.Message(id); ok && m.Token == token {
-			writeJSON(w, 200, m.Message)
+			writeJSON(w, 200, wireOf(m.Message))
 			return
 		}
 		writeError(w, 404, 10008, "Unknown Message")

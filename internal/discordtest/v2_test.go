@@ -1,10 +1,13 @@
 package discordtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // texts is n text displays, as JSON.
@@ -135,5 +138,31 @@ func TestATextDisplayPingsAsContentDoes(t *testing.T) {
 	}
 	if got := m.Text(); got != "<@22>, you are challenged\n<@33> waits" {
 		t.Errorf("Text() = %q", got)
+	}
+}
+
+// TestAMessageIsSentWithItsComponents: Discord sends a message's
+// components with it, in an answer to a request and in a click's
+// interaction; a V2 message's words are there. (discordgo's Message
+// leaves them out when marshalled: the fake sends wireMessage.)
+func TestAMessageIsSentWithItsComponents(t *testing.T) {
+	s := withChannel(t)
+	_, made, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", `{`+v2+`,"components":[`+container(`{"type":10,"content":"table 1"}`)+`]}`)
+	if comps, _ := made["components"].([]any); len(comps) != 1 {
+		t.Errorf("the answer to the post has components %v", made["components"])
+	}
+	id, _ := made["id"].(string)
+	_, got, _ := do(t, s, http.MethodGet, "/channels/"+testChannel+"/messages/"+id, botAuth, "", nil)
+	if comps, _ := got["components"].([]any); len(comps) != 1 {
+		t.Errorf("GET answers components %v", got["components"])
+	}
+	m, _ := s.Message(id)
+	raw, _ := json.Marshal(wire(&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Message: &m.Message}))
+	var back discordgo.Interaction
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Message == nil || len(TextDisplays(back.Message.Components)) != 1 || TextDisplays(back.Message.Components)[0] != "table 1" {
+		t.Errorf("a click carries its message without its words: %s", raw)
 	}
 }
