@@ -70,8 +70,8 @@ func TestCancelHandler(t *testing.T) {
 	}
 	// The table message says who and why, and has no buttons left.
 	m := render.Table(lang.English, tb, "")
-	if !strings.Contains(m.Embeds[0].Description, "cancelled by <@"+ada.ID+">: spam in the channel") || len(m.Components) != 0 {
-		t.Errorf("table message: %q, %d component rows", m.Embeds[0].Description, len(m.Components))
+	if !strings.Contains(m.Text(), "cancelled by <@"+ada.ID+">: spam in the channel") || len(discordtest.Buttons(m.Components)) != 0 {
+		t.Errorf("table message: %q, %d buttons", m.Text(), len(discordtest.Buttons(m.Components)))
 	}
 	// Every button and command at the table answers that it was cancelled.
 	view := click.ViewVersion(tb.State.ViewFor(0))
@@ -90,8 +90,8 @@ func TestCancelHandler(t *testing.T) {
 		}
 	}
 	// The hand view, if open, says so too and offers nothing.
-	if h := render.Hand(lang.English, tb, 0, 0, ""); !strings.Contains(h.Content, "cancelled") || len(h.Components) != 0 {
-		t.Errorf("hand view: %q, %d rows", h.Content, len(h.Components))
+	if h := render.Hand(lang.English, tb, 0, 0, ""); !strings.Contains(h.Text(), "cancelled") || len(discordtest.Buttons(h.Components)) != 0 {
+		t.Errorf("hand view: %q, %d buttons", h.Text(), len(discordtest.Buttons(h.Components)))
 	}
 	// Over is over.
 	if _, err := u.admin(ada, "cancel", opt("table", 1)); !errors.Is(err, cribbage.ErrNotOpen) {
@@ -243,8 +243,8 @@ func TestComputerLevelsAsPlayersKnowThem(t *testing.T) {
 	if tb := u.table(1); tb.Computer != "expert" {
 		t.Errorf("strong is stored as %q", tb.Computer)
 	}
-	if m := render.Table(lang.English, u.table(1), ""); !strings.Contains(m.Embeds[0].Description, "computer (strong)") {
-		t.Errorf("lobby: %q", m.Embeds[0].Description)
+	if m := render.Table(lang.English, u.table(1), ""); !strings.Contains(m.Text(), "computer (strong)") {
+		t.Errorf("lobby: %q", m.Text())
 	}
 	if _, err := u.click(alice, "/begin/1"); err != nil {
 		t.Fatal(err)

@@ -62,7 +62,7 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 	for start := time.Now(); ; {
 		// Held back (Paced), nothing was sent: the files are unread.
 		body := &discordgo.WebhookParams{Content: hand.Content, Embeds: hand.Embeds, Components: hand.Components, Files: hand.Files,
-			Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: hand.AllowedMentions()}
+			Flags: discordgo.MessageFlagsEphemeral | hand.Flags(), AllowedMentions: hand.AllowedMentions()}
 		_, err = b.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(b.applicationID(), ic.Token),
 			Bucket: rest.TokenBucket(ic.Token), Route: "POST /webhooks/{application}/{token}", Body: body, Files: hand.Files,
 			Interaction: true, TokenAt: at})

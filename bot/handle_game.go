@@ -244,5 +244,5 @@ func (b *Bot) clickResign(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: command.Lang(ic).T("answer.resigned", "ID", t.ID)}.Response(true)}}, nil
+		Data: render.Notice(command.Lang(ic).T("answer.resigned", "ID", t.ID)).Response(true)}}, nil
 }

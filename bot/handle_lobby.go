@@ -97,12 +97,13 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	// A new message: it has no board yet.
 	l := lang.Server(settings.Language, t.Locale)
 	r := render.Table(l, t, "")
-	r.Content = l.T("table.opened", "Name", name)
+	opened := l.T("table.opened", "Name", name)
 	if tokenOnly {
 		// Where only clicks reach the bot, say how a table left for a
 		// while is picked up again.
-		r.Content = l.T("table.opened-token-only", "Name", name)
+		opened = l.T("table.opened-token-only", "Name", name)
 	}
+	r.Above(opened)
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: r.Response(false)}
 	return reply{resp: resp, tableMessage: t.ID, table: &answer.TableShown{Table: t, Render: r}}, nil
 }

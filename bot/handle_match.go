@@ -156,7 +156,7 @@ func (b *Bot) clickResignMatch(ctx context.Context, ic *discordgo.Interaction, c
 	}
 	t := done.table
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Message{Content: command.Lang(ic).T("answer.resigned-match", "ID", t.ID)}.Response(true)}}, nil
+		Data: render.Notice(command.Lang(ic).T("answer.resigned-match", "ID", t.ID)).Response(true)}}, nil
 }
 
 // The bot's refusals of challenges.

@@ -222,7 +222,7 @@ func TestDiscardAndPlayHandlers(t *testing.T) {
 	card := g.LegalPlays(turn)[0]
 	old := click.ID{Action: click.Play, Table: 1, View: "stale1", Card: card}.String()
 	r, err := u.clickView(people[turn], old)
-	if err != nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
+	if err != nil || !strings.Contains(responseText(r.resp), "⚠️") {
 		t.Errorf("a stale play: %+v, %v", r.resp, err)
 	}
 	view := click.ViewVersion(g.ViewFor(turn))
@@ -239,7 +239,7 @@ func TestDiscardAndPlayHandlers(t *testing.T) {
 	}
 	view = click.ViewVersion(g.ViewFor(turn))
 	r, _ = u.clickView(people[turn], click.ID{Action: click.Play, Table: 1, View: view, Card: g.Remaining(turn).Cards()[0]}.String())
-	if r.resp == nil || !strings.Contains(r.resp.Data.Content, "⚠️") {
+	if r.resp == nil || !strings.Contains(responseText(r.resp), "⚠️") {
 		t.Errorf("a play out of turn was not refused on the hand view: %+v", r.resp)
 	}
 }
@@ -274,8 +274,8 @@ func TestRematchHandler(t *testing.T) {
 	if err != nil || r.resp.Type != discordgo.InteractionResponseUpdateMessage || u.table(1).RematchID != 0 {
 		t.Fatalf("the offer: %+v, %v", r, err)
 	}
-	if _, ok := button(r.resp.Data.Components, "/norematch/1"); !ok || !strings.Contains(r.resp.Data.Embeds[0].Description, "Alice** offers a rematch") {
-		t.Errorf("the table message after the offer: %+v", r.resp.Data.Embeds[0])
+	if _, ok := button(r.resp.Data.Components, "/norematch/1"); !ok || !strings.Contains(responseText(r.resp), "Alice** offers a rematch") {
+		t.Errorf("the table message after the offer:\n%s", responseText(r.resp))
 	}
 	if _, err := u.click(alice, "/rematch/1"); !errors.Is(err, cribbage.ErrAlreadyAccepted) {
 		t.Errorf("Alice accepting her own offer: %v", err)
@@ -295,8 +295,8 @@ func TestRematchHandler(t *testing.T) {
 	if next.Status != cribbage.StatusPlaying || next.State.HandNo != 1 || u.table(1).RematchID != 2 || next.HostID != alice.ID {
 		t.Errorf("rematch table %s hand %d, recorded %d, host %s", next.Status, next.State.HandNo, u.table(1).RematchID, next.HostID)
 	}
-	if _, ok := button(r.resp.Data.Components, "/rematch/1"); ok || !strings.Contains(r.resp.Data.Embeds[0].Description, "Rematch: table 2") {
-		t.Errorf("the table message after the rematch: %+v", r.resp.Data.Embeds[0])
+	if _, ok := button(r.resp.Data.Components, "/rematch/1"); ok || !strings.Contains(responseText(r.resp), "Rematch: table 2") {
+		t.Errorf("the table message after the rematch:\n%s", responseText(r.resp))
 	}
 	opened := false
 	for _, it := range u.store.Outbox() {
@@ -306,12 +306,18 @@ func TestRematchHandler(t *testing.T) {
 		t.Error("nothing posts the rematch's table message")
 	}
 	r, err = u.click(bob, "/rematch/1")
-	if err != nil || !strings.Contains(r.resp.Data.Content, "already has its rematch: table 2") {
+	if err != nil || !strings.Contains(responseText(r.resp), "already has its rematch: table 2") {
 		t.Errorf("a second rematch: %+v, %v", r.resp, err)
 	}
 }
 
 // button finds a button by its custom_id.
+// responseText is the words of a response's message: its content and
+// its text displays.
+func responseText(resp *discordgo.InteractionResponse) string {
+	return strings.Join(append([]string{resp.Data.Content}, discordtest.TextDisplays(resp.Data.Components)...), "\n")
+}
+
 func button(comps []discordgo.MessageComponent, customID string) (discordgo.Button, bool) {
 	for _, b := range discordtest.Buttons(comps) {
 		if b.CustomID == customID {

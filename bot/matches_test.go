@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // matchTable is game 2 of Alice and Bob's best of 3, Alice having won game
@@ -31,10 +33,10 @@ func matchTable(t *testing.T) *cribbage.Table {
 // won and how; its buttons leave out Rematch while the match goes on.
 func TestTheMatchOnTheTable(t *testing.T) {
 	tb := matchTable(t)
-	if d := render.Table(lang.English, tb, "").Embeds[0].Description; !strings.HasPrefix(d, "**Match:** Alice 1 – Bob 0 · game 2 of best of 3 · game points 3–0\n") {
+	if d := render.Table(lang.English, tb, "").Text(); !strings.Contains(d, "\n**Match:** Alice 1 – Bob 0 · game 2 of best of 3 · game points 3–0\n") {
 		t.Errorf("game 2 in play:\n%s", d)
 	}
-	if f := render.Table(lang.English, tb, "").Embeds[0].Footer.Text; !strings.HasSuffix(f, " · best of 3") {
+	if f := render.Table(lang.English, tb, "").Text(); !strings.Contains(f, " · best of 3 · last move <t:") {
 		t.Errorf("footer %q", f)
 	}
 	// Bob wins game 2: one all, and game 3 is table 9.
@@ -44,8 +46,8 @@ func TestTheMatchOnTheTable(t *testing.T) {
 	tb.Match.Games = append(tb.Match.Games, cribbage.MatchGame{Table: 8, Winner: 1, Reason: engine.ReasonTarget, Points: 2})
 	r := render.Table(lang.English, tb, "")
 	for _, want := range []string{"**Match:** Alice 1 – Bob 1 after game 2 of best of 3 · game points 3–2", "Game 3 of the match is table 9"} {
-		if !strings.Contains(r.Embeds[0].Description, want) {
-			t.Errorf("after game 2, no %q:\n%s", want, r.Embeds[0].Description)
+		if !strings.Contains(r.Text(), want) {
+			t.Errorf("after game 2, no %q:\n%s", want, r.Text())
 		}
 	}
 	for _, b := range buttonsOf(r.Components) {
@@ -62,8 +64,8 @@ func TestTheMatchOnTheTable(t *testing.T) {
 	for _, b := range buttonsOf(hv.Components) {
 		found = found || b.CustomID == "/hand/9"
 	}
-	if !found || !strings.Contains(hv.Content, "after game 2") {
-		t.Errorf("the hand view after game 2: %q, %+v", hv.Content, hv.Components)
+	if !found || !strings.Contains(hv.Text(), "after game 2") {
+		t.Errorf("the hand view after game 2: %q, %+v", hv.Text(), hv.Components)
 	}
 	// Had Alice resigned the match with game 2, Bob would have won it.
 	tb.Match.Conceded, tb.RematchID = true, 0
@@ -86,13 +88,13 @@ func TestAChallengeOnTheTable(t *testing.T) {
 	}
 	tb.ID, tb.CreatedAt = 4, time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	r := render.Table(lang.English, tb, "")
-	if r.Content != "<@2>, **Alice** challenges you to cribbage!" || r.Mention != "2" {
-		t.Errorf("the challenge's content %q, mention %q", r.Content, r.Mention)
+	if call := discordtest.TextDisplays(r.Components); len(call) == 0 || call[0] != "<@2>, **Alice** challenges you to cribbage!" || !slices.Equal(r.Mentions, []string{"2"}) {
+		t.Errorf("the challenge's first words %q, mentions %q", call, r.Mentions)
 	}
 	if am := r.AllowedMentions(); len(am.Parse) != 0 || len(am.Users) != 1 || am.Users[0] != "2" {
 		t.Errorf("allowed mentions %+v", am)
 	}
-	d := r.Embeds[0].Description
+	d := r.Text()
 	if !strings.Contains(d, "**Alice** challenges **Bob** to cribbage — 61 points, a best-of-5 match.") || !strings.Contains(d, fmt.Sprintf("lapses <t:%d:R>", tb.CreatedAt.Add(24*time.Hour).Unix())) {
 		t.Errorf("the challenge:\n%s", d)
 	}
@@ -101,31 +103,21 @@ func TestAChallengeOnTheTable(t *testing.T) {
 			t.Errorf("no %s button", id)
 		}
 	}
-	if r.Embeds[0].Fields[1].Value != "*held for Bob*" {
-		t.Errorf("seat 2: %q", r.Embeds[0].Fields[1].Value)
+	if !strings.Contains(d, "**Seat 2** · *held for Bob*") {
+		t.Errorf("seat 2 is not held for Bob:\n%s", d)
 	}
 	if _, err := cribbage.DeclineChallenge(tb, "2"); err != nil {
 		t.Fatal(err)
 	}
 	r = render.Table(lang.English, tb, "")
-	if r.Content != "" || len(r.Components) != 0 || !strings.Contains(r.Embeds[0].Description, "Bob declined Alice's challenge.") {
-		t.Errorf("declined: %q, %d rows, %s", r.Content, len(r.Components), r.Embeds[0].Description)
+	if d := r.Text(); strings.Contains(d, "challenges you") || len(buttonsOf(r.Components)) != 0 || !strings.Contains(d, "Bob declined Alice's challenge.") {
+		t.Errorf("declined: %d buttons:\n%s", len(buttonsOf(r.Components)), d)
 	}
 }
 
 // buttonsOf lists the buttons of components.
 func buttonsOf(comps []discordgo.MessageComponent) []discordgo.Button {
-	var out []discordgo.Button
-	for _, c := range comps {
-		if row, ok := c.(discordgo.ActionsRow); ok {
-			for _, b := range row.Components {
-				if b, ok := b.(discordgo.Button); ok {
-					out = append(out, b)
-				}
-			}
-		}
-	}
-	return out
+	return discordtest.Buttons(comps)
 }
 
 // buttonNamed finds a button by its custom_id.
@@ -165,10 +157,10 @@ func TestACancelledLobbyHadNoMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if d := render.Table(lang.English, lobby, "").Embeds[0].Description; strings.Contains(d, ends) {
+	if d := render.Table(lang.English, lobby, "").Text(); strings.Contains(d, ends) {
 		t.Errorf("the cancelled challenge speaks of a match that never began:\n%s", d)
 	}
-	if d := render.Table(lang.English, game, "").Embeds[0].Description; !strings.Contains(d, ends) {
+	if d := render.Table(lang.English, game, "").Text(); !strings.Contains(d, ends) {
 		t.Errorf("the cancelled game 2 does not say its match ends:\n%s", d)
 	}
 }

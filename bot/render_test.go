@@ -30,8 +30,8 @@ func TestRenderTableInEveryStatus(t *testing.T) {
 		{"playing", cribbage.Table{ID: 3, Status: cribbage.StatusPlaying, Options: g.Options, Seats: seats, State: g}, "Waiting for **Alice**"},
 	} {
 		r := render.Table(lang.English, &tc.table, "")
-		if len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, tc.want) {
-			t.Errorf("%s: %+v", tc.name, r.Embeds[0].Description)
+		if !r.V2 || !strings.Contains(r.Text(), tc.want) {
+			t.Errorf("%s: %s", tc.name, r.Text())
 		}
 	}
 }

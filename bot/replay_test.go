@@ -67,9 +67,9 @@ func TestReplayInteractions(t *testing.T) {
 				}
 				resp := r.resp
 				ephemeral := resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
-				if resp.Type != w.Type || ephemeral != w.Ephemeral || !strings.Contains(resp.Data.Content, w.Contains) {
+				if resp.Type != w.Type || ephemeral != w.Ephemeral || !strings.Contains(responseText(resp), w.Contains) {
 					t.Errorf("step %d: type %d, ephemeral %v, content %q; want type %d, ephemeral %v, containing %q",
-						n+1, resp.Type, ephemeral, resp.Data.Content, w.Type, w.Ephemeral, w.Contains)
+						n+1, resp.Type, ephemeral, responseText(resp), w.Type, w.Ephemeral, w.Contains)
 				}
 				for _, id := range w.Buttons {
 					if _, ok := button(resp.Data.Components, id); !ok {

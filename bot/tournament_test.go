@@ -153,7 +153,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	tr, _ := u.store.Tournament(context.Background(), 1)
 	tables, _ := u.store.TournamentTables(context.Background(), 1)
-	text := render.Tournament(lang.English, tr, tables).Content
+	text := render.Tournament(lang.English, tr, tables).Text()
 	if n := utf8.RuneCountInString(text); n > render.MaxContent {
 		t.Fatalf("%d characters", n)
 	}

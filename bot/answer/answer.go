@@ -119,7 +119,8 @@ func (tk Tokens) Sent(ctx context.Context, ic *discordgo.Interaction, rep Reply,
 		if ic.Message == nil {
 			return
 		}
-		id, clicked = ic.Message.ID, ic.Message.Content
+		// A V2 view's words are in its text displays, not its content.
+		id, clicked = ic.Message.ID, render.TextOf(ic.Message)
 	case discordgo.InteractionResponseChannelMessageWithSource:
 	default:
 		return

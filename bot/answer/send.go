@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 )
 
 // REST answers through Discord's interaction callback route. A response
@@ -69,8 +70,7 @@ func HTTP(s *discordgo.Session, log *slog.Logger, respond func(body []byte)) Sen
 		var m *discordgo.Message
 		if first != resp {
 			d := resp.Data
-			m, err = s.InteractionResponseEdit(ic, &discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
-				Files: d.Files, Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, discordgo.WithContext(ctx))
+			m, err = editDeferred(ctx, s, ic, d)
 			if err != nil {
 				log.Warn("could not complete a deferred answer", "interaction", ic.ID, "err", err)
 				return ""
@@ -98,4 +98,33 @@ func deferredFor(resp *discordgo.InteractionResponse) *discordgo.InteractionResp
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: resp.Data.Flags & discordgo.MessageFlagsEphemeral}}
+}
+
+// editDeferred edits a deferred answer into d through the interaction's
+// token, with d's flags: discordgo's WebhookEdit has none, and every
+// edit of a Components V2 message must say IS_COMPONENTS_V2. It makes the
+// request discordgo's own edit makes, with the bot's body (rest.WebhookEdit).
+func editDeferred(ctx context.Context, s *discordgo.Session, ic *discordgo.Interaction, d *discordgo.InteractionResponseData) (*discordgo.Message, error) {
+	body := rest.WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
+		Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, Flags: d.Flags &^ discordgo.MessageFlagsEphemeral}
+	uri := discordgo.EndpointWebhookMessage(ic.AppID, ic.Token, "@original")
+	var raw []byte
+	var err error
+	if len(d.Files) > 0 {
+		contentType, multipart, merr := discordgo.MultipartBodyWithJSON(body, d.Files)
+		if merr != nil {
+			return nil, merr
+		}
+		raw, err = s.RequestRaw(http.MethodPatch, uri, contentType, multipart, uri, 0, discordgo.WithContext(ctx))
+	} else {
+		raw, err = s.RequestWithBucketID(http.MethodPatch, uri, body, discordgo.EndpointWebhookToken("", ""), discordgo.WithContext(ctx))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m discordgo.Message
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
 }

@@ -68,7 +68,7 @@ func TestAPlayIsShownOnTheViewByItsAnswerAlone(t *testing.T) {
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 		Data: render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note)).Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.SeatView(tb.State, mover),
-		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content})
+		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message)})
 	r.s.Released(i.ID)
 	r.settle()
 	r.advance(tokenEditGap)
@@ -187,7 +187,7 @@ func TestAViewIsNotEditedToWhatItsAnswerShowed(t *testing.T) {
 	shows := render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note))
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: tb.Version, View: click.SeatView(tb.State, seat),
-		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
+		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message), Shows: &shows})
 	r.s.Released(i.ID)
 	r.settle()
 	r.advance(tableEditGap)

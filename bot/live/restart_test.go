@@ -45,7 +45,7 @@ func (r *rig) refreshShowing(seat int, view discordtest.Message) {
 	shows := render.Hand(lang.English, t, seat, 0, "")
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat),
-		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
+		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message), Shows: &shows})
 	r.settle()
 }
 
@@ -116,7 +116,7 @@ func TestAStartRepeatsNoEditOfAHandView(t *testing.T) {
 		shows := render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note))
 		r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
 		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.SeatView(tb.State, mover),
-			Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: view.Content, Shows: &shows})
+			Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message), Shows: &shows})
 		r.s.Released(i.ID)
 		r.settle()
 		r.checkStartSendsNothing()

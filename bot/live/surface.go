@@ -955,7 +955,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 		s.touchLater(t.ID, next.Sub(s.opts.Now()))
 		return
 	}
-	s.l.writing(k, v.Token, r.Content)
+	s.l.writing(k, v.Token, r.Text())
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
 	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, err == nil)

@@ -304,8 +304,8 @@ func TestAPostedMessageCatchesUpWithTheTable(t *testing.T) {
 	}
 	now := r.table()
 	want := render.Table(lang.English, now, r.message().Board)
-	if m.Embeds[0].Description != want.Embeds[0].Description {
-		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Embeds[0].Description, want.Embeds[0].Description)
+	if m.Text() != want.Text() {
+		t.Errorf("the message shows\n%s\nwant the table as it is now\n%s", m.Text(), want.Text())
 	}
 }
 

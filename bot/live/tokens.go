@@ -30,8 +30,9 @@ type Shown struct {
 	// View is the seat's view version (click.ViewVersion) it shows.
 	View  string
 	Token cribbage.MessageToken
-	// Clicked is the text of the view the click was on, as Discord sent
-	// it with the click, when the answer updated that view: a live edit
+	// Clicked is the text of the view the click was on (render.TextOf),
+	// as Discord sent it with the click, when the answer updated that
+	// view: a live edit
 	// of it under way whose text it shows had landed before the click,
 	// so before the answer.
 	Clicked string
@@ -158,9 +159,12 @@ func (s *Surface) editTableMessage(ctx context.Context, t *cribbage.Table, m cri
 
 // editThroughToken edits an interaction's original response through its
 // token: outside the bot token's global limit, in the token's own bucket.
+// The body is the bot's own (rest.WebhookEdit): a V2 message's edit must
+// carry the flag, which discordgo's WebhookEdit cannot.
 func (s *Surface) editThroughToken(ctx context.Context, tok cribbage.MessageToken, r render.Message) error {
 	e := r.Edit("", "")
-	body := discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments, AllowedMentions: e.AllowedMentions}
+	body := rest.WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments, AllowedMentions: e.AllowedMentions},
+		Flags: e.Flags}
 	_, err := s.opts.REST.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(s.opts.AppID(), tok.Token, "@original"),
 		Bucket: rest.TokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/@original", Body: body, Files: r.Files,
 		Interaction: true, TokenAt: tok.At})

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,7 +106,7 @@ func TestGoldenRenders(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTable(t, tc.opts, midPlay)
-			golden(t, tc.name+"-table.json", Table(lang.English, tb, ""))
+			goldenTableMessage(t, lang.English, tc.name, Table(lang.English, tb, ""), tb)
 			seat := tb.State.Turn
 			golden(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
 
@@ -113,7 +115,7 @@ func TestGoldenRenders(t *testing.T) {
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}
-			golden(t, tc.name+"-record.json", record)
+			golden(t, tc.name+"-record.json", record.layout())
 		})
 	}
 }
@@ -133,7 +135,7 @@ func TestGoldenRendersInFrench(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTableIn(t, fr, tc.opts, midPlay)
-			golden(t, "fr-"+tc.name+"-table.json", Table(fr, tb, ""))
+			goldenTableMessage(t, fr, "fr-"+tc.name, Table(fr, tb, ""), tb)
 			golden(t, "fr-"+tc.name+"-hand.json", Hand(fr, tb, tb.State.Turn, 0, ""))
 
 			tb, items := goldenTableIn(t, fr, tc.opts, firstHandDone)
@@ -141,7 +143,7 @@ func TestGoldenRendersInFrench(t *testing.T) {
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}
-			golden(t, "fr-"+tc.name+"-record.json", record)
+			golden(t, "fr-"+tc.name+"-record.json", record.layout())
 		})
 	}
 	// The show, counted by hand with the coach's help: the count aloud.
@@ -152,6 +154,21 @@ func TestGoldenRendersInFrench(t *testing.T) {
 	golden(t, "fr-two-show-hand.json", Hand(fr, tb, seat, 0, ""))
 }
 
+// goldenTableMessage holds a new table message, r, as sent with its
+// board: the message to name-table.json, the board it uploads to
+// name-board.png (open it to see what a phone shows under the text).
+func goldenTableMessage(t *testing.T, l lang.Lang, name string, r Message, tb *cribbage.Table) {
+	t.Helper()
+	UploadBoard(l, &r, tb)
+	var png []byte
+	for _, f := range r.Files {
+		png, _ = io.ReadAll(f.Reader)
+	}
+	r.Files = nil // pixels go to the picture's own golden file
+	golden(t, name+"-table.json", r)
+	goldenBytes(t, name+"-board.png", png)
+}
+
 // golden compares v, as indented JSON, with testdata/render/name.
 func golden(t *testing.T, name string, v any) {
 	t.Helper()
@@ -159,7 +176,12 @@ func golden(t *testing.T, name string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
+	goldenBytes(t, name, append(got, '\n'))
+}
+
+// goldenBytes compares got with testdata/render/name.
+func goldenBytes(t *testing.T, name string, got []byte) {
+	t.Helper()
 	path := filepath.Join("testdata", "render", name)
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -175,6 +197,9 @@ func golden(t *testing.T, name string, v any) {
 		t.Fatalf("%v (go test ./bot/render -update writes it)", err)
 	}
 	if !bytes.Equal(got, want) {
+		if strings.HasSuffix(name, ".png") {
+			got = nil // not text
+		}
 		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -14,10 +15,15 @@ import (
 // count, and the controls for what it may do now. selected is the cards
 // chosen so far for the crib; note, if any, leads the message (for
 // example why a click was refused). It speaks l, its player's language.
+//
+// It is one Container (Components V2): the words, then the card buttons
+// right under the line that says what to do with them, then the view's
+// own buttons. The accent is the seat's side's colour when the table
+// waits on the seat, neutral otherwise.
 func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, note string) Message {
 	if t.Status == cribbage.StatusCancelled {
 		// The cards are no use now: the view says why, with no buttons.
-		return Message{Content: "🚫 " + CancelledLine(l, t) + "\n" + CountsForNobody(l)}
+		return v2(container(neutral, textDisplay("🚫 "+CancelledLine(l, t), CountsForNobody(l))))
 	}
 	g := t.State
 	v := g.ViewFor(seat)
@@ -66,7 +72,18 @@ func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, not
 			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: click.ID{Action: click.Hand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
-	return Message{Content: strings.Join(lines, "\n"), Components: rows}
+	box := container(seatAccent(t, seat), textDisplay(lines...))
+	box.Components = append(box.Components, rows...)
+	return v2(box)
+}
+
+// seatAccent is the accent of seat's hand view: its side's colour while
+// the table waits on it, neutral otherwise.
+func seatAccent(t *cribbage.Table, seat int) int {
+	if t.Status == cribbage.StatusPlaying && slices.Contains(t.Waiting(), seat) {
+		return sideAccent(t.Options.SideOf(seat))
+	}
+	return neutral
 }
 
 // CardRows lays card buttons out five to a row.

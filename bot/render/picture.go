@@ -45,12 +45,12 @@ func BoardAt(l lang.Lang, t *cribbage.Table, scores, back []int, result *engine.
 	return b
 }
 
-// showBoard points the table embed at the board picture the message
-// already has (board, its key, says so): an edit that sends no files
-// keeps the message's attachments.
+// showBoard shows, in the table's container, the board picture the
+// message already has (board, its key, says so): an edit that sends no
+// files keeps the message's attachments.
 func showBoard(r *Message, t *cribbage.Table, board string) {
-	if board != "" && t.State != nil && len(r.Embeds) > 0 {
-		r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	if board != "" && t.State != nil {
+		r.withPicture(boardFile)
 	}
 }
 
@@ -59,10 +59,10 @@ func showBoard(r *Message, t *cribbage.Table, board string) {
 // the table has no game yet.
 func UploadBoard(l lang.Lang, r *Message, t *cribbage.Table) string {
 	b, ok := boardOf(l, t)
-	if !ok || len(r.Embeds) == 0 {
+	if !ok {
 		return ""
 	}
-	r.Embeds[0].Image = &discordgo.MessageEmbedImage{URL: "attachment://" + boardFile}
+	r.withPicture(boardFile)
 	r.Files = []*discordgo.File{{Name: boardFile, ContentType: "image/png", Reader: bytes.NewReader(b.PNG())}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: boardFile}}
 	return b.Key()
@@ -96,11 +96,14 @@ func showPicture(l lang.Lang, t *cribbage.Table, events []engine.Event) (picture
 	return p, len(p.Hands) > 0
 }
 
+// pictureName is the file name of a post's picture i.
+func pictureName(i int) string { return fmt.Sprintf("show-%d.png", i+1) }
+
 // PictureFiles draws a post's pictures as files to upload with it.
 func PictureFiles(pictures []picture.Cards) []*discordgo.File {
 	var files []*discordgo.File
 	for i, p := range pictures {
-		files = append(files, &discordgo.File{Name: fmt.Sprintf("show-%d.png", i+1), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})
+		files = append(files, &discordgo.File{Name: pictureName(i), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})
 	}
 	return files
 }

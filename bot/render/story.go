@@ -124,22 +124,29 @@ func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Out
 	return []cribbage.Outbound{{ChannelID: t.ChannelID, Kind: kind, Payload: p.encode(), Waits: kind == KindLine}}
 }
 
-// StoryMessage is one message of the story as sent.
+// StoryMessage is one message of the story as composed: the lines
+// between hands (Content), each hand's record (an embed's title and
+// lines), whom it pings and the pictures of its shows. Message draws it.
 type StoryMessage struct {
 	Content  string
 	Embeds   []*discordgo.MessageEmbed
 	Mentions []string
 	Pictures []picture.Cards
+	// shows is the hand record (an index in Embeds) each picture shows,
+	// -1 for one outside any.
+	shows []int
 }
 
 // Discord's limits on a message.
 const (
-	MaxContent          = 2000 // characters of content
-	maxMentions         = 100  // users allowed_mentions may name
-	maxFiles            = 10   // files uploaded with it
-	maxEmbeds           = 10
-	maxEmbedDescription = 4096
-	maxEmbedsText       = 6000
+	MaxContent  = 2000 // characters of content
+	maxMentions = 100  // users allowed_mentions may name
+	maxFiles    = 10   // files uploaded with it
+	maxEmbeds   = 10   // hand records in one message
+	// A V2 message: text displays' characters in all, and components
+	// counting nested ones.
+	maxV2Text       = 4000
+	maxV2Components = 40
 )
 
 // handColour is the colour of a hand's record.
@@ -287,18 +294,85 @@ func Compose(l lang.Lang, items []cribbage.OutboxItem) (StoryMessage, bool) {
 				m.Mentions = append(m.Mentions, u)
 			}
 		}
+		for range p.Pictures {
+			// A show's picture goes with the hand its lines are in.
+			m.shows = append(m.shows, len(m.Embeds)-1)
+		}
 		m.Pictures = append(m.Pictures, p.Pictures...)
 	}
 	m.Content = strings.Join(content, "\n")
+	r := m.layout()
 	ok := utf8.RuneCountInString(m.Content) <= MaxContent && len(m.Embeds) <= maxEmbeds &&
 		len(m.Mentions) <= maxMentions && len(m.Pictures) <= maxFiles
-	total := 0
-	for _, e := range m.Embeds {
-		n := utf8.RuneCountInString(e.Description)
-		ok = ok && n <= maxEmbedDescription
-		total += n + utf8.RuneCountInString(e.Title)
+	return m, ok && utf8.RuneCountInString(r.Text()) <= maxV2Text && countComponents(r.Components) <= maxV2Components
+}
+
+// recordHeading is a hand record's title as its text display begins.
+func recordHeading(title string) string { return "### " + title }
+
+// Message draws a story message. One with hand records is Components V2:
+// the lines between hands first, then each hand's record in a Container
+// — its title and lines, then the pictures of its show under the
+// breakdown. One without (a reminder, a ping) is plain content. Both
+// ping exactly m.Mentions: Discord pings the mentions of a text display
+// as it does content's, as allowed_mentions allows.
+func (m StoryMessage) Message() Message {
+	r := m.layout()
+	r.Files = PictureFiles(m.Pictures)
+	return r
+}
+
+// layout is the message without its pictures' pixels, which are drawn
+// only to be sent.
+func (m StoryMessage) layout() Message {
+	if len(m.Embeds) == 0 {
+		return Message{Content: m.Content, Mentions: m.Mentions}
 	}
-	return m, ok && total <= maxEmbedsText
+	r := v2(textDisplay(m.Content))
+	r.Mentions = m.Mentions
+	boxes := make([]discordgo.Container, len(m.Embeds))
+	for i, e := range m.Embeds {
+		boxes[i] = container(e.Color, textDisplay(recordHeading(e.Title), e.Description))
+	}
+	for i := range m.Pictures {
+		if at := m.shownIn(i); at >= 0 {
+			boxes[at].Components = append(boxes[at].Components, gallery(pictureName(i)))
+		} else {
+			r.Components = append(r.Components, gallery(pictureName(i)))
+		}
+	}
+	for _, b := range boxes {
+		r.Components = append(r.Components, b)
+	}
+	return r
+}
+
+// shownIn is the hand record picture i shows, or -1.
+func (m StoryMessage) shownIn(i int) int {
+	if i < len(m.shows) && m.shows[i] < len(m.Embeds) {
+		return m.shows[i]
+	}
+	return -1
+}
+
+// countComponents counts components as Discord does, nested ones too.
+func countComponents(cs []discordgo.MessageComponent) int {
+	n := 0
+	for _, c := range cs {
+		n++
+		switch c := c.(type) {
+		case discordgo.ActionsRow:
+			n += len(c.Components)
+		case discordgo.Container:
+			n += countComponents(c.Components)
+		case discordgo.Section:
+			n += countComponents(c.Components)
+			if c.Accessory != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // FitMessage cuts a message that is over Discord's limits down to them,
@@ -306,19 +380,30 @@ func Compose(l lang.Lang, items []cribbage.OutboxItem) (StoryMessage, bool) {
 // record is far shorter, so this is only a guard.
 func FitMessage(m StoryMessage) StoryMessage {
 	m.Content = cutRunes(m.Content, MaxContent)
-	if len(m.Embeds) > maxEmbeds {
-		m.Embeds = m.Embeds[len(m.Embeds)-maxEmbeds:]
+	if n := len(m.Embeds); n > maxEmbeds {
+		m.Embeds = m.Embeds[n-maxEmbeds:]
+		for i := range m.shows {
+			m.shows[i] -= n - maxEmbeds
+		}
 	}
-	budget := maxEmbedsText
+	// The text displays' budget: the lines between hands, then each
+	// record's heading and lines (Message joins each with a newline).
+	budget := maxV2Text - utf8.RuneCountInString(m.Content) - 1
 	for _, e := range m.Embeds {
-		e.Description = cutRunes(e.Description, min(maxEmbedDescription, max(budget-utf8.RuneCountInString(e.Title), 1)))
-		budget -= utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Title)
+		head := utf8.RuneCountInString(recordHeading(e.Title)) + 1
+		e.Description = cutRunes(e.Description, max(budget-head, 1))
+		budget -= head + utf8.RuneCountInString(e.Description) + 1
 	}
 	if len(m.Mentions) > maxMentions {
 		m.Mentions = m.Mentions[:maxMentions]
 	}
 	if len(m.Pictures) > maxFiles {
 		m.Pictures = m.Pictures[:maxFiles]
+	}
+	for i := range m.shows {
+		if m.shows[i] < 0 {
+			m.shows[i] = -1
+		}
 	}
 	return m
 }

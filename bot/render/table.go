@@ -14,33 +14,46 @@ import (
 
 // Message is a message's full content: content, embeds and components are
 // always sent together, because an edit that leaves embeds unset clears them.
+// A V2 message (Components V2, v2.go) is components alone.
 type Message struct {
+	// V2 says the message is laid out in components (flag
+	// IS_COMPONENTS_V2): Content and Embeds are empty, and every send and
+	// edit of it carries the flag, which Discord never takes off again.
+	V2         bool
 	Content    string
 	Embeds     []*discordgo.MessageEmbed
 	Components []discordgo.MessageComponent
-	// Mention is the one user a post may notify, or "".
-	Mention string
+	// Mentions are the users a post may notify; nobody else is.
+	Mentions []string
 	// Files are pictures to upload with the message, and Attachments the
 	// list that names them: with one, an edit keeps exactly those files.
 	Files       []*discordgo.File
 	Attachments []*discordgo.MessageAttachment
 }
 
-// AllowedMentions limits notifications to the mentioned user, if any.
+// AllowedMentions limits notifications to the mentioned users, if any,
+// in content and text displays alike.
 func (r Message) AllowedMentions() *discordgo.MessageAllowedMentions {
-	am := &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
-	if r.Mention != "" {
-		am.Users = []string{r.Mention}
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: r.Mentions}
+}
+
+// Flags are the message flags the render is sent with: IS_COMPONENTS_V2
+// for a V2 message.
+func (r Message) Flags() discordgo.MessageFlags {
+	if r.V2 {
+		return discordgo.MessageFlagsIsComponentsV2
 	}
-	return am
+	return 0
 }
 
 // Send is the render as a new channel message.
 func (r Message) Send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
+	return &discordgo.MessageSend{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files, Flags: r.Flags()}
 }
 
-// Edit is the render as a full edit of message id in channel.
+// Edit is the render as a full edit of message id in channel. It clears
+// the content and embeds the message had, so a V2 render edits a message
+// sent before it was drawn in components (legacy) into V2.
 func (r Message) Edit(channelID, id string) *discordgo.MessageEdit {
 	content := r.Content
 	embeds := r.Embeds
@@ -48,7 +61,7 @@ func (r Message) Edit(channelID, id string) *discordgo.MessageEdit {
 		embeds = []*discordgo.MessageEmbed{}
 	}
 	components := r.componentsOrEmpty()
-	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.AllowedMentions(), Files: r.Files}
+	e := &discordgo.MessageEdit{ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &components, AllowedMentions: r.AllowedMentions(), Files: r.Files, Flags: r.Flags()}
 	if r.Attachments != nil {
 		e.Attachments = &r.Attachments
 	}
@@ -57,7 +70,7 @@ func (r Message) Edit(channelID, id string) *discordgo.MessageEdit {
 
 // Response is the render as interaction response data.
 func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
-	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files}
+	d := &discordgo.InteractionResponseData{Content: r.Content, Embeds: r.Embeds, Components: r.componentsOrEmpty(), AllowedMentions: r.AllowedMentions(), Files: r.Files, Flags: r.Flags()}
 	if r.Attachments != nil {
 		d.Attachments = &r.Attachments
 	}
@@ -65,7 +78,7 @@ func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
 		d.Embeds = []*discordgo.MessageEmbed{}
 	}
 	if ephemeral {
-		d.Flags = discordgo.MessageFlagsEphemeral
+		d.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	return d
 }
@@ -124,27 +137,34 @@ func optionsLine(l lang.Lang, o engine.Options) string {
 // shows, or empty for none: a new message, or one whose board is sent
 // with it (UploadBoard).
 //
+// It is drawn for a phone first, in one Container (Components V2): the
+// title and the hand, the board, the sides and their scores, then what
+// the table waits for right above the buttons that do it, and the
+// options last. The container's accent is the colour of the side whose
+// turn it is (its pegs' colour on the board), neutral when no one side's.
+// The container's id is the table's version, so a reader of the message
+// (a test, a log) can tell which version of the table it shows.
+//
 // It speaks l, the language of the table's channel (see lang.Server).
 func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 	footer := optionsLine(l, t.Options)
 	if t.Match != nil {
 		footer += " · " + l.T("table.best-of", "BestOf", t.Match.BestOf)
 	}
-	e := &discordgo.MessageEmbed{
-		Title:  l.T("table.title", "ID", t.ID),
-		Color:  0x2e7d32,
-		Footer: &discordgo.MessageEmbedFooter{Text: footer},
+	if t.State != nil {
+		// The time of the last move, so a reader sees the table is current.
+		footer += " · " + l.T("table.last-move", "At", t.LastActionAt.Unix())
 	}
+	head := []string{"### " + l.T("table.title", "ID", t.ID)}
 	var desc []string
-	r := Message{}
+	var call string // a line to the person challenged, which pings them
 	switch {
 	case t.Challenge != nil && (t.Status == cribbage.StatusLobby || t.Status == cribbage.StatusClosed):
 		desc = append(desc, challengeLines(l, t)...)
 		if t.Status == cribbage.StatusLobby {
 			// The challenge's message mentions the person challenged, and
 			// notifies them alone (edits notify nobody).
-			r.Content = l.T("table.challenges-you", "User", t.Challenge.UserID, "Host", NameOf(t, t.HostID))
-			r.Mention = t.Challenge.UserID
+			call = l.T("table.challenges-you", "User", t.Challenge.UserID, "Host", NameOf(t, t.HostID))
 		}
 	case t.Status == cribbage.StatusLobby:
 		free := t.Options.Players - len(t.Seats)
@@ -159,10 +179,9 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 			desc = append(desc, l.N("table.match-lobby", m.Needed(), "BestOf", m.BestOf))
 		}
 	case t.Status == cribbage.StatusPlaying:
-		if line := MatchLine(l, t); line != "" {
-			desc = append(desc, line)
-		}
-		desc = append(desc, playingLines(l, t)...)
+		head = append(head, MatchLine(l, t))
+		head = append(head, handLines(l, t)...)
+		desc = append(desc, turnLines(l, t)...)
 	case t.Status == cribbage.StatusFinished:
 		desc = append(desc, ResultLine(l, t, t.State.Result))
 		for _, line := range []string{MatchLine(l, t), nextGameLine(l, t), offerLine(l, t)} {
@@ -180,20 +199,20 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 			desc = append(desc, l.T("table.match-cancelled"))
 		}
 	}
-	e.Description = strings.Join(desc, "\n")
-	e.Fields = seatFields(l, t)
-	if t.State != nil {
-		// Discord shows it under the table as the time of the last move,
-		// so a reader sees the table is current.
-		e.Timestamp = t.LastActionAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	box := container(turnAccent(t), textDisplay(head...), textDisplay(seatLines(l, t)...), textDisplay(desc...))
+	box.ID = int(t.Version & 0x7fffffff)
+	box.Components = append(box.Components, tableButtons(l, t)...)
+	box.Components = append(box.Components, textDisplay("-# "+footer))
+	r := v2(textDisplay(call), box)
+	if call != "" {
+		r.Mentions = []string{t.Challenge.UserID}
 	}
-	r.Embeds, r.Components = []*discordgo.MessageEmbed{e}, tableButtons(l, t)
 	showBoard(&r, t, board)
 	return r
 }
 
-// playingLines describe the hand in progress.
-func playingLines(l lang.Lang, t *cribbage.Table) []string {
+// handLines say which hand it is and, once cut, the starter.
+func handLines(l lang.Lang, t *cribbage.Table) []string {
 	g := t.State
 	var lines []string
 	if g.HandNo > 0 {
@@ -202,6 +221,13 @@ func playingLines(l lang.Lang, t *cribbage.Table) []string {
 	if g.StarterUp && g.Phase != engine.PhaseDeal {
 		lines = append(lines, l.T("table.starter", "Card", g.Starter.Display()))
 	}
+	return lines
+}
+
+// turnLines say what the play stands at and whom the table waits on.
+func turnLines(l lang.Lang, t *cribbage.Table) []string {
+	g := t.State
+	var lines []string
 	if g.Phase == engine.PhasePlay {
 		series := g.Series()
 		if len(series) > 0 {
@@ -223,9 +249,10 @@ func playingLines(l lang.Lang, t *cribbage.Table) []string {
 	return lines
 }
 
-// seatFields lists the sides with their players and scores.
-func seatFields(l lang.Lang, t *cribbage.Table) []*discordgo.MessageEmbedField {
-	var fields []*discordgo.MessageEmbedField
+// seatLines list the seats before the game, and the sides with their
+// scores in it, each marked with its pegs' colour.
+func seatLines(l lang.Lang, t *cribbage.Table) []string {
+	var lines []string
 	if t.State == nil {
 		for seat := 0; seat < t.Options.Players; seat++ {
 			name := l.T("seat.open")
@@ -240,13 +267,13 @@ func seatFields(l lang.Lang, t *cribbage.Table) []*discordgo.MessageEmbedField {
 					name += " " + l.T("seat.host")
 				}
 			}
-			fields = append(fields, &discordgo.MessageEmbedField{Name: l.T("seat.n", "N", seat+1), Value: name, Inline: true})
+			lines = append(lines, "**"+l.T("seat.n", "N", seat+1)+"** · "+name)
 		}
-		return fields
+		return lines
 	}
 	g := t.State
 	for side := 0; side < t.Options.Sides(); side++ {
-		value := fmt.Sprintf("**%d**", g.Scores[side])
+		line := fmt.Sprintf("%s %s · **%d**", sideMark(side), sideName(t, side), g.Scores[side])
 		if g.Phase == engine.PhaseDiscard || g.Phase == engine.PhasePlay {
 			var notes []string
 			for seat := range t.Seats {
@@ -261,12 +288,12 @@ func seatFields(l lang.Lang, t *cribbage.Table) []*discordgo.MessageEmbedField {
 				}
 			}
 			if len(notes) > 0 {
-				value += " · " + strings.Join(notes, ", ")
+				line += " · " + strings.Join(notes, ", ")
 			}
 		}
-		fields = append(fields, &discordgo.MessageEmbedField{Name: sideName(t, side), Value: value, Inline: true})
+		lines = append(lines, line)
 	}
-	return fields
+	return lines
 }
 
 // tableButtons are the table message's buttons: Join, Leave and Start in

@@ -175,24 +175,31 @@ func playoffLine(l lang.Lang, t *cribbage.Tournament, rounds, r int, m cribbage.
 	return line
 }
 
-// Tournament is the tournament message, in the server's language l.
+// Tournament is the tournament message, in the server's language l: one
+// Container (Components V2) with the words, the picture of the standings
+// once play has begun, and the sign-up buttons while sign-up is open.
 func Tournament(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) Message {
-	r := Message{Content: Clip(TournamentText(l, t, tables), MaxContent)}
+	box := container(tournamentAccent, textDisplay(Clip(TournamentText(l, t, tables), MaxContent)))
 	if t.Status == cribbage.TournamentSignup {
-		r.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		box.Components = append(box.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: l.T("tournament.button.sign-up"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
 			discordgo.Button{Label: l.T("tournament.button.withdraw"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.TWithdraw, Table: t.ID}.String()},
 			discordgo.Button{Label: l.T("button.start"), Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.TStart, Table: t.ID}.String()},
-		}}}
-		return r
+		}})
+		return v2(box)
 	}
 	// The picture of the standings rides on every edit: an edit that
 	// names its attachments keeps exactly those.
+	box.Components = append(box.Components, gallery(standingsFile))
+	r := v2(box)
 	png := picture.PNG(standingsPicture(l, t, tables).Render())
 	r.Files = []*discordgo.File{{Name: standingsFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: standingsFile}}
 	return r
 }
+
+// tournamentAccent is the tournament message's accent: a trophy's gold.
+const tournamentAccent = 0xf2b705
 
 // standingsFile is the standings picture's file name on the message.
 const standingsFile = "standings.png"

@@ -237,3 +237,13 @@ type MessageCreate struct {
 	Nonce        string `json:"nonce,omitempty"`
 	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 }
+
+// WebhookEdit is an edit of a message through an interaction's token with
+// the flags discordgo's WebhookEdit lacks: every edit of a Components V2
+// message says IS_COMPONENTS_V2, as Discord requires of a message of
+// layout components, and the edit that makes a legacy message V2 clears
+// its content and embeds along with it.
+type WebhookEdit struct {
+	discordgo.WebhookEdit
+	Flags discordgo.MessageFlags `json:"flags,omitempty"`
+}

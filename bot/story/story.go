@@ -233,10 +233,12 @@ func (d *Deliverer) seal(ctx context.Context, l lang.Lang, it cribbage.OutboxIte
 }
 
 // messageCreate is a channel message with Discord's enforced nonce, which
-// discordgo's MessageSend lacks.
+// discordgo's MessageSend lacks: plain content, or (a hand's record) V2
+// components with the flag.
 type messageCreate struct {
-	Content         string                            `json:"content"`
-	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
+	Content         string                            `json:"content,omitempty"`
+	Components      []discordgo.MessageComponent      `json:"components,omitempty"`
+	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	Nonce           string                            `json:"nonce"`
 	EnforceNonce    bool                              `json:"enforce_nonce"`
@@ -246,10 +248,11 @@ type messageCreate struct {
 // mentions. The pictures are drawn now, from the cards queued: the same
 // post resent after a failure carries the same pictures.
 func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMessage, nonce string) error {
-	body := messageCreate{Content: m.Content, Embeds: m.Embeds, Nonce: nonce, EnforceNonce: true,
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: m.Mentions}}
+	r := m.Message()
+	body := messageCreate{Content: r.Content, Components: r.Components, Flags: r.Flags(), Nonce: nonce, EnforceNonce: true,
+		AllowedMentions: r.AllowedMentions()}
 	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
-		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: render.PictureFiles(m.Pictures)})
+		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: r.Files})
 	return err
 }
 

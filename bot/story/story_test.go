@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -205,8 +206,9 @@ func entry(kind string, hand int, text string) cribbage.Outbound {
 	return cribbage.Outbound{ChannelID: channel, Kind: kind, Payload: string(raw), Waits: kind == render.KindLine}
 }
 
-// shown is what a story message shows: its text, and each embed's title
-// and text.
+// shown is what a story message shows: its text (content, or the text
+// displays above its hand records), and each hand record's title and
+// text (a container's, Components V2).
 type shown struct {
 	Content string
 	Embeds  []string
@@ -216,8 +218,19 @@ func show(ms []discordtest.Message) []shown {
 	var out []shown
 	for _, m := range ms {
 		s := shown{Content: m.Content}
-		for _, e := range m.Embeds {
-			s.Embeds = append(s.Embeds, e.Title+": "+e.Description)
+		var top []string
+		for _, c := range m.Components {
+			switch c := c.(type) {
+			case *discordgo.TextDisplay:
+				top = append(top, c.Content)
+			case *discordgo.Container:
+				record := strings.Join(discordtest.TextDisplays(c.Components), "\n")
+				title, lines, _ := strings.Cut(strings.TrimPrefix(record, "### "), "\n")
+				s.Embeds = append(s.Embeds, title+": "+lines)
+			}
+		}
+		if len(top) > 0 {
+			s.Content = strings.Join(top, "\n")
 		}
 		out = append(out, s)
 	}

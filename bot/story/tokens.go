@@ -130,8 +130,9 @@ func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.
 // postFollowup sends a story message as a followup, notifying only the
 // users it mentions.
 func (d *Deliverer) postFollowup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, sm render.StoryMessage) error {
-	_, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: sm.Content, Embeds: sm.Embeds, Files: render.PictureFiles(sm.Pictures),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: sm.Mentions}})
+	r := sm.Message()
+	_, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: r.Content, Components: r.Components, Files: r.Files,
+		AllowedMentions: r.AllowedMentions(), Flags: r.Flags()})
 	return err
 }
 
@@ -144,7 +145,7 @@ func (d *Deliverer) openFollowup(ctx context.Context, t *cribbage.Table, m cribb
 	key := render.UploadBoard(l, &r, t)
 	send := r.Send()
 	msg, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: send.Content, Embeds: send.Embeds, Components: send.Components,
-		Files: send.Files, AllowedMentions: send.AllowedMentions})
+		Files: send.Files, AllowedMentions: send.AllowedMentions, Flags: send.Flags})
 	if err != nil {
 		return err
 	}

@@ -527,7 +527,7 @@ func (d *Director) show(ctx context.Context, t *cribbage.Tournament) error {
 			return err
 		}
 		id = m.ID
-		if m.Content != r.Content {
+		if render.TextOf(&m) != r.Text() {
 			// The nonce answered with the message an earlier pass
 			// posted, which may show less: it is not known to show r.
 			sum = [32]byte{}

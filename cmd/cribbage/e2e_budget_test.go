@@ -125,7 +125,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		last := l.moves[len(l.moves)-1]
 		h.within(time.Minute, "the table message to show the last move", func() bool {
 			m, _ := h.fake.Message(l.msg)
-			return !tableMessageTime(m).Before(last.lastAction.Truncate(time.Millisecond))
+			return tableMessageVersion(m) >= last.version
 		})
 	}
 	cpu := processCPU() - cpuBefore
@@ -141,7 +141,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		failed += l.failed
 		for _, mv := range l.moves {
 			at, ok := h.fake.FirstShowing(l.msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
-				return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
+				return tableMessageVersion(m) >= mv.version
 			})
 			if !ok {
 				at = time.Now().Add(time.Hour) // never shown: as late as can be

@@ -409,7 +409,8 @@ func (h *harness) showHand(u discordtest.User, tableMsg string, id int64) discor
 			return false
 		})
 		return discordtest.Answer{MessageID: view.ID, Response: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-			Data: &discordgo.InteractionResponseData{Content: view.Content, Embeds: view.Embeds, Components: view.Components, Flags: discordgo.MessageFlagsEphemeral}}}
+			Data: &discordgo.InteractionResponseData{Content: view.Content, Embeds: view.Embeds, Components: view.Components,
+				Flags: discordgo.MessageFlagsEphemeral | view.Flags&discordgo.MessageFlagsIsComponentsV2}}}
 	}
 	if !a.Ephemeral() {
 		h.t.Fatalf("hand view is not private: %+v", a.Response)

@@ -99,7 +99,8 @@ func tableAnswersOnlyInItsChannel(t *testing.T, h *harness) {
 	// Here the same requests are answered. (Over HTTP a replay, with its
 	// pictures, is deferred and edited in: the first answer is empty.)
 	answered := func(a discordtest.Answer) bool {
-		return a.Response.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || len(a.Response.Data.Embeds) > 0
+		return a.Response.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || len(a.Response.Data.Embeds) > 0 ||
+			a.Response.Data.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 	}
 	if a := h.command(eve, "replay", discordtest.Opt{Name: "table", Value: game}); !answered(a) {
 		t.Errorf("replay of a finished game in its channel: %q", a.Content())

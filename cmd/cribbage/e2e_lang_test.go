@@ -110,7 +110,7 @@ func TestEachSpeaksTheirLanguage(t *testing.T) {
 	h.step(id, msg, usersOf(alice, zoe))
 	h.eventually("Zoé's open view, edited in French", func() bool {
 		m, _ := h.fake.Message(zview.MessageID)
-		return strings.Contains(m.Content, "Dernier coup") && strings.Contains(m.Content, "**Ta main**")
+		return strings.Contains(m.Text(), "Dernier coup") && strings.Contains(m.Text(), "**Ta main**")
 	})
 }
 

@@ -229,9 +229,7 @@ func (s *leakScanner) checkTokenEdit(r discordtest.Request, sent engine.CardSet,
 		// The view names the hand it shows. On a busy machine its edit
 		// can reach Discord after the next deal: a view of a hand before
 		// both spans may name what the seat held or saw shown in it.
-		var e struct{ Content string }
-		json.Unmarshal(r.JSON(), &e)
-		if m := viewHand.FindStringSubmatch(e.Content); m != nil {
+		if m := viewHand.FindStringSubmatch(viewText(r)); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			if own := s.handOwn[n]; own != nil && n < min(s.firstHand, s.firstHandBefore) {
 				allowed |= own[seat] | s.handShown[n]
@@ -254,15 +252,25 @@ func (s *leakScanner) checkTokenEdit(r discordtest.Request, sent engine.CardSet,
 		// A view's note says what the last change did, as the story does,
 		// and is scanned with the story where it was queued: it may name
 		// the last hand's cards, dealt again since.
-		var e struct{ Content string }
-		json.Unmarshal(r.JSON(), &e)
-		if _, rest, ok := strings.Cut(e.Content, "**Your hand**"); ok && strings.HasPrefix(e.Content, "-# Last move") {
-			text = strings.Replace(string(r.JSON()), jsonString(e.Content), jsonString("**Your hand**"+rest), 1)
+		words := viewText(r)
+		if _, rest, ok := strings.Cut(words, "**Your hand**"); ok && strings.HasPrefix(words, "-# Last move") {
+			text = strings.Replace(string(r.JSON()), jsonString(words), jsonString("**Your hand**"+rest), 1)
 		}
 	}
 	if c, ok := namesCard(sent&^allowed, text, ids); ok {
 		h.t.Fatalf("hidden %s in %s: %s %s: %s", c, where, r.Method, r.Path, r.JSON())
 	}
+}
+
+// viewText is the words a hand view's edit writes: its content, or the
+// first text display of a Components V2 view, which holds them all.
+func viewText(r discordtest.Request) string {
+	var m discordgo.Message
+	json.Unmarshal(r.JSON(), &m)
+	if tds := discordtest.TextDisplays(m.Components); m.Content == "" && len(tds) > 0 {
+		return tds[0]
+	}
+	return m.Content
 }
 
 // jsonString is s as JSON writes it.

@@ -80,10 +80,10 @@ func (l *liveTable) fail(u discordtest.User) {
 }
 
 type liveMove struct {
-	answered   time.Time
-	lastAction time.Time
-	handOver   bool
-	over       bool
+	answered time.Time
+	version  int64 // the table's after the move
+	handOver bool
+	over     bool
 }
 
 // view returns u's open hand view as the fake holds it now, once it shows
@@ -136,7 +136,7 @@ func (l *liveTable) click(u discordtest.User, customID string) discordtest.Answe
 		l.h.t.Fatalf("%s's click refused: %s", u.Name, a.Content())
 	}
 	after := l.h.table(l.id)
-	l.moves = append(l.moves, liveMove{answered: l.h.fake.Now(), lastAction: after.LastActionAt,
+	l.moves = append(l.moves, liveMove{answered: l.h.fake.Now(), version: after.Version,
 		handOver: after.State.HandNo != before.HandNo, over: after.Status == cribbage.StatusFinished})
 	return a
 }
@@ -216,14 +216,15 @@ func countButtons(m discordtest.Message, prefix string) int {
 	return n
 }
 
-// tableMessageTime is the last action time a table message shows (the
-// embed's timestamp), or the zero time.
-func tableMessageTime(m discordtest.Message) time.Time {
-	if len(m.Embeds) == 0 || m.Embeds[0].Timestamp == "" {
-		return time.Time{}
+// tableMessageVersion is the version of the table a table message shows
+// (its container's id, render.Table), or -1.
+func tableMessageVersion(m discordtest.Message) int64 {
+	for _, c := range m.Components {
+		if c, ok := c.(*discordgo.Container); ok {
+			return int64(c.ID)
+		}
 	}
-	at, _ := time.Parse(time.RFC3339Nano, m.Embeds[0].Timestamp)
-	return at
+	return -1
 }
 
 // quickKinds are the tables TestQuickGamesKeepTheTableMessageLive and
@@ -285,12 +286,12 @@ func playQuickGame(h *harness, k tableKind) (time.Duration, int) {
 	last := l.moves[len(l.moves)-1]
 	h.eventually("the table message to show the last move", func() bool {
 		m, _ := h.fake.Message(msg)
-		return !tableMessageTime(m).Before(last.lastAction.Truncate(time.Millisecond))
+		return tableMessageVersion(m) >= last.version
 	})
 	hands, worst := 0, time.Duration(0)
 	for _, mv := range l.moves {
 		at, ok := h.fake.FirstShowing(msg, mv.answered.Add(-time.Second), func(m discordtest.Message) bool {
-			return !tableMessageTime(m).Before(mv.lastAction.Truncate(time.Millisecond))
+			return tableMessageVersion(m) >= mv.version
 		})
 		if !ok {
 			t.Fatalf("the table message never showed the move answered at %s", mv.answered.Format(time.StampMilli))
@@ -331,8 +332,8 @@ func TestAPlayIsOneClick(t *testing.T) {
 	l.step()
 	clicks := len(h.fake.Interactions())
 	m := l.view(other, func(m discordtest.Message) bool { return hasButton(m, "/play/", true) })
-	if !strings.Contains(m.Content, "Last move") || !strings.Contains(m.Content, leader.Name+" plays") {
-		t.Errorf("%s's view does not say what %s did:\n%s", other.Name, leader.Name, m.Content)
+	if !strings.Contains(m.Text(), "Last move") || !strings.Contains(m.Text(), leader.Name+" plays") {
+		t.Errorf("%s's view does not say what %s did:\n%s", other.Name, leader.Name, m.Text())
 	}
 	b, _ := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 	before := h.table(id).Version
@@ -479,11 +480,11 @@ func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
 	// would have redrawn Alice's view has been made.
 	h.eventually("the table message to show Bob's discard", func() bool {
 		m, _ := h.fake.Message(msg)
-		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, "Waiting for **Alice** to throw")
+		return strings.Contains(m.Text(), "Waiting for **Alice** to throw")
 	})
 	m, _ := h.fake.Message(view.MessageID)
-	if !strings.Contains(m.Content, "Chosen:") {
-		t.Fatalf("Bob's discard dropped Alice's choice:\n%s", m.Content)
+	if !strings.Contains(m.Text(), "Chosen:") {
+		t.Fatalf("Bob's discard dropped Alice's choice:\n%s", m.Text())
 	}
 	l := &liveTable{h: h, id: id, msg: msg, people: usersOf(alice, bob), views: map[string]string{alice.ID: view.MessageID}}
 	comps := m.Components

@@ -40,8 +40,8 @@ func TestAChallengeIsAcceptedByTheOneChallenged(t *testing.T) {
 	a := h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob}, discordtest.Opt{Name: "points", Value: 61})
 	id, msg := h.challengeOf(a)
 	m, _ := h.fake.Message(msg)
-	if !slices.Equal(m.Notified, []string{bob.ID}) || !strings.Contains(m.Content, "<@"+bob.ID+">") {
-		t.Errorf("the challenge pinged %v: %q", m.Notified, m.Content)
+	if !slices.Equal(m.Notified, []string{bob.ID}) || !strings.Contains(m.Text(), "<@"+bob.ID+">") {
+		t.Errorf("the challenge pinged %v: %q", m.Notified, m.Text())
 	}
 	tb := h.table(id)
 	if tb.Status != cribbage.StatusLobby || tb.Challenge == nil || tb.Challenge.UserID != bob.ID || tb.Options.Target != 61 || tb.Match != nil {
@@ -102,8 +102,8 @@ func TestAChallengeEnds(t *testing.T) {
 		t.Errorf("withdrawn: %s, %+v", tb.Status, tb.Challenge)
 	}
 	h.drain()
-	if m, _ := h.fake.Message(wmsg); len(discordtest.Buttons(m.Components)) != 0 || !strings.Contains(m.Embeds[0].Description, "withdrew") {
-		t.Errorf("the withdrawn challenge's message: %q, %d buttons", m.Embeds[0].Description, len(discordtest.Buttons(m.Components)))
+	if m, _ := h.fake.Message(wmsg); len(discordtest.Buttons(m.Components)) != 0 || !strings.Contains(m.Text(), "withdrew") {
+		t.Errorf("the withdrawn challenge's message: %q, %d buttons", m.Text(), len(discordtest.Buttons(m.Components)))
 	}
 
 	lapsing, _ := h.challengeOf(h.command(alice, "challenge", discordtest.Opt{Name: "user", Value: bob}))
@@ -214,8 +214,8 @@ func (h *harness) tableSays(id int64, text string) bool {
 	var desc string
 	h.within(10*time.Second, "the table message to say "+text, func() bool {
 		m, ok := h.fake.Message(h.tableMessage(id).MessageID)
-		if ok && len(m.Embeds) > 0 {
-			desc = m.Embeds[0].Description
+		if ok {
+			desc = m.Text()
 		}
 		return strings.Contains(desc, text)
 	})

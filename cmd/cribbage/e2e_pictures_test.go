@@ -48,8 +48,8 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 		return ok && bytes.Equal(got, want)
 	})
 	m, _ := h.fake.Message(msg)
-	if len(m.Embeds) != 1 || m.Embeds[0].Image == nil || m.Embeds[0].Image.URL != "attachment://board.png" || len(m.Attachments) != 1 {
-		t.Errorf("the table message does not show its board: embeds %+v, attachments %+v", m.Embeds, m.Attachments)
+	if shows := galleryURLs(m.Components); len(shows) != 1 || shows[0] != "attachment://board.png" || len(m.Attachments) != 1 {
+		t.Errorf("the table message does not show its board: gallery %v, attachments %+v", shows, m.Attachments)
 	}
 	if _, err := png.Decode(bytes.NewReader(want)); err != nil {
 		t.Fatal(err)
@@ -191,4 +191,21 @@ func threadText(h *harness, id int64) string {
 		b.WriteString(m.Text() + "\n")
 	}
 	return b.String()
+}
+
+// galleryURLs are the media a message's galleries show, wherever they
+// sit (Components V2).
+func galleryURLs(comps []discordgo.MessageComponent) []string {
+	var out []string
+	for _, c := range comps {
+		switch c := c.(type) {
+		case *discordgo.MediaGallery:
+			for _, it := range c.Items {
+				out = append(out, it.Media.URL)
+			}
+		case *discordgo.Container:
+			out = append(out, galleryURLs(c.Components)...)
+		}
+	}
+	return out
 }

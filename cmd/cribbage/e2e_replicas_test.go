@@ -241,7 +241,7 @@ func TestReplicasOnPostgres(t *testing.T) {
 // hand's title aside, its play's fragments one to a line) and the posts.
 func checkThreadReadsAsQueued(t *testing.T, h *harness, id int64) {
 	t.Helper()
-	title := regexp.MustCompile(`^Hand \d+$`)
+	title := regexp.MustCompile(`^(### )?Hand \d+$`)
 	lines := func(text string) []string {
 		var out []string
 		for _, l := range strings.Split(strings.ReplaceAll(text, " · ", "\n"), "\n") {

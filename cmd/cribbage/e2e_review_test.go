@@ -24,31 +24,15 @@ import (
 // from a held hand view; no hidden card shows where it should not; a
 // killed process resumes without posting twice.
 
-// shownTable is what a reader sees of a table message: the embed's text
-// and fields and the buttons (the picture aside).
+// shownTable is what a reader sees of a table message: its text (with
+// the time of the last move) and its buttons, the picture aside.
 type shownTable struct {
-	Content string
-	Title   string
-	Desc    string
-	Fields  []string
-	Stamp   string
+	Text    string
 	Buttons []string
 }
 
-func shownOf(content string, embeds []*discordgo.MessageEmbed, comps []discordgo.MessageComponent) shownTable {
-	s := shownTable{Content: content}
-	if len(embeds) > 0 {
-		e := embeds[0]
-		s.Title, s.Desc = e.Title, e.Description
-		if e.Timestamp != "" {
-			if at, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
-				s.Stamp = at.UTC().Format(time.RFC3339Nano)
-			}
-		}
-		for _, f := range e.Fields {
-			s.Fields = append(s.Fields, f.Name+"="+f.Value)
-		}
-	}
+func shownOf(text string, comps []discordgo.MessageComponent) shownTable {
+	s := shownTable{Text: text}
 	for _, b := range discordtest.Buttons(comps) {
 		s.Buttons = append(s.Buttons, fmt.Sprintf("%s|%s|%v", b.Label, b.CustomID, b.Disabled))
 	}
@@ -66,7 +50,7 @@ func reviewCurrent(h *harness, id int64) {
 	h.settleLive()
 	tb, msg := h.table(id), h.tableMessage(id)
 	want := render.Table(lang.English, tb, msg.Board)
-	w := shownOf(want.Content, want.Embeds, want.Components)
+	w := shownOf(want.Text(), want.Components)
 	var g shownTable
 	deadline := time.Now().Add(3 * time.Second)
 	for {
@@ -75,7 +59,7 @@ func reviewCurrent(h *harness, id int64) {
 			h.t.Errorf("table %d: no table message %q", id, msg.MessageID)
 			return
 		}
-		g = shownOf(m.Content, m.Embeds, m.Components)
+		g = shownOf(m.Text(), m.Components)
 		if g.String() == w.String() || time.Now().After(deadline) {
 			break
 		}
@@ -109,13 +93,6 @@ func reviewNoRepeats(h *harness, what, id string) int {
 	return len(h.fake.History(id))
 }
 
-func descOf(m discordtest.Message) string {
-	if len(m.Embeds) == 0 {
-		return ""
-	}
-	return m.Embeds[0].Description
-}
-
 func firstLines(s string, n int) string {
 	l := strings.Split(s, "\n")
 	if len(l) > n {
@@ -129,7 +106,7 @@ func firstLines(s string, n int) string {
 func reviewTurns(h *harness, msg string) {
 	h.t.Helper()
 	for i, m := range h.fake.History(msg) {
-		d := descOf(m)
+		d := m.Text()
 		if hasButton(m, "/hand/", false) && !strings.Contains(d, "Waiting for **") {
 			h.t.Errorf("table message version %d, in play, names nobody to move:\n%s", i, d)
 		}
@@ -414,9 +391,9 @@ func reviewCatchesUp(h *harness, id int64, d time.Duration) {
 	for {
 		tb, msg := h.table(id), h.tableMessage(id)
 		want := render.Table(lang.English, tb, msg.Board)
-		w = shownOf(want.Content, want.Embeds, want.Components)
+		w = shownOf(want.Text(), want.Components)
 		m, _ := h.fake.Message(msg.MessageID)
-		g = shownOf(m.Content, m.Embeds, m.Components)
+		g = shownOf(m.Text(), m.Components)
 		if g.String() == w.String() {
 			return
 		}
@@ -436,8 +413,10 @@ func reviewPostedOnce(h *harness, id int64) {
 	titles := map[string]int{}
 	for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
 		seen[m.Text()]++
-		for _, e := range m.Embeds {
-			titles[e.Title]++
+		for _, text := range discordtest.TextDisplays(m.Components) {
+			if title, _, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(title, "### ") {
+				titles[title]++
+			}
 		}
 	}
 	for text, n := range seen {
@@ -539,7 +518,7 @@ func reviewHidden(h *harness, l *liveTable) {
 	for uid, v := range l.views {
 		mine := tb.SeatOf(uid)
 		vm, _ := h.fake.Message(v)
-		text := vm.Content
+		text := vm.Text()
 		if i := strings.Index(text, "**Your hand**"); i >= 0 {
 			text = text[i:]
 		}
@@ -622,7 +601,7 @@ func TestReviewBothThrowAtOnce(t *testing.T) {
 			m := current(u)
 			b, ok := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 			if !ok {
-				t.Fatalf("%s's current view offers no card:\n%s", u.Name, m.Content)
+				t.Fatalf("%s's current view offers no card:\n%s", u.Name, m.Text())
 			}
 			l.click(u, b.CustomID)
 			continue
@@ -684,13 +663,7 @@ func TestReviewResultComesBeforeTheRematchOffer(t *testing.T) {
 	var order []string
 	for _, m := range h.fake.ChannelMessages(h.tableMessage(g).ThreadID) {
 		// Discord shows a message's content above its embeds.
-		for _, part := range append([]string{m.Content}, func() []string {
-			var d []string
-			for _, e := range m.Embeds {
-				d = append(d, e.Description)
-			}
-			return d
-		}()...) {
+		for _, part := range append([]string{m.Content}, discordtest.TextDisplays(m.Components)...) {
 			switch {
 			case strings.Contains(part, "offers a rematch"):
 				order = append(order, "offer")

@@ -183,7 +183,7 @@ func TestCountCommand(t *testing.T) {
 	}
 	shared := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c js"}, discordtest.Opt{Name: "starter", Value: "5♠"},
 		discordtest.Opt{Name: "share", Value: true})
-	if m, ok := h.fake.Message(shared.MessageID); shared.Ephemeral() || !ok || m.Ephemeral || !strings.Contains(m.Content, "**29**") {
+	if m, ok := h.fake.Message(shared.MessageID); shared.Ephemeral() || !ok || m.Ephemeral || !strings.Contains(m.Text(), "**29**") {
 		t.Errorf("a shared count is not in the channel: %q (private %v)", shared.Content(), shared.Ephemeral())
 	}
 	if a := h.command(eve, "count", discordtest.Opt{Name: "cards", Value: "5h 5d 5c"}, discordtest.Opt{Name: "starter", Value: "5S"}); !a.Ephemeral() {

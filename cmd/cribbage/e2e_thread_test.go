@@ -8,7 +8,8 @@ import (
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
-// answerText is all an answer says: its content and its embeds' text.
+// answerText is all an answer says: its content, its embeds' text and
+// its text displays.
 func answerText(a discordtest.Answer) string {
 	if a.Response == nil || a.Response.Data == nil {
 		return ""
@@ -23,6 +24,7 @@ func answerText(a discordtest.Answer) string {
 			parts = append(parts, e.Footer.Text)
 		}
 	}
+	parts = append(parts, discordtest.TextDisplays(a.Response.Data.Components)...)
 	return strings.Join(parts, "\n")
 }
 

@@ -72,7 +72,7 @@ func checkCountShown(t *testing.T, h *harness, id int64, msg string) {
 	var m discordtest.Message
 	h.eventually("the table message to show the count", func() bool {
 		m, _ = h.fake.Message(msg)
-		return len(m.Embeds) > 0 && strings.Contains(m.Embeds[0].Description, want)
+		return strings.Contains(m.Text(), want)
 	})
 }
 

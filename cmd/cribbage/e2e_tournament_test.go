@@ -81,7 +81,7 @@ func (h *harness) tournamentMessage(id int64) string {
 	if !ok {
 		h.t.Fatalf("tournament %d has no message", id)
 	}
-	return m.Content
+	return m.Text()
 }
 
 // personTable is an open table of the tournament where a person sits,
