@@ -56,6 +56,9 @@ type StoryEntry struct {
 	// End marks the fragment that ends a run of the play (a go, the last
 	// card, 31): the next run starts a line of its own.
 	End bool `json:"end,omitempty"`
+	// Show marks a hand's or the crib's count at the show: the picture
+	// of the show goes under the last of them.
+	Show bool `json:"show,omitempty"`
 }
 
 // encode is the payload as queued. A post is strings only, which JSON
@@ -104,6 +107,7 @@ func Story(l lang.Lang, t *cribbage.Table, events []engine.Event) []cribbage.Out
 		}
 		if line := StoryText(l, t, e); line.Text != "" {
 			line.Hand = h
+			line.Show = e.Kind == engine.EvShow || e.Kind == engine.EvClaim
 			if h != 0 {
 				line.Title = l.T("record.title", "N", h)
 			}
@@ -133,8 +137,11 @@ type StoryMessage struct {
 	Mentions []string
 	Pictures []picture.Cards
 	// shows is the hand record (an index in Embeds) each picture shows,
-	// -1 for one outside any.
-	shows []int
+	// -1 for one outside any; showEnd is, for each record, where in its
+	// lines its show's count ends (0: at their end), where its picture
+	// goes.
+	shows   []int
+	showEnd map[int]int
 }
 
 // Discord's limits on a message.
@@ -288,6 +295,12 @@ func Compose(l lang.Lang, items []cribbage.OutboxItem) (StoryMessage, bool) {
 				e.Description += "\n" + ln.Text
 			}
 			joins = ln.Frag && !ln.End
+			if ln.Show {
+				if m.showEnd == nil {
+					m.showEnd = map[int]int{}
+				}
+				m.showEnd[n-1] = len(e.Description)
+			}
 		}
 		for _, u := range p.Mentions {
 			if !slices.Contains(m.Mentions, u) {
@@ -330,19 +343,27 @@ func (m StoryMessage) layout() Message {
 	}
 	r := v2(textDisplay(m.Content))
 	r.Mentions = m.Mentions
-	boxes := make([]discordgo.Container, len(m.Embeds))
-	for i, e := range m.Embeds {
-		boxes[i] = container(e.Color, textDisplay(recordHeading(e.Title), e.Description))
-	}
+	pictures := make([][]discordgo.MessageComponent, len(m.Embeds))
 	for i := range m.Pictures {
 		if at := m.shownIn(i); at >= 0 {
-			boxes[at].Components = append(boxes[at].Components, gallery(pictureName(i)))
+			pictures[at] = append(pictures[at], gallery(pictureName(i)))
 		} else {
 			r.Components = append(r.Components, gallery(pictureName(i)))
 		}
 	}
-	for _, b := range boxes {
-		r.Components = append(r.Components, b)
+	for i, e := range m.Embeds {
+		// The record reads down to the show's count, its picture, and
+		// what follows (the scores, the seed, the next deal).
+		counted, after := e.Description, ""
+		if end := m.showEnd[i]; end > 0 && end < len(e.Description) && len(pictures[i]) > 0 {
+			counted, after = e.Description[:end], strings.TrimPrefix(e.Description[end:], "\n")
+		}
+		box := container(e.Color, textDisplay(recordHeading(e.Title), counted))
+		box.Components = append(box.Components, pictures[i]...)
+		if t := textDisplay(after); t != nil {
+			box.Components = append(box.Components, t)
+		}
+		r.Components = append(r.Components, box)
 	}
 	return r
 }
@@ -385,6 +406,11 @@ func FitMessage(m StoryMessage) StoryMessage {
 		for i := range m.shows {
 			m.shows[i] -= n - maxEmbeds
 		}
+		ends := map[int]int{}
+		for i, end := range m.showEnd {
+			ends[i-(n-maxEmbeds)] = end
+		}
+		m.showEnd = ends
 	}
 	// The text displays' budget: the lines between hands, then each
 	// record's heading and lines (Message joins each with a newline).
