@@ -20,6 +20,8 @@ import (
 //   - a message has at most 40 components, counting every nested one;
 //   - the text of its text displays is at most 4000 characters in all;
 //   - custom_ids are unique in the message, wherever their rows sit;
+//   - so are the components' numeric ids, where a body gives them
+//     (Discord numbers the others itself, around them);
 //   - the flag cannot be removed once a message has it, and a message
 //     edited into one must clear the content and embeds it had;
 //   - every attachment:// a thumbnail, a gallery item or a file points
@@ -62,7 +64,7 @@ func checkV2(m obj, at path) *apiError {
 		return legacyWithV2(at, "embeds")
 	}
 	comps, _ := m["components"].([]any)
-	w := &v2Walk{ids: map[string]bool{}}
+	w := &v2Walk{ids: map[string]bool{}, nums: map[int]bool{}}
 	for i, c := range comps {
 		c, _ := c.(obj)
 		if err := w.component(c, at.with("components", i)); err != nil {
@@ -82,14 +84,37 @@ func checkV2(m obj, at path) *apiError {
 type v2Walk struct {
 	count, text int
 	ids         map[string]bool
+	nums        map[int]bool // the numeric ids given
+}
+
+// numbered refuses a numeric id given to two components of the message.
+func (w *v2Walk) numbered(c obj, at path) *apiError {
+	n, ok := c["id"].(float64)
+	if !ok {
+		return nil
+	}
+	if w.nums[int(n)] {
+		return at.with("id").fail("COMPONENT_ID_DUPLICATED", "A component's id must be unique within the message.")
+	}
+	w.nums[int(n)] = true
+	return nil
 }
 
 func (w *v2Walk) component(c obj, at path) *apiError {
 	w.count++
+	if err := w.numbered(c, at); err != nil {
+		return err
+	}
 	t, _ := c["type"].(float64)
 	switch int(t) {
 	case componentRow:
 		w.count += len(asList(c["components"]))
+		for i, child := range asList(c["components"]) {
+			child, _ := child.(obj)
+			if err := w.numbered(child, at.with("components", i)); err != nil {
+				return err
+			}
+		}
 		return checkRow(c, at, w.ids, false)
 	case componentTextDisplay:
 		s, _ := c["content"].(string)
@@ -103,6 +128,9 @@ func (w *v2Walk) component(c obj, at path) *apiError {
 		}
 		if acc, ok := c["accessory"].(obj); ok {
 			w.count++
+			if err := w.numbered(acc, at.with("accessory")); err != nil {
+				return err
+			}
 			if t, _ := acc["type"].(float64); int(t) == componentButton {
 				// A button beside a section's text: checked as in a row.
 				return checkRow(obj{"type": float64(componentRow), "components": []any{acc}}, at.with("accessory"), w.ids, false)

@@ -52,6 +52,9 @@ func TestComponentsV2Rules(t *testing.T) {
 		{"a thumbnail of a file never uploaded", `{` + v2 + `,"components":[` + container(`{"type":9,"components":[`+texts(1, "x")+`],"accessory":{"type":11,"media":{"url":"attachment://board.png"}}}`) + `]}`,
 			"components.0.components.0.accessory.media.url", 400},
 		{"a text display in an action row", `{` + v2 + `,"components":[{"type":1,"components":[` + texts(1, "x") + `]}]}`, "", 400},
+		{"an id twice, nested", `{` + v2 + `,"components":[{"type":10,"id":7,"content":"a"},` + container(`{"type":10,"id":7,"content":"b"}`) + `]}`,
+			"components.1.components.0.id", 400},
+		{"distinct ids", `{` + v2 + `,"components":[{"type":10,"id":7,"content":"a"},{"type":17,"id":8,"components":[` + texts(1, "b") + `]}]}`, "", 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(s.Violations())
