@@ -203,3 +203,16 @@ func goldenBytes(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
 	}
 }
+
+// TestGoldenLobbyAndFinished holds the table message before its game (a
+// lobby of three with a seat open) and after it (partners, the winners
+// named, the accent neutral) to files of their own.
+func TestGoldenLobbyAndFinished(t *testing.T) {
+	lobby := &cribbage.Table{ID: 7, GuildID: "g", ChannelID: "c", HostID: "u0", Status: cribbage.StatusLobby,
+		Options: engine.Options{Players: 3, Target: 121}, Computer: "easy",
+		Seats: []cribbage.Seat{{UserID: "u0", Name: "Ann"}, {UserID: "u1", Name: "Bob"}}}
+	golden(t, "three-lobby-table.json", Table(lang.English, lobby, ""))
+
+	tb, _ := goldenTable(t, engine.Options{Players: 4, Partners: true, Target: 121}, func(t *cribbage.Table) bool { return t.Status == cribbage.StatusFinished })
+	goldenTableMessage(t, lang.English, "partners-finished", Table(lang.English, tb, ""), tb)
+}
