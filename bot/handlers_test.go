@@ -318,6 +318,16 @@ func responseText(resp *discordgo.InteractionResponse) string {
 	return strings.Join(append([]string{resp.Data.Content}, discordtest.TextDisplays(resp.Data.Components)...), "\n")
 }
 
+// panelOf reads a V2 panel answer (the leaderboard, render.Panel): its
+// title and its body.
+func panelOf(resp *discordgo.InteractionResponse) (title, body string) {
+	tds := discordtest.TextDisplays(resp.Data.Components)
+	if len(tds) < 2 {
+		return "", ""
+	}
+	return strings.TrimPrefix(tds[0], "### "), tds[1]
+}
+
 func button(comps []discordgo.MessageComponent, customID string) (discordgo.Button, bool) {
 	for _, b := range discordtest.Buttons(comps) {
 		if b.CustomID == customID {

@@ -105,13 +105,13 @@ func TestRecordsSpeakWhoseLanguage(t *testing.T) {
 	if title := club("seasons").Data.Embeds[0].Title; title != "Saisons de cribbage" {
 		t.Errorf("a French client's seasons: %q", title)
 	}
-	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Cribbage leaderboard") {
+	if title, _ := panelOf(club("leaderboard")); !strings.HasPrefix(title, "Cribbage leaderboard") {
 		t.Errorf("the leaderboard of an English server: %q", title)
 	}
 	if _, err := u.admin(ada, "settings", opt("language", "fr")); err != nil {
 		t.Fatal(err)
 	}
-	if title := club("leaderboard").Data.Embeds[0].Title; !strings.HasPrefix(title, "Classement de cribbage") {
+	if title, _ := panelOf(club("leaderboard")); !strings.HasPrefix(title, "Classement de cribbage") {
 		t.Errorf("the leaderboard of a French server: %q", title)
 	}
 }

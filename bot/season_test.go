@@ -38,14 +38,15 @@ func TestLeaderboardShowsTheSeasonAsked(t *testing.T) {
 	var asked []int
 	twoSeasons(u, &asked)
 	now := u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard"))
-	if title := now.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 2 · Winter" {
+	title, board := panelOf(now)
+	if title != "Cribbage leaderboard · Season 2 · Winter" {
 		t.Errorf("this season's title %q", title)
 	}
-	if !strings.Contains(now.Data.Embeds[0].Description, "**1.** Bob · **1580?** · 2–1 · 3 games") {
-		t.Errorf("this season's board:\n%s", now.Data.Embeds[0].Description)
+	if !strings.Contains(board, "**1.** Bob · **1580?** · 2–1 · 3 games") {
+		t.Errorf("this season's board:\n%s", board)
 	}
 	past := u.ok(discordtest.CommandOf(command.Club, guild, channel, bob, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
-	if title := past.Data.Embeds[0].Title; title != "Cribbage leaderboard · Season 1" {
+	if title, _ := panelOf(past); title != "Cribbage leaderboard · Season 1" {
 		t.Errorf("season 1's title %q", title)
 	}
 	if len(asked) != 2 || asked[0] != 2 || asked[1] != 1 {

@@ -22,13 +22,15 @@ import (
 // players, with their trend as a picture. Pure: these are the words of
 // the answers in club.go, apart from their reads.
 
-// colour is the records' embeds' colour.
+// colour is the records' colour: the leaderboard's accent, the stats'
+// embed.
 const colour = 0x2e7d32
 
 // Leaderboard lists the top ten of a season's board, and the caller's
 // line if lower; period, if not empty, names the part of the season it
 // counts, as l's readers name it. Each player is one short line so it
-// reads on a phone: rank, name, rating, wins–losses and games.
+// reads on a phone: rank, name, rating, wins–losses and games. It is a
+// Components V2 panel (render.Panel): the title, the lines, the footer.
 // Provisional ratings are marked with a ? and come after the settled
 // ones, under a line that says what the mark means.
 func Leaderboard(l lang.Lang, board []cribbage.Standing, se cribbage.Season, current bool, period, uid string) render.Message {
@@ -36,16 +38,15 @@ func Leaderboard(l lang.Lang, board []cribbage.Standing, se cribbage.Season, cur
 	if period != "" {
 		title += " · " + period
 	}
-	e := &discordgo.MessageEmbed{Title: title, Color: colour}
 	if len(board) == 0 {
-		e.Description = l.T("leaderboard.empty", "Season", SeasonTitle(l, se))
+		empty := l.T("leaderboard.empty", "Season", SeasonTitle(l, se))
 		if period != "" {
-			e.Description = l.T("leaderboard.empty-period", "Period", period)
+			empty = l.T("leaderboard.empty-period", "Period", period)
 		}
 		if current {
-			e.Description += " " + l.T("leaderboard.start-one", "Command", "/cribbage "+l.T("cmd.name.start"))
+			empty += " " + l.T("leaderboard.start-one", "Command", "/cribbage "+l.T("cmd.name.start"))
 		}
-		return render.Message{Embeds: []*discordgo.MessageEmbed{e}}
+		return render.Panel(colour, title, empty, "")
 	}
 	var lines []string
 	marked := false
@@ -65,9 +66,7 @@ func Leaderboard(l lang.Lang, board []cribbage.Standing, se cribbage.Season, cur
 			add(s)
 		}
 	}
-	e.Description = strings.Join(lines, "\n")
-	e.Footer = &discordgo.MessageEmbedFooter{Text: l.T("leaderboard.footer", "Seasons", "/cribbage-club "+l.T("cmd.name.seasons"))}
-	return render.Message{Embeds: []*discordgo.MessageEmbed{e}}
+	return render.Panel(colour, title, strings.Join(lines, "\n"), l.T("leaderboard.footer", "Seasons", "/cribbage-club "+l.T("cmd.name.seasons")))
 }
 
 // Games is "1 game" or "n games", in l.

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
@@ -52,7 +54,7 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		board = append(board, cribbage.Standing{Rank: i, UserID: "u" + strconv.Itoa(i), Name: "P" + strconv.Itoa(i), Games: 10, Wins: 13 - i, Losses: i - 3, GamesWon: 13 - i})
 	}
-	desc := Leaderboard(lang.English, board, cribbage.Season{Number: 1}, true, "", "u12").Embeds[0].Description
+	_, desc := panel(t, Leaderboard(lang.English, board, cribbage.Season{Number: 1}, true, "", "u12"))
 	lines := strings.Split(desc, "\n")
 	if len(lines) != 12 || !strings.HasPrefix(lines[0], "**1.** P1") || lines[10] != "…" || !strings.HasPrefix(lines[11], "**12.** P12") {
 		t.Errorf("board:\n%s", desc)
@@ -60,9 +62,21 @@ func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
 	if strings.Contains(desc, "P11") {
 		t.Error("rank 11 shown though the caller is 12th")
 	}
-	if d := Leaderboard(lang.English, board, cribbage.Season{Number: 1}, true, "", "u3").Embeds[0].Description; strings.Count(d, "\n") != 9 {
+	if _, d := panel(t, Leaderboard(lang.English, board, cribbage.Season{Number: 1}, true, "", "u3")); strings.Count(d, "\n") != 9 {
 		t.Errorf("a top-ten caller gets extra lines:\n%s", d)
 	}
+}
+
+// panel reads a V2 panel (render.Panel): its title and its body.
+func panel(t *testing.T, r render.Message) (title, body string) {
+	t.Helper()
+	box, ok := r.Components[0].(discordgo.Container)
+	if !r.V2 || !ok || len(box.Components) < 2 {
+		t.Fatalf("not a V2 panel: %+v", r)
+	}
+	head, _ := box.Components[0].(discordgo.TextDisplay)
+	text, _ := box.Components[1].(discordgo.TextDisplay)
+	return strings.TrimPrefix(head.Content, "### "), text.Content
 }
 
 // TestLeaderboardLines: a line a player, short enough for a phone; a
@@ -77,13 +91,14 @@ func TestLeaderboardLines(t *testing.T) {
 	want := "**1.** Alice · **1623** · 8–4 · 12 games\n" +
 		"*Provisional (?) — too few recent games to be sure yet:*\n" +
 		"**2.** Bob · **1662?** · 1–0 · 1 game"
-	if got := r.Embeds[0].Description; got != want {
+	title, got := panel(t, r)
+	if got != want {
 		t.Errorf("board:\n%s\nwant:\n%s", got, want)
 	}
-	if got := r.Embeds[0].Title; got != "Cribbage leaderboard · Season 2 · Winter · last 7 days" {
-		t.Errorf("title %q", got)
+	if title != "Cribbage leaderboard · Season 2 · Winter · last 7 days" {
+		t.Errorf("title %q", title)
 	}
-	for _, l := range strings.Split(r.Embeds[0].Description, "\n") {
+	for _, l := range strings.Split(got, "\n") {
 		if n := len([]rune(l)); n > 60 {
 			t.Errorf("%d characters, long for a phone: %s", n, l)
 		}
@@ -91,7 +106,7 @@ func TestLeaderboardLines(t *testing.T) {
 	if got := RatingLine(lang.English, board[1].Rating); got != "**1662** ± 290 (provisional) · 1 game" {
 		t.Errorf("stats line %q", got)
 	}
-	past := Leaderboard(lang.English, nil, cribbage.Season{Number: 1}, false, "", "").Embeds[0].Description
+	_, past := panel(t, Leaderboard(lang.English, nil, cribbage.Season{Number: 1}, false, "", ""))
 	if past != "No games between people in Season 1 yet." {
 		t.Errorf("an empty past season: %q", past)
 	}

@@ -183,3 +183,14 @@ func Notice(text string) Message { return v2(textDisplay(text)) }
 func TextOf(m *discordgo.Message) string {
 	return Message{Content: m.Content, Embeds: m.Embeds, Components: m.Components}.Text()
 }
+
+// Panel is a list drawn in Components V2 (the leaderboard): one
+// Container of accent with the title as a heading, the body under it,
+// and foot, if any, in small print.
+func Panel(accent int, title, body, foot string) Message {
+	var small string
+	if foot != "" {
+		small = "-# " + foot
+	}
+	return v2(container(accent, textDisplay("### "+title), textDisplay(body), textDisplay(small)))
+}

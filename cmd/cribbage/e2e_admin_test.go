@@ -102,8 +102,8 @@ func TestAnAdminCancelsAGame(t *testing.T) {
 	if st, _ := h.store.PlayerStats(ctx, testGuild, alice.ID); st.People.Games+st.Computer.Games != 0 {
 		t.Errorf("alice's stats %+v", st)
 	}
-	if lb := h.club(alice, "leaderboard"); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
-		t.Errorf("leaderboard: %q", lb.Response.Data.Embeds[0].Description)
+	if _, body := panelOf(h.club(alice, "leaderboard")); !strings.Contains(body, "No games between people") {
+		t.Errorf("leaderboard: %q", body)
 	}
 	// Cancelling it again says it is over.
 	if a := h.admin(ada, "cancel", discordtest.Opt{Name: "table", Value: id}); !strings.Contains(a.Content(), "over already") {
@@ -207,7 +207,7 @@ func TestGamesInOneChannelRecordsEverywhere(t *testing.T) {
 	if _, err := h.interact(discordtest.Command(testGuild, testChannel, alice, "start")); !errors.Is(err, discordtest.ErrNotPermitted) {
 		t.Errorf("/cribbage start outside the games channel was delivered: %v", err)
 	}
-	if lb := h.club(bob, "leaderboard"); lb.Response == nil || len(lb.Response.Data.Embeds) == 0 {
+	if lb := h.club(bob, "leaderboard"); lb.Response == nil || len(discordtest.TextDisplays(lb.Response.Data.Components)) == 0 {
 		t.Errorf("the leaderboard outside the games channel: %+v", lb.Response)
 	}
 	if a := h.send(discordtest.Command(testGuild, gamesChannel, alice, "start")); a.Ephemeral() || a.MessageID == "" {

@@ -354,7 +354,7 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	whole := func(f float64) int { return int(math.Round(f)) }
 
 	lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "all"})
-	desc := lb.Response.Data.Embeds[0].Description
+	_, desc := panelOf(lb)
 	for _, want := range []string{
 		fmt.Sprintf("**1.** Alice · **%d?** · 3–1 · 4 games", whole(a.R)),
 		fmt.Sprintf("**2.** Carol · **%d?** · 1–1 · 2 games", whole(c.R)),
@@ -382,8 +382,8 @@ func TestLeaderboardAndStatsThroughDiscord(t *testing.T) {
 	}
 	// The week's board holds the same games; a year later it is empty.
 	h.fake.Advance(365 * 24 * time.Hour)
-	if lb := h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"}); !strings.Contains(lb.Response.Data.Embeds[0].Description, "No games between people") {
-		t.Errorf("last week's board a year on: %s", lb.Response.Data.Embeds[0].Description)
+	if _, body := panelOf(h.club(dan, "leaderboard", discordtest.Opt{Name: "period", Value: "week"})); !strings.Contains(body, "No games between people") {
+		t.Errorf("last week's board a year on: %s", body)
 	}
 }
 

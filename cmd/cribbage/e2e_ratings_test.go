@@ -66,7 +66,8 @@ func TestRatingsThroughDiscord(t *testing.T) {
 	if lb.Ephemeral() {
 		t.Errorf("the leaderboard answered privately: %s", lb.Content())
 	}
-	if got, want := lb.Response.Data.Embeds[0].Description, strings.Join(p.boardLines(), "\n"); got != want {
+	if _, got := panelOf(lb); got != strings.Join(p.boardLines(), "\n") {
+		want := strings.Join(p.boardLines(), "\n")
 		t.Errorf("leaderboard:\n%s\nwant:\n%s", got, want)
 	}
 	st := h.club(alice, "stats")
@@ -86,7 +87,7 @@ func TestANewSeasonThroughDiscord(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	p := h.ratedGames()
-	before := h.club(carol, "leaderboard").Response.Data.Embeds[0].Description
+	_, before := panelOf(h.club(carol, "leaderboard"))
 
 	if _, err := h.interact(discordtest.CommandOf("cribbage-admin", testGuild, testChannel, bob, "season new")); !errors.Is(err, discordtest.ErrNotPermitted) {
 		t.Errorf("Bob's new season: %v", err)
@@ -99,9 +100,9 @@ func TestANewSeasonThroughDiscord(t *testing.T) {
 		t.Errorf("a second new season at once: %q", again.Content())
 	}
 
-	now := h.club(carol, "leaderboard").Response.Data.Embeds[0]
-	if now.Title != "Cribbage leaderboard · Season 2 · Winter" || !strings.HasPrefix(now.Description, "No games between people in Season 2 · Winter yet.") {
-		t.Errorf("the new season's board: %s\n%s", now.Title, now.Description)
+	nowTitle, nowBody := panelOf(h.club(carol, "leaderboard"))
+	if nowTitle != "Cribbage leaderboard · Season 2 · Winter" || !strings.HasPrefix(nowBody, "No games between people in Season 2 · Winter yet.") {
+		t.Errorf("the new season's board: %s\n%s", nowTitle, nowBody)
 	}
 	st := h.club(alice, "stats").Response.Data.Embeds[0]
 	if f := st.Fields[0]; f.Name != "Rating · season 2" || !strings.HasPrefix(f.Value, "Not rated yet") {
@@ -110,9 +111,9 @@ func TestANewSeasonThroughDiscord(t *testing.T) {
 	if !strings.Contains(st.Fields[1].Value, "2 games") {
 		t.Errorf("Alice's record after the new season: %s: %s", st.Fields[1].Name, st.Fields[1].Value)
 	}
-	past := h.club(carol, "leaderboard", discordtest.Opt{Name: "season", Value: 1}).Response.Data.Embeds[0]
-	if past.Title != "Cribbage leaderboard · Season 1" || past.Description != before || past.Description != strings.Join(p.boardLines(), "\n") {
-		t.Errorf("season 1's board after the new season: %s\n%s\nwant:\n%s", past.Title, past.Description, before)
+	pastTitle, pastBody := panelOf(h.club(carol, "leaderboard", discordtest.Opt{Name: "season", Value: 1}))
+	if pastTitle != "Cribbage leaderboard · Season 1" || pastBody != before || pastBody != strings.Join(p.boardLines(), "\n") {
+		t.Errorf("season 1's board after the new season: %s\n%s\nwant:\n%s", pastTitle, pastBody, before)
 	}
 	if none := h.club(carol, "leaderboard", discordtest.Opt{Name: "season", Value: 3}); !none.Ephemeral() || !strings.Contains(none.Content(), "no season 3") {
 		t.Errorf("season 3: %q", none.Content())

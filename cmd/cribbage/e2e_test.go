@@ -32,7 +32,7 @@ func TestTwoPlayerGameToTheLeaderboard(t *testing.T) {
 		t.Fatalf("leaderboard %+v, %v", board, err)
 	}
 	lb := h.club(alice, "leaderboard")
-	if lb.Ephemeral() || !strings.Contains(lb.Response.Data.Embeds[0].Description, board[0].Name) {
+	if _, body := panelOf(lb); lb.Ephemeral() || !strings.Contains(body, board[0].Name) {
 		t.Errorf("leaderboard answer %+v", lb.Response.Data)
 	}
 	thread := h.tableMessage(id).ThreadID

@@ -83,3 +83,16 @@ func TestCommandsInTheThreadOfATableOver(t *testing.T) {
 		}
 	}
 }
+
+// panelOf reads a V2 panel answer (the leaderboard, render.Panel): its
+// title and its body.
+func panelOf(a discordtest.Answer) (title, body string) {
+	if a.Response == nil || a.Response.Data == nil {
+		return "", ""
+	}
+	tds := discordtest.TextDisplays(a.Response.Data.Components)
+	if len(tds) < 2 {
+		return "", ""
+	}
+	return strings.TrimPrefix(tds[0], "### "), tds[1]
+}
