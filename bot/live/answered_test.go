@@ -18,7 +18,7 @@ func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
-	l.wrote(k, 14, "v14", [32]byte{}, true)
+	l.wrote(k, 14, "v14", [32]byte{}, false, true)
 	l.answered(k, clickOn(13, "v13", ""), nil)
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing version 14 after an answer of 13 landed last")
@@ -41,7 +41,7 @@ func TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows(t *testing.T) {
 	if !l.answered(k, clickOn(14, "v14", ""), nil) {
 		t.Fatal("an answer while an edit was under way did not clobber it")
 	}
-	l.wrote(k, 14, "v14", [32]byte{}, true)
+	l.wrote(k, 14, "v14", [32]byte{}, false, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Fatal("a clobbered view is taken for current")
 	}
@@ -65,7 +65,7 @@ func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
 	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣"), nil) {
 		t.Error("an answer to a click on the edit under way clobbered it")
 	}
-	l.wrote(k, 14, "v14", [32]byte{}, true)
+	l.wrote(k, 14, "v14", [32]byte{}, false, true)
 	if !l.viewCurrent(k, 0, 15) {
 		t.Error("the edit's reply, after the answer, undid it")
 	}
@@ -96,7 +96,7 @@ func TestANewViewClobbersNothing(t *testing.T) {
 		t.Error("a new view was taken for clobbered by an edit of the older one")
 	}
 	l.record(k, answer.Token, answer.Version)
-	l.wrote(k, 13, "v13", [32]byte{}, true)
+	l.wrote(k, 13, "v13", [32]byte{}, false, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the new view is not taken for showing its answer")
 	}
@@ -118,7 +118,7 @@ func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
 	if l.answered(k, played, nil) {
 		t.Error("an edit of the superseded view clobbered the answer to a click on the new one")
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, true)
+	l.wrote(k, 13, "v13", [32]byte{}, false, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the play's answer is not taken for what the new view shows")
 	}
@@ -188,7 +188,7 @@ func TestAnEditThroughTheOpenersTokenReachesItsView(t *testing.T) {
 	if !l.answered(k, played, nil) {
 		t.Error("the second answer on the view took the edit under way for one of another message")
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, true)
+	l.wrote(k, 13, "v13", [32]byte{}, false, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing the play, though the edit through its opener's token may have landed last")
 	}
@@ -226,8 +226,37 @@ func TestClicksAfterOneOnTheEditAreShown(t *testing.T) {
 		}
 		l.record(k, c.Token, c.Version)
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, true)
+	l.wrote(k, 13, "v13", [32]byte{}, false, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the view is not taken for showing the last answer")
+	}
+}
+
+// TestAViewShownBeforeItsNoteIsShownAgainWithIt: a pass read the table
+// between a change's save and its note (Moved), and showed the version
+// without the note's lines ("Bob plays 8♠ — 26."): when the note comes,
+// the view is not taken for current, so the next pass shows it. A view
+// written with its note, or of a version whose change said nothing, is.
+func TestAViewShownBeforeItsNoteIsShownAgainWithIt(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		bare       bool
+		lines      Note
+		wantBehind bool
+	}{
+		{"shown before its note", true, Note{{}}, true},
+		{"shown with its note", false, Note{{}}, false},
+		{"a change that said nothing", true, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLive()
+			k := seatKey{table: 1, seat: 0}
+			l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
+			l.wrote(k, 14, "v14", [32]byte{}, tc.bare, true)
+			l.noteChange(1, 14, tc.lines)
+			if behind := !l.viewCurrent(k, 0, 14); behind != tc.wantBehind {
+				t.Errorf("view behind = %v, want %v", behind, tc.wantBehind)
+			}
+		})
 	}
 }

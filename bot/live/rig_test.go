@@ -435,7 +435,9 @@ func checkShows(t *testing.T, q discordtest.Request, tb *cribbage.Table, want re
 	case !reflect.DeepEqual(got.Embeds, exp.Embeds):
 		t.Errorf("the edit's embeds differ from the render's")
 	case !reflect.DeepEqual(got.Components, exp.Components):
-		t.Errorf("the edit's buttons differ from the render's")
+		a, _ := json.Marshal(got.Components)
+		b, _ := json.Marshal(exp.Components)
+		t.Errorf("the edit's buttons differ from the render's:\n%s\nwant\n%s", a, b)
 	}
 }
 

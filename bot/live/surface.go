@@ -228,6 +228,10 @@ type viewWrite struct {
 	// overtaken marks the edit under way as landed before an answer that
 	// is what the view shows now.
 	overtaken bool
+	// bare marks a view a pass showed its version without that
+	// version's note: the pass read the table between the change's save
+	// and its note (Moved). The note, when it comes, is shown.
+	bare bool
 	// sum is what the view shows (summed), as the last edit or answer
 	// put it there through sumToken on message sumMessage (if known): a
 	// change that leaves the view as it is (a finished table's rematch
@@ -346,7 +350,9 @@ func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 	defer l.mu.Unlock()
 	if w, ok := l.views[k]; ok {
 		busy := w.inFlight && l.editsView(k, w.writing)
-		return !busy && !w.clobbered && w.version >= version
+		n := l.notes[k.table]
+		unnoted := w.bare && n.version == w.version && len(n.lines) > 0
+		return !busy && !w.clobbered && !unnoted && w.version >= version
 	}
 	return recorded >= version
 }
@@ -385,7 +391,7 @@ func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 // (the pass read the views before the new one was recorded) has the new
 // view showing what its answer showed, whatever the older one now shows.
 // It reports whether the edit is what the seat's view shows now.
-func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok bool) (shows bool) {
+func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, bare, ok bool) (shows bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -394,7 +400,7 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok boo
 	if ok && !w.clobbered && !w.overtaken && edits {
 		// A token of no known message (the view's opener) edits the
 		// recorded view's message, which a later click named.
-		w.version, w.view, w.token = version, view, w.writing.Token
+		w.version, w.view, w.token, w.bare = version, view, w.writing.Token, bare
 		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, cmp.Or(w.writing.MessageID, l.recorded[k].MessageID)
 		shows = true
 	} else if !w.overtaken && edits {
@@ -945,8 +951,8 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	k := seatKey{t.ID, v.Seat}
 	// The view speaks its player's language.
 	l, _ := lang.ByCode(v.Lang)
-	note := LastMoveNote(l, t, s.l.note(t.ID, t.Version, !t.Status.Open()))
-	r := render.Hand(l, t, v.Seat, 0, note)
+	lines := s.l.note(t.ID, t.Version, !t.Status.Open())
+	r := render.Hand(l, t, v.Seat, 0, LastMoveNote(l, t, lines))
 	sum := renderSum(r)
 	if s.l.viewShows(k, v.Token, sum, v.Shown, t.Version) {
 		return // the change leaves the view as it is
@@ -958,7 +964,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token, r.Text())
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, err == nil)
+	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, len(lines) == 0, err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
