@@ -25,6 +25,9 @@ type Limits struct {
 	sent []time.Time
 	// globalUntil is when a global 429 ends.
 	globalUntil time.Time
+	// nextSlot is the next free time to tell a request held back by the
+	// global budget to come back at (see globalWait).
+	nextSlot time.Time
 }
 
 // bucket is one bucket's state: requests left until reset, and whether a
@@ -88,7 +91,7 @@ func (l *Limits) take(key string, global bool) (release func(http.Header), until
 		}
 		l.sent = l.sent[cut:]
 		if len(l.sent) >= l.global {
-			return nil, l.sent[0].Add(time.Second), false
+			return nil, l.globalWait(now, l.sent[0].Add(time.Second)), false
 		}
 		l.sent = append(l.sent, now)
 	}
@@ -125,10 +128,29 @@ func (l *Limits) Ready(key string, global bool) (time.Time, bool) {
 			}
 		}
 		if n >= l.global {
-			return l.sent[len(l.sent)-n].Add(time.Second), false
+			return l.globalWait(now, l.sent[len(l.sent)-n].Add(time.Second)), false
 		}
 	}
 	return time.Time{}, true
+}
+
+// globalWait is when a request held back by the global budget, which
+// frees its first place at free, is to come back: each one held back is
+// given a time of its own, the budget's spacing after the last one given.
+// Told all to come back when the first place frees, hundreds of tables
+// waiting on the budget (a tournament round's threads, hands ending
+// together) came back together, one went, and the rest were held back
+// again: some twenty tries a request, each reading its table.
+func (l *Limits) globalWait(now, free time.Time) time.Time {
+	if l.nextSlot.Before(now) {
+		l.nextSlot = time.Time{}
+	}
+	at := free
+	if l.nextSlot.After(at) {
+		at = l.nextSlot
+	}
+	l.nextSlot = at.Add(time.Second / time.Duration(l.global))
+	return at
 }
 
 // BusyRetry is how soon a request on a busy bucket is tried again.

@@ -129,17 +129,14 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 // story items that went out in the same message.
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	m, err := d.store.TableMessage(ctx, it.TableID)
-	if err == nil && (it.Kind == render.KindPost || it.Kind == cribbage.OutboxMilestone) {
-		// A post that would wait for its channel's rate limit goes no
-		// further, and reads no more: when hundreds of hands end at once,
-		// posts are tried again and again until their turn, and reading
-		// the table each time was a good part of the bot's work. A table
-		// only tokens reach posts nothing with the bot token.
-		dest := it.ChannelID
-		if m.ThreadID != "" {
-			dest = m.ThreadID
-		}
-		if until, ok := d.rest.Limits.Ready(rest.PostBucket(dest), true); !ok && !m.TokenOnly {
+	if bucket := waitsOn(it, m); err == nil && bucket != "" && !m.TokenOnly {
+		// A post or a thread that would wait for its rate limit goes no
+		// further, and reads no more: when hundreds of tables sit down or
+		// end their hands at once, each is tried again until its turn,
+		// and reading the table each time was a good part of the bot's
+		// work. A table only tokens reach sends nothing with the bot
+		// token.
+		if until, ok := d.rest.Limits.Ready(bucket, true); !ok {
 			return nil, &rest.Paced{Until: until}
 		}
 	}
@@ -168,6 +165,23 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		return nil, d.live.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
 	return nil, sender.ErrGiveUp
+}
+
+// waitsOn is the rate-limit bucket of the bot-token request that
+// delivering it makes, given its table's message m: a post's channel
+// (the thread, once there is one) or the thread opened on the table
+// message; "" for the others.
+func waitsOn(it cribbage.OutboxItem, m cribbage.TableMessage) string {
+	switch it.Kind {
+	case render.KindPost, cribbage.OutboxMilestone:
+		if m.ThreadID != "" {
+			return rest.PostBucket(m.ThreadID)
+		}
+		return rest.PostBucket(it.ChannelID)
+	case render.KindThread:
+		return rest.ThreadBucket(it.ChannelID)
+	}
+	return ""
 }
 
 // deliverPost sends a story post, in the table's thread (m.ThreadID) once
