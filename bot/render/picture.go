@@ -27,7 +27,12 @@ func boardOf(l lang.Lang, t *cribbage.Table) (picture.Board, bool) {
 // pegs at the front ones for a game saved before they were kept), and the
 // winner and skunks of result if the game is over, labelled in l.
 func BoardAt(l lang.Lang, t *cribbage.Table, scores, back []int, result *engine.Result) picture.Board {
-	b := picture.Board{Target: t.Options.Target, Words: picture.BoardWords{Wins: l.T("picture.wins"), Skunked: l.T("picture.skunked"),
+	// A partnership is two: "Bob & Dee win".
+	wins, skunked := "picture.wins", "picture.skunked"
+	if t.Options.Partners {
+		wins, skunked = "picture.wins-partners", "picture.skunked-partners"
+	}
+	b := picture.Board{Target: t.Options.Target, Words: picture.BoardWords{Wins: l.T(wins), Skunked: l.T(skunked),
 		DoubleSkunk: l.T("picture.double-skunk"), SkunkLine: l.T("picture.skunk-line"), DoubleSkunkLine: l.T("picture.double-skunk-line")}}
 	for side := range t.Options.Sides() {
 		s := picture.Side{Name: sideName(t, side), Score: scores[side], Back: scores[side]}
