@@ -1,16 +1,13 @@
 package club
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cribbage-bot/cribbage/internal/golden"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -18,35 +15,6 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
-
-var rewrite = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares v, as indented JSON, with testdata/render/name.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", "render", name)
-	if *rewrite {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./bot/club -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
-	}
-}
 
 // TestLeaderboardShowsTopTenAndYourPlace: twelve players, the caller 12th.
 func TestLeaderboardShowsTopTenAndYourPlace(t *testing.T) {
@@ -158,7 +126,7 @@ func TestStatsGolden(t *testing.T) {
 	if len(m.Files) != 0 {
 		t.Errorf("a trend of no games has a picture")
 	}
-	golden(t, "stats-numbers.json", m)
+	golden.JSON(t, "stats-numbers.json", m)
 	for i := range 3 {
 		n.Trend = append(n.Trend, cribbage.TrendGame{Deals: 8, Points: 100 + i, Throws: 6, GivenUp: 3})
 	}
@@ -217,11 +185,11 @@ func TestGoldenRecordsInFrench(t *testing.T) {
 		{Rank: 1, UserID: "a", Name: "Alice", Games: 12, Wins: 8, Losses: 4, Rating: cribbage.Rating{R: 1623.4, RD: 71.6, Games: 12}},
 		{Rank: 2, UserID: "b", Name: "Bob", Games: 1, Wins: 1, Losses: 0, Rating: cribbage.Rating{R: 1662.3, RD: 290.3, Games: 1, Provisional: true}},
 	}
-	golden(t, "fr-leaderboard.json", Leaderboard(fr, board, cribbage.Season{Number: 2, Name: "Ligue d'hiver"}, true, fr.T("cmd.choice.period.week"), ""))
+	golden.JSON(t, "fr-leaderboard.json", Leaderboard(fr, board, cribbage.Season{Number: 2, Name: "Ligue d'hiver"}, true, fr.T("cmd.choice.period.week"), ""))
 	st := cribbage.Stats{Name: "Ann", People: cribbage.Record{Games: 2, Wins: 1, Losses: 1, GamesWon: 2, Pegging: 44, HandPoints: 132, Hands: 16, CribPoints: 36, Cribs: 8, BestHand: 24},
 		Season: 1, Rating: cribbage.Rating{R: 1520, RD: 200, Games: 2, Provisional: true}, Streak: 2}
 	n := twoGames
-	golden(t, "fr-stats-numbers.json", Stats(fr, st, &n, "Ann", &Versus{Name: "Bob", Record: cribbage.HeadToHead{Games: 2, AWins: 1, BWins: 1}}))
+	golden.JSON(t, "fr-stats-numbers.json", Stats(fr, st, &n, "Ann", &Versus{Name: "Bob", Record: cribbage.HeadToHead{Games: 2, AWins: 1, BWins: 1}}))
 	for _, line := range strings.Split(numbersTable(fr, twoGames.Recent, twoGames.All), "\n") {
 		if n := len([]rune(line)); n > 32 {
 			t.Errorf("%q is %d characters, too wide for a phone", line, n)

@@ -1,15 +1,12 @@
 package daily
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cribbage-bot/cribbage/internal/golden"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/lang"
@@ -17,35 +14,6 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
-
-var rewrite = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares v, as indented JSON, with testdata/render/name.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", "render", name)
-	if *rewrite {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./bot/daily -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
-	}
-}
 
 // dailyOn is a date's daily hand and day.
 func dailyOn(t *testing.T, date string) (ai.Daily, cribbage.Day) {
@@ -72,17 +40,17 @@ func TestGoldenDaily(t *testing.T) {
 		two, day := dailyOn(t, "2026-03-15")
 		three, threeDay := dailyOn(t, "2026-03-14")
 		chosen := engine.SetOf(two.Dealt.Cards()[:2]...)
-		golden(t, tc.prefix+"daily-view.json", View(l, two, day, chosen, ""))
-		golden(t, tc.prefix+"daily-view-three.json", View(l, three, threeDay, 0, ""))
+		golden.JSON(t, tc.prefix+"daily-view.json", View(l, two, day, chosen, ""))
+		golden.JSON(t, tc.prefix+"daily-view-three.json", View(l, three, threeDay, 0, ""))
 		ans := cribbage.DailyAnswer{Day: day, UserID: "u1", Name: "Ann", GuildID: "g", Throw: chosen}
 		_, ans.GaveUp, _ = two.Judge(chosen)
-		golden(t, tc.prefix+"daily-result.json", Result(l, two, ans, []string{StreakLine(l, 3)}, true))
+		golden.JSON(t, tc.prefix+"daily-result.json", Result(l, two, ans, []string{StreakLine(l, 3)}, true))
 		best := engine.SetOf(three.Splits[0].Throw...)
 		other := engine.SetOf(three.Splits[2].Throw...)
 		reveal := &Reveal{Hand: three, Day: threeDay, Answers: []cribbage.DailyAnswer{
 			{UserID: "u1", Name: "Ann", Throw: best}, {UserID: "u2", Name: "Bob", Throw: other}, {UserID: "u3", Name: "Cid", Throw: best},
 		}, Month: []cribbage.DailyTotal{{UserID: "u1", Name: "Ann", Days: 3, GaveUp: 0}, {UserID: "u2", Name: "Bob", Days: 1, GaveUp: 0.61}}}
-		golden(t, tc.prefix+"daily-post.json", BodyOf(Post(l, two, day, reveal)))
+		golden.JSON(t, tc.prefix+"daily-post.json", BodyOf(Post(l, two, day, reveal)))
 	}
 }
 

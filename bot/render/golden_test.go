@@ -1,23 +1,17 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/cribbage-bot/cribbage/internal/golden"
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/engine"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // goldenTable plays a table of people through the domain on fixed seeds,
 // each seat laying its first legal card and throwing its first cards,
@@ -108,14 +102,14 @@ func TestGoldenRenders(t *testing.T) {
 			tb, _ := goldenTable(t, tc.opts, midPlay)
 			goldenTableMessage(t, lang.English, tc.name, Table(lang.English, tb, ""), tb)
 			seat := tb.State.Turn
-			golden(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
+			golden.JSON(t, tc.name+"-hand.json", Hand(lang.English, tb, seat, 0, ""))
 
 			tb, items := goldenTable(t, tc.opts, firstHandDone)
 			record, ok := Compose(lang.English, Gather(lang.English, items, tb.ID, 0))
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}
-			golden(t, tc.name+"-record.json", record.layout())
+			golden.JSON(t, tc.name+"-record.json", record.layout())
 		})
 	}
 }
@@ -136,14 +130,14 @@ func TestGoldenRendersInFrench(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tb, _ := goldenTableIn(t, fr, tc.opts, midPlay)
 			goldenTableMessage(t, fr, "fr-"+tc.name, Table(fr, tb, ""), tb)
-			golden(t, "fr-"+tc.name+"-hand.json", Hand(fr, tb, tb.State.Turn, 0, ""))
+			golden.JSON(t, "fr-"+tc.name+"-hand.json", Hand(fr, tb, tb.State.Turn, 0, ""))
 
 			tb, items := goldenTableIn(t, fr, tc.opts, firstHandDone)
 			record, ok := Compose(fr, Gather(fr, items, tb.ID, 0))
 			if !ok {
 				t.Fatal("the first hand's record does not fit a message")
 			}
-			golden(t, "fr-"+tc.name+"-record.json", record.layout())
+			golden.JSON(t, "fr-"+tc.name+"-record.json", record.layout())
 		})
 	}
 	// The show, counted by hand with the coach's help: the count aloud.
@@ -151,7 +145,7 @@ func TestGoldenRendersInFrench(t *testing.T) {
 	tb, _ := goldenTableIn(t, fr, opts, func(t *cribbage.Table) bool { return t.State.Phase == engine.PhaseShow })
 	tb.Assisted = true
 	seat, _ := tb.State.ShowOrder(tb.State.Shown)
-	golden(t, "fr-two-show-hand.json", Hand(fr, tb, seat, 0, ""))
+	golden.JSON(t, "fr-two-show-hand.json", Hand(fr, tb, seat, 0, ""))
 }
 
 // goldenTableMessage holds a new table message, r, as sent with its
@@ -165,43 +159,8 @@ func goldenTableMessage(t *testing.T, l lang.Lang, name string, r Message, tb *c
 		png, _ = io.ReadAll(f.Reader)
 	}
 	r.Files = nil // pixels go to the picture's own golden file
-	golden(t, name+"-table.json", r)
-	goldenBytes(t, name+"-board.png", png)
-}
-
-// golden compares v, as indented JSON, with testdata/render/name.
-func golden(t *testing.T, name string, v any) {
-	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goldenBytes(t, name, append(got, '\n'))
-}
-
-// goldenBytes compares got with testdata/render/name.
-func goldenBytes(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "render", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./bot/render -update writes it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		if strings.HasSuffix(name, ".png") {
-			got = nil // not text
-		}
-		t.Errorf("%s differs from the golden file; if the change is meant, rewrite it with -update and review the diff:\n%s", name, got)
-	}
+	golden.JSON(t, name+"-table.json", r)
+	golden.Bytes(t, name+"-board.png", png)
 }
 
 // TestGoldenLobbyAndFinished holds the table message before its game (a
@@ -211,7 +170,7 @@ func TestGoldenLobbyAndFinished(t *testing.T) {
 	lobby := &cribbage.Table{ID: 7, GuildID: "g", ChannelID: "c", HostID: "u0", Status: cribbage.StatusLobby,
 		Options: engine.Options{Players: 3, Target: 121}, Computer: "easy",
 		Seats: []cribbage.Seat{{UserID: "u0", Name: "Ann"}, {UserID: "u1", Name: "Bob"}}}
-	golden(t, "three-lobby-table.json", Table(lang.English, lobby, ""))
+	golden.JSON(t, "three-lobby-table.json", Table(lang.English, lobby, ""))
 
 	tb, _ := goldenTable(t, engine.Options{Players: 4, Partners: true, Target: 121}, func(t *cribbage.Table) bool { return t.Status == cribbage.StatusFinished })
 	goldenTableMessage(t, lang.English, "partners-finished", Table(lang.English, tb, ""), tb)
