@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/cribbage-bot/cribbage"
+	"sync"
 	"time"
+
+	"github.com/cribbage-bot/cribbage"
 )
 
 // queue appends announcements to the outbox inside a transaction. Ids grow
@@ -41,43 +43,66 @@ func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
 // process delivers from it (a sender claims with ClaimOutbox): it is for
 // tests and for looking into a store, which is why it is not a service.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.OutboxItem, error) {
-	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 ORDER BY id LIMIT ?`, limit)
+	return s.pendingAfter(ctx, 0, limit)
 }
 
-// ClaimOutbox returns the undelivered announcements of the tables whose
-// lease owner holds or takes now. A lease is taken (or renewed) by an
-// upsert that only succeeds when the table has no lease, owner's own, or
-// one that lapsed: two processes cannot both hold a table.
-func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
-	items, err := s.PendingOutbox(ctx, limit)
+// pendingAfter is PendingOutbox from the announcement after id after.
+func (s *Store) pendingAfter(ctx context.Context, after int64, limit int) ([]cribbage.OutboxItem, error) {
+	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 AND id > ? ORDER BY id LIMIT ?`, after, limit)
+}
+
+// ClaimOutbox returns the undelivered announcements after id after of the
+// tables whose lease owner holds or takes now. A lease is taken (or
+// renewed) by an upsert that only succeeds when the table has no lease,
+// owner's own, or one that lapsed: two processes cannot both hold a table.
+// A lease this handle took for owner is renewed only once half of it has
+// run: a sender claims many times a second, and renewing every table each
+// time was a write per table per pass.
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, after int64, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
+	items, err := s.pendingAfter(ctx, after, limit)
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}
 	now := s.now()
 	held := map[int64]bool{}
-	err = s.inTx(ctx, func(tx *txn) error {
-		clear(held)
-		for _, it := range items {
-			if _, seen := held[it.TableID]; seen {
-				continue
-			}
-			res, err := tx.exec(ctx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
-				ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
-				WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until < ?`,
-				it.TableID, owner, millis(now.Add(lease)), millis(now))
-			if err != nil {
-				return fmt.Errorf("store: lease table %d's announcements: %w", it.TableID, err)
-			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			held[it.TableID] = n == 1
+	var renew []int64
+	for _, it := range items {
+		if _, seen := held[it.TableID]; seen {
+			continue
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		held[it.TableID] = s.leases.holds(owner, it.TableID, now.Add(lease/2))
+		if !held[it.TableID] {
+			renew = append(renew, it.TableID)
+		}
+	}
+	if len(renew) > 0 {
+		until := now.Add(lease)
+		taken := map[int64]bool{}
+		err = s.inTx(ctx, func(tx *txn) error {
+			clear(taken)
+			for _, id := range renew {
+				res, err := tx.exec(ctx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
+					ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
+					WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until < ?`,
+					id, owner, millis(until), millis(now))
+				if err != nil {
+					return fmt.Errorf("store: lease table %d's announcements: %w", id, err)
+				}
+				n, err := res.RowsAffected()
+				if err != nil {
+					return err
+				}
+				taken[id] = n == 1
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range renew {
+			held[id] = taken[id]
+			s.leases.record(owner, id, until, taken[id])
+		}
 	}
 	var out []cribbage.OutboxItem
 	for _, it := range items {
@@ -90,7 +115,73 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, lease 
 
 // ReleaseOutbox gives up owner's leases.
 func (s *Store) ReleaseOutbox(ctx context.Context, owner string) error {
+	s.leases.forget(owner)
 	return s.exec(ctx, `DELETE FROM outbox_leases WHERE owner = ?`, owner)
+}
+
+// leaseBook remembers the outbox leases a handle took and until when, so
+// a claim need not write to learn that its owner still holds a table.
+// Only this handle's owners are in it; another process can take a table
+// only once its lease lapsed, which a claim renews long before.
+type leaseBook struct {
+	mu    sync.Mutex
+	until map[leaseKey]time.Time
+	// sweepAt is the size at which the book next forgets old leases.
+	sweepAt int
+}
+
+// leaseKey is a table's lease as one owner holds it.
+type leaseKey struct {
+	owner string
+	table int64
+}
+
+// holds reports whether owner holds table's lease past the time by.
+func (b *leaseBook) holds(owner string, table int64, by time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	until, ok := b.until[leaseKey{owner, table}]
+	return ok && until.After(by)
+}
+
+// record notes that owner took (or failed to take) table's lease until
+// then. The book forgets leases that ended an hour before as it grows, so
+// a process that runs for months does not remember every table it ever
+// sent for, and sweeps again only once it has doubled.
+func (b *leaseBook) record(owner string, table int64, until time.Time, taken bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.until == nil {
+		b.until = map[leaseKey]time.Time{}
+	}
+	k := leaseKey{owner, table}
+	if !taken {
+		delete(b.until, k)
+		return
+	}
+	if len(b.until) >= max(b.sweepAt, leaseSweep) {
+		for k, u := range b.until {
+			if u.Before(until.Add(-time.Hour)) {
+				delete(b.until, k)
+			}
+		}
+		b.sweepAt = 2 * len(b.until)
+	}
+	b.until[k] = until
+}
+
+// leaseSweep is the least size at which a lease book forgets old leases.
+const leaseSweep = 4096
+
+// forget drops owner's leases, which it is giving up.
+func (b *leaseBook) forget(owner string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for k := range b.until {
+		if k.owner == owner {
+			delete(b.until, k)
+		}
+	}
 }
 
 // outboxColumns are the columns outboxRows reads.

@@ -142,16 +142,16 @@ func TestOutboxLeasesAreSharedByHandles(t *testing.T) {
 		}
 	}
 	const lease = 30 * time.Second
-	if got, err := a.ClaimOutbox(ctx, "A", 100, lease); err != nil || len(got) != 4 {
+	if got, err := a.ClaimOutbox(ctx, "A", 0, 100, lease); err != nil || len(got) != 4 {
 		t.Fatalf("A's claim: %d announcements, %v", len(got), err)
 	}
-	if got, err := b.ClaimOutbox(ctx, "B", 100, lease); err != nil || len(got) != 0 {
+	if got, err := b.ClaimOutbox(ctx, "B", 0, 100, lease); err != nil || len(got) != 0 {
 		t.Fatalf("B, on another handle, took %d announcements from A's live leases (%v)", len(got), err)
 	}
 	if err := a.ReleaseOutbox(ctx, "A"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.ClaimOutbox(ctx, "B", 100, lease); err != nil || len(got) != 4 {
+	if got, err := b.ClaimOutbox(ctx, "B", 0, 100, lease); err != nil || len(got) != 4 {
 		t.Errorf("B after A released: %d announcements, %v", len(got), err)
 	}
 }

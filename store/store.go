@@ -33,6 +33,7 @@ type Store struct {
 	now func() time.Time
 
 	states stateCache
+	leases leaseBook
 }
 
 // Option configures Open.

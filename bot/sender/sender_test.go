@@ -337,3 +337,63 @@ func TestInteractionTokens(t *testing.T) {
 		t.Errorf("%v 429s", n)
 	}
 }
+
+// claimCounter is the rig's store, counting what the sender's claims read.
+type claimCounter struct {
+	*store.Store
+	mu    sync.Mutex
+	whole int // claims of the whole outbox
+	rows  int // announcements the claims after an id returned
+}
+
+func (c *claimCounter) ClaimOutbox(ctx context.Context, owner string, after int64, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
+	items, err := c.Store.ClaimOutbox(ctx, owner, after, limit, lease)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if after == 0 {
+		c.whole++
+	} else {
+		c.rows += len(items)
+	}
+	return items, err
+}
+
+// TestPassesReadOnlyWhatIsNew: tables held back by a channel's limit are
+// not read again on every pass, only what was queued since; the whole
+// outbox is read again once ReadAll has passed, and everything is sent.
+func TestPassesReadOnlyWhatIsNew(t *testing.T) {
+	r := newRig(t)
+	r.queue(7)
+	c := &claimCounter{Store: r.store}
+	s := New(Options{Store: c, Owner: "a", Now: r.clock.Now, Deliver: r.post})
+	for range 20 {
+		s.Drain(context.Background())
+		r.clock.Advance(rest.BusyRetry)
+	}
+	if got := r.posted(); got != 5 {
+		t.Fatalf("%d posted in the first window, want 5", got)
+	}
+	r.queue(1)
+	c.mu.Lock()
+	c.whole, c.rows = 0, 0
+	c.mu.Unlock()
+	for range 10 {
+		s.Pass(context.Background())
+	}
+	c.mu.Lock()
+	if c.whole != 0 || c.rows != 1 {
+		t.Errorf("ten passes within %v read the whole outbox %d times and %d new announcements; want 0 and the 1 queued", ReadAll, c.whole, c.rows)
+	}
+	c.mu.Unlock()
+	r.clock.Advance(5 * time.Second)
+	for range 5 {
+		s.Drain(context.Background())
+		r.clock.Advance(rest.BusyRetry)
+	}
+	if got := r.posted(); got != 8 || r.pending() != 0 {
+		t.Errorf("%d posted, %d pending after the window, want 8 and 0", got, r.pending())
+	}
+	if c.whole == 0 {
+		t.Errorf("the whole outbox was not read again after %v", ReadAll)
+	}
+}

@@ -524,12 +524,13 @@ func (s *Store) markTimer(id int64, out []cribbage.Outbound, field func(t *cribb
 	return true, nil
 }
 
-// pending returns up to limit undelivered announcements in order,
-// passing over those that wait for a later one. The caller holds s.mu.
-func (s *Store) pending(limit int) []cribbage.OutboxItem {
+// pending returns up to limit undelivered announcements in order from
+// the one after id after, passing over those that wait for a later one.
+// The caller holds s.mu.
+func (s *Store) pending(after int64, limit int) []cribbage.OutboxItem {
 	var out []cribbage.OutboxItem
 	for _, it := range s.outbox {
-		if !s.delivered[it.ID] && !it.Waits && len(out) < limit {
+		if it.ID > after && !s.delivered[it.ID] && !it.Waits && len(out) < limit {
 			out = append(out, it)
 		}
 	}
@@ -541,13 +542,13 @@ func (s *Store) pending(limit int) []cribbage.OutboxItem {
 // on now (a table nobody holds, or whose holder let the lease lapse).
 // Announcements not yet due are claimed too: the sender holds a table's
 // later ones back behind them.
-func (s *Store) ClaimOutbox(ctx context.Context, owner string, limit int, d time.Duration) ([]cribbage.OutboxItem, error) {
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, after int64, limit int, d time.Duration) ([]cribbage.OutboxItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
 	held := map[int64]bool{}
 	var out []cribbage.OutboxItem
-	for _, it := range s.pending(limit) {
+	for _, it := range s.pending(after, limit) {
 		mine, seen := held[it.TableID]
 		if !seen {
 			l, leased := s.leases[it.TableID]
@@ -594,7 +595,7 @@ func (s *Store) TablePending(ctx context.Context, tableID int64) ([]cribbage.Out
 func (s *Store) OutboxDepth(ctx context.Context) (int, time.Time, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	items := s.pending(len(s.outbox))
+	items := s.pending(0, len(s.outbox))
 	if len(items) == 0 {
 		return 0, time.Time{}, nil
 	}

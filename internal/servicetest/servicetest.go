@@ -262,7 +262,7 @@ func (h *harness) pending(t *testing.T, id int64) []cribbage.OutboxItem {
 // claim claims the outbox for owner with a 30-second lease.
 func (h *harness) claim(t *testing.T, owner string) []cribbage.OutboxItem {
 	t.Helper()
-	items, err := h.s.ClaimOutbox(ctx, owner, 100, lease)
+	items, err := h.s.ClaimOutbox(ctx, owner, 0, 100, lease)
 	if err != nil {
 		t.Fatal(err)
 	}
