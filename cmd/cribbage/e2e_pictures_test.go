@@ -41,7 +41,7 @@ func TestTheTableMessageShowsTheBoard(t *testing.T) {
 		b.Sides = append(b.Sides, picture.Side{Name: final.Seats[side].Name, Score: g.Scores[side], Back: g.Back[side],
 			Winner: g.Result.Winner == side, Skunk: g.Result.Skunks[side]})
 	}
-	want = picture.PNG(b.Render())
+	want = b.PNG()
 	h.within(30*time.Second, "the final board on the table message", func() bool {
 		m, _ := h.fake.Message(msg)
 		got, ok := h.fake.File(m, "board.png")

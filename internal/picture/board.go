@@ -142,25 +142,35 @@ func (b Board) pegAt(l layout, lane, score int, back bool) (x, y float64) {
 }
 
 // Render draws the board.
-func (b Board) Render() *image.RGBA {
-	img, _ := b.render()
-	return img
-}
+func (b Board) Render() *image.RGBA { return b.render() }
 
-// PNG is PNG(b.Render()) to the byte, made faster: the colours are
-// counted on the board's track once, and on each board only where it
-// differs from the track (palettedOver).
+// PNG is the board as a PNG, in the palette of its track's boards,
+// written band by band so that only what differs from the empty track is
+// reduced and compressed (see board_png.go). It shows what Render draws,
+// each colour as the nearest of the palette's 256.
 func (b Board) PNG() []byte {
-	img, tr := b.render()
-	return encode(palettedOver(img, tr.img, tr.tally))
+	l := b.layout()
+	tr := b.track(l)
+	img := boardCanvases.get(tr.img.Rect)
+	defer boardCanvases.Put(img)
+	copy(img.Pix, tr.img.Pix)
+	b.drawOn(&canvas{img: img}, l)
+	return tr.png.encode(img, tr.img)
 }
 
-// render draws the board on a copy of its track, which it returns too.
-func (b Board) render() (*image.RGBA, *emptyTrack) {
+// render draws the board on a copy of its track.
+func (b Board) render() *image.RGBA {
 	l := b.layout()
 	tr := b.track(l)
 	cv := &canvas{img: image.NewRGBA(tr.img.Rect)}
 	copy(cv.img.Pix, tr.img.Pix)
+	b.drawOn(cv, l)
+	return cv.img
+}
+
+// drawOn draws what is the board's own on its track: the title, the
+// legend and the pegs.
+func (b Board) drawOn(cv *canvas, l layout) {
 	bold, regular := face(boldFont(), 26), face(regularFont(), 20)
 	defer bold.Close()
 	defer regular.Close()
@@ -178,8 +188,21 @@ func (b Board) render() (*image.RGBA, *emptyTrack) {
 		x, y := b.pegAt(l, lane, s.Score, false)
 		drawPeg(cv, x, y, SideColour(lane), false)
 	}
-	return cv.img, tr
 }
+
+// canvasPool keeps boards' drawing surfaces between boards: a board is
+// two megabytes of pixels, and clearing new ones was a tenth of drawing.
+type canvasPool struct{ sync.Pool }
+
+// get returns a surface of bounds r, its pixels not cleared.
+func (p *canvasPool) get(r image.Rectangle) *image.RGBA {
+	if img, ok := p.Get().(*image.RGBA); ok && img.Rect == r {
+		return img
+	}
+	return image.NewRGBA(r)
+}
+
+var boardCanvases canvasPool
 
 // trackKey is what the empty board depends on.
 type trackKey struct {
@@ -189,10 +212,10 @@ type trackKey struct {
 	skunk, double string
 }
 
-// emptyTrack is an empty board, and the count of its colours.
+// emptyTrack is an empty board, and its boards' PNG palette and bands.
 type emptyTrack struct {
-	img   *image.RGBA
-	tally *tally
+	img *image.RGBA
+	png *trackPNG
 }
 
 // tracks caches empty boards: a board is mostly its track, the same for
@@ -213,8 +236,24 @@ func (b Board) track(l layout) *emptyTrack {
 	cv.roundRect(4, 4, boardWidth-4, float64(l.height)-4, 15, wood)
 	b.drawTrack(cv, l, small)
 	small.Close()
-	cached, _ := tracks.LoadOrStore(key, &emptyTrack{img: cv.img, tally: tallyOf(cv.img)})
+	pal, index := paletteFor(cv.img, b.sample(l.lanes))
+	cached, _ := tracks.LoadOrStore(key, &emptyTrack{img: cv.img, png: newTrackPNG(cv.img, pal, index)})
 	return cached.(*emptyTrack)
+}
+
+// sample is a board on b's track that shows every colour a board can:
+// each lane's front and back pegs, scores moved, a winner's star, both
+// skunks' words, and b's title.
+func (b Board) sample(lanes int) Board {
+	s := Board{Target: b.Target, Title: b.Title, Words: b.Words}
+	for lane := range lanes {
+		side := Side{Name: "Sample Wg", Score: 10 + 17*lane, Back: 3 + 17*lane, Skunk: lane % 3}
+		if lane == 0 {
+			side.Winner, side.Skunk = true, 0
+		}
+		s.Sides = append(s.Sides, side)
+	}
+	return s
 }
 
 // drawLegend writes one line per side: its peg colour, name, last move and

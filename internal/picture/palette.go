@@ -1,7 +1,6 @@
 package picture
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"image"
@@ -140,71 +139,4 @@ func nearest(pal color.Palette, r, g, b, a uint32) int {
 func sq(x, y uint32) uint32 {
 	d := int32(x) - int32(y)
 	return uint32(d * d)
-}
-
-// tally is a picture's count, kept to count another picture that differs
-// from it in a few places: its pixels' buckets, and the buckets it uses
-// with their pixels and channel sums.
-type tally struct {
-	keys []uint16
-	used []bucketTally
-}
-
-// bucketTally is one bucket's pixels and the sums of their channels.
-type bucketTally struct {
-	key   uint16
-	count uint32
-	sums  [4]uint32
-}
-
-// tallyOf counts img once, for palettedOver.
-func tallyOf(img *image.RGBA) *tally {
-	q := quantizers.Get().(*quantizer)
-	defer quantizers.Put(q)
-	q.count(img)
-	t := &tally{keys: slices.Clone(q.keys)}
-	for k, n := range q.counts {
-		if n > 0 {
-			t.used = append(t.used, bucketTally{key: uint16(k), count: n, sums: q.sums[k]})
-		}
-	}
-	return t
-}
-
-// palettedOver is paletted(img) for a picture drawn over base, whose
-// count is bt: only the rows that differ from base are counted again, so a
-// board, its track drawn once and a few pegs and words on it, costs a
-// fraction of a whole count. The result is paletted's to the byte.
-func palettedOver(img, base *image.RGBA, bt *tally) *image.Paletted {
-	q := quantizers.Get().(*quantizer)
-	defer quantizers.Put(q)
-	clear(q.sums[:])
-	clear(q.counts[:])
-	for _, b := range bt.used {
-		q.counts[b.key], q.sums[b.key] = b.count, b.sums
-	}
-	q.keys = append(q.keys[:0], bt.keys...)
-	stride := img.Stride
-	for y := 0; y < img.Rect.Dy(); y++ {
-		row, was := img.Pix[y*stride:(y+1)*stride], base.Pix[y*stride:(y+1)*stride]
-		if bytes.Equal(row, was) {
-			continue
-		}
-		for x := 0; x < len(row); x += 4 {
-			p, b := row[x:x+4:x+4], was[x:x+4:x+4]
-			if p[0] == b[0] && p[1] == b[1] && p[2] == b[2] && p[3] == b[3] {
-				continue
-			}
-			i := y*stride/4 + x/4
-			old, k := q.keys[i], bucket(p)
-			q.counts[old]--
-			s := &q.sums[old]
-			s[0], s[1], s[2], s[3] = s[0]-uint32(b[0]), s[1]-uint32(b[1]), s[2]-uint32(b[2]), s[3]-uint32(b[3])
-			q.counts[k]++
-			s = &q.sums[k]
-			s[0], s[1], s[2], s[3] = s[0]+uint32(p[0]), s[1]+uint32(p[1]), s[2]+uint32(p[2]), s[3]+uint32(p[3])
-			q.keys[i] = k
-		}
-	}
-	return q.reduce(img.Rect)
 }
