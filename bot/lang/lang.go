@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -78,6 +79,79 @@ func load() map[string]*i18n.Localizer {
 		out[s.code] = i18n.NewLocalizer(b, s.code, "en")
 	}
 	return out
+}
+
+// plain are, by language, the messages with no plural forms whose
+// placeholders are all plain fields ({{.Name}}): nearly all of them.
+// They are filled without text/template, which was a fiftieth of the
+// bot's work at 900 tables; a test holds them to what go-i18n writes.
+var plain = loadPlain()
+
+// plainMessage is a message cut at its placeholders: text[0], the value
+// of fields[0], text[1], and so on.
+type plainMessage struct {
+	text   []string
+	fields []string
+}
+
+// plainField is a plain field in a message.
+var plainField = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
+
+func loadPlain() map[string]map[string]plainMessage {
+	out := map[string]map[string]plainMessage{}
+	for _, s := range shipped {
+		raw, err := catalogs.ReadFile(catalogFile(s.code))
+		if err != nil {
+			panic(err)
+		}
+		var msgs map[string]any
+		if err := json.Unmarshal(raw, &msgs); err != nil {
+			panic(fmt.Sprintf("lang: %s: %v", s.code, err))
+		}
+		out[s.code] = map[string]plainMessage{}
+		for id, v := range msgs {
+			text, ok := v.(string)
+			if !ok || strings.Count(text, "{{") != len(plainField.FindAllStringIndex(text, -1)) {
+				continue
+			}
+			var m plainMessage
+			last := 0
+			for _, at := range plainField.FindAllStringSubmatchIndex(text, -1) {
+				m.text = append(m.text, text[last:at[0]])
+				m.fields = append(m.fields, text[at[2]:at[3]])
+				last = at[1]
+			}
+			m.text = append(m.text, text[last:])
+			out[s.code][id] = m
+		}
+	}
+	return out
+}
+
+// fill writes the message with its fields from args, pairs of a name and
+// its value, as text/template prints them; false if a field has no value
+// in args (go-i18n then writes it as text/template does).
+func (m plainMessage) fill(args []any) (string, bool) {
+	var b strings.Builder
+	for i, t := range m.text {
+		b.WriteString(t)
+		if i == len(m.fields) {
+			break
+		}
+		// The last value given for a name is the one used, as in
+		// localize's map; a nil one is left to text/template.
+		var value any
+		for j := 0; j+1 < len(args); j += 2 {
+			if name, ok := args[j].(string); ok && name == m.fields[i] {
+				value = args[j+1]
+			}
+		}
+		if value == nil {
+			return "", false
+		}
+		fmt.Fprint(&b, value)
+	}
+	return b.String(), true
 }
 
 // Code is the language's catalogue name: "en", "fr", "es", "pt-BR".
@@ -177,6 +251,13 @@ func (l Lang) N(id string, n int, args ...any) string {
 }
 
 func (l Lang) localize(id string, count any, args []any) string {
+	if count == nil {
+		if m, ok := plain[l.Code()][id]; ok {
+			if s, ok := m.fill(args); ok {
+				return s
+			}
+		}
+	}
 	data := map[string]any{}
 	for i := 0; i+1 < len(args); i += 2 {
 		data[fmt.Sprint(args[i])] = args[i+1]

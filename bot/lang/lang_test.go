@@ -2,6 +2,7 @@ package lang
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -178,5 +179,54 @@ func TestPick(t *testing.T) {
 	}
 	if got := User("fr").Int(12345); got != "12 345" && got != "12\u00a0345" && got != "12\u202f345" {
 		t.Errorf("French 12345: %q", got)
+	}
+}
+
+// TestPlainMessagesAsTemplatesWriteThem: every message filled without
+// text/template reads as go-i18n writes it, with text, numbers and a
+// repeated name among the values; and one with a field left out is left
+// to go-i18n.
+func TestPlainMessagesAsTemplatesWriteThem(t *testing.T) {
+	n := 0
+	for _, code := range Codes() {
+		for id, m := range plain[code] {
+			var args []any
+			data := map[string]any{}
+			for i, f := range m.fields {
+				var v any = fmt.Sprintf("<%s & é %d>", f, i)
+				if i%2 == 1 {
+					v = 1000 + i
+				}
+				args = append(args, f, "overwritten", f, v)
+				data[f] = v
+			}
+			want, err := localizers[code].Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
+			if err != nil {
+				t.Fatalf("%s: %s: %v", code, id, err)
+			}
+			got, ok := m.fill(args)
+			if !ok || got != want {
+				t.Errorf("%s: %s: filled %q (%v), go-i18n writes %q", code, id, got, ok, want)
+			}
+			if len(m.fields) > 0 {
+				last := m.fields[len(m.fields)-1]
+				var without []any
+				for j := 0; j+1 < len(args); j += 2 {
+					if args[j] != last {
+						without = append(without, args[j], args[j+1])
+					}
+				}
+				if _, ok := m.fill(without); ok {
+					t.Errorf("%s: %s: filled without its field %s", code, id, last)
+				}
+			}
+			n++
+		}
+	}
+	if n < 2000 {
+		t.Errorf("only %d messages are filled without text/template", n)
+	}
+	if got := (Lang{code: "fr"}).T("answer.joined"); got != "Tu t'es joint à la table <no value>." {
+		t.Errorf("a message missing its value: %q", got)
 	}
 }
