@@ -1,9 +1,7 @@
 package live
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"sync"
 
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -118,14 +116,3 @@ func (c *shownSums) forget(table int64) {
 	delete(c.unknown, table)
 }
 
-// renderSum is a digest of a rendered message's text, embeds and buttons.
-// Its pictures are left out: a new board is sent when the key of the board
-// shown differs (see showTable).
-func renderSum(r render.Message) [32]byte {
-	raw, _ := json.Marshal(struct {
-		Content    string
-		Embeds     any
-		Components any
-	}{r.Content, r.Embeds, r.Components})
-	return sha256.Sum256(raw)
-}
