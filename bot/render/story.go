@@ -341,14 +341,14 @@ func (m StoryMessage) layout() Message {
 	if len(m.Embeds) == 0 {
 		return Message{Content: m.Content, Mentions: m.Mentions}
 	}
-	r := v2(textDisplay(m.Content))
+	r := V2(TextDisplay(m.Content))
 	r.Mentions = m.Mentions
 	pictures := make([][]discordgo.MessageComponent, len(m.Embeds))
 	for i := range m.Pictures {
 		if at := m.shownIn(i); at >= 0 {
-			pictures[at] = append(pictures[at], gallery(pictureName(i)))
+			pictures[at] = append(pictures[at], Gallery(pictureName(i)))
 		} else {
-			r.Components = append(r.Components, gallery(pictureName(i)))
+			r.Components = append(r.Components, Gallery(pictureName(i)))
 		}
 	}
 	for i, e := range m.Embeds {
@@ -358,9 +358,9 @@ func (m StoryMessage) layout() Message {
 		if end := m.showEnd[i]; end > 0 && end < len(e.Description) && len(pictures[i]) > 0 {
 			counted, after = e.Description[:end], strings.TrimPrefix(e.Description[end:], "\n")
 		}
-		box := container(e.Color, textDisplay(recordHeading(e.Title), counted))
+		box := Container(e.Color, TextDisplay(recordHeading(e.Title), counted))
 		box.Components = append(box.Components, pictures[i]...)
-		if t := textDisplay(after); t != nil {
+		if t := TextDisplay(after); t != nil {
 			box.Components = append(box.Components, t)
 		}
 		r.Components = append(r.Components, box)

@@ -320,7 +320,7 @@ func (d *Director) Standings(ctx context.Context, ic *discordgo.Interaction) (An
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(render.Clip(render.TournamentText(command.Lang(ic), t, tables), render.MaxContent))}, nil
+	return Answer{Resp: render.Ephemeral(render.Clip(Text(command.Lang(ic), t, tables), render.MaxContent))}, nil
 }
 
 // step is the change that moves t on from its tables (Advance),
@@ -345,7 +345,7 @@ func (d *Director) step(ctx context.Context, t *cribbage.Tournament, tables []*c
 			return nil, err
 		}
 		// Its games are the channel's: the server's language.
-		render.Opened(l, open, render.IntroduceTournamentGame(l, t, open.Follows, open.Table))
+		render.Opened(l, open, IntroduceGame(l, t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
@@ -506,7 +506,7 @@ func (d *Director) show(ctx context.Context, t *cribbage.Tournament) error {
 	if err != nil {
 		return err
 	}
-	r := render.Tournament(d.speak(ctx, t.GuildID), t, tables)
+	r := Message(d.speak(ctx, t.GuildID), t, tables)
 	sum, err := messageSum(r)
 	if err != nil {
 		return err

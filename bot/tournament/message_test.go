@@ -1,4 +1,4 @@
-package render
+package tournament
 
 import (
 	"strings"
@@ -37,12 +37,12 @@ func TestGoldenTournamentInFrench(t *testing.T) {
 	fr, _ := lang.ByCode("fr")
 	entrants := []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}}
 	signup := &cribbage.Tournament{ID: 1, Name: "Omnium du club", GamesPerRound: 2, Rounds: 3, Points: 121, Status: cribbage.TournamentSignup, Entrants: entrants}
-	golden.JSON(t, "fr-tournament-signup.json", Tournament(fr, signup, nil))
+	golden.JSON(t, "fr-tournament-signup.json", Message(fr, signup, nil))
 	playoff := &cribbage.Tournament{ID: 1, Name: "Omnium du club", GamesPerRound: 1, Rounds: 1, Points: 121, Status: cribbage.TournamentPlayoff, Round: 1,
 		Entrants: entrants, Pairings: []cribbage.Pairing{{Round: 1, A: "a", B: "b"}, {Round: 1, A: "c", B: "d"}},
 		Playoff: [][]cribbage.PlayoffMatch{{{A: "a", B: "d", Winner: "a"}, {A: "b", B: "c"}}, {{A: "a"}}}}
 	won := &cribbage.Table{ID: 7, Status: cribbage.StatusFinished, Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}},
 		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Pairing: 0, Game: 1},
 		State:      &engine.State{Result: &engine.Result{Reason: engine.ReasonForfeit, Winner: 0, Loser: 1, Scores: []int{40, 52}, Skunks: []int{0, 0}, Games: 1}}}
-	golden.JSON(t, "fr-tournament-playoff.json", TournamentText(fr, playoff, []*cribbage.Table{won}))
+	golden.JSON(t, "fr-tournament-playoff.json", Text(fr, playoff, []*cribbage.Table{won}))
 }
