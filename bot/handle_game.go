@@ -25,9 +25,10 @@ func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected e
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	r := render.Hand(command.Lang(ic), t, seat, selected, note)
+	l := command.Lang(ic)
+	r := render.Hand(l, t, seat, selected, note)
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
-		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: command.Lang(ic)}}
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: l}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -105,8 +106,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	text := live.LastMoveNote(command.Lang(ic), done.table, done.note)
-	return handView(ic, done.table, done.seat, 0, text), nil
+	return handView(ic, done.table, done.seat, 0, done.note.Text(command.Lang(ic), done.table)), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the

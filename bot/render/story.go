@@ -461,14 +461,61 @@ func Mentions(ids []string) string {
 // in the table's thread, and what opens the table it opens (a rematch, a
 // match's next game) before that table's own story. A table without a
 // person (a tournament's game between computer entrants) is played
-// quietly: its result is on the standings.
-func Tell(l lang.Lang, ch *cribbage.Change) {
-	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
+// quietly: its result is on the standings. It returns the note of the
+// game's events, what the hand views show above the cards (NoteOf); nil
+// for a table with no game.
+func Tell(l lang.Lang, ch *cribbage.Change, events []engine.Event) Note {
+	t := ch.Table
+	if len(ch.Events) > 0 && t.HasPerson() {
 		ch.Outbox = append(ch.Outbox, Story(l, t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
 		Opened(l, n, Introduce(l, n.Follows, n.Table))
 	}
+	if t.State == nil {
+		return nil
+	}
+	return NoteOf(t, events)
+}
+
+// Note is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims, kept as events and worded for each
+// view in its player's language (Text).
+type Note []engine.Event
+
+// NoteOf is the note of a change's events at t: those the views' own
+// lines do not say (the hand and the scores).
+func NoteOf(t *cribbage.Table, events []engine.Event) Note {
+	var note Note
+	for _, e := range events {
+		switch e.Kind {
+		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
+			continue // the view's own lines say the hand and scores
+		}
+		if StoryLine(lang.English, t, e) != "" {
+			note = append(note, e)
+		}
+	}
+	return note
+}
+
+// Text is the note at t as the top of a hand view says it in l: the
+// story's words, the last few lines; "" for none.
+func (n Note) Text(l lang.Lang, t *cribbage.Table) string {
+	var lines []string
+	for _, e := range n {
+		if line := StoryLine(l, t, e); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	const most = 6
+	if len(lines) > most {
+		lines = lines[len(lines)-most:]
+	}
+	return l.T("hand.last-move") + "\n" + strings.Join(lines, "\n")
 }
 
 // Opened words a new table's change: intro, what opens it, then its
