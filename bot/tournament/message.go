@@ -171,6 +171,12 @@ func playoffLine(l lang.Lang, t *cribbage.Tournament, rounds, r int, m cribbage.
 // Container (Components V2) with the words, the picture of the standings
 // once play has begun, and the sign-up buttons while sign-up is open.
 func Message(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) render.Message {
+	return message(l, t, tables, drawStandings)
+}
+
+// message is Message with its standings picture drawn by draw: the
+// director keeps the last one it drew (Director.draw).
+func message(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table, draw func(p picture.Standings) []byte) render.Message {
 	box := render.Container(tournamentAccent, render.TextDisplay(render.Clip(Text(l, t, tables), render.MaxContent)))
 	if t.Status == cribbage.TournamentSignup {
 		box.Components = append(box.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -184,11 +190,14 @@ func Message(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) rend
 	// names its attachments keeps exactly those.
 	box.Components = append(box.Components, render.Gallery(standingsFile))
 	r := render.V2(box)
-	png := picture.PNG(standingsPicture(l, t, tables).Render())
+	png := draw(standingsPicture(l, t, tables))
 	r.Files = []*discordgo.File{{Name: standingsFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: standingsFile}}
 	return r
 }
+
+// drawStandings draws a standings picture as the message uploads it.
+func drawStandings(p picture.Standings) []byte { return picture.PNG(p.Render()) }
 
 // tournamentAccent is the tournament message's accent: a trophy's gold.
 const tournamentAccent = 0xf2b705
