@@ -30,6 +30,10 @@ type TableService interface {
 	Seen(ctx context.Context, interactionID string) error
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
+	// TableToChange returns table id as a change the interaction asks for
+	// starts from: ErrDuplicate for an interaction already applied, as
+	// Seen, else the table as Table returns it. A change reads once.
+	TableToChange(ctx context.Context, id int64, interactionID string) (*Table, error)
 	// TableVersion returns a table's version (Table.Version), or
 	// ErrNotFound: a cheap look at whether it has moved on since a read.
 	TableVersion(ctx context.Context, id int64) (int64, error)

@@ -9,9 +9,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
-	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
-	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -30,9 +28,9 @@ type changeOf struct {
 	// ic is the click or command that asks for it; nil for the bot's own
 	// changes (timers, tournaments), which no place or seat limits.
 	ic *discordgo.Interaction
-	// place checks that ic may change the table, given its thread
-	// (place.Is if nil).
-	place func(t *cribbage.Table, threadID string, ic *discordgo.Interaction) error
+	// place checks that ic may change the table, given its thread, and
+	// finds its user's seat (place.Is if nil).
+	place place.Check
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
 	// on (click.ViewVersion).
@@ -59,7 +57,7 @@ type changeOf struct {
 type changed struct {
 	table *cribbage.Table
 	seat  int
-	note  live.Note
+	note  render.Note
 	msg   cribbage.TableMessage
 	// speak is the language of the table's channel, which its story
 	// and its table message speak.
@@ -80,10 +78,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 	for attempt := 1; ; attempt++ {
 		// A redelivered interaction is told so, rather than whatever the
 		// table would say of it now; the save checks again.
-		if err := b.store.Seen(ctx, interactionID); err != nil {
-			return changed{seat: -1}, err
-		}
-		from, err := b.store.Table(ctx, id)
+		from, err := b.store.TableToChange(ctx, id, interactionID)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
@@ -140,11 +135,11 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 		if check == nil {
 			check = place.Is
 		}
-		if err := check(t, threadID, c.ic); err != nil {
+		seat, err := check(t, threadID, c.ic)
+		if err != nil {
 			return done, nil, err
 		}
-		userID, _ := command.User(c.ic)
-		done.seat = t.SeatOf(userID)
+		done.seat = seat
 	}
 	if c.seated {
 		switch {
@@ -169,10 +164,7 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 	if err != nil || ch == nil {
 		return done, nil, err
 	}
-	render.Tell(l, ch)
-	if t.State != nil {
-		done.note = live.MoveNote(t, events)
-	}
+	done.note = render.Tell(l, ch, events)
 	if !t.Status.Open() {
 		// A table that closes leaves the open tables a restart shows
 		// again: its last refresh is queued with it, so a process that
@@ -188,13 +180,28 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 // (and whose tables the tournament plays on), and a table the change
 // opened (a match's next game, a rematch) makes its computers' moves now
 // that it is saved.
-func (b *Bot) moved(t *cribbage.Table, note live.Note) {
+func (b *Bot) moved(t *cribbage.Table, note render.Note) {
 	b.live.Moved(t, note)
 	switch {
 	case t.Tournament != nil && !t.Status.Open():
 		b.tournaments.Moved(t.Tournament.ID)
 	case t.RematchID != 0 && !t.Status.Open():
 		b.playLater(t.RematchID)
+	}
+}
+
+// lendToken gives the table a change opened (a rematch, a match's next
+// game), where only tokens reach, the token of the interaction that made
+// the change: the new table has no message and no token of its own, and
+// its table message and story can go out only as followups of one. It is
+// recorded for no message of the new table (the live surface never edits
+// with it); the story only makes followups through it.
+func (b *Bot) lendToken(ctx context.Context, t *cribbage.Table, ic *discordgo.Interaction) {
+	if !t.TokenOnly || t.RematchID == 0 || ic == nil || ic.Token == "" {
+		return
+	}
+	if err := b.store.RecordEditToken(ctx, t.RematchID, cribbage.MessageToken{Token: ic.Token, At: b.now()}); err != nil && ctx.Err() == nil {
+		b.logger(ic).Warn("could not lend a token to the next table", "table", t.RematchID, "err", err)
 	}
 }
 

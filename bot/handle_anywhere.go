@@ -83,18 +83,3 @@ func (b *Bot) sendHand(ctx context.Context, ic *discordgo.Interaction, hand rend
 		b.logger(ic).Warn("could not send the hand view", "err", err)
 	}
 }
-
-// lendToken gives the table a change opened (a rematch, a match's next
-// game), where only tokens reach, the token of the interaction that made
-// the change: the new table has no message and no token of its own, and
-// its table message and story can go out only as followups of one. It is
-// recorded for no message of the new table (the live surface never edits
-// with it); the story only makes followups through it.
-func (b *Bot) lendToken(ctx context.Context, t *cribbage.Table, ic *discordgo.Interaction) {
-	if !t.TokenOnly || t.RematchID == 0 || ic == nil || ic.Token == "" {
-		return
-	}
-	if err := b.store.RecordEditToken(ctx, t.RematchID, cribbage.MessageToken{Token: ic.Token, At: b.now()}); err != nil && ctx.Err() == nil {
-		b.logger(ic).Warn("could not lend a token to the next table", "table", t.RematchID, "err", err)
-	}
-}

@@ -21,25 +21,26 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
+	l := command.Lang(ic)
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
 	}
 	var hint string
 	switch {
 	case v.Phase == engine.PhaseDiscard && !v.Discarded[seat]:
-		hint = render.DiscardHint(command.Lang(ic), v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
+		hint = render.DiscardHint(l, v.Options, ai.Splits(v.Options, seat, v.Dealer, v.Hand), 3)
 	case v.Phase == engine.PhasePlay && v.Turn == seat:
-		hint = render.PlayHint(command.Lang(ic), t, v, ai.AdvisePlay(v, coachSeed(t, v)))
+		hint = render.PlayHint(l, t, v, ai.AdvisePlay(v, coachSeed(t, v)))
 	case render.CountingNow(t, seat):
-		hint = render.ShowHint(command.Lang(ic), t)
+		hint = render.ShowHint(l, t)
 	default:
-		return handView(ic, t, seat, 0, command.Lang(ic).T("coach.no-advice")), nil
+		return handView(l, ic, t, seat, 0, l.T("coach.no-advice")), nil
 	}
 	if err := b.store.MarkAssisted(ctx, t.ID); err != nil {
 		return reply{}, err
 	}
-	return handView(ic, t, seat, 0, "🧑‍🏫 "+hint), nil
+	return handView(l, ic, t, seat, 0, "🧑‍🏫 "+hint), nil
 }
 
 // coachSeed fixes the coach's search for a position, so asking twice

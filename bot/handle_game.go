@@ -10,24 +10,26 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
-// handView answers with a seat's hand view: in place when the click came
-// from the user's own hand view, as a new private message otherwise. The
-// interaction's token then edits that view as the table moves on (bot/live),
-// so the player sees the others' moves without pressing Refresh.
-func handView(ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
+// handView answers with a seat's hand view, in the clicker's language l
+// (command.Lang): in place when the click came from the user's own hand
+// view, as a new private message otherwise. The interaction's token then
+// edits that view as the table moves on (bot/live), so the player sees
+// the others' moves without pressing Refresh.
+func handView(l lang.Lang, ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	r := render.Hand(command.Lang(ic), t, seat, selected, note)
+	r := render.Hand(l, t, seat, selected, note)
 	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
-		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: command.Lang(ic)}}
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: l}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -65,7 +67,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 	if t.TokenOnly && (ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0) {
 		return b.handByFollowup(ctx, ic, t, seat)
 	}
-	return handView(ic, t, seat, 0, ""), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, ""), nil
 }
 
 // cmdHand shows the user's hand at their table in this channel.
@@ -78,7 +80,7 @@ func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, t, seat, 0, ""), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, ""), nil
 }
 
 // clickSelect toggles a card for the crib: only the view changes, so
@@ -88,10 +90,11 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 	if err != nil {
 		return reply{}, err
 	}
+	l := command.Lang(ic)
 	if click.SeatView(t.State, seat) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
 	}
-	return handView(ic, t, seat, c.Cards, ""), nil
+	return handView(l, ic, t, seat, c.Cards, ""), nil
 }
 
 // act makes a seat's move, a (whose Seat is the clicker's), and answers
@@ -105,8 +108,8 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	text := live.LastMoveNote(command.Lang(ic), done.table, done.note)
-	return handView(ic, done.table, done.seat, 0, text), nil
+	l := command.Lang(ic)
+	return handView(l, ic, done.table, done.seat, 0, done.note.Text(l, done.table)), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
@@ -120,7 +123,7 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID
 	if err != nil {
 		return reply{}, cause
 	}
-	return handView(ic, t, seat, 0, "⚠️ "+msg), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, "⚠️ "+msg), nil
 }
 
 // clickDiscard confirms the throw to the crib.
@@ -144,10 +147,11 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	if err != nil {
 		return reply{}, err
 	}
+	l := command.Lang(ic)
 	if click.SeatView(t.State, seat) != c.View {
-		return handView(ic, t, seat, 0, refusal.Text(command.Lang(ic), refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
 	}
-	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(command.Lang(ic), t, c.View)}}, nil
+	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(l, t, c.View)}}, nil
 }
 
 // clickClaimed takes the number from the claim form.
@@ -196,7 +200,8 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(ic, done.table, done.seat, 0, command.Lang(ic).T("answer.dealt", "N", done.table.State.HandNo)), nil
+	l := command.Lang(ic)
+	return handView(l, ic, done.table, done.seat, 0, l.T("answer.dealt", "N", done.table.State.HandNo)), nil
 }
 
 // cmdResign asks for confirmation before conceding.

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -43,6 +46,17 @@ const answerBudget = 2500 * time.Millisecond
 // recovers, logs with the interaction id, and answers with an apology.
 func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCreate) {
 	b.handle(runCtx, ev.Interaction, answer.REST(b.session, b.log))
+}
+
+// InteractionsHandler returns the handler for the Interactions Endpoint
+// URL, verifying every request against the application's public key (the
+// hex key of the Developer Portal). It answers 503 until Run has started.
+// An interaction that arrives there is answered as one from the gateway
+// (onInteraction), with its answer in the HTTP response.
+func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
+	return intake.New(publicKey, b.now, b.running, func(ctx context.Context, ic *discordgo.Interaction, respond func([]byte)) {
+		b.handle(ctx, ic, answer.HTTP(b.session, b.log, respond))
+	})
 }
 
 // handle answers one interaction, however it arrived.
@@ -194,14 +208,31 @@ func (b *Bot) click(ctx context.Context, ic *discordgo.Interaction, customID str
 	if err := r.where.answeredIn(ic); err != nil {
 		return reply{}, err
 	}
-	if click.Daily(c.Action) {
-		// The daily hand's buttons name a day, not a table.
-		return r.handle(b, ctx, ic, c)
-	}
 	// A table's button is answered wherever the table is: the handler's
-	// place check (package place) refuses it anywhere else.
+	// place check (package place) refuses it anywhere else. A refusal at a
+	// cancelled table says it was cancelled; the daily hand's buttons name
+	// a day, not a table.
 	rep, err := r.handle(b, ctx, ic, c)
-	return rep, b.explainCancelled(ctx, ic, c.Table, err)
+	if err != nil && !click.Daily(c.Action) {
+		err = b.explainCancelled(ctx, ic, c.Table, err)
+	}
+	return rep, err
+}
+
+// answeredIn reports whether a route is answered where ic was made, or
+// the refusal that says what works there: a route for servers alone is
+// answered in a server the bot is in, and refused in a DM and where only
+// a user's install reaches.
+func (w where) answeredIn(ic *discordgo.Interaction) error {
+	switch {
+	case w == anywhere:
+		return nil
+	case ic.GuildID == "":
+		return refusal.ErrNotInGuild
+	case command.TokenOnly(ic):
+		return refusal.ErrOnlyInstalled
+	}
+	return nil
 }
 
 // logger returns the bot's logger with the interaction id.

@@ -10,7 +10,6 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/club"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
-	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -168,22 +167,6 @@ func fromDailyClick(answer func(a *daily.Answers, ctx context.Context, ic *disco
 		resp, err := answer(b.daily, ctx, ic, cribbage.Day(c.Table), c.Cards)
 		return reply{resp: resp}, err
 	}
-}
-
-// answeredIn reports whether a route is answered where ic was made, or
-// the refusal that says what works there: a route for servers alone is
-// answered in a server the bot is in, and refused in a DM and where only
-// a user's install reaches.
-func (w where) answeredIn(ic *discordgo.Interaction) error {
-	switch {
-	case w == anywhere:
-		return nil
-	case ic.GuildID == "":
-		return refusal.ErrNotInGuild
-	case command.TokenOnly(ic):
-		return refusal.ErrOnlyInstalled
-	}
-	return nil
 }
 
 // The route table indexed, for lookups.

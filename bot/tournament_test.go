@@ -12,6 +12,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
@@ -117,18 +118,18 @@ func TestTournamentPlayoffRoundNames(t *testing.T) {
 	tr := &cribbage.Tournament{ID: 1, Name: "Club open", GamesPerRound: 1, Rounds: 3, Points: 121, Status: cribbage.TournamentPlayoff,
 		Entrants: []cribbage.Entrant{{UserID: "a", Name: "Ann"}, {UserID: "b", Name: "Ben"}, {UserID: "c", Name: "Cy"}, {UserID: "d", Name: "Di"}},
 		Playoff:  [][]cribbage.PlayoffMatch{{{A: "a", B: "d"}, {A: "b", B: "c"}}}}
-	text := render.TournamentText(lang.English, tr, nil)
+	text := tournament.Text(lang.English, tr, nil)
 	if strings.Contains(text, "the final") || strings.Count(text, "a semi-final") != 2 {
 		t.Errorf("the semi-finals as the message shows them:\n%s", text)
 	}
 	next := &cribbage.Table{ChannelID: "c1", Seats: []cribbage.Seat{{UserID: "a", Name: "Ann"}, {UserID: "d", Name: "Di"}},
 		Tournament: &cribbage.TournamentLink{ID: 1, Round: 1, Playoff: true, Game: 1}, State: &engine.State{}}
-	out := render.IntroduceTournamentGame(lang.English, tr, nil, next)
+	out := tournament.IntroduceGame(lang.English, tr, nil, next)
 	if line := out[len(out)-1].Payload; !strings.Contains(line, "a semi-final, best of 3") {
 		t.Errorf("a semi-final's opening line: %q", line)
 	}
 	tr.Playoff = append(tr.Playoff, []cribbage.PlayoffMatch{{A: "a", B: "b"}})
-	if text := render.TournamentText(lang.English, tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
+	if text := tournament.Text(lang.English, tr, nil); strings.Count(text, "a semi-final") != 2 || strings.Count(text, "the final") != 1 {
 		t.Errorf("the semi-finals and the final:\n%s", text)
 	}
 }
@@ -153,7 +154,7 @@ func TestALargeFieldKeepsItsRound(t *testing.T) {
 	}
 	tr, _ := u.store.Tournament(context.Background(), 1)
 	tables, _ := u.store.TournamentTables(context.Background(), 1)
-	text := render.Tournament(lang.English, tr, tables).Text()
+	text := tournament.Message(lang.English, tr, tables).Text()
 	if n := utf8.RuneCountInString(text); n > render.MaxContent {
 		t.Fatalf("%d characters", n)
 	}

@@ -89,6 +89,14 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 	return s.checkInteraction(ctx, interactionID)
 }
 
+// TableToChange implements cribbage.TableService.
+func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (*cribbage.Table, error) {
+	if err := s.checkInteraction(ctx, interactionID); err != nil {
+		return nil, err
+	}
+	return s.Table(ctx, id)
+}
+
 // save writes a change made from cur in one transaction.
 func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {
 	t := ch.Table.Clone()

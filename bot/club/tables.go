@@ -12,6 +12,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/replay"
 )
 
 // The commands about tables that change none: a table's status, a game's
@@ -173,7 +174,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 	if err != nil {
 		return nil, err
 	}
-	hands, err := render.ReplayHands(command.Lang(ic), t, actions)
+	hands, err := replay.Hands(command.Lang(ic), t, actions)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 		return nil, refusal.ErrNoReplay
 	}
 	n = min(max(n, 1), len(hands))
-	r := render.Replay(command.Lang(ic), t, hands, n)
+	r := replay.Page(command.Lang(ic), t, hands, n)
 	kind := discordgo.InteractionResponseChannelMessageWithSource
 	if update {
 		kind = discordgo.InteractionResponseUpdateMessage

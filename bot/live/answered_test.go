@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
 )
 
 // TestAnOlderAnswerLandingLastIsShownAgain: a player's click is answered
@@ -241,11 +242,11 @@ func TestAViewShownBeforeItsNoteIsShownAgainWithIt(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		bare       bool
-		lines      Note
+		lines      render.Note
 		wantBehind bool
 	}{
-		{"shown before its note", true, Note{{}}, true},
-		{"shown with its note", false, Note{{}}, false},
+		{"shown before its note", true, render.Note{{}}, true},
+		{"shown with its note", false, render.Note{{}}, false},
 		{"a change that said nothing", true, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,7 +66,7 @@ func TestAPlayIsShownOnTheViewByItsAnswerAlone(t *testing.T) {
 
 	mark = r.mark()
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
-		Data: render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note)).Response(true)})
+		Data: render.Hand(lang.English, tb, mover, 0, note.Text(lang.English, tb)).Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.SeatView(tb.State, mover),
 		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message)})
 	r.s.Released(i.ID)
@@ -105,7 +105,7 @@ func TestARefusedClickLeavesTheViewToThePass(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("the view was edited %d times once the refusal was sent, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note)))
+	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, mover, 0, note.Text(lang.English, tb)))
 }
 
 // TestAClickOnTheTableMessageIsShownByItsAnswer: a change made by a click
@@ -184,7 +184,7 @@ func TestAViewIsNotEditedToWhatItsAnswerShowed(t *testing.T) {
 	})
 	r.s.Moved(tb, note)
 	r.settle()
-	shows := render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note))
+	shows := render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb))
 	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
 	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: tb.Version, View: click.SeatView(tb.State, seat),
 		Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message), Shows: &shows})

@@ -44,7 +44,7 @@ func TestAFinishedTable(t *testing.T) {
 		if len(edits) != 1 {
 			t.Fatalf("seat %d: %d edits of its view, want 1", seat, len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+		checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 	}
 
 	mark = r.mark()

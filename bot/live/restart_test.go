@@ -94,7 +94,7 @@ func TestAStartRepeatsNoEditOfAHandView(t *testing.T) {
 		if len(edits) != 1 {
 			t.Fatalf("%d edits of the view after a move after the start, want 1", len(edits))
 		}
-		checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+		checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 	})
 
 	t.Run("a play answered on the view", func(t *testing.T) {
@@ -113,7 +113,7 @@ func TestAStartRepeatsNoEditOfAHandView(t *testing.T) {
 		r.s.Answering(i.ID, r.id, mover)
 		tb, note := r.move(mover)
 		r.settle()
-		shows := render.Hand(lang.English, tb, mover, 0, LastMoveNote(lang.English, tb, note))
+		shows := render.Hand(lang.English, tb, mover, 0, note.Text(lang.English, tb))
 		r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: shows.Response(true)})
 		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: mover, Version: tb.Version, View: click.SeatView(tb.State, mover),
 			Token: cribbage.MessageToken{MessageID: view.ID, Token: i.Token, At: r.clock.Now()}, Clicked: render.TextOf(&view.Message), Shows: &shows})

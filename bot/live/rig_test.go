@@ -156,7 +156,7 @@ func (r *rig) table() *cribbage.Table {
 
 // update applies a change to the table, as the bot's handlers do, and
 // returns the table after it and what it did in words.
-func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, Note) {
+func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error)) (*cribbage.Table, render.Note) {
 	r.t.Helper()
 	var events []engine.Event
 	t, err := servicetest.Update(r.ctx, r.store, r.id, "", func(t *cribbage.Table) (*cribbage.Change, error) {
@@ -171,12 +171,12 @@ func (r *rig) update(fn func(t *cribbage.Table) (*cribbage.Change, []engine.Even
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	return t, MoveNote(t, events)
+	return t, render.NoteOf(t, events)
 }
 
 // act makes seat's action (the first it may: its first cards to the crib,
 // its first legal card) without showing it.
-func (r *rig) act(seat int) (*cribbage.Table, Note) {
+func (r *rig) act(seat int) (*cribbage.Table, render.Note) {
 	r.t.Helper()
 	return r.update(func(t *cribbage.Table) (*cribbage.Change, []engine.Event, error) {
 		v := t.State.ViewFor(seat)
@@ -195,7 +195,7 @@ func (r *rig) act(seat int) (*cribbage.Table, Note) {
 
 // move is act shown on the live surface, as the bot shows a move; it
 // returns the note the hand views show.
-func (r *rig) move(seat int) (*cribbage.Table, Note) {
+func (r *rig) move(seat int) (*cribbage.Table, render.Note) {
 	r.t.Helper()
 	t, note := r.act(seat)
 	r.s.Moved(t, note)

@@ -23,7 +23,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -195,7 +194,7 @@ type live struct {
 // made.
 type liveNote struct {
 	version int64
-	lines   Note
+	lines   render.Note
 }
 
 // seatKey names one seat's hand view.
@@ -250,7 +249,7 @@ func newLive() *live {
 }
 
 // noteChange remembers a change's lines for the hand views of its version.
-func (l *live) noteChange(table, version int64, lines Note) {
+func (l *live) noteChange(table, version int64, lines render.Note) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n, ok := l.notes[table]; !ok || n.version <= version {
@@ -261,7 +260,7 @@ func (l *live) noteChange(table, version int64, lines Note) {
 // note returns the lines of the change that made version, if known; at
 // a table that is over, the game's last lines, which a later change
 // there (a rematch offer, its lapse) words nothing of.
-func (l *live) note(table, version int64, over bool) Note {
+func (l *live) note(table, version int64, over bool) render.Note {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n := l.notes[table]; n.version == version || (over && n.version < version) {
@@ -665,54 +664,14 @@ func (l *live) forget(table int64) {
 	}
 }
 
-// Moved records what a change did at a table in words (MoveNote), for the
-// hand views that show its version, and brings the table's message and
-// hand views up to date.
-func (s *Surface) Moved(t *cribbage.Table, note Note) {
+// Moved records what a change did at a table (its note, render.Tell's),
+// for the hand views that show its version, and brings the table's
+// message and hand views up to date.
+func (s *Surface) Moved(t *cribbage.Table, note render.Note) {
 	if len(note) > 0 || t.Status.Open() {
 		s.l.noteChange(t.ID, t.Version, note)
 	}
 	s.Touch(t.ID)
-}
-
-// Note is what a change did, as a hand view shows it above the cards:
-// the plays, gos, shows and claims, kept as events and worded for each
-// view in its player's language (LastMoveNote).
-type Note []engine.Event
-
-// MoveNote is the note of a change's events: those the views' own lines
-// do not say (the hand and the scores).
-func MoveNote(t *cribbage.Table, events []engine.Event) Note {
-	var note Note
-	for _, e := range events {
-		switch e.Kind {
-		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
-			continue // the view's own lines say the hand and scores
-		}
-		if render.StoryLine(lang.English, t, e) != "" {
-			note = append(note, e)
-		}
-	}
-	return note
-}
-
-// LastMoveNote is a change's note at t as the top of a hand view says
-// it in l: the story's words, the last few lines; "" for none.
-func LastMoveNote(l lang.Lang, t *cribbage.Table, n Note) string {
-	var lines []string
-	for _, e := range n {
-		if line := render.StoryLine(l, t, e); line != "" {
-			lines = append(lines, line)
-		}
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	const most = 6
-	if len(lines) > most {
-		lines = lines[len(lines)-most:]
-	}
-	return l.T("hand.last-move") + "\n" + strings.Join(lines, "\n")
 }
 
 // Touch asks for a table's message and hand views to be brought up to
@@ -952,7 +911,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	// The view speaks its player's language.
 	l, _ := lang.ByCode(v.Lang)
 	lines := s.l.note(t.ID, t.Version, !t.Status.Open())
-	r := render.Hand(l, t, v.Seat, 0, LastMoveNote(l, t, lines))
+	r := render.Hand(l, t, v.Seat, 0, lines.Text(l, t))
 	sum := renderSum(r)
 	if s.l.viewShows(k, v.Token, sum, v.Shown, t.Version) {
 		return // the change leaves the view as it is

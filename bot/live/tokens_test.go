@@ -45,18 +45,18 @@ func TestTokenPacing(t *testing.T) {
 		players int
 		// token opens the token to watch, and returns the render it should
 		// show of a table.
-		token func(r *rig) (string, func(tb *cribbage.Table, note Note) render.Message)
+		token func(r *rig) (string, func(tb *cribbage.Table, note render.Note) render.Message)
 	}{
-		{"the table message", 2, func(r *rig) (string, func(*cribbage.Table, Note) render.Message) {
-			return r.editToken(), func(tb *cribbage.Table, _ Note) render.Message {
+		{"the table message", 2, func(r *rig) (string, func(*cribbage.Table, render.Note) render.Message) {
+			return r.editToken(), func(tb *cribbage.Table, _ render.Note) render.Message {
 				return render.Table(lang.English, tb, r.message().Board)
 			}
 		}},
-		{"a hand view", 3, func(r *rig) (string, func(*cribbage.Table, Note) render.Message) {
+		{"a hand view", 3, func(r *rig) (string, func(*cribbage.Table, render.Note) render.Message) {
 			// The seat the next two moves are not made by.
 			seat := (r.table().State.Turn + 2) % 3
-			return r.openView(seat), func(tb *cribbage.Table, note Note) render.Message {
-				return render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note))
+			return r.openView(seat), func(tb *cribbage.Table, note render.Note) render.Message {
+				return render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb))
 			}
 		}},
 	} {

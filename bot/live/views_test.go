@@ -29,7 +29,7 @@ func TestHandViewFollowsAnotherSeatsMove(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits of the view after another seat's move, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 
 	mark = r.mark()
 	for range 2 { // within the token's spacing, and past it
@@ -73,7 +73,7 @@ func TestTheDiscardLeavesAChoosingSeatAlone(t *testing.T) {
 				t.Fatalf("%d edits of the view after the other seat's throw, want %d", len(edits), c.wantEdits)
 			}
 			if len(edits) > 0 {
-				checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+				checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 			}
 			if n := len(botEdits(r.requests(mark))); n != 1 {
 				t.Errorf("the table message was edited %d times, want once", n)
@@ -109,7 +109,7 @@ func TestASupersededViewIsLeftAlone(t *testing.T) {
 			if len(edits) != 1 {
 				t.Fatalf("%d edits of the newer view, want 1", len(edits))
 			}
-			checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+			checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 		})
 	}
 }
@@ -148,7 +148,7 @@ func TestAnEditOfTheOlderViewIsNotCountedForTheNewer(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits of the newer view, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 }
 
 // openTwice opens seat's view twice, a second apart, and records the
@@ -216,7 +216,7 @@ func TestAGoneViewIsNotTriedAgain(t *testing.T) {
 	if len(edits) == 0 {
 		t.Fatal("the seat's new view was not edited")
 	}
-	checkShows(t, edits[len(edits)-1], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+	checkShows(t, edits[len(edits)-1], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 }
 
 // TestAnExpiredViewIsNotEdited: a hand view is edited through its token
@@ -278,7 +278,7 @@ func TestAClickRenewsARefusedView(t *testing.T) {
 	if len(edits) != 1 {
 		t.Fatalf("%d edits through the click's token, want 1", len(edits))
 	}
-	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, LastMoveNote(lang.English, tb, note)))
+	checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, note.Text(lang.English, tb)))
 }
 
 // TestAViewsOwnTokenCountsAtAnyPrecision: a view recorded by a click that

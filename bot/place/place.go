@@ -107,22 +107,33 @@ func (f Finder) Check(ctx context.Context, ic *discordgo.Interaction, t *cribbag
 	return nil
 }
 
+// Check is a change's place check: it refuses a change ic asks for at t,
+// whose thread is threadID, anywhere it may not be made, and returns the
+// seat ic's user holds at t (-1 for none).
+type Check func(t *cribbage.Table, threadID string, ic *discordgo.Interaction) (seat int, err error)
+
 // Is is the place check of most changes: the table is here (its
 // thread as the change read it).
-func Is(t *cribbage.Table, threadID string, ic *discordgo.Interaction) error {
+func Is(t *cribbage.Table, threadID string, ic *discordgo.Interaction) (int, error) {
 	if !Here(t, threadID, ic) {
-		return refusal.ErrNotHere
+		return -1, refusal.ErrNotHere
 	}
-	return nil
+	return seat(t, ic), nil
 }
 
 // InServer is the place check of an admin's change: the table need only
 // be in the server where the admin is one.
-func InServer(t *cribbage.Table, _ string, ic *discordgo.Interaction) error {
+func InServer(t *cribbage.Table, _ string, ic *discordgo.Interaction) (int, error) {
 	if t.GuildID != ic.GuildID {
-		return refusal.ErrNotInServer
+		return -1, refusal.ErrNotInServer
 	}
-	return nil
+	return seat(t, ic), nil
+}
+
+// seat is the seat ic's user holds at t, -1 for none.
+func seat(t *cribbage.Table, ic *discordgo.Interaction) int {
+	uid, _ := command.User(ic)
+	return t.SeatOf(uid)
 }
 
 // Thread returns the id of the table whose thread the interaction

@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/cribbage-bot/cribbage"
-	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/replay"
 )
 
 // Refusals of who may do what.
@@ -46,7 +46,7 @@ var (
 	ErrNoTable          = errors.New("bot: no table found")
 	ErrTournamentHere   = errors.New("bot: a tournament is open in this channel already")
 	ErrNoTournamentHere = errors.New("bot: no open tournament in this channel")
-	ErrNoReplay         = render.ErrNoReplay
+	ErrNoReplay         = replay.ErrNoHand
 )
 
 // Refusals of forfeits.

@@ -23,7 +23,7 @@ import (
 func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, note string) Message {
 	if t.Status == cribbage.StatusCancelled {
 		// The cards are no use now: the view says why, with no buttons.
-		return v2(container(neutral, textDisplay("🚫 "+CancelledLine(l, t), CountsForNobody(l))))
+		return V2(Container(neutral, TextDisplay("🚫 "+CancelledLine(l, t), CountsForNobody(l))))
 	}
 	g := t.State
 	v := g.ViewFor(seat)
@@ -72,9 +72,9 @@ func Hand(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, not
 			Emoji: &discordgo.ComponentEmoji{Name: "🃏"}, CustomID: click.ID{Action: click.Hand, Table: t.RematchID}.String()})
 	}
 	rows = append(rows, discordgo.ActionsRow{Components: refresh})
-	box := container(seatAccent(t, seat), textDisplay(lines...))
+	box := Container(seatAccent(t, seat), TextDisplay(lines...))
 	box.Components = append(box.Components, rows...)
-	return v2(box)
+	return V2(box)
 }
 
 // seatAccent is the accent of seat's hand view: its side's colour while

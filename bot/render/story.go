@@ -341,14 +341,14 @@ func (m StoryMessage) layout() Message {
 	if len(m.Embeds) == 0 {
 		return Message{Content: m.Content, Mentions: m.Mentions}
 	}
-	r := v2(textDisplay(m.Content))
+	r := V2(TextDisplay(m.Content))
 	r.Mentions = m.Mentions
 	pictures := make([][]discordgo.MessageComponent, len(m.Embeds))
 	for i := range m.Pictures {
 		if at := m.shownIn(i); at >= 0 {
-			pictures[at] = append(pictures[at], gallery(pictureName(i)))
+			pictures[at] = append(pictures[at], Gallery(pictureName(i)))
 		} else {
-			r.Components = append(r.Components, gallery(pictureName(i)))
+			r.Components = append(r.Components, Gallery(pictureName(i)))
 		}
 	}
 	for i, e := range m.Embeds {
@@ -358,9 +358,9 @@ func (m StoryMessage) layout() Message {
 		if end := m.showEnd[i]; end > 0 && end < len(e.Description) && len(pictures[i]) > 0 {
 			counted, after = e.Description[:end], strings.TrimPrefix(e.Description[end:], "\n")
 		}
-		box := container(e.Color, textDisplay(recordHeading(e.Title), counted))
+		box := Container(e.Color, TextDisplay(recordHeading(e.Title), counted))
 		box.Components = append(box.Components, pictures[i]...)
-		if t := textDisplay(after); t != nil {
+		if t := TextDisplay(after); t != nil {
 			box.Components = append(box.Components, t)
 		}
 		r.Components = append(r.Components, box)
@@ -461,14 +461,61 @@ func Mentions(ids []string) string {
 // in the table's thread, and what opens the table it opens (a rematch, a
 // match's next game) before that table's own story. A table without a
 // person (a tournament's game between computer entrants) is played
-// quietly: its result is on the standings.
-func Tell(l lang.Lang, ch *cribbage.Change) {
-	if t := ch.Table; len(ch.Events) > 0 && t.HasPerson() {
+// quietly: its result is on the standings. It returns the note of the
+// game's events, what the hand views show above the cards (NoteOf); nil
+// for a table with no game.
+func Tell(l lang.Lang, ch *cribbage.Change, events []engine.Event) Note {
+	t := ch.Table
+	if len(ch.Events) > 0 && t.HasPerson() {
 		ch.Outbox = append(ch.Outbox, Story(l, t, ch.Events)...)
 	}
 	if n := ch.Next; n != nil {
 		Opened(l, n, Introduce(l, n.Follows, n.Table))
 	}
+	if t.State == nil {
+		return nil
+	}
+	return NoteOf(t, events)
+}
+
+// Note is what a change did, as a hand view shows it above the cards:
+// the plays, gos, shows and claims, kept as events and worded for each
+// view in its player's language (Text).
+type Note []engine.Event
+
+// NoteOf is the note of a change's events at t: those the views' own
+// lines do not say (the hand and the scores).
+func NoteOf(t *cribbage.Table, events []engine.Event) Note {
+	var note Note
+	for _, e := range events {
+		switch e.Kind {
+		case engine.EvDeal, engine.EvHandOver, engine.EvCutForDeal, engine.EvReset:
+			continue // the view's own lines say the hand and scores
+		}
+		if StoryLine(lang.English, t, e) != "" {
+			note = append(note, e)
+		}
+	}
+	return note
+}
+
+// Text is the note at t as the top of a hand view says it in l: the
+// story's words, the last few lines; "" for none.
+func (n Note) Text(l lang.Lang, t *cribbage.Table) string {
+	var lines []string
+	for _, e := range n {
+		if line := StoryLine(l, t, e); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	const most = 6
+	if len(lines) > most {
+		lines = lines[len(lines)-most:]
+	}
+	return l.T("hand.last-move") + "\n" + strings.Join(lines, "\n")
 }
 
 // Opened words a new table's change: intro, what opens it, then its

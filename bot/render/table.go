@@ -199,11 +199,11 @@ func Table(l lang.Lang, t *cribbage.Table, board string) Message {
 			desc = append(desc, l.T("table.match-cancelled"))
 		}
 	}
-	box := container(turnAccent(t), textDisplay(head...), textDisplay(seatLines(l, t)...), textDisplay(desc...))
+	box := Container(turnAccent(t), TextDisplay(head...), TextDisplay(seatLines(l, t)...), TextDisplay(desc...))
 	box.ID = int(t.Version & 0x7fffffff)
 	box.Components = append(box.Components, tableButtons(l, t)...)
-	box.Components = append(box.Components, textDisplay("-# "+footer))
-	r := v2(textDisplay(call), box)
+	box.Components = append(box.Components, TextDisplay("-# "+footer))
+	r := V2(TextDisplay(call), box)
 	if call != "" {
 		r.Mentions = []string{t.Challenge.UserID}
 	}

@@ -52,8 +52,8 @@ func turnAccent(t *cribbage.Table) int {
 	return sideAccent(side)
 }
 
-// textDisplay is a Text Display of lines, or nil when they are all empty.
-func textDisplay(lines ...string) discordgo.MessageComponent {
+// TextDisplay is a Text Display of lines, or nil when they are all empty.
+func TextDisplay(lines ...string) discordgo.MessageComponent {
 	var kept []string
 	for _, l := range lines {
 		if l != "" {
@@ -66,14 +66,14 @@ func textDisplay(lines ...string) discordgo.MessageComponent {
 	return discordgo.TextDisplay{Content: strings.Join(kept, "\n")}
 }
 
-// gallery shows one uploaded picture, named file, across the message.
-func gallery(file string) discordgo.MessageComponent {
+// Gallery shows one uploaded picture, named file, across the message.
+func Gallery(file string) discordgo.MessageComponent {
 	return discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: "attachment://" + file}}}}
 }
 
-// container is a Container of accent holding children, the nil ones
+// Container is a Container of accent holding children, the nil ones
 // left out.
-func container(accent int, children ...discordgo.MessageComponent) discordgo.Container {
+func Container(accent int, children ...discordgo.MessageComponent) discordgo.Container {
 	c := discordgo.Container{AccentColor: &accent}
 	for _, ch := range children {
 		if ch != nil {
@@ -83,8 +83,8 @@ func container(accent int, children ...discordgo.MessageComponent) discordgo.Con
 	return c
 }
 
-// v2 makes a message of components: V2, with no content or embeds.
-func v2(components ...discordgo.MessageComponent) Message {
+// V2 makes a message of components: V2, with no content or embeds.
+func V2(components ...discordgo.MessageComponent) Message {
 	r := Message{V2: true}
 	for _, c := range components {
 		if c != nil {
@@ -156,7 +156,7 @@ func (r *Message) withPicture(file string) {
 			}
 		}
 		at := min(1, len(c.Components))
-		c.Components = append(c.Components[:at:at], append([]discordgo.MessageComponent{gallery(file)}, c.Components[at:]...)...)
+		c.Components = append(c.Components[:at:at], append([]discordgo.MessageComponent{Gallery(file)}, c.Components[at:]...)...)
 		r.Components[i] = c
 		return
 	}
@@ -175,7 +175,7 @@ func (r *Message) Above(line string) {
 // Notice is a message of one line that takes the place of a message of
 // components (a hand view once its player resigned): a V2 message stays
 // V2, so the line is a text display, not content.
-func Notice(text string) Message { return v2(textDisplay(text)) }
+func Notice(text string) Message { return V2(TextDisplay(text)) }
 
 // TextOf is the words a message Discord sent shows, as Message.Text
 // words a render: a rendered message and Discord's copy of it read the
@@ -192,5 +192,5 @@ func Panel(accent int, title, body, foot string) Message {
 	if foot != "" {
 		small = "-# " + foot
 	}
-	return v2(container(accent, textDisplay("### "+title), textDisplay(body), textDisplay(small)))
+	return V2(Container(accent, TextDisplay("### "+title), TextDisplay(body), TextDisplay(small)))
 }

@@ -261,3 +261,12 @@ const (
 	LevelEasy   = "easy"
 	LevelStrong = "strong"
 )
+
+// Clip shortens a name to n characters.
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -31,6 +31,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
 // Store is what the director reads and writes: the tournaments, their
@@ -79,6 +80,36 @@ type Director struct {
 	// so a change that leaves it as it is edits nothing.
 	showing sync.Mutex
 	shown   map[int64][32]byte
+	// drawn, under showing too, is each open tournament's standings
+	// picture as last drawn: a pass that finds a message behind (a retry
+	// after a refused edit, a change the picture does not show) draws
+	// again only a picture that changed.
+	drawn map[int64]drawnStandings
+}
+
+// drawnStandings is a standings picture drawn, and what it shows
+// (picture.Standings in Go syntax).
+type drawnStandings struct {
+	of  string
+	png []byte
+}
+
+// draw returns tournament id's standings picture drawer: it draws a
+// picture only when it shows something the last one drawn did not.
+// d.showing must be held.
+func (d *Director) draw(id int64) func(p picture.Standings) []byte {
+	return func(p picture.Standings) []byte {
+		of := fmt.Sprintf("%#v", p)
+		if last, ok := d.drawn[id]; ok && last.of == of {
+			return last.png
+		}
+		png := drawStandings(p)
+		if d.drawn == nil {
+			d.drawn = map[int64]drawnStandings{}
+		}
+		d.drawn[id] = drawnStandings{of: of, png: png}
+		return png
+	}
 }
 
 // speak is the language of a server's channels.
@@ -320,7 +351,7 @@ func (d *Director) Standings(ctx context.Context, ic *discordgo.Interaction) (An
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Resp: render.Ephemeral(render.Clip(render.TournamentText(command.Lang(ic), t, tables), render.MaxContent))}, nil
+	return Answer{Resp: render.Ephemeral(render.Clip(Text(command.Lang(ic), t, tables), render.MaxContent))}, nil
 }
 
 // step is the change that moves t on from its tables (Advance),
@@ -345,7 +376,7 @@ func (d *Director) step(ctx context.Context, t *cribbage.Tournament, tables []*c
 			return nil, err
 		}
 		// Its games are the channel's: the server's language.
-		render.Opened(l, open, render.IntroduceTournamentGame(l, t, open.Follows, open.Table))
+		render.Opened(l, open, IntroduceGame(l, t, open.Follows, open.Table))
 		ch.Open = append(ch.Open, open)
 	}
 	return ch, nil
@@ -506,7 +537,7 @@ func (d *Director) show(ctx context.Context, t *cribbage.Tournament) error {
 	if err != nil {
 		return err
 	}
-	r := render.Tournament(d.speak(ctx, t.GuildID), t, tables)
+	r := message(d.speak(ctx, t.GuildID), t, tables, d.draw(t.ID))
 	sum, err := messageSum(r)
 	if err != nil {
 		return err
@@ -544,7 +575,9 @@ func (d *Director) show(ctx context.Context, t *cribbage.Tournament) error {
 	}
 	d.shown[t.ID] = sum
 	if !t.Status.Open() {
-		defer delete(d.shown, t.ID) // nothing changes it any more
+		// Nothing changes it any more.
+		defer delete(d.shown, t.ID)
+		defer delete(d.drawn, t.ID)
 	}
 	return d.Store.MarkTournamentShown(ctx, t.ID, id, t.Version)
 }

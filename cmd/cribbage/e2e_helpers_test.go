@@ -272,6 +272,20 @@ func (h *harness) eventually(what string, cond func() bool) {
 	h.within(eventuallyBound, what, cond)
 }
 
+// eventuallyHurried is eventually with the clock running fast meanwhile
+// (hurry): for a wait on what the bot paces on that clock (a view's
+// edits), which a test need not sit out in real time.
+func (h *harness) eventuallyHurried(what string, cond func() bool) {
+	h.t.Helper()
+	h.within(eventuallyBound, what, func() bool {
+		if cond() {
+			return true
+		}
+		h.hurry()
+		return false
+	})
+}
+
 // within polls cond for up to d.
 func (h *harness) within(d time.Duration, what string, cond func() bool) {
 	h.t.Helper()
@@ -542,14 +556,34 @@ func (h *harness) playToEnd(id int64, tableMsg string, people map[string]discord
 
 // drain waits until the outbox is empty. The fake keeps Discord's rate
 // limits (five messages per five seconds in a channel), so a game's story
-// can take a few windows to go out.
+// can take a few windows to go out; while it waits, the clock runs fast
+// (hurry), so a window or a retry's backoff is not sat out in real time.
 func (h *harness) drain() {
 	h.t.Helper()
 	h.within(30*time.Second, "outbox delivered", func() bool {
 		items, err := h.store.PendingOutbox(context.Background(), 10)
-		return err == nil && len(items) == 0
+		if err == nil && len(items) == 0 {
+			return true
+		}
+		h.hurry()
+		return false
 	})
 }
+
+// hurryStep is how far hurry moves the fake's clock: five times the
+// real time within polls at, so a five-second window passes in one.
+const hurryStep = 25 * time.Millisecond
+
+// hurry moves the fake's clock on, as waiting would. The rate limits the
+// fake keeps and the bot's reckoning of them, the sender's backoff and
+// its holds all run on that clock (newHarnessWith), so what the bot holds
+// back for a time comes due sooner than the wall clock would let it, and
+// the bot must still wait for it: a request sent early is refused as
+// Discord would, and fails the test. The bot notices at its next pass
+// (the sender looks at least once a second). The few seconds hurry adds
+// are far from any timer the tests look at (a nudge after minutes, a
+// token's 15 minutes).
+func (h *harness) hurry() { h.fake.Advance(hurryStep) }
 
 // noIdenticalEdits fails the test for each edit the bot sent that left
 // its message showing exactly what it showed (issue 31: a request spent

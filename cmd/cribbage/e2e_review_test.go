@@ -604,7 +604,7 @@ func TestReviewBothThrowAtOnce(t *testing.T) {
 	current := func(u discordtest.User) discordtest.Message {
 		t.Helper()
 		var m discordtest.Message
-		h.eventually(u.Name+"'s held view to show the table as it stands", func() bool {
+		h.eventuallyHurried(u.Name+"'s held view to show the table as it stands", func() bool {
 			tb := h.table(id)
 			m, _ = h.fake.Message(l.views[u.ID])
 			return tb.Status != cribbage.StatusPlaying || showsNow(m, tb, tb.SeatOf(u.ID))

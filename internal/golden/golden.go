@@ -1,6 +1,7 @@
 // Package golden holds a test's output to a golden file under testdata,
 // and rewrites the files when the test runs with -update. It is for tests
-// only: the renderers' golden files in bot/render, bot/club and bot/daily.
+// only: the renderers' golden files in bot/render, bot/club, bot/daily and
+// bot/tournament.
 package golden
 
 import (

@@ -202,6 +202,11 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 	return nil
 }
 
+// TableToChange implements cribbage.TableService.
+func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (*cribbage.Table, error) {
+	return s.read(id, interactionID)
+}
+
 // read returns a copy of the table a change starts from, or why there is
 // none: the interaction was applied already, or the table is missing.
 func (s *Store) read(id int64, interactionID string) (*cribbage.Table, error) {

@@ -675,8 +675,9 @@ func (h *harness) update(t *testing.T, id int64, change func(cur *cribbage.Table
 
 // testSaveComparesAndSwaps: Save writes a change only over the version it
 // was decided on: a second change decided on the same read is refused with
-// ErrStale and saves nothing; an interaction once saved is Seen, and a
-// change carrying it again is refused with ErrDuplicate.
+// ErrStale and saves nothing; an interaction once saved is Seen (and
+// TableToChange refuses to read for it), and a change carrying it again is
+// refused with ErrDuplicate.
 func testSaveComparesAndSwaps(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
 	from := h.table(t, tb.ID)
@@ -704,6 +705,16 @@ func testSaveComparesAndSwaps(t *testing.T, h *harness) {
 		if err := h.s.Seen(ctx, c.id); !errors.Is(err, c.want) {
 			t.Errorf("Seen(%q) = %v, want %v", c.id, err, c.want)
 		}
+		got, err := h.s.TableToChange(ctx, tb.ID, c.id)
+		switch {
+		case !errors.Is(err, c.want):
+			t.Errorf("TableToChange(%q) = %v, want %v", c.id, err, c.want)
+		case err == nil && got.Version != from.Version+1:
+			t.Errorf("TableToChange(%q) read version %d, want %d", c.id, got.Version, from.Version+1)
+		}
+	}
+	if _, err := h.s.TableToChange(ctx, tb.ID+1000, "third"); !errors.Is(err, cribbage.ErrNotFound) {
+		t.Errorf("TableToChange of no table: %v, want ErrNotFound", err)
 	}
 	cur := h.table(t, tb.ID)
 	again, err := move(cur.Clone())

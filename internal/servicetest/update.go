@@ -15,10 +15,7 @@ import (
 // changes.
 func Update(ctx context.Context, s cribbage.TableService, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	for attempt := 1; ; attempt++ {
-		if err := s.Seen(ctx, interactionID); err != nil {
-			return nil, err
-		}
-		from, err := s.Table(ctx, id)
+		from, err := s.TableToChange(ctx, id, interactionID)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package render
+package replay
 
 import (
 	"slices"
@@ -10,11 +10,11 @@ import (
 	"github.com/cribbage-bot/cribbage/engine/ai"
 )
 
-// TestReplayHandsPlaysTheLogAgain plays whole computer games, one cut for
+// TestHandsPlaysTheLogAgain plays whole computer games, one cut for
 // deal and one started as a rematch is (no cut, a given first dealer), and
 // checks the replay finds every hand, dealt as its seed deals, with the
 // game's final scores after the last.
-func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
+func TestHandsPlaysTheLogAgain(t *testing.T) {
 	seeds := func() cribbage.Seeds {
 		n := uint64(0)
 		return func() engine.Seed { n++; return engine.SeedFromUint64(n) }
@@ -45,7 +45,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 			t.Fatalf("rematch %v: the game stopped in phase %v", rematch, g.Phase)
 		}
 		prev = tb
-		hands, err := ReplayHands(lang.English, tb, actions)
+		hands, err := Hands(lang.English, tb, actions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestReplayHandsPlaysTheLogAgain(t *testing.T) {
 		if !slices.Equal(last.scores, g.Scores) || last.result == nil {
 			t.Errorf("rematch %v: the last hand ends at %v, the game at %v", rematch, last.scores, g.Scores)
 		}
-		if r := Replay(lang.English, tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
+		if r := Page(lang.English, tb, hands, len(hands)); len(r.Files) != 2 || len(r.Embeds) != 2 {
 			t.Errorf("the last page: %d files, %d embeds", len(r.Files), len(r.Embeds))
 		}
 	}

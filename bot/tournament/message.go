@@ -1,4 +1,4 @@
-package render
+package tournament
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/lang"
+	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/picture"
 )
@@ -19,10 +20,10 @@ import (
 // begins, with Sign up, Withdraw and Start while sign-up is open. It is
 // one message a tournament, edited as the tournament changes; the store
 // keeps which version it shows, so an edit a restart cut off is made by
-// the next pass (showTournaments).
+// the next pass (Director.Show).
 
-// TournamentText is the tournament as the message words it, in l.
-func TournamentText(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) string {
+// Text is the tournament as the message words it, in l.
+func Text(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) string {
 	var b strings.Builder
 	b.WriteString(l.T("tournament.head", "Name", t.Name, "Stage", tournamentStage(l, t)) + "\n")
 	b.WriteString(l.T("tournament.format", "Games", l.N("tournament.games", t.GamesPerRound), "Rounds", l.N("tournament.rounds", t.Rounds),
@@ -52,7 +53,7 @@ func TournamentText(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Tabl
 	// the attached picture shows too: a field too large for both in one
 	// message keeps the round and leaves the standings to the picture.
 	standings := standingsBlock(l, t, tables)
-	if utf8.RuneCountInString(b.String()+standings+now.String()) > MaxContent {
+	if utf8.RuneCountInString(b.String()+standings+now.String()) > render.MaxContent {
 		standings = l.T("tournament.standings-in-picture") + "\n"
 	}
 	b.WriteString(standings)
@@ -102,19 +103,10 @@ func standingsBlock(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Tabl
 	fmt.Fprintf(&b, "```\n #  %s %s  %s  %s  %s\n", padRight(l.T("tournament.col.player"), 19), padLeft(l.T("tournament.col.gp"), 3),
 		padLeft(l.T("tournament.col.spread"), 6), l.T("tournament.col.won-lost"), l.T("tournament.col.bye"))
 	for i, s := range t.Standings(tables) {
-		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, Clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
+		fmt.Fprintf(&b, "%2d  %-19s %3d  %+6d  %d-%d  %3d\n", i+1, render.Clip(entrantName(t, s.UserID), 19), s.GamePoints, s.Spread, s.Won, s.Played-s.Won, s.Byes)
 	}
 	b.WriteString("```\n")
 	return b.String()
-}
-
-// Clip shortens a name to n characters.
-func Clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // pairingLine is one pairing of the current round and how its games
@@ -175,28 +167,37 @@ func playoffLine(l lang.Lang, t *cribbage.Tournament, rounds, r int, m cribbage.
 	return line
 }
 
-// Tournament is the tournament message, in the server's language l: one
+// Message is the tournament message, in the server's language l: one
 // Container (Components V2) with the words, the picture of the standings
 // once play has begun, and the sign-up buttons while sign-up is open.
-func Tournament(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) Message {
-	box := container(tournamentAccent, textDisplay(Clip(TournamentText(l, t, tables), MaxContent)))
+func Message(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table) render.Message {
+	return message(l, t, tables, drawStandings)
+}
+
+// message is Message with its standings picture drawn by draw: the
+// director keeps the last one it drew (Director.draw).
+func message(l lang.Lang, t *cribbage.Tournament, tables []*cribbage.Table, draw func(p picture.Standings) []byte) render.Message {
+	box := render.Container(tournamentAccent, render.TextDisplay(render.Clip(Text(l, t, tables), render.MaxContent)))
 	if t.Status == cribbage.TournamentSignup {
 		box.Components = append(box.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: l.T("tournament.button.sign-up"), Style: discordgo.SuccessButton, CustomID: click.ID{Action: click.TSignUp, Table: t.ID}.String()},
 			discordgo.Button{Label: l.T("tournament.button.withdraw"), Style: discordgo.SecondaryButton, CustomID: click.ID{Action: click.TWithdraw, Table: t.ID}.String()},
 			discordgo.Button{Label: l.T("button.start"), Style: discordgo.PrimaryButton, CustomID: click.ID{Action: click.TStart, Table: t.ID}.String()},
 		}})
-		return v2(box)
+		return render.V2(box)
 	}
 	// The picture of the standings rides on every edit: an edit that
 	// names its attachments keeps exactly those.
-	box.Components = append(box.Components, gallery(standingsFile))
-	r := v2(box)
-	png := picture.PNG(standingsPicture(l, t, tables).Render())
+	box.Components = append(box.Components, render.Gallery(standingsFile))
+	r := render.V2(box)
+	png := draw(standingsPicture(l, t, tables))
 	r.Files = []*discordgo.File{{Name: standingsFile, ContentType: "image/png", Reader: bytes.NewReader(png)}}
 	r.Attachments = []*discordgo.MessageAttachment{{ID: "0", Filename: standingsFile}}
 	return r
 }
+
+// drawStandings draws a standings picture as the message uploads it.
+func drawStandings(p picture.Standings) []byte { return picture.PNG(p.Render()) }
 
 // tournamentAccent is the tournament message's accent: a trophy's gold.
 const tournamentAccent = 0xf2b705
@@ -265,20 +266,20 @@ func padLeft(s string, n int) string {
 	return strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) + s
 }
 
-// IntroduceTournamentGame words, in the server's language l, what opens
+// IntroduceGame words, in the server's language l, what opens
 // a tournament's table: its message, its thread, and a line that pings
 // its players.
-func IntroduceTournamentGame(l lang.Lang, t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
+func IntroduceGame(l lang.Lang, t *cribbage.Tournament, prev, next *cribbage.Table) []cribbage.Outbound {
 	if prev != nil && prev.Tournament != nil && prev.Match != nil && next.Match != nil && next.Match.Game > 1 {
-		return Introduce(l, prev, next) // a playoff match's next game
+		return render.Introduce(l, prev, next) // a playoff match's next game
 	}
 	at := next.Tournament
 	where := l.T("tournament.intro.round", "Round", at.Round, "Game", at.Game, "Of", t.GamesPerRound)
 	if at.Playoff {
 		where = l.T("tournament.intro.playoff", "Round", PlayoffRoundName(l, t.PlayoffRounds(), at.Round), "BestOf", cribbage.PlayoffBestOf)
 	}
-	line := l.T("tournament.intro", "Name", t.Name, "Where", where, "A", seatLabel(next, 0), "B", seatLabel(next, 1), "Dealer", SeatName(next, next.State.Dealer))
-	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: KindOpen}, {ChannelID: next.ChannelID, Kind: KindThread}, Post(next, line, next.People())}
+	line := l.T("tournament.intro", "Name", t.Name, "Where", where, "A", seatLabel(next, 0), "B", seatLabel(next, 1), "Dealer", render.SeatName(next, next.State.Dealer))
+	return []cribbage.Outbound{{ChannelID: next.ChannelID, Kind: render.KindOpen}, {ChannelID: next.ChannelID, Kind: render.KindThread}, render.Post(next, line, next.People())}
 }
 
 // seatLabel is a seat as a line names it: a person's mention, a
