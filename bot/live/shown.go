@@ -115,4 +115,3 @@ func (c *shownSums) forget(table int64) {
 	delete(c.last, table)
 	delete(c.unknown, table)
 }
-

@@ -847,6 +847,34 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 			return 0, err
 		}
 	}
+	// The hand views are edited while the table message is: the seat
+	// whose turn it is now looks at its view, and waiting for the table
+	// message's board and edit first kept it behind at 900 tables, where
+	// a player whose view did not offer the move opened another.
+	var wg sync.WaitGroup
+	var viewsErr error
+	if t.State != nil {
+		var views []cribbage.HandView
+		if views, viewsErr = s.opts.Store.HandViews(ctx, table); viewsErr == nil {
+			for _, v := range views {
+				k := seatKey{table, v.Seat}
+				if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
+					s.holds.leave(t.ID, v.Seat, t.Version, false, time.Now()) {
+					continue
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer func() {
+						if p := recover(); p != nil {
+							s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+						}
+					}()
+					s.showHand(ctx, t, v)
+				}()
+			}
+		}
+	}
 	if err := s.showTable(ctx, t, m); err != nil {
 		var paced *rest.Paced
 		switch {
@@ -861,35 +889,10 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 			s.touchLater(table, liveRetry)
 		}
 	}
-	if t.State == nil {
-		if !t.Status.Open() {
-			s.ended(table)
-		}
-		return t.Version, nil
-	}
-	views, err := s.opts.Store.HandViews(ctx, table)
-	if err != nil {
-		return 0, err
-	}
-	var wg sync.WaitGroup
-	for _, v := range views {
-		k := seatKey{table, v.Seat}
-		if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
-			s.holds.leave(t.ID, v.Seat, t.Version, false, time.Now()) {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				}
-			}()
-			s.showHand(ctx, t, v)
-		}()
-	}
 	wg.Wait()
+	if viewsErr != nil {
+		return 0, viewsErr
+	}
 	if !t.Status.Open() {
 		s.ended(table)
 	}
