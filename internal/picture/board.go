@@ -243,9 +243,14 @@ func (b Board) track(l layout) *emptyTrack {
 
 // sample is a board on b's track that shows every colour a board can:
 // each lane's front and back pegs, scores moved, a winner's star, both
-// skunks' words, and b's title.
+// skunks' words, and a title if the track has room for one. Its words
+// are fixed, not b's, so the palette, and so every board's bytes, is the
+// same whichever board of the track was drawn first.
 func (b Board) sample(lanes int) Board {
-	s := Board{Target: b.Target, Title: b.Title, Words: b.Words}
+	s := Board{Target: b.Target}
+	if b.Title != "" {
+		s.Title = "Sample title: hand 12 · Wg"
+	}
 	for lane := range lanes {
 		side := Side{Name: "Sample Wg", Score: 10 + 17*lane, Back: 3 + 17*lane, Skunk: lane % 3}
 		if lane == 0 {

@@ -367,3 +367,26 @@ func TestAdler32Combine(t *testing.T) {
 		}
 	}
 }
+
+// TestABoardsBytesDoNotDependOnTheBoardBefore: a board's PNG is the same
+// bytes whichever board of its track was drawn first (the track's palette
+// is made from a fixed sample), so golden files and replicas agree.
+func TestABoardsBytesDoNotDependOnTheBoardBefore(t *testing.T) {
+	board := Board{Target: 61, Title: "After hand 3", Sides: []Side{{Name: "Ann & Cid", Score: 40, Back: 33}, {Name: "Bob & Dee", Score: 22, Back: 20}}}
+	first := []Board{
+		{Target: 61, Title: "Table 9 · a much longer title", Sides: []Side{{Name: "Zed", Score: 61, Winner: true}, {Name: "Yan", Score: 5, Skunk: 2}},
+			Words: BoardWords{Wins: "gagne", DoubleSkunk: "double skunk"}},
+		board,
+	}
+	var want []byte
+	for i, f := range first {
+		tracks.Clear()
+		f.PNG()
+		got := board.PNG()
+		if i == 0 {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Fatal("the same board is different bytes after another board of its track was drawn first")
+		}
+	}
+}
