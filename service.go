@@ -99,10 +99,12 @@ type OutboxService interface {
 	// OutboxDepth counts the undelivered announcements and says when the
 	// oldest was queued.
 	OutboxDepth(ctx context.Context) (n int, oldest time.Time, err error)
-	// ClaimOutbox returns up to limit undelivered announcements with ids
-	// above after, in order, of the tables whose lease owner holds or
-	// takes now (a lease another owner let lapse included), each lease
-	// running for at least half of lease from now. Only the holder of a
+	// ClaimOutbox returns up to limit undelivered announcements, in
+	// order, of the tables whose lease owner holds or takes now (a lease
+	// another owner let lapse included), each lease running for at least
+	// half of lease from now: every such announcement, or (after above 0)
+	// every one of the tables with one queued after id after, so what is
+	// claimed of a table always starts at its first. Only the holder of a
 	// table's lease sends its announcements.
 	ClaimOutbox(ctx context.Context, owner string, after int64, limit int, lease time.Duration) ([]OutboxItem, error)
 	// ReleaseOutbox gives up owner's leases, so another process takes the

@@ -46,18 +46,30 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) ([]cribbage.Outbox
 	return s.pendingAfter(ctx, 0, limit)
 }
 
-// pendingAfter is PendingOutbox from the announcement after id after.
+// pendingAfter is PendingOutbox for the tables with an announcement after
+// id after: all of their pending announcements, the earlier ones too.
+// A table whose lease another process held when its earlier ones were
+// read, and let go since, is read whole: what this process reads of a
+// table always begins with the table's first pending announcement.
 func (s *Store) pendingAfter(ctx context.Context, after int64, limit int) ([]cribbage.OutboxItem, error) {
-	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 AND id > ? ORDER BY id LIMIT ?`, after, limit)
+	if after == 0 {
+		return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0 ORDER BY id LIMIT ?`, limit)
+	}
+	return s.outboxRows(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE delivered_at = 0 AND waits = 0
+		AND table_id IN (SELECT table_id FROM outbox WHERE delivered_at = 0 AND waits = 0 AND id > ?) ORDER BY id LIMIT ?`, after, limit)
 }
 
-// ClaimOutbox returns the undelivered announcements after id after of the
-// tables whose lease owner holds or takes now. A lease is taken (or
+// ClaimOutbox returns the undelivered announcements of the tables whose
+// lease owner holds or takes now: all of them, or (after above 0) all
+// those of the tables with one queued after id after. A lease is taken (or
 // renewed) by an upsert that only succeeds when the table has no lease,
 // owner's own, or one that lapsed: two processes cannot both hold a table.
 // A lease this handle took for owner is renewed only once half of it has
 // run: a sender claims many times a second, and renewing every table each
-// time was a write per table per pass.
+// time was a write per table per pass. A process whose clock runs ahead
+// of this one's by more than half a lease could take a table this one
+// still thinks it holds; replicas keep their clocks in step (NTP) far
+// closer than that.
 func (s *Store) ClaimOutbox(ctx context.Context, owner string, after int64, limit int, lease time.Duration) ([]cribbage.OutboxItem, error) {
 	items, err := s.pendingAfter(ctx, after, limit)
 	if err != nil || len(items) == 0 {

@@ -12,6 +12,7 @@
 package sender
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -240,16 +241,40 @@ func (s *Sender) claim(ctx context.Context, now time.Time) ([]cribbage.OutboxIte
 		}
 		s.known, s.readAll = items, now
 	case len(s.known) < Batch:
-		items, err := s.opts.Store.ClaimOutbox(ctx, s.opts.Owner, s.readTo, Batch-len(s.known), Lease)
+		// What is claimed of a table starts at its first announcement, so
+		// a table this process takes over between whole reads (another
+		// let it go) is not sent from its newest: the announcements
+		// already known are read again with it, and kept once.
+		items, err := s.opts.Store.ClaimOutbox(ctx, s.opts.Owner, s.readTo, Batch, Lease)
 		if err != nil {
 			return nil, err
 		}
-		s.known = append(s.known, items...)
+		s.known = mergeKnown(s.known, items)
 	}
 	if n := len(s.known); n > 0 {
 		s.readTo = max(s.readTo, s.known[n-1].ID)
 	}
 	return slices.Clone(s.known), nil
+}
+
+// mergeKnown adds to known the announcements of read it does not hold,
+// keeping the order of ids.
+func mergeKnown(known, read []cribbage.OutboxItem) []cribbage.OutboxItem {
+	have := make(map[int64]bool, len(known))
+	for _, it := range known {
+		have[it.ID] = true
+	}
+	added := false
+	for _, it := range read {
+		if !have[it.ID] {
+			known = append(known, it)
+			added = true
+		}
+	}
+	if added {
+		slices.SortFunc(known, func(a, b cribbage.OutboxItem) int { return cmp.Compare(a.ID, b.ID) })
+	}
+	return known
 }
 
 // forget drops the announcements a pass is done with from what it knows.
@@ -380,5 +405,10 @@ func (s *Sender) Next() (time.Time, bool) {
 // Release gives up this process's leases, so another takes its tables
 // over at once.
 func (s *Sender) Release(ctx context.Context) error {
+	// A pass after this one claims afresh: what this process knew is
+	// another's to send now.
+	s.passing.Lock()
+	s.known, s.readAll = nil, time.Time{}
+	s.passing.Unlock()
 	return s.opts.Store.ReleaseOutbox(ctx, s.opts.Owner)
 }

@@ -397,3 +397,39 @@ func TestPassesReadOnlyWhatIsNew(t *testing.T) {
 		t.Errorf("the whole outbox was not read again after %v", ReadAll)
 	}
 }
+
+// TestATableTakenOverBetweenWholeReadsGoesInOrder: another process held a
+// table while this sender read the outbox, then let it go; a newer
+// announcement of that table, read before the next whole read, does not
+// go before the older one this sender never claimed.
+func TestATableTakenOverBetweenWholeReadsGoesInOrder(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	r.queue(2) // table 1's "post 0" and table 2's "post 1"
+	if got, err := r.store.ClaimOutbox(ctx, "other", 0, 1, Lease); err != nil || len(got) != 1 || got[0].TableID != 1 {
+		t.Fatalf("the other process's claim: %v, %v", got, err)
+	}
+	s := r.sender("a")
+	s.Pass(ctx)
+	if got := r.posted(); got != 1 {
+		t.Fatalf("%d posted while the other process held table 1, want table 2's alone", got)
+	}
+	if err := r.store.ReleaseOutbox(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := r.store.MarkReminded(ctx, 1, time.Time{}, r.clock.Now(), []cribbage.Outbound{{ChannelID: channel, Kind: "post", Payload: "post 0, later"}}); !ok || err != nil {
+		t.Fatalf("queueing table 1's second post: %v, %v", ok, err)
+	}
+	for range 3 {
+		s.Pass(ctx)
+		r.clock.Advance(rest.BusyRetry)
+	}
+	msgs := r.fake.ChannelMessages(channel)
+	var order []string
+	for _, m := range msgs {
+		order = append(order, m.Content)
+	}
+	if fmt.Sprint(order) != "[post 1 post 0 post 0, later]" {
+		t.Errorf("posted %q, want table 1's in the order queued", order)
+	}
+}

@@ -529,13 +529,20 @@ func (s *Store) markTimer(id int64, out []cribbage.Outbound, field func(t *cribb
 	return true, nil
 }
 
-// pending returns up to limit undelivered announcements in order from
-// the one after id after, passing over those that wait for a later one.
-// The caller holds s.mu.
+// pending returns up to limit undelivered announcements in order,
+// passing over those that wait for a later one: all of them, or (after
+// above 0) those of the tables with one after id after. The caller holds
+// s.mu.
 func (s *Store) pending(after int64, limit int) []cribbage.OutboxItem {
+	touched := map[int64]bool{}
+	for _, it := range s.outbox {
+		if it.ID > after && !s.delivered[it.ID] && !it.Waits {
+			touched[it.TableID] = true
+		}
+	}
 	var out []cribbage.OutboxItem
 	for _, it := range s.outbox {
-		if it.ID > after && !s.delivered[it.ID] && !it.Waits && len(out) < limit {
+		if (after == 0 || touched[it.TableID]) && !s.delivered[it.ID] && !it.Waits && len(out) < limit {
 			out = append(out, it)
 		}
 	}
