@@ -83,8 +83,8 @@ func load() map[string]*i18n.Localizer {
 
 // plain are, by language, the messages with no plural forms whose
 // placeholders are all plain fields ({{.Name}}): nearly all of them.
-// They are filled without text/template, which was a fiftieth of the
-// bot's work at 900 tables; a test holds them to what go-i18n writes.
+// They are filled without text/template, which was a fiftieth of the CPU
+// of the 900-table benchmark; a test holds them to what go-i18n writes.
 var plain = loadPlain()
 
 // plainMessage is a message cut at its placeholders: text[0], the value

@@ -21,8 +21,9 @@ import (
 // every component, by kind, each string with its length and each
 // interface with its type, so two messages share a digest only if they
 // are the same values. Marshalling V2's nested components to JSON, each
-// level validated again by the level above, was a fiftieth of the bot's
-// work at 900 tables, and the same message is digested several times.
+// level validated again by the level above, was a fiftieth of the CPU of
+// the 900-table benchmark, and the same message is digested several
+// times.
 func renderSum(r render.Message) [32]byte {
 	buf := digestBuffers.Get().(*[]byte)
 	defer digestBuffers.Put(buf)

@@ -15,22 +15,21 @@ import (
 // board of its size, is reduced to a palette and compressed once, band by
 // band; a board draws its title, legend and pegs on a copy of the track
 // and compresses again only the bands where that changed a pixel (at two
-// players, about a third of them), handing the others over as they are.
+// players, 6 or 7 of 19), handing the others over as they are.
 // Each band is compressed on its own (a fresh dictionary, flushed to a
 // byte boundary), so the bands' compressed bytes follow each other in one
 // zlib stream as any decoder reads it. Drawing, reducing and compressing
-// the whole picture for every move was a tenth of the bot's work at 900
-// tables.
+// the whole picture for every move was a tenth of the CPU of the 900-table
+// benchmark (the bot, the fake Discord and its players together).
 
-// bandRows is the height of a band. Smaller bands find fewer unchanged
-// pixels to recompress; each band costs its own Huffman tables, a few
-// dozen bytes, in the file.
+// bandRows is the height of a band. Smaller bands recompress fewer
+// unchanged rows around what a board changed; each band costs its own
+// Huffman tables, a few dozen bytes, in the file.
 const bandRows = 24
 
 // trackPNG is a track's palette and its bands, ready for the boards drawn
 // on it.
 type trackPNG struct {
-	pal color.Palette
 	// plte and trns are the palette's PNG chunks' data.
 	plte, trns []byte
 	// index is the palette index of each bucket (see bucket): a pixel a
@@ -78,7 +77,7 @@ func paletteFor(track *image.RGBA, sample Board) (color.Palette, *[buckets]uint8
 
 // newTrackPNG writes a track in a palette and compresses its bands.
 func newTrackPNG(track *image.RGBA, pal color.Palette, index *[buckets]uint8) *trackPNG {
-	tp := &trackPNG{pal: pal, index: index}
+	tp := &trackPNG{index: index}
 	tp.pix = make([]uint8, track.Rect.Dx()*track.Rect.Dy())
 	for i := range tp.pix {
 		tp.pix[i] = tp.index[bucket(track.Pix[4*i:4*i+4])]
