@@ -30,10 +30,11 @@ type TableService interface {
 	Seen(ctx context.Context, interactionID string) error
 	// Table returns a table, or ErrNotFound.
 	Table(ctx context.Context, id int64) (*Table, error)
-	// TableToChange returns table id as a change the interaction asks for
-	// starts from: ErrDuplicate for an interaction already applied, as
-	// Seen, else the table as Table returns it. A change reads once.
-	TableToChange(ctx context.Context, id int64, interactionID string) (*Table, error)
+	// TableToChange reads what a change to table id that the interaction
+	// asks for starts from (ToChange): ErrDuplicate for an interaction
+	// already applied, as Seen, ErrNotFound for no table. A change reads
+	// once.
+	TableToChange(ctx context.Context, id int64, interactionID string) (ToChange, error)
 	// TableVersion returns a table's version (Table.Version), or
 	// ErrNotFound: a cheap look at whether it has moved on since a read.
 	TableVersion(ctx context.Context, id int64) (int64, error)
@@ -241,6 +242,18 @@ type MessageBook interface {
 	// MarkTournamentShown records the standings message, if none is
 	// recorded yet, and that it shows version (or newer).
 	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
+}
+
+// ToChange is what a change to a table starts from, read at once: the
+// table as read, which Save compares against; a copy of it that the change
+// makes its own; the table's message as the MessageBook keeps it (its
+// thread, where the change may be asked for too); and the settings of its
+// server (all unset outside one), whose language its story speaks.
+type ToChange struct {
+	From     *Table
+	Table    *Table
+	Message  TableMessage
+	Settings GuildSettings
 }
 
 // TableMessage is what the bot knows of a table's public message on

@@ -8,10 +8,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage"
-	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/place"
-	"github.com/cribbage-bot/cribbage/bot/refusal"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 )
@@ -33,7 +31,7 @@ type changeOf struct {
 	place place.Check
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
-	// on (click.ViewVersion).
+	// on (place.Seated, which is then the place check).
 	seated bool
 	view   string
 	// own marks a table's own moves made by a caller that carries on
@@ -52,69 +50,54 @@ type changeOf struct {
 
 // changed is a saved change: the table as saved, the seat of the person
 // who made it, and what it did in the story's words; and the table's
-// message as read for the change, if it was (see needsMessage): so it is
-// for a click on the table message, whose answer shows the message.
+// message as the change read it, which the answer to a click on the
+// table message shows.
 type changed struct {
 	table *cribbage.Table
 	seat  int
 	note  render.Note
 	msg   cribbage.TableMessage
 	// speak is the language of the table's channel, which its story
-	// and its table message speak.
-	speak lang.Lang
+	// and its table message speak; asker is the language of the person
+	// who asked for the change, which its answer speaks.
+	speak, asker lang.Lang
 }
 
 // change makes one change to table id; see changeOf. It returns a nil
 // table (and seat -1) when decide made no change.
 func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
 	defer b.locks.lock(id)()
-	interactionID := ""
+	interactionID, locale := "", ""
 	if c.ic != nil {
-		interactionID = c.ic.ID
+		interactionID, locale = c.ic.ID, string(c.ic.Locale)
 	}
-	// The table's message is read once for the change, and only if it is
-	// needed: a card played from a hand view reads none.
-	var msg *cribbage.TableMessage
 	for attempt := 1; ; attempt++ {
-		// A redelivered interaction is told so, rather than whatever the
+		// One read: the table, its message and its server's settings. A
+		// redelivered interaction is told so, rather than whatever the
 		// table would say of it now; the save checks again.
-		from, err := b.store.TableToChange(ctx, id, interactionID)
+		read, err := b.store.TableToChange(ctx, id, interactionID)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		if msg == nil {
-			m := cribbage.TableMessage{TableID: id}
-			if needsMessage(from, c.ic) {
-				if m, err = b.store.TableMessage(ctx, id); err != nil {
-					return changed{seat: -1}, err
-				}
-			}
-			msg = &m
-		}
-		// The story speaks the language of the table's channel.
-		speak, err := b.speak(ctx, from)
-		if err != nil {
-			return changed{seat: -1}, err
-		}
-		t := from.Clone()
-		done, ch, err := b.decide(speak, t, msg.ThreadID, c)
+		speak, asker := lang.Readers(read.Settings.Language, read.Table.Locale, locale)
+		done, ch, err := b.decide(speak, read.Table, read.Message.ThreadID, c)
 		if err != nil || ch == nil {
 			return changed{seat: -1}, err
 		}
-		if err := b.noteTableMessage(ctx, msg, c.ic); err != nil {
+		if err := b.noteTableMessage(ctx, &read.Message, c.ic); err != nil {
 			return changed{seat: -1}, err
 		}
 		// Before the change is saved: a pass under way that reads it
 		// must already leave the clicked message to the answer.
-		b.answering(c.ic, t.ID, msg.MessageID, done.seat)
-		saved, err := b.store.Save(ctx, from, ch, interactionID)
+		b.answering(c.ic, id, read.Message.MessageID, done.seat)
+		saved, err := b.store.Save(ctx, read.From, ch, interactionID)
 		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue // another process changed the table meanwhile: decide again
 		}
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		done.table, done.msg, done.speak = saved, *msg, speak
+		done.table, done.msg, done.speak, done.asker = saved, read.Message, speak, asker
 		b.lendToken(ctx, saved, c.ic)
 		if c.own {
 			b.live.Moved(saved, done.note)
@@ -131,25 +114,20 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
-		check := c.place
-		if check == nil {
-			check = place.Is
+		var seat int
+		var err error
+		switch {
+		case c.seated:
+			seat, err = place.Seated(t, threadID, c.ic, c.view)
+		case c.place != nil:
+			seat, err = c.place(t, threadID, c.ic)
+		default:
+			seat, err = place.Is(t, threadID, c.ic)
 		}
-		seat, err := check(t, threadID, c.ic)
 		if err != nil {
 			return done, nil, err
 		}
 		done.seat = seat
-	}
-	if c.seated {
-		switch {
-		case t.Status != cribbage.StatusPlaying:
-			return done, nil, cribbage.ErrNotPlaying
-		case done.seat < 0:
-			return done, nil, cribbage.ErrNotSeated
-		case c.view != "" && click.SeatView(t.State, done.seat) != c.view:
-			return done, nil, refusal.ErrStaleView
-		}
 	}
 	var ch *cribbage.Change
 	var events []engine.Event
@@ -224,15 +202,6 @@ func (b *Bot) answering(ic *discordgo.Interaction, table int64, messageID string
 	case messageID != "" && ic.Message.ID == messageID:
 		b.live.Answering(ic.ID, table, -1)
 	}
-}
-
-// needsMessage reports whether a change ic asks for reads the table's
-// message: a click on a public message (the table message, whose answer
-// shows it and which noteTableMessage may record), or an interaction made
-// elsewhere than the table's channel, whose place check needs its thread.
-// The bot's own changes read none.
-func needsMessage(t *cribbage.Table, ic *discordgo.Interaction) bool {
-	return ic != nil && (publicClick(ic) || place.Elsewhere(t, ic))
 }
 
 // publicClick reports whether ic is a click on a public message's button.

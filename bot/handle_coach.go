@@ -24,7 +24,7 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	l := command.Lang(ic)
 	v := t.State.ViewFor(seat)
 	if click.ViewVersion(v) != c.View {
-		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView), nil), nil
 	}
 	var hint string
 	switch {
@@ -35,12 +35,12 @@ func (b *Bot) clickHint(ctx context.Context, ic *discordgo.Interaction, c click.
 	case render.CountingNow(t, seat):
 		hint = render.ShowHint(l, t)
 	default:
-		return handView(l, ic, t, seat, 0, l.T("coach.no-advice")), nil
+		return handView(l, ic, t, seat, 0, l.T("coach.no-advice"), nil), nil
 	}
 	if err := b.store.MarkAssisted(ctx, t.ID); err != nil {
 		return reply{}, err
 	}
-	return handView(l, ic, t, seat, 0, "🧑‍🏫 "+hint), nil
+	return handView(l, ic, t, seat, 0, "🧑‍🏫 "+hint, nil), nil
 }
 
 // coachSeed fixes the coach's search for a position, so asking twice

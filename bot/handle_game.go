@@ -22,14 +22,14 @@ import (
 // view, as a new private message otherwise. The interaction's token then
 // edits that view as the table moves on (bot/live), so the player sees
 // the others' moves without pressing Refresh.
-func handView(l lang.Lang, ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, note string) reply {
+func handView(l lang.Lang, ic *discordgo.Interaction, t *cribbage.Table, seat int, selected engine.CardSet, lead string, note render.Note) reply {
 	typ := discordgo.InteractionResponseChannelMessageWithSource
 	if ic.Message != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		typ = discordgo.InteractionResponseUpdateMessage
 	}
-	r := render.Hand(l, t, seat, selected, note)
-	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Response(true)},
-		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: click.SeatView(t.State, seat), Shows: &r, Lang: l}}
+	r := render.Answer(l, t, seat, selected, lead, note)
+	return reply{resp: &discordgo.InteractionResponse{Type: typ, Data: r.Data},
+		hand: &live.Shown{Table: t.ID, Seat: seat, Version: t.Version, View: r.View, Shows: &r.Message, Lang: l}}
 }
 
 // seatedTable loads a table with a game on and the user's seat in it.
@@ -67,7 +67,7 @@ func (b *Bot) clickHand(ctx context.Context, ic *discordgo.Interaction, c click.
 	if t.TokenOnly && (ic.Message == nil || ic.Message.Flags&discordgo.MessageFlagsEphemeral == 0) {
 		return b.handByFollowup(ctx, ic, t, seat)
 	}
-	return handView(command.Lang(ic), ic, t, seat, 0, ""), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, "", nil), nil
 }
 
 // cmdHand shows the user's hand at their table in this channel.
@@ -80,7 +80,7 @@ func (b *Bot) cmdHand(ctx context.Context, ic *discordgo.Interaction) (reply, er
 	if err != nil {
 		return reply{}, err
 	}
-	return handView(command.Lang(ic), ic, t, seat, 0, ""), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, "", nil), nil
 }
 
 // clickSelect toggles a card for the crib: only the view changes, so
@@ -92,9 +92,9 @@ func (b *Bot) clickSelect(ctx context.Context, ic *discordgo.Interaction, c clic
 	}
 	l := command.Lang(ic)
 	if click.SeatView(t.State, seat) != c.View {
-		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView), nil), nil
 	}
-	return handView(l, ic, t, seat, c.Cards, ""), nil
+	return handView(l, ic, t, seat, c.Cards, "", nil), nil
 }
 
 // act makes a seat's move, a (whose Seat is the clicker's), and answers
@@ -108,8 +108,7 @@ func (b *Bot) act(ctx context.Context, ic *discordgo.Interaction, c click.ID, a 
 	// What the move did, and what the computers did after it, above the
 	// cards: against the computer, its reply is read where the next card
 	// is chosen.
-	l := command.Lang(ic)
-	return handView(l, ic, done.table, done.seat, 0, done.note.Text(l, done.table)), nil
+	return handView(done.asker, ic, done.table, done.seat, 0, "", done.note), nil
 }
 
 // refusal answers a refused move: on the player's own hand view, with the
@@ -123,7 +122,7 @@ func (b *Bot) refusal(ctx context.Context, ic *discordgo.Interaction, c click.ID
 	if err != nil {
 		return reply{}, cause
 	}
-	return handView(command.Lang(ic), ic, t, seat, 0, "⚠️ "+msg), nil
+	return handView(command.Lang(ic), ic, t, seat, 0, "⚠️ "+msg, nil), nil
 }
 
 // clickDiscard confirms the throw to the crib.
@@ -149,7 +148,7 @@ func (b *Bot) clickClaim(ctx context.Context, ic *discordgo.Interaction, c click
 	}
 	l := command.Lang(ic)
 	if click.SeatView(t.State, seat) != c.View {
-		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView)), nil
+		return handView(l, ic, t, seat, 0, refusal.Text(l, refusal.ErrStaleView), nil), nil
 	}
 	return reply{resp: &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: render.ClaimModal(l, t, c.View)}}, nil
 }
@@ -201,7 +200,7 @@ func (b *Bot) clickDeal(ctx context.Context, ic *discordgo.Interaction, c click.
 		return reply{}, err
 	}
 	l := command.Lang(ic)
-	return handView(l, ic, done.table, done.seat, 0, l.T("answer.dealt", "N", done.table.State.HandNo)), nil
+	return handView(l, ic, done.table, done.seat, 0, l.T("answer.dealt", "N", done.table.State.HandNo), nil), nil
 }
 
 // cmdResign asks for confirmation before conceding.

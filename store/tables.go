@@ -89,12 +89,28 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 	return s.checkInteraction(ctx, interactionID)
 }
 
-// TableToChange implements cribbage.TableService.
-func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (*cribbage.Table, error) {
+// TableToChange implements cribbage.TableService. The table and its
+// message are one row, read by two prepared statements; the settings are
+// read only for a table in a server.
+func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (cribbage.ToChange, error) {
 	if err := s.checkInteraction(ctx, interactionID); err != nil {
-		return nil, err
+		return cribbage.ToChange{}, err
 	}
-	return s.Table(ctx, id)
+	from, err := s.loadTable(ctx, id)
+	if err != nil {
+		return cribbage.ToChange{}, err
+	}
+	msg, err := s.TableMessage(ctx, id)
+	if err != nil {
+		return cribbage.ToChange{}, err
+	}
+	settings := cribbage.GuildSettings{GuildID: from.GuildID}
+	if from.GuildID != "" {
+		if settings, err = s.GuildSettings(ctx, from.GuildID); err != nil {
+			return cribbage.ToChange{}, err
+		}
+	}
+	return cribbage.ToChange{From: from, Table: from.Clone(), Message: msg, Settings: settings}, nil
 }
 
 // save writes a change made from cur in one transaction.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/refusal"
 )
@@ -119,6 +120,26 @@ func Is(t *cribbage.Table, threadID string, ic *discordgo.Interaction) (int, err
 		return -1, refusal.ErrNotHere
 	}
 	return seat(t, ic), nil
+}
+
+// Seated is the place check of a seated person's move at a game: the
+// table is here (Is), its game is being played, ic's user holds a seat at
+// it, and, when view is set, that seat's view is still the one they
+// clicked on (click.ViewVersion): a card laid from an old view is refused
+// rather than played into a hand that has moved on.
+func Seated(t *cribbage.Table, threadID string, ic *discordgo.Interaction, view string) (int, error) {
+	seat, err := Is(t, threadID, ic)
+	switch {
+	case err != nil:
+		return -1, err
+	case t.Status != cribbage.StatusPlaying:
+		return seat, cribbage.ErrNotPlaying
+	case seat < 0:
+		return seat, cribbage.ErrNotSeated
+	case view != "" && click.SeatView(t.State, seat) != view:
+		return seat, refusal.ErrStaleView
+	}
+	return seat, nil
 }
 
 // InServer is the place check of an admin's change: the table need only

@@ -11,6 +11,35 @@ import (
 	"github.com/cribbage-bot/cribbage/engine"
 )
 
+// HandAnswer is a seat's hand view as an interaction's answer carries
+// it: the view (Hand), its response data (private to the player), and the
+// seat's view version it shows (click.ViewVersion), which the live
+// surface keeps with the interaction's token.
+type HandAnswer struct {
+	Message Message
+	Data    *discordgo.InteractionResponseData
+	View    string
+}
+
+// Answer renders seat's hand view at t for an answer in l: led by lead,
+// if any (why a click was refused, a hint), then by note, what the change
+// the answer shows did (Note.Text).
+func Answer(l lang.Lang, t *cribbage.Table, seat int, selected engine.CardSet, lead string, note Note) HandAnswer {
+	text := lead
+	if said := note.Text(l, t); said != "" {
+		if text != "" {
+			text += "\n"
+		}
+		text += said
+	}
+	m := Hand(l, t, seat, selected, text)
+	a := HandAnswer{Message: m, Data: m.Response(true)}
+	if t.State != nil {
+		a.View = click.SeatView(t.State, seat)
+	}
+	return a
+}
+
 // Hand is a seat's private hand view: its cards, the starter and
 // count, and the controls for what it may do now. selected is the cards
 // chosen so far for the crib; note, if any, leads the message (for

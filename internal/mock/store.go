@@ -203,8 +203,22 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 }
 
 // TableToChange implements cribbage.TableService.
-func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (*cribbage.Table, error) {
-	return s.read(id, interactionID)
+func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (cribbage.ToChange, error) {
+	from, err := s.read(id, interactionID)
+	if err != nil {
+		return cribbage.ToChange{}, err
+	}
+	msg, err := s.TableMessage(ctx, id)
+	if err != nil {
+		return cribbage.ToChange{}, err
+	}
+	settings := cribbage.GuildSettings{GuildID: from.GuildID}
+	if from.GuildID != "" {
+		if settings, err = s.GuildSettings(ctx, from.GuildID); err != nil {
+			return cribbage.ToChange{}, err
+		}
+	}
+	return cribbage.ToChange{From: from, Table: clone(from), Message: msg, Settings: settings}, nil
 }
 
 // read returns a copy of the table a change starts from, or why there is

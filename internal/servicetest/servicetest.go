@@ -50,6 +50,7 @@ func Run(t *testing.T, open Open) {
 		{"NotFound", testNotFound},
 		{"UpdateSavesAChange", testUpdateSavesAChange},
 		{"SaveComparesAndSwaps", testSaveComparesAndSwaps},
+		{"TableToChangeReadsWhatAChangeNeeds", testTableToChangeReadsWhatAChangeNeeds},
 		{"TableVersion", testTableVersion},
 		{"UpdateRefusesADuplicate", testUpdateRefusesADuplicate},
 		{"UpdateErrorSavesNothing", testUpdateErrorSavesNothing},

@@ -709,8 +709,8 @@ func testSaveComparesAndSwaps(t *testing.T, h *harness) {
 		switch {
 		case !errors.Is(err, c.want):
 			t.Errorf("TableToChange(%q) = %v, want %v", c.id, err, c.want)
-		case err == nil && got.Version != from.Version+1:
-			t.Errorf("TableToChange(%q) read version %d, want %d", c.id, got.Version, from.Version+1)
+		case err == nil && got.From.Version != from.Version+1:
+			t.Errorf("TableToChange(%q) read version %d, want %d", c.id, got.From.Version, from.Version+1)
 		}
 	}
 	if _, err := h.s.TableToChange(ctx, tb.ID+1000, "third"); !errors.Is(err, cribbage.ErrNotFound) {
@@ -748,5 +748,50 @@ func testTableVersion(t *testing.T, h *harness) {
 	}
 	if _, err := h.s.TableVersion(ctx, 999); !errors.Is(err, cribbage.ErrNotFound) {
 		t.Errorf("no table: %v, want ErrNotFound", err)
+	}
+}
+
+// testTableToChangeReadsWhatAChangeNeeds: TableToChange reads the table
+// twice over (the copy a change makes its own shares nothing with the
+// table as read, which Save compares against), with its message and its
+// server's settings; a table outside a server has unset settings.
+func testTableToChangeReadsWhatAChangeNeeds(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	if _, err := h.s.UpdateGuildSettings(ctx, "g", func(gs *cribbage.GuildSettings) error { gs.Language = "fr"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.SetMessages(ctx, tb.ID, "m1", "th1"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := h.s.TableToChange(ctx, tb.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.From == nil || got.Table == nil || got.From == got.Table {
+		t.Fatalf("from %p, table %p: want two tables", got.From, got.Table)
+	}
+	if got.Table.Version != got.From.Version || got.Table.ID != tb.ID {
+		t.Errorf("the copy is table %d version %d, want %d version %d", got.Table.ID, got.Table.Version, tb.ID, got.From.Version)
+	}
+	got.Table.Seats[0].UserID = "someone else"
+	got.Table.State.Scores[0] = 99
+	if got.From.Seats[0].UserID == "someone else" || got.From.State.Scores[0] == 99 {
+		t.Error("changing the copy changed the table as read")
+	}
+	if got.Message.TableID != tb.ID || got.Message.MessageID != "m1" || got.Message.ThreadID != "th1" {
+		t.Errorf("message %+v, want m1 in thread th1", got.Message)
+	}
+	if got.Settings.GuildID != "g" || got.Settings.Language != "fr" {
+		t.Errorf("settings %+v, want server g's, in French", got.Settings)
+	}
+	dm := lobby("", "a", "b")
+	dm.ChannelID = "dm"
+	away := h.startGame(t, dm)
+	got, err = h.s.TableToChange(ctx, away.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Settings != (cribbage.GuildSettings{}) || got.Message.TableID != away.ID || got.Message.MessageID != "" {
+		t.Errorf("a table outside a server: settings %+v, message %+v; want none", got.Settings, got.Message)
 	}
 }

@@ -15,15 +15,15 @@ import (
 // changes.
 func Update(ctx context.Context, s cribbage.TableService, id int64, interactionID string, fn func(t *cribbage.Table) (*cribbage.Change, error)) (*cribbage.Table, error) {
 	for attempt := 1; ; attempt++ {
-		from, err := s.TableToChange(ctx, id, interactionID)
+		read, err := s.TableToChange(ctx, id, interactionID)
 		if err != nil {
 			return nil, err
 		}
-		ch, err := fn(from.Clone())
+		ch, err := fn(read.Table)
 		if err != nil || ch == nil {
 			return nil, err
 		}
-		saved, err := s.Save(ctx, from, ch, interactionID)
+		saved, err := s.Save(ctx, read.From, ch, interactionID)
 		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue
 		}
