@@ -7,13 +7,14 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/answer"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // answerFunc sends nothing: the test says what happens while the answer
 // is on its way.
 func answerFunc(f func()) answer.Send {
-	return func(context.Context, *discordgo.Interaction, *discordgo.InteractionResponse, bool) string {
+	return func(context.Context, *discordgo.Interaction, intake.Out, *discordgo.InteractionResponse, bool) string {
 		f()
 		return ""
 	}
@@ -32,9 +33,9 @@ func TestTheNewerViewIsRecordedThoughAnsweredFirst(t *testing.T) {
 		ic.ID, ic.Token = id, token
 		return ic
 	}
-	u.b.handle(ctx, show("901", "first"), answerFunc(func() {
+	u.b.handle(ctx, show("901", "first"), intake.Out{}, answerFunc(func() {
 		u.clock = u.clock.Add(time.Second)
-		u.b.handle(ctx, show("902", "second"), answerFunc(func() {}))
+		u.b.handle(ctx, show("902", "second"), intake.Out{}, answerFunc(func() {}))
 		u.clock = u.clock.Add(time.Second)
 	}))
 	views, err := u.store.HandViews(ctx, tb.ID)

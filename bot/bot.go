@@ -135,6 +135,9 @@ type Bot struct {
 	// it the tokens each answer can edit with.
 	live   *live.Surface
 	tokens answer.Tokens
+	// send answers an interaction (answer.New): made once, for every
+	// interaction, however it arrived.
+	send answer.Send
 	// club answers the commands that change no table.
 	club *club.Answers
 	// place finds the tables an interaction may mean.
@@ -221,6 +224,7 @@ func New(opts Options) (*Bot, error) {
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	b.tokens = answer.Tokens{Store: opts.Store, Live: b.live, Log: opts.Logger}
+	b.send = answer.New(s, opts.Logger)
 	b.followups = &story.Followups{}
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
 		Speak: b.speakOrEnglish})
@@ -342,45 +346,6 @@ func (b *Bot) drained(d time.Duration) bool {
 	case <-t.C:
 		return false
 	}
-}
-
-// enter admits a handler unless the bot is shutting down.
-func (b *Bot) enter() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.stopping() {
-		return false
-	}
-	b.inflight.Add(1)
-	return true
-}
-
-// leave marks a handler done.
-func (b *Bot) leave() { b.inflight.Done() }
-
-// Serving reports whether the bot takes interactions: it has connected
-// and registered its commands, and is not shutting down. Readiness
-// follows it, so a load balancer sends nothing the bot would refuse.
-func (b *Bot) Serving() bool {
-	_, ok := b.running()
-	return ok
-}
-
-// running returns the run's context once the bot serves, and false before
-// that or while it shuts down.
-func (b *Bot) running() (context.Context, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.runCtx, b.runCtx != nil && !b.stopping()
-}
-
-// stopping reports whether the shutdown has begun: Run's context has
-// ended, even if Run has not yet woken to set closing. Readiness turns off
-// the moment that context ends, and the interactions endpoint must refuse
-// from the same moment, not from whenever the scheduler runs Run again.
-// b.mu must be held.
-func (b *Bot) stopping() bool {
-	return b.closing || (b.stop != nil && b.stop.Err() != nil)
 }
 
 // liveContext returns the run's context while the bot has one: the live surface

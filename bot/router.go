@@ -45,7 +45,7 @@ const answerBudget = 2500 * time.Millisecond
 // a goroutine of its own per event and never recovers a panic, so this
 // recovers, logs with the interaction id, and answers with an apology.
 func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCreate) {
-	b.handle(runCtx, ev.Interaction, answer.REST(b.session, b.log))
+	b.handle(runCtx, ev.Interaction, intake.Out{}, b.send)
 }
 
 // InteractionsHandler returns the handler for the Interactions Endpoint
@@ -54,18 +54,19 @@ func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCre
 // An interaction that arrives there is answered as one from the gateway
 // (onInteraction), with its answer in the HTTP response.
 func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
-	return intake.New(publicKey, b.now, b.running, func(ctx context.Context, ic *discordgo.Interaction, respond func([]byte)) {
-		b.handle(ctx, ic, answer.HTTP(b.session, b.log, respond))
+	return intake.New(publicKey, b.now, b.running, func(ctx context.Context, ic *discordgo.Interaction, out intake.Out) {
+		b.handle(ctx, ic, out, b.send)
 	})
 }
 
-// handle answers one interaction, however it arrived.
-func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, send answer.Send) {
+// handle answers one interaction, however it arrived (out is where an
+// answer over HTTP goes), with send (b.send, but for tests).
+func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out intake.Out, send answer.Send) {
 	// The interaction's tokens are dated from now, on the bot's clock, not
 	// from when its answer is sent: see token.
 	arrived := b.now()
 	if !b.enter() {
-		send(runCtx, ic, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), false)
+		send(runCtx, ic, out, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), false)
 		return
 	}
 	defer b.leave()
@@ -75,7 +76,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, send ans
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			if !responded {
-				send(runCtx, ic, render.Ephemeral(refusal.Apology(command.Lang(ic))), false)
+				send(runCtx, ic, out, render.Ephemeral(refusal.Apology(command.Lang(ic))), false)
 			}
 			b.live.Released(ic.ID)
 			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
@@ -96,7 +97,7 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, send ans
 		}
 		rep = reply{resp: render.Ephemeral(msg)}
 	}
-	posted := send(runCtx, ic, rep.resp, rep.tableMessage != 0)
+	posted := send(runCtx, ic, out, rep.resp, rep.tableMessage != 0)
 	responded = true
 	b.tokens.Sent(runCtx, ic, answer.Reply{Resp: rep.resp, TableMessage: rep.tableMessage, Hand: rep.hand, Table: rep.table}, posted, arrived)
 	// What the answer showed is recorded: the live surface shows the
@@ -108,6 +109,47 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, send ans
 		rep.after(runCtx)
 	}
 	b.outbox.Wake()
+}
+
+// Admission: whether the bot takes interactions, here and at readiness.
+
+// enter admits a handler unless the bot is shutting down.
+func (b *Bot) enter() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopping() {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+// leave marks a handler done.
+func (b *Bot) leave() { b.inflight.Done() }
+
+// Serving reports whether the bot takes interactions: it has connected
+// and registered its commands, and is not shutting down. Readiness
+// follows it, so a load balancer sends nothing the bot would refuse.
+func (b *Bot) Serving() bool {
+	_, ok := b.running()
+	return ok
+}
+
+// running returns the run's context once the bot serves, and false before
+// that or while it shuts down.
+func (b *Bot) running() (context.Context, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.runCtx, b.runCtx != nil && !b.stopping()
+}
+
+// stopping reports whether the shutdown has begun: Run's context has
+// ended, even if Run has not yet woken to set closing. Readiness turns off
+// the moment that context ends, and the interactions endpoint must refuse
+// from the same moment, not from whenever the scheduler runs Run again.
+// b.mu must be held.
+func (b *Bot) stopping() bool {
+	return b.closing || (b.stop != nil && b.stop.Err() != nil)
 }
 
 // routeQueued routes with at most a few interactions doing their work at
@@ -128,7 +170,7 @@ func (b *Bot) routeQueued(ctx context.Context, ic *discordgo.Interaction) (reply
 // route finds the handler for an interaction. An interaction that names
 // no user is refused before any handler sees it.
 func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
-	if uid, _ := command.User(ic); uid == "" && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
+	if !namesUser(ic) && ic.Type != discordgo.InteractionApplicationCommandAutocomplete {
 		return reply{}, refusal.ErrNoUser
 	}
 	switch ic.Type {
@@ -169,6 +211,17 @@ func (b *Bot) route(ctx context.Context, ic *discordgo.Interaction) (reply, erro
 		return b.click(ctx, ic, ic.ModalSubmitData().CustomID)
 	}
 	return reply{}, errors.New("bot: unknown interaction type")
+}
+
+// namesUser reports whether ic names the user who made it, where
+// command.User reads it: the member's user in a server, the user
+// elsewhere. Every handler may take it that its interaction does.
+func namesUser(ic *discordgo.Interaction) bool {
+	u := ic.User
+	if ic.Member != nil && ic.Member.User != nil {
+		u = ic.Member.User
+	}
+	return u != nil && u.ID != ""
 }
 
 // namedTable is the table a command is about, for explaining its refusal:

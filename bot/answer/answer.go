@@ -20,6 +20,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/render"
 )
@@ -49,10 +50,10 @@ type TableShown struct {
 	MessageID string
 }
 
-// Send sends an interaction's initial response, and returns the id of the
-// message it posted when posted is asked for ("" if it is not, or cannot
-// be learnt).
-type Send func(ctx context.Context, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, posted bool) string
+// Send sends an interaction's initial response, in the HTTP response when
+// out carries one (intake.Out), and returns the id of the message it
+// posted when posted is asked for ("" if it is not, or cannot be learnt).
+type Send func(ctx context.Context, ic *discordgo.Interaction, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string
 
 // Store records a table's message.
 type Store interface {

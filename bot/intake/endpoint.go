@@ -38,12 +38,21 @@ const (
 	largeBodySlots = 8
 )
 
-// Handler is given each interaction the endpoint verified, with respond,
-// which writes body (an interaction response) as the HTTP response. A
-// handler calls respond at most once; it returns once the response is
-// written or the request is gone, so whatever the handler does next
-// through the interaction's token comes after Discord has the answer.
-type Handler func(ctx context.Context, ic *discordgo.Interaction, respond func(body []byte))
+// Handler is given each interaction the endpoint verified, with out,
+// where its answer goes.
+type Handler func(ctx context.Context, ic *discordgo.Interaction, out Out)
+
+// Out is where the answer to an interaction that came over HTTP goes: the
+// handler sends its body (an interaction response) on Body, at most once,
+// and the request's goroutine writes it as the HTTP response and closes
+// Written once it has, or once the request is gone. A handler waits on
+// Written after sending, so whatever it does next through the
+// interaction's token comes after Discord has the answer. The zero Out
+// (nil channels) stands for an interaction that did not come over HTTP.
+type Out struct {
+	Body    chan<- []byte
+	Written <-chan struct{}
+}
 
 // Endpoint is the handler for the Interactions Endpoint URL.
 type Endpoint struct {
@@ -132,10 +141,7 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out, written := make(chan []byte, 1), make(chan struct{})
-	go e.handle(runCtx, &ic, func(body []byte) {
-		out <- body
-		<-written
-	})
+	go e.handle(runCtx, &ic, Out{Body: out, Written: written})
 	select {
 	case body := <-out:
 		w.Header().Set("Content-Type", "application/json")

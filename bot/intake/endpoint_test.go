@@ -58,9 +58,10 @@ func TestEndpoint(t *testing.T) {
 	var running bool
 	handed := false
 	e := New(pub, func() time.Time { return now }, func() (context.Context, bool) { return context.Background(), running },
-		func(ctx context.Context, ic *discordgo.Interaction, respond func([]byte)) {
+		func(ctx context.Context, ic *discordgo.Interaction, out Out) {
 			handed = true
-			respond([]byte(`{"type":4,"data":{"content":"hi"}}`))
+			out.Body <- []byte(`{"type":4,"data":{"content":"hi"}}`)
+			<-out.Written
 		})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
