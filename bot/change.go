@@ -109,8 +109,9 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 }
 
 // decide checks that c may change t, whose thread is threadID, lets the
-// domain make the change on t, and words it: the story, the note for the
-// hand views, and a closing table's last refresh. The story speaks l.
+// domain make the change on t, and words it (render.Tell): the story, the
+// note for the hand views, and a closing table's last refresh. The story
+// speaks l.
 func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf) (changed, *cribbage.Change, error) {
 	done := changed{seat: -1}
 	if c.ic != nil {
@@ -143,12 +144,6 @@ func (b *Bot) decide(l lang.Lang, t *cribbage.Table, threadID string, c changeOf
 		return done, nil, err
 	}
 	done.note = render.Tell(l, ch, events)
-	if !t.Status.Open() {
-		// A table that closes leaves the open tables a restart shows
-		// again: its last refresh is queued with it, so a process that
-		// dies before showing it leaves it to the next.
-		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: render.KindTable})
-	}
 	return done, ch, nil
 }
 

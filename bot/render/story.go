@@ -457,13 +457,14 @@ func Mentions(ids []string) string {
 	return strings.Join(out, " ")
 }
 
-// Tell adds the story to a change the domain decided: what its game did,
-// in the table's thread, and what opens the table it opens (a rematch, a
-// match's next game) before that table's own story. A table without a
-// person (a tournament's game between computer entrants) is played
-// quietly: its result is on the standings. It returns the note of the
-// game's events, what the hand views show above the cards (NoteOf); nil
-// for a table with no game.
+// Tell adds what a change the domain decided sends out: the story of
+// what its game did, in the table's thread; what opens the table it opens
+// (a rematch, a match's next game) before that table's own story; and,
+// when the table closes, its table message's last refresh. A table
+// without a person (a tournament's game between computer entrants) is
+// played quietly: its result is on the standings. It returns the note of
+// the game's events, what the hand views show above the cards (NoteOf);
+// nil for a table with no game.
 func Tell(l lang.Lang, ch *cribbage.Change, events []engine.Event) Note {
 	t := ch.Table
 	if len(ch.Events) > 0 && t.HasPerson() {
@@ -471,6 +472,12 @@ func Tell(l lang.Lang, ch *cribbage.Change, events []engine.Event) Note {
 	}
 	if n := ch.Next; n != nil {
 		Opened(l, n, Introduce(l, n.Follows, n.Table))
+	}
+	if !t.Status.Open() {
+		// A table that closes leaves the open tables a restart shows
+		// again: its last refresh is queued with it, so a process that
+		// dies before showing it leaves it to the next.
+		ch.Outbox = append(ch.Outbox, cribbage.Outbound{ChannelID: t.ChannelID, Kind: KindTable})
 	}
 	if t.State == nil {
 		return nil
