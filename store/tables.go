@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cribbage-bot/cribbage"
 )
@@ -89,29 +90,78 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 	return s.checkInteraction(ctx, interactionID)
 }
 
-// TableToChange implements cribbage.TableService. The table and its
-// message are one row, read by two prepared statements; the settings are
-// read only for a table in a server.
+// TableToChange implements cribbage.TableService, in one query: the
+// table's row (its message is in it, in columns of its own), whether the
+// interaction was applied, and the server's settings, which a server
+// without any reads as unset (the defaults of guild_settings' columns).
 func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (cribbage.ToChange, error) {
-	if err := s.checkInteraction(ctx, interactionID); err != nil {
-		return cribbage.ToChange{}, err
-	}
-	from, err := s.loadTable(ctx, id)
+	st, err := s.db.prepared(ctx, selectToChange)
 	if err != nil {
 		return cribbage.ToChange{}, err
 	}
-	msg, err := s.TableMessage(ctx, id)
-	if err != nil {
-		return cribbage.ToChange{}, err
-	}
-	settings := cribbage.GuildSettings{GuildID: from.GuildID}
-	if from.GuildID != "" {
-		if settings, err = s.GuildSettings(ctx, from.GuildID); err != nil {
+	var m cribbage.TableMessage
+	var gs cribbage.GuildSettings
+	var tokenAt, reminder, forfeit, updated int64
+	var seen int
+	extra := []any{&m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown,
+		&reminder, &forfeit, &gs.DefaultPoints, &gs.GamesChannel, &gs.MaxOpenTables, &gs.CancelRole, &gs.Language, &gs.UpdatedBy, &updated, &seen}
+	from, err := scanTable(withMore{st.QueryRowContext(ctx, interactionID, id), extra}, s.decodeState)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		// No table; but a redelivered interaction is told so first.
+		if err := s.checkInteraction(ctx, interactionID); err != nil {
 			return cribbage.ToChange{}, err
 		}
+		return cribbage.ToChange{}, cribbage.ErrNotFound
+	case err != nil:
+		return cribbage.ToChange{}, err
+	case seen != 0:
+		return cribbage.ToChange{}, cribbage.ErrDuplicate
 	}
-	return cribbage.ToChange{From: from, Table: from.Clone(), Message: msg, Settings: settings}, nil
+	if seats, ok := s.states.seats(from.ID, from.Version); ok {
+		from.Seats = seats
+	} else {
+		if err := loadSeats(ctx, s.db, []*cribbage.Table{from}); err != nil {
+			return cribbage.ToChange{}, err
+		}
+		s.states.rememberSeats(from.ID, from.Version, from.Seats)
+	}
+	m.TableID, m.EditToken.At, m.TokenOnly = from.ID, fromMillis(tokenAt), from.TokenOnly
+	gs.GuildID = from.GuildID
+	gs.ReminderAfter, gs.ForfeitAfter, gs.UpdatedAt = loadedDuration(reminder), loadedDuration(forfeit), fromMillis(updated)
+	return cribbage.ToChange{From: from, Table: from.Clone(), Message: m, Settings: gs}, nil
 }
+
+// selectToChange is TableToChange's query: tableColumns, then the
+// message's (tableMessageColumns but the two the table has), then the
+// server's settings (guildColumns but its id), then whether the
+// interaction was applied. A table outside a server joins no settings.
+var selectToChange = `SELECT ` + qualified("t.", tableColumns) + `,
+	t.message_id, t.thread_id, t.board, t.edit_token, t.edit_token_message, t.edit_token_at, t.shown,
+	COALESCE(g.reminder_after, -1), COALESCE(g.forfeit_after, -1), COALESCE(g.default_points, 0), COALESCE(g.games_channel, ''),
+	COALESCE(g.max_open_tables, 0), COALESCE(g.cancel_role, ''), COALESCE(g.language, ''), COALESCE(g.updated_by, ''), COALESCE(g.updated_at, 0),
+	(SELECT COUNT(*) FROM interactions WHERE id = ?)
+	FROM tables t LEFT JOIN guild_settings g ON g.guild_id = t.guild_id AND t.guild_id <> ''
+	WHERE t.id = ?`
+
+// qualified prefixes each of a list of columns with prefix.
+func qualified(prefix, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// withMore scans a row's first columns into what its caller gives, and
+// the rest into more.
+type withMore struct {
+	r    rowScanner
+	more []any
+}
+
+// Scan implements rowScanner.
+func (w withMore) Scan(dest ...any) error { return w.r.Scan(append(dest, w.more...)...) }
 
 // save writes a change made from cur in one transaction.
 func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Change, interactionID string) (*cribbage.Table, error) {

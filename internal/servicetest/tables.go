@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -757,7 +758,12 @@ func testTableVersion(t *testing.T, h *harness) {
 // server's settings; a table outside a server has unset settings.
 func testTableToChangeReadsWhatAChangeNeeds(t *testing.T, h *harness) {
 	tb := h.startGame(t, lobby("g", "a", "b"))
-	if _, err := h.s.UpdateGuildSettings(ctx, "g", func(gs *cribbage.GuildSettings) error { gs.Language = "fr"; return nil }); err != nil {
+	hour := time.Hour
+	set, err := h.s.UpdateGuildSettings(ctx, "g", func(gs *cribbage.GuildSettings) error {
+		gs.Language, gs.ReminderAfter, gs.DefaultPoints, gs.UpdatedBy = "fr", &hour, 61, "admin"
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := h.s.SetMessages(ctx, tb.ID, "m1", "th1"); err != nil {
@@ -781,8 +787,12 @@ func testTableToChangeReadsWhatAChangeNeeds(t *testing.T, h *harness) {
 	if got.Message.TableID != tb.ID || got.Message.MessageID != "m1" || got.Message.ThreadID != "th1" {
 		t.Errorf("message %+v, want m1 in thread th1", got.Message)
 	}
-	if got.Settings.GuildID != "g" || got.Settings.Language != "fr" {
-		t.Errorf("settings %+v, want server g's, in French", got.Settings)
+	if !reflect.DeepEqual(got.Settings, set) {
+		t.Errorf("settings %+v, want %+v", got.Settings, set)
+	}
+	unset := h.startGame(t, lobby("h", "a", "b"))
+	if got, err := h.s.TableToChange(ctx, unset.ID, ""); err != nil || got.Settings != (cribbage.GuildSettings{GuildID: "h"}) {
+		t.Errorf("a server with no settings: %+v, %v; want them unset", got.Settings, err)
 	}
 	dm := lobby("", "a", "b")
 	dm.ChannelID = "dm"
