@@ -23,6 +23,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/daily"
 	"github.com/cribbage-bot/cribbage/bot/gateway"
+	"github.com/cribbage-bot/cribbage/bot/intake"
 	"github.com/cribbage-bot/cribbage/bot/live"
 	"github.com/cribbage-bot/cribbage/bot/metrics"
 	"github.com/cribbage-bot/cribbage/bot/place"
@@ -138,6 +139,11 @@ type Bot struct {
 	// send answers an interaction (answer.New): made once, for every
 	// interaction, however it arrived.
 	send answer.Send
+	// gate is open while interactions over HTTP are taken (running).
+	gate intake.Gate
+	// gatewayCtx is the context interactions from the gateway are
+	// handled in: the run's, set before the gateway connects.
+	gatewayCtx context.Context
 	// club answers the commands that change no table.
 	club *club.Answers
 	// place finds the tables an interaction may mean.
@@ -259,8 +265,10 @@ func (b *Bot) Run(ctx context.Context) error {
 		appID = app.ID
 	} else {
 		// Handlers work within the run: a shutdown cancels what they send.
-		conn, id, err := gateway.Open(ctx, b.session, b.opts.ShardID, b.opts.ShardCount, b.log,
-			func(ev *discordgo.InteractionCreate) { b.onInteraction(runCtx, ev) })
+		b.mu.Lock()
+		b.gatewayCtx = runCtx
+		b.mu.Unlock()
+		conn, id, err := gateway.Open(ctx, b.session, b.opts.ShardID, b.opts.ShardCount, b.log, b.onInteraction)
 		if err != nil || conn == nil {
 			return err
 		}
@@ -269,6 +277,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Lock()
 	b.runCtx, b.stop, b.appID = runCtx, ctx, appID
 	b.mu.Unlock()
+	b.gate.Open(runCtx, ctx)
 	if err := b.registerCommands(); err != nil {
 		disconnect()
 		return err
@@ -296,6 +305,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.mu.Lock()
 	b.closing = true
 	b.mu.Unlock()
+	b.gate.Close()
 	if !b.drained(drainTimeout) {
 		// What still runs waits on Discord: for a rate-limit bucket that
 		// every interaction shares, say, or a hung connection. Cancelled,

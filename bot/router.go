@@ -41,10 +41,14 @@ type reply struct {
 // within 3 seconds.
 const answerBudget = 2500 * time.Millisecond
 
-// onInteraction is the one InteractionCreate handler. discordgo runs it in
-// a goroutine of its own per event and never recovers a panic, so this
-// recovers, logs with the interaction id, and answers with an apology.
-func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCreate) {
+// onInteraction is the gateway's InteractionCreate handler, which
+// discordgo calls itself (gateway.Open). discordgo runs it in a goroutine
+// of its own per event and never recovers a panic: handle recovers, logs
+// with the interaction id, and answers with an apology.
+func (b *Bot) onInteraction(_ *discordgo.Session, ev *discordgo.InteractionCreate) {
+	b.mu.Lock()
+	runCtx := b.gatewayCtx
+	b.mu.Unlock()
 	b.handle(runCtx, ev.Interaction, intake.Out{}, b.send)
 }
 
@@ -54,7 +58,7 @@ func (b *Bot) onInteraction(runCtx context.Context, ev *discordgo.InteractionCre
 // An interaction that arrives there is answered as one from the gateway
 // (onInteraction), with its answer in the HTTP response.
 func (b *Bot) InteractionsHandler(publicKey ed25519.PublicKey) http.Handler {
-	return intake.New(publicKey, b.now, b.running, func(ctx context.Context, ic *discordgo.Interaction, out intake.Out) {
+	return intake.New(publicKey, b.now, &b.gate, func(ctx context.Context, ic *discordgo.Interaction, out intake.Out) {
 		b.handle(ctx, ic, out, b.send)
 	})
 }

@@ -30,7 +30,7 @@ type Conn struct {
 // recommends and runs them all, s as shard 0 and one more session for
 // each other. The extra sessions only carry interactions: REST goes
 // through s.
-func Open(ctx context.Context, s *discordgo.Session, shardID, shardCount int, log *slog.Logger, handle func(*discordgo.InteractionCreate)) (*Conn, string, error) {
+func Open(ctx context.Context, s *discordgo.Session, shardID, shardCount int, log *slog.Logger, handle func(*discordgo.Session, *discordgo.InteractionCreate)) (*Conn, string, error) {
 	ready := make(chan string, 1)
 	var once sync.Once
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.Ready) {
@@ -42,7 +42,7 @@ func Open(ctx context.Context, s *discordgo.Session, shardID, shardCount int, lo
 			ready <- id
 		})
 	})
-	s.AddHandler(func(_ *discordgo.Session, ev *discordgo.InteractionCreate) { handle(ev) })
+	s.AddHandler(handle)
 	c := &Conn{main: s}
 	if err := c.shard(shardID, shardCount, log, handle); err != nil {
 		return nil, "", err
@@ -66,7 +66,7 @@ func Open(ctx context.Context, s *discordgo.Session, shardID, shardCount int, lo
 }
 
 // shard sets which gateway shards this process runs (see Open).
-func (c *Conn) shard(shardID, shardCount int, log *slog.Logger, handle func(*discordgo.InteractionCreate)) error {
+func (c *Conn) shard(shardID, shardCount int, log *slog.Logger, handle func(*discordgo.Session, *discordgo.InteractionCreate)) error {
 	s := c.main
 	if shardCount > 0 {
 		s.ShardID, s.ShardCount = shardID, shardCount
@@ -88,7 +88,7 @@ func (c *Conn) shard(shardID, shardCount int, log *slog.Logger, handle func(*dis
 		}
 		x.Client, x.Identify.Intents, x.LogLevel, x.StateEnabled = s.Client, s.Identify.Intents, s.LogLevel, false
 		x.ShardID, x.ShardCount = id, gw.Shards
-		x.AddHandler(func(_ *discordgo.Session, ev *discordgo.InteractionCreate) { handle(ev) })
+		x.AddHandler(handle)
 		c.extra = append(c.extra, x)
 	}
 	log.Info("running every gateway shard Discord recommends", "shards", gw.Shards)

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -58,9 +59,8 @@ type Out struct {
 type Endpoint struct {
 	key ed25519.PublicKey
 	now func() time.Time
-	// running returns the context interactions are handled in, or false
-	// while the bot is starting up or shutting down.
-	running func() (context.Context, bool)
+	// gate is open while the bot takes interactions.
+	gate *Gate
 	handle  Handler
 	seen    replayGuard
 	// large holds a slot for each large body being read.
@@ -70,9 +70,35 @@ type Endpoint struct {
 // New returns the endpoint, verifying every request against the
 // application's public key (the hex key of the Developer Portal) and
 // handing each interaction to handle in a goroutine of its own. It
-// answers PING itself, and 503 while running reports false.
-func New(publicKey ed25519.PublicKey, now func() time.Time, running func() (context.Context, bool), handle Handler) *Endpoint {
-	return &Endpoint{key: publicKey, now: now, running: running, handle: handle, seen: replayGuard{now: now}, large: make(chan struct{}, largeBodySlots)}
+// answers PING itself, and 503 while gate is closed.
+func New(publicKey ed25519.PublicKey, now func() time.Time, gate *Gate, handle Handler) *Endpoint {
+	return &Endpoint{key: publicKey, now: now, gate: gate, handle: handle, seen: replayGuard{now: now}, large: make(chan struct{}, largeBodySlots)}
+}
+
+// Gate says whether the bot takes interactions: from Open until the
+// context it was opened with to stop ends, or Close. Its zero value is
+// closed. It is the bot's, which opens it once it serves; the endpoint
+// only looks.
+type Gate struct{ open atomic.Pointer[gateOpen] }
+
+// gateOpen is an open gate's contexts.
+type gateOpen struct{ run, stop context.Context }
+
+// Open opens the gate: interactions are handled in run until stop ends.
+func (g *Gate) Open(run, stop context.Context) { g.open.Store(&gateOpen{run: run, stop: stop}) }
+
+// Close closes the gate.
+func (g *Gate) Close() { g.open.Store(nil) }
+
+// Taking returns the context interactions are handled in, or false while
+// the gate is closed: the bot is starting up, or its shutdown has begun
+// (stop has ended, even before Close).
+func (g *Gate) Taking() (context.Context, bool) {
+	o := g.open.Load()
+	if o == nil || o.stop.Err() != nil {
+		return nil, false
+	}
+	return o.run, true
 }
 
 // ParsePublicKey reads the application's public key as the Developer
@@ -135,7 +161,7 @@ func (e *Endpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeInteractionJSON(w, &discordgo.InteractionResponse{Type: discordgo.InteractionResponsePong})
 		return
 	}
-	runCtx, ok := e.running()
+	runCtx, ok := e.gate.Taking()
 	if !ok {
 		http.Error(w, "not taking interactions: starting up or shutting down", http.StatusServiceUnavailable)
 		return

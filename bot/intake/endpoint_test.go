@@ -55,9 +55,9 @@ func TestEndpoint(t *testing.T) {
 		{"not json", "POST", sign(priv, now, "{"), "{", true, 400, false, ""},
 		{"get", "GET", sign(priv, now, ""), "", true, 405, false, ""},
 	}
-	var running bool
+	var gate Gate
 	handed := false
-	e := New(pub, func() time.Time { return now }, func() (context.Context, bool) { return context.Background(), running },
+	e := New(pub, func() time.Time { return now }, &gate,
 		func(ctx context.Context, ic *discordgo.Interaction, out Out) {
 			handed = true
 			out.Body <- []byte(`{"type":4,"data":{"content":"hi"}}`)
@@ -65,7 +65,12 @@ func TestEndpoint(t *testing.T) {
 		})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			running, handed = c.running, false
+			handed = false
+			if c.running {
+				gate.Open(context.Background(), context.Background())
+			} else {
+				gate.Close()
+			}
 			r := httptest.NewRequest(c.method, "/interactions", strings.NewReader(c.body))
 			r.Header = c.header
 			w := httptest.NewRecorder()
@@ -77,5 +82,30 @@ func TestEndpoint(t *testing.T) {
 				t.Errorf("body %s, want it to hold %s", w.Body, c.wantOut)
 			}
 		})
+	}
+}
+
+// TestGateClosesWhenStopEnds: an open gate takes interactions in its run
+// context until the context it was opened with to stop ends, before
+// anyone closes it; Close closes it too.
+func TestGateClosesWhenStopEnds(t *testing.T) {
+	var g Gate
+	if _, ok := g.Taking(); ok {
+		t.Fatal("a zero gate takes interactions")
+	}
+	run := context.WithValue(context.Background(), struct{}{}, "run")
+	stop, cancel := context.WithCancel(context.Background())
+	g.Open(run, stop)
+	if ctx, ok := g.Taking(); !ok || ctx != run {
+		t.Fatalf("an open gate: %v, %v; want its run context", ctx, ok)
+	}
+	cancel()
+	if _, ok := g.Taking(); ok {
+		t.Error("the gate takes interactions after stop ended")
+	}
+	g.Open(run, context.Background())
+	g.Close()
+	if _, ok := g.Taking(); ok {
+		t.Error("a closed gate takes interactions")
 	}
 }
