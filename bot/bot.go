@@ -249,6 +249,8 @@ func New(opts Options) (*Bot, error) {
 // interactions, lets those in flight finish, delivers what it can of the
 // outbox, and disconnects.
 func (b *Bot) Run(ctx context.Context) error {
+	// To the millisecond, as the store keeps a table's last change.
+	started := b.now().Truncate(time.Millisecond)
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// disconnect ends the connection to Discord: the gateway's, or, with
@@ -298,7 +300,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(reviewsDone)
 		b.club.Review(runCtx)
 	}()
-	b.resume(runCtx)
+	b.resume(runCtx, started)
 	<-ctx.Done()
 
 	b.log.Info("shutting down: finishing interactions in flight")
@@ -397,13 +399,20 @@ type commandBody struct {
 // bot makes itself, and table messages and hand views a crash may have
 // left behind the game. Undelivered announcements go out through the
 // outbox.
-func (b *Bot) resume(ctx context.Context) {
+func (b *Bot) resume(ctx context.Context, started time.Time) {
 	tables, err := b.store.OpenTables(ctx)
 	if err != nil {
 		b.log.Error("could not list open tables", "err", err)
 		return
 	}
 	for _, t := range tables {
+		if !t.LastActionAt.Before(started) {
+			// Changed by this run, which showed it: interactions are
+			// answered from the moment the gateway connects, before
+			// this. Shown again, a new table's message would lose
+			// what its answer said above it.
+			continue
+		}
 		// The last run may have stopped between a move and its edits:
 		// every open table's message and hand views are shown afresh.
 		b.live.Touch(t.ID)
