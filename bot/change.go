@@ -27,7 +27,8 @@ type changeOf struct {
 	// changes (timers, tournaments), which no place or seat limits.
 	ic *discordgo.Interaction
 	// place checks that ic may change the table, given its thread, and
-	// finds its user's seat (place.Is if nil).
+	// finds its user's seat (place.Is if nil; place.Seated, whatever
+	// place is, when seated is set).
 	place place.Check
 	// seated asks that ic's user hold a seat at a game being played, and
 	// view, when set, that the seat's view is still the one they clicked
@@ -184,7 +185,7 @@ func (b *Bot) lendToken(ctx context.Context, t *cribbage.Table, ic *discordgo.In
 // from it, or the table message. A click on any other message (a copy of
 // the table message, a confirmation) updates that one, which no pass
 // edits. messageID is the table message's id as the change read it ("" if
-// it read none: a click on a hand view needs none).
+// none is recorded yet).
 func (b *Bot) answering(ic *discordgo.Interaction, table int64, messageID string, seat int) {
 	if ic == nil || ic.Message == nil || (ic.Type != discordgo.InteractionMessageComponent && ic.Type != discordgo.InteractionModalSubmit) {
 		return
@@ -217,8 +218,9 @@ func (b *Bot) noteTableMessage(ctx context.Context, msg *cribbage.TableMessage, 
 	if err := b.store.RecordTableMessage(ctx, msg.TableID, ic.Message.ID); err != nil {
 		return err
 	}
-	// Recorded unless another was meanwhile, which it would not replace:
-	// either way no later attempt of the change records it again.
+	// Recorded unless another was meanwhile, which it would not replace.
+	// A later attempt of the change reads whichever it is, and records
+	// nothing again.
 	msg.MessageID = ic.Message.ID
 	return nil
 }
@@ -292,7 +294,8 @@ func (b *Bot) speakOrEnglish(ctx context.Context, t *cribbage.Table) lang.Lang {
 
 // speak is the language of what t's channel sees: the server's setting,
 // else the locale of the place the table was opened (lang.Server). It
-// reads the server's settings: one read a change, or a live edit.
+// reads the server's settings, for words outside a change (a change reads
+// them with its table, TableToChange).
 func (b *Bot) speak(ctx context.Context, t *cribbage.Table) (lang.Lang, error) {
 	if t.GuildID == "" {
 		return lang.Server("", t.Locale), nil
