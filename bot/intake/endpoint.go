@@ -60,9 +60,9 @@ type Endpoint struct {
 	key ed25519.PublicKey
 	now func() time.Time
 	// gate is open while the bot takes interactions.
-	gate *Gate
-	handle  Handler
-	seen    replayGuard
+	gate   *Gate
+	handle Handler
+	seen   replayGuard
 	// large holds a slot for each large body being read.
 	large chan struct{}
 }
