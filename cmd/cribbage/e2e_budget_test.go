@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/google/pprof/profile"
 )
 
 // BenchmarkHumanPace is the live table at a person's pace, through the
@@ -35,8 +37,9 @@ import (
 // move costs through interaction tokens (answers, and edits through a
 // token, which Discord does not count against the bot's 50 a second) and
 // through the bot token; the process's CPU time per move (the bot's, and
-// the fake Discord's and the players' besides: a CPU profile tells them
-// apart by the label side=discord or side=players); the 429s, of
+// the fake Discord's and the players' besides), and the bot's alone (its
+// share of the window's CPU profile: the fake's and the players'
+// goroutines carry the label side=discord or side=players); the 429s, of
 // bot-token requests and of answers; the edits that changed nothing
 // their message showed; and the clicks that went wrong (no answer in
 // time, an apology or a refusal), after which the player plays on from a
@@ -86,6 +89,15 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	h.latMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), window)
 	defer cancel()
+	// The window's CPU profile tells the bot's share of the process's
+	// CPU from the fake Discord's and the players' (their goroutines
+	// carry the label side); with -cpuprofile the test's own profile
+	// runs instead, and only the process's CPU is reported.
+	var prof bytes.Buffer
+	profiling := pprof.StartCPUProfile(&prof) == nil
+	// This goroutine's own waiting and reading is the benchmark's.
+	pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("side", "benchmark")))
+	defer pprof.SetGoroutineLabels(context.Background())
 	cpuBefore := processCPU()
 	start, since := time.Now(), h.fake.Now()
 	var wg sync.WaitGroup
@@ -129,6 +141,11 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		})
 	}
 	cpu := processCPU() - cpuBefore
+	botShare := -1.0
+	if profiling {
+		pprof.StopCPUProfile()
+		botShare = unlabelledShare(b, &prof, "side")
+	}
 	reqs := h.fake.Requests()[before:]
 	edits := h.fake.Edits("")[editsBefore:]
 	moves, opens, failed := 0, 0, 0
@@ -183,6 +200,9 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	b.ReportMetric(float64(kinds["token"])/m, "token-requests/move")
 	b.ReportMetric(float64(kinds["bot"])/m, "bot-requests/move")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/m, "cpu-ms/move")
+	if botShare >= 0 {
+		b.ReportMetric(botShare*float64(cpu.Microseconds())/1000/m, "bot-cpu-ms/move")
+	}
 	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
 	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
 	b.ReportMetric(float64(same), "identical-edits")
@@ -311,4 +331,34 @@ func drainWithin(h *harness, d time.Duration) {
 		items, err := h.store.PendingOutbox(context.Background(), 10)
 		return err == nil && len(items) == 0
 	})
+}
+
+// unlabelledShare is the share of a CPU profile's samples whose goroutine
+// had no label key: the bot's, in a benchmark whose fake Discord and
+// players label theirs.
+func unlabelledShare(b *testing.B, raw *bytes.Buffer, key string) float64 {
+	p, err := profile.Parse(raw)
+	if err != nil {
+		b.Fatalf("read the window's CPU profile: %v", err)
+	}
+	cpu := -1
+	for i, st := range p.SampleType {
+		if st.Type == "cpu" {
+			cpu = i
+		}
+	}
+	if cpu < 0 {
+		b.Fatal("the CPU profile has no cpu samples")
+	}
+	var all, bare int64
+	for _, s := range p.Sample {
+		all += s.Value[cpu]
+		if len(s.Label[key]) == 0 {
+			bare += s.Value[cpu]
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(bare) / float64(all)
 }
