@@ -230,6 +230,14 @@ func (b Board) track(l layout) *emptyTrack {
 	if cached, ok := tracks.Load(key); ok {
 		return cached.(*emptyTrack)
 	}
+	// One track is made at a time: when a hundred tables draw their first
+	// boards at once, the first makes it and the others wait for it,
+	// rather than each making it.
+	trackMaking.Lock()
+	defer trackMaking.Unlock()
+	if cached, ok := tracks.Load(key); ok {
+		return cached.(*emptyTrack)
+	}
 	cv := newCanvas(boardWidth, l.height)
 	small := face(regularFont(), 14)
 	cv.roundRect(0, 0, boardWidth, float64(l.height), 18, woodEdge)
@@ -237,9 +245,13 @@ func (b Board) track(l layout) *emptyTrack {
 	b.drawTrack(cv, l, small)
 	small.Close()
 	pal, index := paletteFor(cv.img, b.sample(l.lanes))
-	cached, _ := tracks.LoadOrStore(key, &emptyTrack{img: cv.img, png: newTrackPNG(cv.img, pal, index)})
-	return cached.(*emptyTrack)
+	tr := &emptyTrack{img: cv.img, png: newTrackPNG(cv.img, pal, index)}
+	tracks.Store(key, tr)
+	return tr
 }
+
+// trackMaking is held while a track is made.
+var trackMaking sync.Mutex
 
 // sample is a board on b's track that shows every colour a board can:
 // each lane's front and back pegs, scores moved, a winner's star, both
