@@ -108,7 +108,7 @@ func pictureName(i int) string { return fmt.Sprintf("show-%d.png", i+1) }
 func PictureFiles(pictures []picture.Cards) []*discordgo.File {
 	var files []*discordgo.File
 	for i, p := range pictures {
-		files = append(files, &discordgo.File{Name: pictureName(i), ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(p.Render()))})
+		files = append(files, &discordgo.File{Name: pictureName(i), ContentType: "image/png", Reader: bytes.NewReader(p.PNG())})
 	}
 	return files
 }

@@ -128,7 +128,7 @@ func Page(l lang.Lang, t *cribbage.Table, hands []Hand, n int) render.Message {
 		{Color: 0x2e7d32, Image: &discordgo.MessageEmbedImage{URL: "attachment://board.png"}},
 	}
 	files := []*discordgo.File{
-		{Name: "deal.png", ContentType: "image/png", Reader: bytes.NewReader(picture.PNG(deal.Render()))},
+		{Name: "deal.png", ContentType: "image/png", Reader: bytes.NewReader(deal.PNG())},
 		{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(board.PNG())},
 	}
 	buttons := []discordgo.MessageComponent{

@@ -59,6 +59,13 @@ func paletteFor(track *image.RGBA, sample Board) (color.Palette, *[buckets]uint8
 	img := image.NewRGBA(track.Rect)
 	copy(img.Pix, track.Pix)
 	sample.drawOn(&canvas{img: img}, sample.layout())
+	return paletteOf(img)
+}
+
+// paletteOf is the palette of img's commonest colours (paletted), and the
+// palette index of every colour bucket: a bucket img uses goes where
+// paletted puts it, any other to the palette colour nearest its middle.
+func paletteOf(img *image.RGBA) (color.Palette, *[buckets]uint8) {
 	q := quantizers.Get().(*quantizer)
 	defer quantizers.Put(q)
 	q.count(img)

@@ -121,6 +121,14 @@ var felts sync.Map // image.Point → *image.RGBA, never written after it is sto
 
 // feltOf returns a new picture of w × h, the felt drawn.
 func feltOf(w, h int) *image.RGBA {
+	src := emptyFelt(w, h)
+	img := image.NewRGBA(src.Rect)
+	copy(img.Pix, src.Pix)
+	return img
+}
+
+// emptyFelt is the felt of w × h, shared: nothing draws on it.
+func emptyFelt(w, h int) *image.RGBA {
 	size := image.Pt(w, h)
 	cached, ok := felts.Load(size)
 	if !ok {
@@ -129,10 +137,7 @@ func feltOf(w, h int) *image.RGBA {
 		cv.roundRect(3, 3, float64(w)-3, float64(h)-3, 14, felt)
 		cached, _ = felts.LoadOrStore(size, cv.img)
 	}
-	src := cached.(*image.RGBA)
-	img := image.NewRGBA(src.Rect)
-	copy(img.Pix, src.Pix)
-	return img
+	return cached.(*image.RGBA)
 }
 
 // faceKey names a drawn card.

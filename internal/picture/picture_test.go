@@ -390,3 +390,59 @@ func TestABoardsBytesDoNotDependOnTheBoardBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestCardsPNGShowsRender holds a cards picture written in the cards
+// palette to what Render draws: one hand with a starter and a note,
+// the show of a four-hand game with a crib, four colours, a row with
+// no starter, and words in French; every pixel within the palette's
+// rounding, and the same picture twice the same bytes.
+func TestCardsPNGShowsRender(t *testing.T) {
+	pictures := []Cards{
+		{Starter: engine.MustParseCard("QC"), Hands: []Hand{{Label: "Alice", Cards: engine.MustParseCards("5H 5D 2C 3S"), Note: "12"}}},
+		{Starter: engine.MustParseCard("5S"), Hands: []Hand{
+			{Label: "Bob · hand", Cards: engine.MustParseCards("JH 5C 5D TS"), Note: "29 points"},
+			{Label: "Alice · hand", Cards: engine.MustParseCards("AH 2H 3H 4H"), Note: "10"},
+			{Label: "Bob's crib", Cards: engine.MustParseCards("KD KC 9S 8S"), Note: "2"}}},
+		{Starter: engine.MustParseCard("7D"), FourColour: true, Hands: []Hand{
+			{Label: "Zoé · main", Cards: engine.MustParseCards("7C 8D 9H TS"), Note: "Muggins : 4 points"},
+			{Label: "Le crib de Léa", Cards: engine.MustParseCards("2D 3C 4H 6S")}}},
+		{Hands: []Hand{{Label: "Replay · hand 3", Cards: engine.MustParseCards("AS 2D 3C 4H 5S 6D")}}},
+	}
+	for _, p := range pictures {
+		encoded := p.PNG()
+		got, err := png.Decode(bytes.NewReader(encoded))
+		if err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		plain, err := png.Decode(bytes.NewReader(PNG(p.Render())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		was, _ := differentPixels(plain, p.Render())
+		if diff, total := differentPixels(got, p.Render()); diff > was+total/2000 {
+			t.Errorf("%+v: %d of %d pixels differ from what Render draws (%d in the plain encoding)", p, diff, total, was)
+		}
+		if again := p.PNG(); !bytes.Equal(again, encoded) {
+			t.Errorf("%+v: the same picture twice is different bytes", p)
+		}
+	}
+}
+
+// BenchmarkCardsPNG is a two-player show's picture (two hands and the
+// crib, beside the starter), written in the cards palette.
+func BenchmarkCardsPNG(b *testing.B) {
+	show := Cards{Starter: engine.MustParseCard("5S"), Hands: []Hand{
+		{Label: "Bob · hand", Cards: engine.MustParseCards("JH 5C 5D TS"), Note: "29 points"},
+		{Label: "Alice · hand", Cards: engine.MustParseCards("AH 2H 3H 4H"), Note: "10"},
+		{Label: "Bob's crib", Cards: engine.MustParseCards("KD KC 9S 8S"), Note: "2"}}}
+	b.Run("palette", func(b *testing.B) {
+		for b.Loop() {
+			b.SetBytes(int64(len(show.PNG())))
+		}
+	})
+	b.Run("render-and-reduce", func(b *testing.B) {
+		for b.Loop() {
+			b.SetBytes(int64(len(PNG(show.Render()))))
+		}
+	})
+}
