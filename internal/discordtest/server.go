@@ -183,7 +183,12 @@ func New() *Server {
 	mux.HandleFunc("/gateway-ws", s.serveGateway)
 	mux.HandleFunc("/gateway-ws/", s.serveGateway)
 	mux.HandleFunc("/api/v9/", s.serveREST)
-	s.http = httptest.NewServer(labelled(mux))
+	// The server's goroutines (its accept loop, and each connection's,
+	// which reads requests and writes answers around the handler) are
+	// started with the label too, and so are the fake's work.
+	pprof.Do(context.Background(), pprof.Labels("side", "discord"), func(context.Context) {
+		s.http = httptest.NewServer(labelled(mux))
+	})
 	return s
 }
 
