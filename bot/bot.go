@@ -34,6 +34,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/tournament"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/engine/ai"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -300,6 +301,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(reviewsDone)
 		b.club.Review(runCtx)
 	}()
+	// The first hand's record need not wait for its picture's palette.
+	go picture.PrepareCards()
 	b.resume(runCtx, started)
 	<-ctx.Done()
 
