@@ -142,6 +142,8 @@ type Bot struct {
 	send answer.Send
 	// gate is open while interactions over HTTP are taken (running).
 	gate intake.Gate
+	// ours is what resume leaves alone.
+	ours madeHere
 	// gatewayCtx is the context interactions from the gateway are
 	// handled in: the run's, set before the gateway connects.
 	gatewayCtx context.Context
@@ -250,8 +252,6 @@ func New(opts Options) (*Bot, error) {
 // interactions, lets those in flight finish, delivers what it can of the
 // outbox, and disconnects.
 func (b *Bot) Run(ctx context.Context) error {
-	// To the millisecond, as the store keeps a table's last change.
-	started := b.now().Truncate(time.Millisecond)
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// disconnect ends the connection to Discord: the gateway's, or, with
@@ -303,7 +303,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}()
 	// The first hand's record need not wait for its picture's palette.
 	go picture.PrepareCards()
-	b.resume(runCtx, started)
+	b.resume(runCtx)
 	<-ctx.Done()
 
 	b.log.Info("shutting down: finishing interactions in flight")
@@ -402,18 +402,18 @@ type commandBody struct {
 // bot makes itself, and table messages and hand views a crash may have
 // left behind the game. Undelivered announcements go out through the
 // outbox.
-func (b *Bot) resume(ctx context.Context, started time.Time) {
+func (b *Bot) resume(ctx context.Context) {
 	tables, err := b.store.OpenTables(ctx)
 	if err != nil {
 		b.log.Error("could not list open tables", "err", err)
 		return
 	}
 	for _, t := range tables {
-		if !t.LastActionAt.Before(started) {
-			// Changed by this run, which showed it: interactions are
-			// answered from the moment the gateway connects, before
-			// this. Shown again, a new table's message would lose
-			// what its answer said above it.
+		if b.ours.made(t.ID) {
+			// Made or changed by this run, which showed it:
+			// interactions are answered from the moment the gateway
+			// connects, before this. Shown again, a new table's
+			// message would lose what its answer said above it.
 			continue
 		}
 		// The last run may have stopped between a move and its edits:
@@ -430,6 +430,43 @@ func (b *Bot) resume(ctx context.Context, started time.Time) {
 	// next round paired now, and its message shown.
 	b.tournaments.AdvanceAll(ctx)
 	b.outbox.Wake()
+	b.ours.forget()
+}
+
+// madeHere is the tables this run has made or changed before its resume
+// is done, which the resume leaves alone. A table another process
+// changed, whatever its clock says, is resumed.
+type madeHere struct {
+	mu   sync.Mutex
+	done bool
+	ids  map[int64]bool
+}
+
+// add notes that this run made or changed table id.
+func (m *madeHere) add(id int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.done {
+		return
+	}
+	if m.ids == nil {
+		m.ids = map[int64]bool{}
+	}
+	m.ids[id] = true
+}
+
+// made reports whether this run made or changed table id.
+func (m *madeHere) made(id int64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.ids[id]
+}
+
+// forget ends the noting: the resume is done.
+func (m *madeHere) forget() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done, m.ids = true, nil
 }
 
 // advanceTable makes whatever moves the table makes by itself now, if any

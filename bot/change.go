@@ -99,6 +99,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 			return changed{seat: -1}, err
 		}
 		done.table, done.msg, done.speak, done.asker = saved, read.Message, speak, asker
+		b.ours.add(id)
 		b.lendToken(ctx, saved, c.ic)
 		if c.own {
 			b.live.Moved(saved, done.note)

@@ -94,6 +94,7 @@ func (b *Bot) cmdStart(ctx context.Context, ic *discordgo.Interaction) (reply, e
 	if err != nil {
 		return reply{}, tooMany(err, settings)
 	}
+	b.ours.add(t.ID)
 	// A new message: it has no board yet.
 	l := lang.Server(settings.Language, t.Locale)
 	r := render.Table(l, t, "")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
@@ -111,31 +112,40 @@ func TestCoachHintsAndReview(t *testing.T) {
 // checks that the next bot makes the computer's move.
 func TestComputerMovesAfterARestart(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	id, msg := soloGame(t, h, "strong")
-	people := usersOf(alice)
-	for h.table(id).State.Phase != engine.PhasePlay || h.table(id).State.Turn != 0 {
-		h.step(id, msg, people)
-	}
-	h.stopBot()
-	st, err := store.Open(context.Background(), h.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved, err := servicetest.Update(context.Background(), st, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
-		g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActPlay, Seat: 0, Card: cur.State.LegalPlays(0)[0]})
-		cur.State = g
-		return &cribbage.Change{Table: cur}, err
-	})
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := saved.Version
-	h.startBot()
-	h.eventually("the computer's move after the restart", func() bool { return h.table(id).Version > before })
-	if got := h.table(id).State; got.Phase == engine.PhasePlay && got.Turn == 1 {
-		t.Error("still waiting on the computer")
+	// The move before the restart is saved by another process: one whose
+	// clock agrees with the bot's, and one whose clock runs ahead (a
+	// replica on another machine), so the move is dated after the
+	// restarted bot's start.
+	for _, ahead := range []time.Duration{0, 3 * time.Second} {
+		t.Run(fmt.Sprint("clock ahead ", ahead), func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t)
+			id, msg := soloGame(t, h, "strong")
+			people := usersOf(alice)
+			for h.table(id).State.Phase != engine.PhasePlay || h.table(id).State.Turn != 0 {
+				h.step(id, msg, people)
+			}
+			h.stopBot()
+			st, err := store.Open(context.Background(), h.path, store.WithClock(func() time.Time { return h.fake.Now().Add(ahead) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved, err := servicetest.Update(context.Background(), st, id, "", func(cur *cribbage.Table) (*cribbage.Change, error) {
+				g, _, err := cur.State.Apply(engine.Action{Kind: engine.ActPlay, Seat: 0, Card: cur.State.LegalPlays(0)[0]})
+				cur.State = g
+				return &cribbage.Change{Table: cur}, err
+			})
+			st.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := saved.Version
+			h.startBot()
+			h.eventually("the computer's move after the restart", func() bool { return h.table(id).Version > before })
+			if got := h.table(id).State; got.Phase == engine.PhasePlay && got.Turn == 1 {
+				t.Error("still waiting on the computer")
+			}
+		})
 	}
 }
 
