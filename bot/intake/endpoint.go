@@ -48,7 +48,8 @@ type Handler func(ctx context.Context, ic *discordgo.Interaction, out Out)
 // and the request's goroutine writes it as the HTTP response and closes
 // Written once it has, or once the request is gone. A handler waits on
 // Written after sending, so whatever it does next through the
-// interaction's token comes after Discord has the answer. The zero Out
+// interaction's token comes after the answer is written (the server
+// sends it as the request's handler returns, at once). The zero Out
 // (nil channels) stands for an interaction that did not come over HTTP.
 type Out struct {
 	Body    chan<- []byte

@@ -37,9 +37,10 @@ import (
 // move costs through interaction tokens (answers, and edits through a
 // token, which Discord does not count against the bot's 50 a second) and
 // through the bot token; the process's CPU time per move (the bot's, and
-// the fake Discord's and the players' besides), and the bot's alone (its
-// share of the window's CPU profile: the fake's and the players'
-// goroutines carry the label side=discord or side=players); the 429s, of
+// the fake Discord's and the players' besides), the bot's alone, and the
+// Go runtime's (its share of the window's CPU profile: the bot's, the
+// fake's and the players' goroutines carry the label side=bot, discord or
+// players, and the garbage collector's none, whoever allocated); the 429s, of
 // bot-token requests and of answers; the edits that changed nothing
 // their message showed; and the clicks that went wrong (no answer in
 // time, an apology or a refusal), after which the player plays on from a
@@ -141,10 +142,10 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		})
 	}
 	cpu := processCPU() - cpuBefore
-	botShare := -1.0
+	var shares map[string]float64
 	if profiling {
 		pprof.StopCPUProfile()
-		botShare = unlabelledShare(b, &prof, "side")
+		shares = labelShares(b, &prof, "side")
 	}
 	reqs := h.fake.Requests()[before:]
 	edits := h.fake.Edits("")[editsBefore:]
@@ -200,8 +201,9 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	b.ReportMetric(float64(kinds["token"])/m, "token-requests/move")
 	b.ReportMetric(float64(kinds["bot"])/m, "bot-requests/move")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/m, "cpu-ms/move")
-	if botShare >= 0 {
-		b.ReportMetric(botShare*float64(cpu.Microseconds())/1000/m, "bot-cpu-ms/move")
+	if shares != nil {
+		b.ReportMetric(shares["bot"]*float64(cpu.Microseconds())/1000/m, "bot-cpu-ms/move")
+		b.ReportMetric(shares[""]*float64(cpu.Microseconds())/1000/m, "runtime-cpu-ms/move")
 	}
 	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
 	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
@@ -333,10 +335,12 @@ func drainWithin(h *harness, d time.Duration) {
 	})
 }
 
-// unlabelledShare is the share of a CPU profile's samples whose goroutine
-// had no label key: the bot's, in a benchmark whose fake Discord and
-// players label theirs.
-func unlabelledShare(b *testing.B, raw *bytes.Buffer, key string) float64 {
+// labelShares is the share of a CPU profile's samples by the value of
+// their goroutine's label key ("" for none). The benchmark's goroutines
+// carry side=bot, discord, players or benchmark; the Go runtime's own
+// (the garbage collector's marking and sweeping, for everyone's
+// allocations) carry none.
+func labelShares(b *testing.B, raw *bytes.Buffer, key string) map[string]float64 {
 	p, err := profile.Parse(raw)
 	if err != nil {
 		b.Fatalf("read the window's CPU profile: %v", err)
@@ -350,15 +354,21 @@ func unlabelledShare(b *testing.B, raw *bytes.Buffer, key string) float64 {
 	if cpu < 0 {
 		b.Fatal("the CPU profile has no cpu samples")
 	}
-	var all, bare int64
+	by := map[string]int64{}
+	var all int64
 	for _, s := range p.Sample {
+		v := ""
+		if vs := s.Label[key]; len(vs) > 0 {
+			v = vs[0]
+		}
+		by[v] += s.Value[cpu]
 		all += s.Value[cpu]
-		if len(s.Label[key]) == 0 {
-			bare += s.Value[cpu]
+	}
+	shares := map[string]float64{}
+	for v, n := range by {
+		if all > 0 {
+			shares[v] = float64(n) / float64(all)
 		}
 	}
-	if all == 0 {
-		return 0
-	}
-	return float64(bare) / float64(all)
+	return shares
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -149,6 +150,15 @@ func newHarnessWith(t testing.TB, setup func(h *harness)) *harness {
 
 // startBot opens the database and runs a bot until stopBot.
 func (h *harness) startBot() {
+	h.t.Helper()
+	// The bot's goroutines, the store's and the endpoint's carry the
+	// profiler label side=bot: a profile tells the bot's work from the
+	// fake Discord's (side=discord), the players' and the Go runtime's.
+	pprof.Do(context.Background(), pprof.Labels("side", "bot"), func(context.Context) { h.startBotLabelled() })
+}
+
+// startBotLabelled is startBot, under its label.
+func (h *harness) startBotLabelled() {
 	h.t.Helper()
 	var st *store.Store
 	var err error
