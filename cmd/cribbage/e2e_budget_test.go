@@ -46,7 +46,8 @@ import (
 // time, an apology or a refusal), after which the player plays on from a
 // fresh view. It logs the requests by kind. Run it with
 // -benchtime 1x (one run is the whole window), and -cpuprofile or
-// -memprofile for where the time goes. BENCH_HUMAN_STAGGER spreads the
+// -memprofile for where the time goes (BENCH_HUMAN_PROFILE names a file
+// for the window's own CPU profile, labelled by side, instead). BENCH_HUMAN_STAGGER spreads the
 // tables' first moves over that many seconds.
 func BenchmarkHumanPace(b *testing.B) {
 	sizes := []struct{ tables, perChannel int }{{100, 5}, {900, 1}}
@@ -145,6 +146,11 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	var shares map[string]float64
 	if profiling {
 		pprof.StopCPUProfile()
+		if path := os.Getenv("BENCH_HUMAN_PROFILE"); path != "" {
+			if err := os.WriteFile(path, prof.Bytes(), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 		shares = labelShares(b, &prof, "side")
 	}
 	reqs := h.fake.Requests()[before:]
