@@ -433,42 +433,6 @@ func (b *Bot) resume(ctx context.Context) {
 	b.ours.forget()
 }
 
-// madeHere is the tables this run has made or changed before its resume
-// is done, which the resume leaves alone. A table another process
-// changed, whatever its clock says, is resumed.
-type madeHere struct {
-	mu   sync.Mutex
-	done bool
-	ids  map[int64]bool
-}
-
-// add notes that this run made or changed table id.
-func (m *madeHere) add(id int64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.done {
-		return
-	}
-	if m.ids == nil {
-		m.ids = map[int64]bool{}
-	}
-	m.ids[id] = true
-}
-
-// made reports whether this run made or changed table id.
-func (m *madeHere) made(id int64) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.ids[id]
-}
-
-// forget ends the noting: the resume is done.
-func (m *madeHere) forget() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.done, m.ids = true, nil
-}
-
 // advanceTable makes whatever moves the table makes by itself now, if any
 // (cribbage.Continue), and shows them.
 func (b *Bot) advanceTable(ctx context.Context, id int64) (*cribbage.Table, error) {

@@ -244,6 +244,42 @@ func (b *Bot) env() cribbage.Env {
 	return cribbage.Env{Now: b.now(), Seeds: b.seeds, Computers: b.opts.Computers}
 }
 
+// madeHere is the tables this run has made or changed before its resume
+// is done, which the resume leaves alone. A table another process
+// changed, whatever its clock says, is resumed.
+type madeHere struct {
+	mu   sync.Mutex
+	done bool
+	ids  map[int64]bool
+}
+
+// add notes that this run made or changed table id.
+func (m *madeHere) add(id int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.done {
+		return
+	}
+	if m.ids == nil {
+		m.ids = map[int64]bool{}
+	}
+	m.ids[id] = true
+}
+
+// made reports whether this run made or changed table id.
+func (m *madeHere) made(id int64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.ids[id]
+}
+
+// forget ends the noting: the resume is done.
+func (m *madeHere) forget() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done, m.ids = true, nil
+}
+
 // keyLocks is a lock per key that lives only while someone holds or waits
 // for it, so the map stays as small as what is in use. The bot keeps one
 // per table, so clicks on a table queue instead of racing (the store's
