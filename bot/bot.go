@@ -140,7 +140,8 @@ type Bot struct {
 	// send answers an interaction (answer.New): made once, for every
 	// interaction, however it arrived.
 	send answer.Send
-	// gate is open while interactions over HTTP are taken (running).
+	// gate is open while the bot serves: readiness, and interactions
+	// over HTTP.
 	gate intake.Gate
 	// ours is what resume leaves alone.
 	ours madeHere

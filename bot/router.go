@@ -131,27 +131,20 @@ func (b *Bot) enter() bool {
 // leave marks a handler done.
 func (b *Bot) leave() { b.inflight.Done() }
 
-// Serving reports whether the bot takes interactions: it has connected
-// and registered its commands, and is not shutting down. Readiness
-// follows it, so a load balancer sends nothing the bot would refuse.
+// Serving reports whether the bot takes interactions: it has connected,
+// and is not shutting down. Readiness follows it, and so does the
+// Interactions Endpoint (both look at the gate), so a load balancer sends
+// nothing the bot would refuse.
 func (b *Bot) Serving() bool {
-	_, ok := b.running()
+	_, ok := b.gate.Taking()
 	return ok
 }
 
-// running returns the run's context once the bot serves, and false before
-// that or while it shuts down.
-func (b *Bot) running() (context.Context, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.runCtx, b.runCtx != nil && !b.stopping()
-}
-
 // stopping reports whether the shutdown has begun: Run's context has
-// ended, even if Run has not yet woken to set closing. Readiness turns off
-// the moment that context ends, and the interactions endpoint must refuse
-// from the same moment, not from whenever the scheduler runs Run again.
-// b.mu must be held.
+// ended, even if Run has not yet woken to set closing. An interaction
+// from the gateway is refused from that moment, as the gate refuses one
+// over HTTP, not from whenever the scheduler runs Run again. b.mu must be
+// held.
 func (b *Bot) stopping() bool {
 	return b.closing || (b.stop != nil && b.stop.Err() != nil)
 }

@@ -14,6 +14,7 @@ func TestShutdownBeginsWithRunsContext(t *testing.T) {
 	stop, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b := &Bot{runCtx: context.Background(), stop: stop}
+	b.gate.Open(b.runCtx, stop)
 	if !b.Serving() {
 		t.Fatal("a running bot is not serving")
 	}
