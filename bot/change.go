@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/place"
 	"github.com/cribbage-bot/cribbage/bot/render"
@@ -68,9 +69,9 @@ type changed struct {
 // table (and seat -1) when decide made no change.
 func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error) {
 	defer b.locks.lock(id)()
-	interactionID, locale := "", ""
+	interactionID := ""
 	if c.ic != nil {
-		interactionID, locale = c.ic.ID, string(c.ic.Locale)
+		interactionID = c.ic.ID
 	}
 	for attempt := 1; ; attempt++ {
 		// One read: the table, its message and its server's settings. A
@@ -80,7 +81,7 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		speak, asker := lang.Readers(read.Settings.Language, read.Table.Locale, locale)
+		speak, asker := command.Readers(c.ic, read.Settings.Language, read.Table.Locale)
 		done, ch, err := b.decide(speak, read.Table, read.Message.ThreadID, c)
 		if err != nil || ch == nil {
 			return changed{seat: -1}, err

@@ -75,6 +75,18 @@ func Lang(ic *discordgo.Interaction) lang.Lang {
 	return lang.User(string(ic.Locale))
 }
 
+// Readers are the languages of a change to a table that ic asks for (nil
+// for the bot's own changes): its table's channel reads the story
+// (lang.Server of the server's setting and the locale the table keeps),
+// and ic's user the answer (Lang).
+func Readers(ic *discordgo.Interaction, setting, tableLocale string) (channel, user lang.Lang) {
+	channel, user = lang.Server(setting, tableLocale), lang.English
+	if ic != nil {
+		user = Lang(ic)
+	}
+	return channel, user
+}
+
 // GuildLocale is the server's locale as Discord sends it, or "" outside
 // a server. What the server's channels see speaks its admins' setting
 // first (lang.Server).

@@ -238,14 +238,6 @@ func Server(setting, guildLocale string) Lang {
 	return User(guildLocale)
 }
 
-// Readers are the languages of a change's two readers: the channel of
-// its table, which reads its story (Server of the server's setting and
-// the place's locale), and the person who asked for it, who reads the
-// answer (User of their locale).
-func Readers(setting, placeLocale, userLocale string) (channel, user Lang) {
-	return Server(setting, placeLocale), User(userLocale)
-}
-
 // T returns message id with its placeholders filled from args, pairs of
 // a name and its value: T("table.title", "ID", 7).
 func (l Lang) T(id string, args ...any) string {
