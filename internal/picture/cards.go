@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cribbage-bot/cribbage/engine"
+	"golang.org/x/image/font"
 )
 
 // Hand is one row of a cards picture: a label, its cards, and a note on
@@ -92,28 +93,54 @@ func (p Cards) Render() *image.RGBA {
 	label, note := face(boldFont(), 24), face(regularFont(), 22)
 	defer label.Close()
 	defer note.Close()
+	p.layOut(
+		func(top float64, hand Hand) { drawWords(cv, label, note, w, top+wordsBaseline, hand) },
+		func(x, y float64, c engine.Card) { cv.sprite(x, y, cardFace(c, p.FourColour)) },
+		func(x, y float64) { drawPlus(cv, label, x, y) })
+	return cv.img
+}
+
+// layOut walks a cards picture, each hand's row in turn: its words, with
+// the row's top at top; each card's face, its top left at x, y; and
+// before the starter, which follows as a card, the plus sign, where the
+// starter's left edge is x. Render and PNG draw what it says where.
+func (p Cards) layOut(words func(top float64, hand Hand), card func(x, y float64, c engine.Card), plus func(x, y float64)) {
 	y := cardsMargin
 	for _, hand := range p.Hands {
-		right := float64(w) - cardsMargin
-		if hand.Note != "" {
-			cv.textRight(note, right, y+26, feltSoft, hand.Note)
-			right -= textWidth(note, hand.Note) + 16
-		}
-		cv.text(label, cardsMargin, y+26, feltText, fit(label, hand.Label, right-cardsMargin))
+		words(y, hand)
 		y += labelHeight
 		x := cardsMargin
 		for _, c := range hand.Cards {
-			cv.sprite(x, y, cardFace(c, p.FourColour))
+			card(x, y, c)
 			x += cardW + cardGap
 		}
 		if p.Starter != engine.NoCard {
 			x += starterGap - cardGap
-			cv.textCentre(label, x-starterGap/2, y+cardH/2+9, feltSoft, "+")
-			cv.sprite(x, y, cardFace(p.Starter, p.FourColour))
+			plus(x, y)
+			card(x, y, p.Starter)
 		}
 		y += cardH + rowGapCards
 	}
-	return cv.img
+}
+
+// wordsBaseline is where a row's words stand below its top.
+const wordsBaseline = 26
+
+// drawWords writes a hand's label on the left and its note on the
+// right, their baseline at y, on a picture w wide.
+func drawWords(cv *canvas, label, note font.Face, w int, y float64, hand Hand) {
+	right := float64(w) - cardsMargin
+	if hand.Note != "" {
+		cv.textRight(note, right, y, feltSoft, hand.Note)
+		right -= textWidth(note, hand.Note) + 16
+	}
+	cv.text(label, cardsMargin, y, feltText, fit(label, hand.Label, right-cardsMargin))
+}
+
+// drawPlus writes the plus sign before a starter whose left edge is at
+// x, its row of cards at y.
+func drawPlus(cv *canvas, label font.Face, x, y float64) {
+	cv.textCentre(label, x-starterGap/2, y+cardH/2+9, feltSoft, "+")
 }
 
 // felts caches the empty felt of each size a picture has had.

@@ -139,47 +139,31 @@ func (p Cards) PNG() []byte {
 	cp := cardsPal()
 	pix := make([]uint8, w*h)
 	copy(pix, indexedFelt(w, h).pix)
-	// The words are drawn on a strip of the felt as wide as the picture
-	// and reduced; the strip is reused row after row.
+	// A row's words are drawn on a strip of the felt as wide as the
+	// picture, and reduced; the strip is reused row after row.
 	feltImg := emptyFelt(w, h)
 	label, note := face(boldFont(), 24), face(regularFont(), 22)
 	defer label.Close()
 	defer note.Close()
 	strip := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, int(labelHeight)))}
-	words := func(y float64, draw func(cv *canvas)) {
-		top := int(y)
-		copy(strip.img.Pix, feltImg.Pix[top*feltImg.Stride:(top+int(labelHeight))*feltImg.Stride])
-		draw(strip)
-		cp.reduceInto(pix, w, strip.img, 0, top)
-	}
-	y := cardsMargin
-	for _, hand := range p.Hands {
-		words(y, func(cv *canvas) {
-			right := float64(w) - cardsMargin
-			if hand.Note != "" {
-				cv.textRight(note, right, 26, feltSoft, hand.Note)
-				right -= textWidth(note, hand.Note) + 16
-			}
-			cv.text(label, cardsMargin, 26, feltText, fit(label, hand.Label, right-cardsMargin))
-		})
-		y += labelHeight
-		x := cardsMargin
-		for _, c := range hand.Cards {
+	p.layOut(
+		func(top float64, hand Hand) {
+			row := int(top)
+			copy(strip.img.Pix, feltImg.Pix[row*feltImg.Stride:(row+int(labelHeight))*feltImg.Stride])
+			drawWords(strip, label, note, w, wordsBaseline, hand)
+			cp.reduceInto(pix, w, strip.img, 0, row)
+		},
+		func(x, y float64, c engine.Card) {
 			indexedFace(c, p.FourColour).put(pix, w, int(math.Round(x)), int(math.Round(y)))
-			x += cardW + cardGap
-		}
-		if p.Starter != engine.NoCard {
-			x += starterGap - cardGap
-			// The plus sign, in a box on the felt between the last card's
-			// shadow and the starter.
+		},
+		func(x, y float64) {
+			// The plus sign, drawn in a box on the felt between the last
+			// card's shadow and the starter.
 			box := image.Rect(int(x-starterGap+cardGap), int(y), int(x), int(y+cardH))
 			sign := &canvas{img: image.NewRGBA(image.Rect(0, 0, box.Dx(), box.Dy()))}
 			draw.Draw(sign.img, sign.img.Rect, feltImg, box.Min, draw.Src)
-			sign.textCentre(label, x-starterGap/2-float64(box.Min.X), cardH/2+9, feltSoft, "+")
+			drawPlus(sign, label, x-float64(box.Min.X), y-float64(box.Min.Y))
 			cp.reduceInto(pix, w, sign.img, box.Min.X, box.Min.Y)
-			indexedFace(p.Starter, p.FourColour).put(pix, w, int(math.Round(x)), int(math.Round(y)))
-		}
-		y += cardH + rowGapCards
-	}
+		})
 	return encode(&image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: cp.pal})
 }
