@@ -114,6 +114,15 @@ func (r *rig) queue(n int) {
 // cribbageOptions are a two-player table's.
 func cribbageOptions() engine.Options { return engine.Options{Players: 2, Target: 121} }
 
+// drain makes n of s's passes as the sender makes them, the clock
+// moving on between them by the moment a busy bucket holds a table.
+func (r *rig) drain(s *Sender, n int) {
+	for range n {
+		s.Drain(context.Background())
+		r.clock.Advance(rest.BusyRetry)
+	}
+}
+
 // posted counts the messages in the channel.
 func (r *rig) posted() int { return len(r.fake.ChannelMessages(channel)) }
 
@@ -135,10 +144,7 @@ func TestPostsKeepAChannelsLimitOnTheClock(t *testing.T) {
 	r := newRig(t)
 	r.queue(7)
 	s := r.sender("a")
-	for range 20 { // passes, as the sender makes them; a busy bucket holds a table for a moment
-		s.Drain(context.Background())
-		r.clock.Advance(rest.BusyRetry)
-	}
+	r.drain(s, 20)
 	if got := r.posted(); got != 5 {
 		t.Fatalf("%d posted in the first window, want 5", got)
 	}
@@ -147,10 +153,7 @@ func TestPostsKeepAChannelsLimitOnTheClock(t *testing.T) {
 		t.Errorf("held until %v (%v from now), want the window's end", next, next.Sub(r.clock.Now()))
 	}
 	r.clock.Advance(5 * time.Second)
-	for range 5 {
-		s.Drain(context.Background())
-		r.clock.Advance(rest.BusyRetry)
-	}
+	r.drain(s, 5)
 	if got := r.posted(); got != 7 || r.pending() != 0 {
 		t.Errorf("%d posted, %d pending after the window, want 7 and 0", got, r.pending())
 	}
@@ -366,10 +369,7 @@ func TestPassesReadOnlyWhatIsNew(t *testing.T) {
 	r.queue(7)
 	c := &claimCounter{Store: r.store}
 	s := New(Options{Store: c, Owner: "a", Now: r.clock.Now, Deliver: r.post})
-	for range 20 {
-		s.Drain(context.Background())
-		r.clock.Advance(rest.BusyRetry)
-	}
+	r.drain(s, 20)
 	if got := r.posted(); got != 5 {
 		t.Fatalf("%d posted in the first window, want 5", got)
 	}
@@ -386,10 +386,7 @@ func TestPassesReadOnlyWhatIsNew(t *testing.T) {
 	}
 	c.mu.Unlock()
 	r.clock.Advance(5 * time.Second)
-	for range 5 {
-		s.Drain(context.Background())
-		r.clock.Advance(rest.BusyRetry)
-	}
+	r.drain(s, 5)
 	if got := r.posted(); got != 8 || r.pending() != 0 {
 		t.Errorf("%d posted, %d pending after the window, want 8 and 0", got, r.pending())
 	}
