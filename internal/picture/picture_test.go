@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"hash/adler32"
 	"image"
 	"image/png"
@@ -328,25 +329,10 @@ func TestBoardPNGShowsRender(t *testing.T) {
 			Words: BoardWords{Wins: "gagne", DoubleSkunk: "double skunk", SkunkLine: "ligne de skunk", DoubleSkunkLine: "ligne du double skunk"}},
 	}
 	for _, b := range boards {
-		encoded := b.PNG()
-		got, err := png.Decode(bytes.NewReader(encoded))
-		if err != nil {
-			t.Fatalf("%+v: %v", b, err)
-		}
 		// The plain encoding reduces the whole picture to 256 colours;
 		// the banded one the track and a sample board, so a few rare
 		// shades of antialiasing may round differently.
-		plain, err := png.Decode(bytes.NewReader(PNG(b.Render())))
-		if err != nil {
-			t.Fatal(err)
-		}
-		was, _ := differentPixels(plain, b.Render())
-		if diff, total := differentPixels(got, b.Render()); diff > was+total/5000 {
-			t.Errorf("%+v: %d of %d pixels differ from what Render draws (%d in the plain encoding)", b, diff, total, was)
-		}
-		if again := b.PNG(); !bytes.Equal(again, encoded) {
-			t.Errorf("%+v: the same board twice is different bytes", b)
-		}
+		encoded := pngShowsRender(t, fmt.Sprintf("%+v", b), b.PNG, b.Render(), 5000)
 		if len(encoded) >= 40<<10 {
 			t.Errorf("%+v: the board is %d KB", b, len(encoded)>>10)
 		}
@@ -409,23 +395,33 @@ func TestCardsPNGShowsRender(t *testing.T) {
 		{Hands: []Hand{{Label: "Replay · hand 3", Cards: engine.MustParseCards("AS 2D 3C 4H 5S 6D")}}},
 	}
 	for _, p := range pictures {
-		encoded := p.PNG()
-		got, err := png.Decode(bytes.NewReader(encoded))
-		if err != nil {
-			t.Fatalf("%+v: %v", p, err)
-		}
-		plain, err := png.Decode(bytes.NewReader(PNG(p.Render())))
-		if err != nil {
-			t.Fatal(err)
-		}
-		was, _ := differentPixels(plain, p.Render())
-		if diff, total := differentPixels(got, p.Render()); diff > was+total/2000 {
-			t.Errorf("%+v: %d of %d pixels differ from what Render draws (%d in the plain encoding)", p, diff, total, was)
-		}
-		if again := p.PNG(); !bytes.Equal(again, encoded) {
-			t.Errorf("%+v: the same picture twice is different bytes", p)
-		}
+		pngShowsRender(t, fmt.Sprintf("%+v", p), p.PNG, p.Render(), 2000)
 	}
+}
+
+// pngShowsRender checks that a picture's own PNG encoding, encode, shows
+// what Render drew, rendered: no more pixels differ from it than in the
+// plain encoding (PNG), and one in per more; and that encoding it twice
+// gives the same bytes. It returns the bytes.
+func pngShowsRender(t *testing.T, name string, encode func() []byte, rendered *image.RGBA, per int) []byte {
+	t.Helper()
+	encoded := encode()
+	got, err := png.Decode(bytes.NewReader(encoded))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	plain, err := png.Decode(bytes.NewReader(PNG(rendered)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	was, _ := differentPixels(plain, rendered)
+	if diff, total := differentPixels(got, rendered); diff > was+total/per {
+		t.Errorf("%s: %d of %d pixels differ from what Render draws (%d in the plain encoding)", name, diff, total, was)
+	}
+	if again := encode(); !bytes.Equal(again, encoded) {
+		t.Errorf("%s: the same picture twice is different bytes", name)
+	}
+	return encoded
 }
 
 // BenchmarkCardsPNG is a two-player show's picture (two hands and the
