@@ -31,12 +31,19 @@ func TestTheTableMessageIsEditedThroughALiveToken(t *testing.T) {
 	h.fake.Advance(14*time.Minute + 30*time.Second)
 	mover, _ := h.turnUser(id)
 	view := h.showHand(mover, msg, id)
-	h.click(mover, view.MessageID, firstPlayable(t, view))
+	before := h.table(id).Version
+	a := h.click(mover, view.MessageID, firstPlayable(t, view))
+	if got := h.table(id).Version; got <= before {
+		t.Fatalf("the card was not played (version %d, was %d): %s", got, before, a.Content())
+	}
 	h.drain()
 	checkCountShown(t, h, id, msg)
 	viaToken, viaBot = tableEdits(h, msg, mark)
 	if viaToken != 0 || viaBot == 0 {
 		t.Errorf("with the token about to expire: %d edits through it and %d with the bot token, want none and some", viaToken, viaBot)
+		for _, r := range h.fake.Requests()[mark:] {
+			t.Logf("since: %s %s %d", r.Route, r.Path, r.Status)
+		}
 	}
 }
 

@@ -21,14 +21,13 @@ import (
 // every refusal of a malformed request is kept as a violation.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
+	n := s.arrive()
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	var tmpl string
 	defer func() {
-		s.mu.Lock()
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), At: time.Now().Add(s.offset), Status: rec.status})
-		s.mu.Unlock()
+		s.recorded(n, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), Status: rec.status})
 	}()
 	rt, params, ok := s.contract.match(r.Method, path)
 	if !ok {

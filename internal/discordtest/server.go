@@ -98,7 +98,14 @@ type Server struct {
 	mu       sync.Mutex
 	offset   time.Duration
 	requests []Request
-	messages map[string]*Message
+	// arrived numbers the REST requests as they arrive, and unrecorded
+	// holds those not yet recorded in requests: Requests waits for the
+	// ones that arrived before it was called (settled signals each
+	// recording).
+	arrived    uint64
+	unrecorded map[uint64]bool
+	settled    *sync.Cond
+	messages   map[string]*Message
 	// files holds uploaded attachments' bytes by attachment id, and sums
 	// their SHA-256.
 	files        map[string][]byte
@@ -176,7 +183,9 @@ func New() *Server {
 		tokens:       map[string]time.Time{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		readyCh:      make(chan struct{}, 16),
+		unrecorded:   map[uint64]bool{},
 	}
+	s.settled = sync.NewCond(&s.mu)
 	_, s.signer, _ = ed25519.GenerateKey(rand.Reader)
 	s.nextID.Store(200000000000000000)
 	mux := http.NewServeMux()
@@ -240,11 +249,48 @@ func (s *Server) Advance(d time.Duration) {
 // newID returns a fresh snowflake.
 func (s *Server) newID() string { return strconv.FormatInt(s.nextID.Add(1), 10) }
 
-// Requests returns a copy of every REST request so far.
+// Requests returns a copy of every REST request so far. A request is
+// recorded once it is answered, after it took effect: Requests waits for
+// the requests that arrived before it was called, so a caller that has
+// seen a request's effect (a message edited) finds the request among them.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for upTo := s.arrived; s.unrecordedUpTo(upTo); {
+		s.settled.Wait()
+	}
 	return append([]Request(nil), s.requests...)
+}
+
+// unrecordedUpTo reports whether a request numbered up to n is still to
+// be recorded. s.mu is held.
+func (s *Server) unrecordedUpTo(n uint64) bool {
+	for k := range s.unrecorded {
+		if k <= n {
+			return true
+		}
+	}
+	return false
+}
+
+// arrive numbers a REST request as it arrives and returns its number, for
+// recorded.
+func (s *Server) arrive() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.arrived++
+	s.unrecorded[s.arrived] = true
+	return s.arrived
+}
+
+// recorded records request n, r, as answered now.
+func (s *Server) recorded(n uint64, r Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r.At = time.Now().Add(s.offset)
+	s.requests = append(s.requests, r)
+	delete(s.unrecorded, n)
+	s.settled.Broadcast()
 }
 
 // Commands returns the commands registered for a guild ("" for global).
