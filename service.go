@@ -200,6 +200,9 @@ type TournamentChange struct {
 // once, so that the store, its double and the conformance suite implement
 // the one interface without importing the bot.
 type MessageBook interface {
+	// TableToShow reads what the live surface shows of table id (ToShow),
+	// at once: ErrNotFound for no table. A pass over it reads once.
+	TableToShow(ctx context.Context, id int64) (ToShow, error)
 	// TableMessage returns what is recorded of a table's messages (the
 	// zero TableMessage but for its TableID, before any is), or
 	// ErrNotFound for no such table.
@@ -254,6 +257,17 @@ type ToChange struct {
 	Table    *Table
 	Message  TableMessage
 	Settings GuildSettings
+}
+
+// ToShow is what the live surface shows of a table, read at once: the
+// table; its message as the MessageBook keeps it; the settings of its
+// server (all unset outside one), whose language the message speaks; and
+// the open hand views recorded at it, by seat.
+type ToShow struct {
+	Table    *Table
+	Message  TableMessage
+	Settings GuildSettings
+	Views    []HandView
 }
 
 // TableMessage is what the bot knows of a table's public message on

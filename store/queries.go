@@ -205,9 +205,17 @@ func (s *Store) RecordHandViewShown(ctx context.Context, id int64, seat int, tok
 		version, sum, id, seat, tok.Token, tok.MessageID)
 }
 
+// selectHandViews reads a table's hand views, on every live pass: a
+// prepared statement.
+const selectHandViews = `SELECT seat, token, message_id, at, version, lang, shown FROM hand_views WHERE table_id = ? ORDER BY seat`
+
 // HandViews returns the hand views recorded at a table, by seat.
 func (s *Store) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seat, token, message_id, at, version, lang, shown FROM hand_views WHERE table_id = ? ORDER BY seat`, id)
+	st, err := s.db.prepared(ctx, selectHandViews)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, id)
 	if err != nil {
 		return nil, err
 	}

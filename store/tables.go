@@ -95,41 +95,70 @@ func (s *Store) Seen(ctx context.Context, interactionID string) error {
 // interaction was applied, and the server's settings, which a server
 // without any reads as unset (the defaults of guild_settings' columns).
 func (s *Store) TableToChange(ctx context.Context, id int64, interactionID string) (cribbage.ToChange, error) {
-	st, err := s.db.prepared(ctx, selectToChange)
-	if err != nil {
-		return cribbage.ToChange{}, err
-	}
-	var m cribbage.TableMessage
-	var gs cribbage.GuildSettings
-	var tokenAt, reminder, forfeit, updated int64
-	var seen int
-	extra := []any{&m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown,
-		&reminder, &forfeit, &gs.DefaultPoints, &gs.GamesChannel, &gs.MaxOpenTables, &gs.CancelRole, &gs.Language, &gs.UpdatedBy, &updated, &seen}
-	from, err := scanTable(withMore{st.QueryRowContext(ctx, interactionID, id), extra}, s.decodeState)
+	from, m, gs, seen, err := s.readWithMessage(ctx, id, interactionID)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	case errors.Is(err, cribbage.ErrNotFound):
 		// No table; but a redelivered interaction is told so first.
 		if err := s.checkInteraction(ctx, interactionID); err != nil {
 			return cribbage.ToChange{}, err
 		}
-		return cribbage.ToChange{}, cribbage.ErrNotFound
+		return cribbage.ToChange{}, err
 	case err != nil:
 		return cribbage.ToChange{}, err
-	case seen != 0:
+	case seen:
 		return cribbage.ToChange{}, cribbage.ErrDuplicate
 	}
-	if seats, ok := s.states.seats(from.ID, from.Version); ok {
-		from.Seats = seats
-	} else {
-		if err := loadSeats(ctx, s.db, []*cribbage.Table{from}); err != nil {
-			return cribbage.ToChange{}, err
-		}
-		s.states.rememberSeats(from.ID, from.Version, from.Seats)
-	}
-	m.TableID, m.EditToken.At, m.TokenOnly = from.ID, fromMillis(tokenAt), from.TokenOnly
-	gs.GuildID = from.GuildID
-	gs.ReminderAfter, gs.ForfeitAfter, gs.UpdatedAt = loadedDuration(reminder), loadedDuration(forfeit), fromMillis(updated)
 	return cribbage.ToChange{From: from, Table: from.Clone(), Message: m, Settings: gs}, nil
+}
+
+// TableToShow implements cribbage.MessageBook: the table, its message and
+// its server's settings in one query (selectToChange), and its hand views
+// in a second.
+func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
+	t, m, gs, _, err := s.readWithMessage(ctx, id, "")
+	if err != nil {
+		return cribbage.ToShow{}, err
+	}
+	views, err := s.HandViews(ctx, id)
+	if err != nil {
+		return cribbage.ToShow{}, err
+	}
+	return cribbage.ToShow{Table: t, Message: m, Settings: gs, Views: views}, nil
+}
+
+// readWithMessage reads a table with its seats, its message and its
+// server's settings in one query (selectToChange), and whether the
+// interaction (if any) was applied; ErrNotFound for no table.
+func (s *Store) readWithMessage(ctx context.Context, id int64, interactionID string) (*cribbage.Table, cribbage.TableMessage, cribbage.GuildSettings, bool, error) {
+	var m cribbage.TableMessage
+	var gs cribbage.GuildSettings
+	st, err := s.db.prepared(ctx, selectToChange)
+	if err != nil {
+		return nil, m, gs, false, err
+	}
+	var tokenAt, reminder, forfeit, updated int64
+	var seen int
+	extra := []any{&m.MessageID, &m.ThreadID, &m.Board, &m.EditToken.Token, &m.EditToken.MessageID, &tokenAt, &m.Shown,
+		&reminder, &forfeit, &gs.DefaultPoints, &gs.GamesChannel, &gs.MaxOpenTables, &gs.CancelRole, &gs.Language, &gs.UpdatedBy, &updated, &seen}
+	t, err := scanTable(withMore{st.QueryRowContext(ctx, interactionID, id), extra}, s.decodeState)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, m, gs, false, cribbage.ErrNotFound
+	case err != nil:
+		return nil, m, gs, false, err
+	}
+	if seats, ok := s.states.seats(t.ID, t.Version); ok {
+		t.Seats = seats
+	} else {
+		if err := loadSeats(ctx, s.db, []*cribbage.Table{t}); err != nil {
+			return nil, m, gs, false, err
+		}
+		s.states.rememberSeats(t.ID, t.Version, t.Seats)
+	}
+	m.TableID, m.EditToken.At, m.TokenOnly = t.ID, fromMillis(tokenAt), t.TokenOnly
+	gs.GuildID = t.GuildID
+	gs.ReminderAfter, gs.ForfeitAfter, gs.UpdatedAt = loadedDuration(reminder), loadedDuration(forfeit), fromMillis(updated)
+	return t, m, gs, seen != 0, nil
 }
 
 // selectToChange is TableToChange's query: tableColumns, then the

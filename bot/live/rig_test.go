@@ -62,26 +62,26 @@ type rig struct {
 	seeds  uint64
 	// stopping is the bot stopping: the surface's Context says so.
 	stopping atomic.Bool
-	// afterHandViews, if set, runs in a pass once it has read the hand
-	// views, before it edits any: what happens meanwhile.
-	afterHandViews atomic.Pointer[func()]
+	// afterRead, if set, runs in a pass once it has read the table and
+	// its hand views, before it edits any: what happens meanwhile.
+	afterRead atomic.Pointer[func()]
 	// afterSetMessages, if set, runs once a table message is recorded,
 	// before the call that recorded it returns.
 	afterSetMessages atomic.Pointer[func()]
 }
 
-// hookedStore is the rig's store with its afterHandViews.
+// hookedStore is the rig's store with its afterRead.
 type hookedStore struct {
 	*mock.Store
 	r *rig
 }
 
-func (h hookedStore) HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error) {
-	views, err := h.Store.HandViews(ctx, id)
-	if f := h.r.afterHandViews.Swap(nil); f != nil {
+func (h hookedStore) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
+	read, err := h.Store.TableToShow(ctx, id)
+	if f := h.r.afterRead.Swap(nil); f != nil {
 		(*f)()
 	}
-	return views, err
+	return read, err
 }
 
 func (h hookedStore) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {

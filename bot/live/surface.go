@@ -38,10 +38,8 @@ import (
 // Store is what the live surface reads of a table and reads and records
 // of its messages on Discord.
 type Store interface {
-	Table(ctx context.Context, id int64) (*cribbage.Table, error)
+	TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error)
 	TableVersion(ctx context.Context, id int64) (int64, error)
-	TableMessage(ctx context.Context, id int64) (cribbage.TableMessage, error)
-	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
 	SetMessages(ctx context.Context, id int64, messageID, threadID string) error
 	RecordBoard(ctx context.Context, id int64, key string) error
 	RecordShown(ctx context.Context, id int64, sum string) error
@@ -67,7 +65,9 @@ type Options struct {
 	After func(d time.Duration, f func())
 	Log   *slog.Logger
 	// Speak is the language of what a table's channel sees (lang.Server
-	// from the server's setting and the table's locale); English if nil.
+	// from the server's setting and the table's locale), for a table
+	// message posted outside a pass; English if nil. A pass speaks the
+	// language of the settings it read with the table (TableToShow).
 	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
@@ -834,48 +834,39 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 // livePass brings a table's message and open hand views up to the table as
 // it is now, and returns the version shown.
 func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
-	t, err := s.opts.Store.Table(ctx, table)
+	read, err := s.opts.Store.TableToShow(ctx, table)
 	if err != nil {
 		return 0, err
 	}
-	// A table without a person has no message (see showTable), so its
-	// passes, one a move at a tournament's game between computers, read
-	// none.
-	var m cribbage.TableMessage
-	if t.HasPerson() {
-		if m, err = s.opts.Store.TableMessage(ctx, table); err != nil {
-			return 0, err
-		}
-	}
+	t, m := read.Table, read.Message
 	// The hand views are edited while the table message is: the seat
 	// whose turn it is now looks at its view, and waiting for the table
 	// message's board and edit first kept it behind at 900 tables, where
 	// a player whose view did not offer the move opened another.
 	var wg sync.WaitGroup
-	var viewsErr error
 	if t.State != nil {
-		var views []cribbage.HandView
-		if views, viewsErr = s.opts.Store.HandViews(ctx, table); viewsErr == nil {
-			for _, v := range views {
-				k := seatKey{table, v.Seat}
-				if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
-					s.holds.leave(t.ID, v.Seat, t.Version, false, time.Now()) {
-					continue
-				}
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					defer func() {
-						if p := recover(); p != nil {
-							s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-						}
-					}()
-					s.showHand(ctx, t, v)
-				}()
+		for _, v := range read.Views {
+			k := seatKey{table, v.Seat}
+			if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
+				s.holds.leave(t.ID, v.Seat, t.Version, false, time.Now()) {
+				continue
 			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() {
+					if p := recover(); p != nil {
+						s.log.Error("live: panic showing a hand view", "table", table, "seat", v.Seat, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					}
+				}()
+				s.showHand(ctx, t, v)
+			}()
 		}
 	}
-	if err := s.showTable(ctx, t, m); err != nil {
+	// The message speaks the channel's language, as lang.Server has it
+	// from the settings read with the table.
+	speak := lang.Server(read.Settings.Language, t.Locale)
+	if err := s.showTable(ctx, t, m, speak); err != nil {
 		var paced *rest.Paced
 		switch {
 		case errors.As(err, &paced):
@@ -890,9 +881,6 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 		}
 	}
 	wg.Wait()
-	if viewsErr != nil {
-		return 0, viewsErr
-	}
 	if !t.Status.Open() {
 		s.ended(table)
 	}
@@ -971,7 +959,7 @@ func (s *Surface) recordViewShown(ctx context.Context, table int64, seat int, to
 // more: the answer that made it records it, and so does any click on it,
 // but an interaction's token lives 15 minutes. So a table never gets two
 // messages with live buttons.
-func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage) error {
+func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, speak lang.Lang) error {
 	if m.MessageID == "" {
 		if !t.HasPerson() {
 			// A tournament's game between computer entrants is played
@@ -988,7 +976,6 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 		}
 		return s.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
 	}
-	speak := s.speak(ctx, t)
 	r := render.Table(speak, t, m.Board)
 	newBoard := render.BoardKey(speak, t) != m.Board
 	if newBoard && t.Status == cribbage.StatusPlaying {

@@ -135,7 +135,7 @@ func TestAnEditOfTheOlderViewIsNotCountedForTheNewer(t *testing.T) {
 		r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: before.Version, View: click.SeatView(before.State, seat),
 			Token: cribbage.MessageToken{Token: newer.Token, At: at}})
 	}
-	r.afterHandViews.Store(&noted)
+	r.afterRead.Store(&noted)
 	mark := r.mark()
 	tb, note := r.move(mover)
 	r.settle()

@@ -221,6 +221,19 @@ func (s *Store) TableToChange(ctx context.Context, id int64, interactionID strin
 	return cribbage.ToChange{From: from, Table: clone(from), Message: msg, Settings: settings}, nil
 }
 
+// TableToShow implements cribbage.MessageBook.
+func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
+	read, err := s.TableToChange(ctx, id, "")
+	if err != nil {
+		return cribbage.ToShow{}, err
+	}
+	views, err := s.HandViews(ctx, id)
+	if err != nil {
+		return cribbage.ToShow{}, err
+	}
+	return cribbage.ToShow{Table: read.From, Message: read.Message, Settings: read.Settings, Views: views}, nil
+}
+
 // read returns a copy of the table a change starts from, or why there is
 // none: the interaction was applied already, or the table is missing.
 func (s *Store) read(id int64, interactionID string) (*cribbage.Table, error) {

@@ -51,6 +51,7 @@ func Run(t *testing.T, open Open) {
 		{"UpdateSavesAChange", testUpdateSavesAChange},
 		{"SaveComparesAndSwaps", testSaveComparesAndSwaps},
 		{"TableToChangeReadsWhatAChangeNeeds", testTableToChangeReadsWhatAChangeNeeds},
+		{"TableToShowReadsWhatAPassShows", testTableToShowReadsWhatAPassShows},
 		{"TableVersion", testTableVersion},
 		{"UpdateRefusesADuplicate", testUpdateRefusesADuplicate},
 		{"UpdateErrorSavesNothing", testUpdateErrorSavesNothing},

@@ -805,3 +805,52 @@ func testTableToChangeReadsWhatAChangeNeeds(t *testing.T, h *harness) {
 		t.Errorf("a table outside a server: settings %+v, message %+v; want none", got.Settings, got.Message)
 	}
 }
+
+// testTableToShowReadsWhatAPassShows: TableToShow reads the table as
+// Table does, with its message, its server's settings and its hand views
+// by seat, as the MessageBook's own reads return them.
+func testTableToShowReadsWhatAPassShows(t *testing.T, h *harness) {
+	tb := h.startGame(t, lobby("g", "a", "b"))
+	if _, err := h.s.UpdateGuildSettings(ctx, "g", func(gs *cribbage.GuildSettings) error {
+		gs.Language = "de"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.SetMessages(ctx, tb.ID, "m1", "th1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.s.RecordBoard(ctx, tb.ID, "board-1"); err != nil {
+		t.Fatal(err)
+	}
+	at := time.UnixMilli(1_700_000_000_000)
+	for _, seat := range []int{1, 0} {
+		v := cribbage.HandView{Seat: seat, Version: tb.Version, Token: cribbage.MessageToken{Token: fmt.Sprint("tok", seat), MessageID: fmt.Sprint("view", seat), At: at}, Lang: "fr", Shown: "sum"}
+		if err := h.s.RecordHandView(ctx, tb.ID, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := h.s.TableToShow(ctx, tb.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, _ := h.s.Table(ctx, tb.ID)
+	if !reflect.DeepEqual(got.Table, table) {
+		t.Errorf("table %+v, want %+v", got.Table, table)
+	}
+	msg, _ := h.s.TableMessage(ctx, tb.ID)
+	if got.Message != msg || msg.MessageID != "m1" || msg.Board != "board-1" {
+		t.Errorf("message %+v, want %+v with m1 and its board", got.Message, msg)
+	}
+	settings, _ := h.s.GuildSettings(ctx, "g")
+	if !reflect.DeepEqual(got.Settings, settings) || got.Settings.Language != "de" {
+		t.Errorf("settings %+v, want %+v", got.Settings, settings)
+	}
+	views, _ := h.s.HandViews(ctx, tb.ID)
+	if !reflect.DeepEqual(got.Views, views) || len(views) != 2 || views[0].Seat != 0 {
+		t.Errorf("views %+v, want %+v, seat 0 first", got.Views, views)
+	}
+	if _, err := h.s.TableToShow(ctx, 999); !errors.Is(err, cribbage.ErrNotFound) {
+		t.Errorf("no table: %v, want ErrNotFound", err)
+	}
+}
