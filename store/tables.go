@@ -113,15 +113,19 @@ func (s *Store) TableToChange(ctx context.Context, id int64, interactionID strin
 
 // TableToShow implements cribbage.MessageBook: the table, its message and
 // its server's settings in one query (selectToChange), and its hand views
-// in a second.
+// in a second. A table without a person has no views to read (only a
+// person opens one): a tournament's game between computers makes a pass
+// a move.
 func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
 	t, m, gs, _, err := s.readWithMessage(ctx, id, "")
 	if err != nil {
 		return cribbage.ToShow{}, err
 	}
-	views, err := s.HandViews(ctx, id)
-	if err != nil {
-		return cribbage.ToShow{}, err
+	var views []cribbage.HandView
+	if t.HasPerson() {
+		if views, err = s.HandViews(ctx, id); err != nil {
+			return cribbage.ToShow{}, err
+		}
 	}
 	return cribbage.ToShow{Table: t, Message: m, Settings: gs, Views: views}, nil
 }
