@@ -303,7 +303,14 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	} else {
 		w.WriteHeader(204)
 	}
-	p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}
+	// The answer waits for the test that sent the interaction. Nothing
+	// may block a request's handler: Requests waits for every request to
+	// be recorded, so a test that sent the interaction again and again
+	// without reading the answers would hang.
+	select {
+	case p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}:
+	default:
+	}
 }
 
 // unanswer takes back the answer of an interaction whose response was
