@@ -205,8 +205,7 @@ func (s *Store) RecordHandViewShown(ctx context.Context, id int64, seat int, tok
 		version, sum, id, seat, tok.Token, tok.MessageID)
 }
 
-// selectHandViews reads a table's hand views, on every live pass: a
-// prepared statement.
+// selectHandViews reads a table's hand views, on every live pass.
 const selectHandViews = `SELECT seat, token, message_id, at, version, lang, shown FROM hand_views WHERE table_id = ? ORDER BY seat`
 
 // HandViews returns the hand views recorded at a table, by seat.

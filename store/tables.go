@@ -113,16 +113,16 @@ func (s *Store) TableToChange(ctx context.Context, id int64, interactionID strin
 
 // TableToShow implements cribbage.MessageBook: the table, its message and
 // its server's settings in one query (selectToChange), and its hand views
-// in a second. A table without a person has no views to read (only a
-// person opens one): a tournament's game between computers makes a pass
-// a move.
+// in a second. A table without a person, or without a game yet, has no
+// views to read (only a person opens one, on a game): a tournament's game
+// between computers makes a pass a move, and a lobby one a join.
 func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
 	t, m, gs, _, err := s.readWithMessage(ctx, id, "")
 	if err != nil {
 		return cribbage.ToShow{}, err
 	}
 	var views []cribbage.HandView
-	if t.HasPerson() {
+	if t.HasPerson() && t.State != nil {
 		if views, err = s.HandViews(ctx, id); err != nil {
 			return cribbage.ToShow{}, err
 		}
@@ -150,6 +150,9 @@ func (s *Store) readWithMessage(ctx context.Context, id int64, interactionID str
 		return nil, m, gs, false, cribbage.ErrNotFound
 	case err != nil:
 		return nil, m, gs, false, err
+	case seen != 0:
+		// Applied already: the caller is told so, and reads nothing more.
+		return t, m, gs, true, nil
 	}
 	if seats, ok := s.states.seats(t.ID, t.Version); ok {
 		t.Seats = seats
@@ -162,10 +165,11 @@ func (s *Store) readWithMessage(ctx context.Context, id int64, interactionID str
 	m.TableID, m.EditToken.At, m.TokenOnly = t.ID, fromMillis(tokenAt), t.TokenOnly
 	gs.GuildID = t.GuildID
 	gs.ReminderAfter, gs.ForfeitAfter, gs.UpdatedAt = loadedDuration(reminder), loadedDuration(forfeit), fromMillis(updated)
-	return t, m, gs, seen != 0, nil
+	return t, m, gs, false, nil
 }
 
-// selectToChange is TableToChange's query: tableColumns, then the
+// selectToChange is the query of TableToChange and TableToShow:
+// tableColumns, then the
 // message's (tableMessageColumns but the two the table has), then the
 // server's settings (guildColumns but its id), then whether the
 // interaction was applied. A table outside a server joins no settings.

@@ -66,8 +66,9 @@ type Options struct {
 	Log   *slog.Logger
 	// Speak is the language of what a table's channel sees (lang.Server
 	// from the server's setting and the table's locale), for a table
-	// message posted outside a pass; English if nil. A pass speaks the
-	// language of the settings it read with the table (TableToShow).
+	// message posted outside a pass (PostTableMessage); English if nil. A
+	// pass speaks the language of the settings it read with the table
+	// (TableToShow), in its edits and in a message it posts.
 	Speak func(ctx context.Context, t *cribbage.Table) lang.Lang
 }
 
@@ -109,8 +110,9 @@ func New(o Options) *Surface {
 // at once to keep up. With 8 (BenchmarkHumanPace, 900 tables on two
 // cores) the table messages fell 4-5 s behind at the 99th percentile,
 // players opened views the bot had not brought up to date, and each open
-// was more work; with 24 they stayed within 0.4 s, nobody had to open a
-// view, and the clicks' answers were no slower within the runs' spread.
+// was more work; with 24 they stayed within 0.4 s and nobody had to open
+// a view, while the clicks' answers, waiting on the same full cores, were
+// somewhat slower on average but within the spread of the runs.
 const liveWorkers = 24
 
 // liveRetry is how long a table waits after a failed live edit before the
@@ -823,7 +825,11 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 		version, err := s.livePass(ctx, table)
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, cribbage.ErrNotFound) {
-				s.log.Warn("live: could not update a table", "table", table, "err", err)
+				// The read failed (the database busy, a connection lost):
+				// nothing was shown, so the pass is tried again rather
+				// than left for the table's next move.
+				s.log.Warn("live: could not update a table; will retry", "table", table, "err", err)
+				s.touchLater(table, liveRetry)
 			}
 			return
 		}
@@ -980,7 +986,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 			// touches the table).
 			return nil
 		}
-		return s.PostTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t))
+		return s.postTableMessage(ctx, t, m.ThreadID, render.OpenNonce(t), speak)
 	}
 	r := render.Table(speak, t, m.Board)
 	newBoard := render.BoardKey(speak, t) != m.Board
@@ -1047,7 +1053,7 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 	if !rest.NotFound(err) {
 		return err
 	}
-	return s.PostTableMessage(ctx, t, m.ThreadID, "")
+	return s.postTableMessage(ctx, t, m.ThreadID, "", speak)
 }
 
 // PostTableMessage posts a new table message in the channel, in the
@@ -1060,12 +1066,16 @@ func (s *Surface) showTable(ctx context.Context, t *cribbage.Table, m cribbage.T
 // message is recorded: a pass then shows the table as it is now, or sends
 // nothing if it is unchanged.
 func (s *Surface) PostTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string) error {
+	return s.postTableMessage(ctx, t, threadID, nonce, s.speak(ctx, t))
+}
+
+// postTableMessage is PostTableMessage in language l.
+func (s *Surface) postTableMessage(ctx context.Context, t *cribbage.Table, threadID, nonce string, l lang.Lang) error {
 	if t.TokenOnly {
 		// Not with the bot's token where only tokens reach: a table
 		// message there is an answer or a followup (bot/story).
 		return nil
 	}
-	l := s.speak(ctx, t)
 	r := render.Table(l, t, "")
 	key := render.UploadBoard(l, &r, t)
 	send := r.Send()

@@ -227,9 +227,12 @@ func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, err
 	if err != nil {
 		return cribbage.ToShow{}, err
 	}
-	views, err := s.HandViews(ctx, id)
-	if err != nil {
-		return cribbage.ToShow{}, err
+	// As the store: no views to read without a person or a game.
+	var views []cribbage.HandView
+	if t := read.From; t.HasPerson() && t.State != nil {
+		if views, err = s.HandViews(ctx, id); err != nil {
+			return cribbage.ToShow{}, err
+		}
 	}
 	return cribbage.ToShow{Table: read.From, Message: read.Message, Settings: read.Settings, Views: views}, nil
 }
