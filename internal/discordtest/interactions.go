@@ -173,6 +173,16 @@ func (s *Server) Send(ctx context.Context, i *discordgo.Interaction) (Answer, er
 	// A redelivery (Discord may send an interaction again) may be answered
 	// again; it is the bot's job to not apply it twice.
 	p.sent, p.answered = time.Now(), false
+	// Answers to an earlier sending that nobody waited for any more (its
+	// context ended first) are not this one's.
+drain:
+	for {
+		select {
+		case <-p.done:
+		default:
+			break drain
+		}
+	}
 	s.mu.Unlock()
 	endpoint := s.nextEndpoint()
 	if endpoint != "" {
@@ -304,9 +314,9 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		w.WriteHeader(204)
 	}
 	// The answer waits for the test that sent the interaction. Nothing
-	// may block a request's handler: Requests waits for every request to
-	// be recorded, so a test that sent the interaction again and again
-	// without reading the answers would hang.
+	// may block a request's handler, since Requests waits for every
+	// request to be recorded: an answer that finds the channel full (the
+	// sendings it was for gave up waiting) is dropped.
 	select {
 	case p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}:
 	default:

@@ -21,14 +21,15 @@ import (
 // every refusal of a malformed request is kept as a violation.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
-	n := s.arrive()
-	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	var tmpl string
+	var body []byte
+	n := s.arrive()
 	defer func() {
 		s.recorded(n, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), Status: rec.status})
 	}()
+	body, _ = io.ReadAll(io.LimitReader(r.Body, maxBody))
+	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
 	rt, params, ok := s.contract.match(r.Method, path)
 	if !ok {
 		s.refuse(rec, r, body, &apiError{Status: http.StatusNotFound, Code: 0, Message: "404: Not Found"})
