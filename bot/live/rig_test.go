@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -65,6 +66,9 @@ type rig struct {
 	// afterRead, if set, runs in a pass once it has read the table and
 	// its hand views, before it edits any: what happens meanwhile.
 	afterRead atomic.Pointer[func()]
+	// failReads is how many of the next reads of the table to show fail,
+	// as a busy database's would.
+	failReads atomic.Int32
 	// afterSetMessages, if set, runs once a table message is recorded,
 	// before the call that recorded it returns.
 	afterSetMessages atomic.Pointer[func()]
@@ -77,6 +81,10 @@ type hookedStore struct {
 }
 
 func (h hookedStore) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
+	if h.r.failReads.Add(-1) >= 0 {
+		return cribbage.ToShow{}, errors.New("database is locked")
+	}
+	h.r.failReads.Store(0)
 	read, err := h.Store.TableToShow(ctx, id)
 	if f := h.r.afterRead.Swap(nil); f != nil {
 		(*f)()

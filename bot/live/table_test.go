@@ -44,6 +44,31 @@ func TestAChangeIsShownOnce(t *testing.T) {
 	r.checkCalm()
 }
 
+// TestAPassWhoseReadFailedIsTriedAgain: a pass that could not read the
+// table (the database busy) shows nothing, and is tried again after
+// liveRetry, not left for the table's next move.
+func TestAPassWhoseReadFailedIsTriedAgain(t *testing.T) {
+	r := newRig(t, 2)
+	tok := r.editToken()
+	r.settle()
+
+	mark := r.mark()
+	r.failReads.Store(1)
+	r.move(r.table().State.Waiting()[0])
+	r.s.Wait(5 * time.Second)
+	if reqs := r.requests(mark); len(reqs) != 0 {
+		t.Fatalf("a pass that could not read the table made %d requests", len(reqs))
+	}
+	r.advance(liveRetry)
+	edits := through(r.requests(mark), tok)
+	if len(edits) != 1 {
+		t.Fatalf("%d edits after the retry, want 1", len(edits))
+	}
+	tb := r.table()
+	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+	r.checkCalm()
+}
+
 // TestAnExpiredTokenIsNotUsed: the table message is edited through its
 // token only while the token is usable and is the message's own; else the
 // bot token edits it, and nothing is sent with the token.
