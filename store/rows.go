@@ -71,7 +71,8 @@ func decodeJSON[T any](s string) (*T, error) {
 
 // tableColumns are read by scanTable, in its order. The columns of the
 // table's message (tableMessageColumns) are the MessageBook's, read apart
-// but by TableToChange, which reads both at once (selectToChange).
+// but by TableToChange and TableToShow, which read both at once
+// (selectWithMessage).
 const tableColumns = `id, guild_id, channel_id, host_id, players, partners, target,
 	manual_counting, muggins, computer, status, version, cut_seed, state, created_at, started_at, last_action_at, finished_at, assisted, reminded_at, forfeit_offered_at, waiting_since, rematch_id, four_colour, token_only,
 	cancelled_by, cancel_reason, match_state, challenge, rematch_offer, tournament, locale`

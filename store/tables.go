@@ -112,7 +112,7 @@ func (s *Store) TableToChange(ctx context.Context, id int64, interactionID strin
 }
 
 // TableToShow implements cribbage.MessageBook: the table, its message and
-// its server's settings in one query (selectToChange), and its hand views
+// its server's settings in one query (selectWithMessage), and its hand views
 // in a second. A table without a person, or without a game yet, has no
 // views to read (only a person opens one, on a game): a tournament's game
 // between computers makes a pass a move, and a lobby one a join.
@@ -131,12 +131,12 @@ func (s *Store) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, err
 }
 
 // readWithMessage reads a table with its seats, its message and its
-// server's settings in one query (selectToChange), and whether the
+// server's settings in one query (selectWithMessage), and whether the
 // interaction (if any) was applied; ErrNotFound for no table.
 func (s *Store) readWithMessage(ctx context.Context, id int64, interactionID string) (*cribbage.Table, cribbage.TableMessage, cribbage.GuildSettings, bool, error) {
 	var m cribbage.TableMessage
 	var gs cribbage.GuildSettings
-	st, err := s.db.prepared(ctx, selectToChange)
+	st, err := s.db.prepared(ctx, selectWithMessage)
 	if err != nil {
 		return nil, m, gs, false, err
 	}
@@ -168,12 +168,12 @@ func (s *Store) readWithMessage(ctx context.Context, id int64, interactionID str
 	return t, m, gs, false, nil
 }
 
-// selectToChange is the query of TableToChange and TableToShow:
-// tableColumns, then the
-// message's (tableMessageColumns but the two the table has), then the
-// server's settings (guildColumns but its id), then whether the
-// interaction was applied. A table outside a server joins no settings.
-var selectToChange = `SELECT ` + qualified("t.", tableColumns) + `,
+// selectWithMessage is the query of TableToChange and TableToShow:
+// tableColumns, then the message's (tableMessageColumns but the two the
+// table has), then the server's settings (guildColumns but its id), then
+// whether the interaction was applied. A table outside a server joins no
+// settings.
+var selectWithMessage = `SELECT ` + qualified("t.", tableColumns) + `,
 	t.message_id, t.thread_id, t.board, t.edit_token, t.edit_token_message, t.edit_token_at, t.shown,
 	COALESCE(g.reminder_after, -1), COALESCE(g.forfeit_after, -1), COALESCE(g.default_points, 0), COALESCE(g.games_channel, ''),
 	COALESCE(g.max_open_tables, 0), COALESCE(g.cancel_role, ''), COALESCE(g.language, ''), COALESCE(g.updated_by, ''), COALESCE(g.updated_at, 0),
