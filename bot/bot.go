@@ -234,7 +234,7 @@ func New(opts Options) (*Bot, error) {
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	b.tokens = answer.Tokens{Store: opts.Store, Live: b.live, Log: opts.Logger}
-	b.send = answer.New(s, opts.Logger)
+	b.send = answer.New(b.rest, opts.Now, opts.Logger)
 	b.followups = &story.Followups{}
 	delivery := story.New(story.Options{Store: opts.Store, REST: b.rest, Live: b.live, AppID: b.applicationID, Now: opts.Now, Followups: b.followups,
 		Speak: b.speakOrEnglish})

@@ -3,8 +3,10 @@ package answer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/command"
@@ -15,16 +17,49 @@ import (
 
 // New returns the bot's Send, made once: it answers an interaction that
 // came over HTTP in the HTTP response (out), any other through Discord's
-// interaction callback route.
-func New(s *discordgo.Session, log *slog.Logger) Send {
+// interaction callback route. Every request goes through the bot's REST
+// client (rc), with the interaction's token: discordgo's own client keeps
+// a rate-limit bucket for every URL it is given, forever, and each
+// answer's URL holds its interaction's id and token, so a bot answering
+// through it grew by a bucket a click for as long as it ran. now is the
+// bot's clock, which dates the token.
+func New(rc *rest.Client, now func() time.Time, log *slog.Logger) Send {
 	return func(ctx context.Context, ic *discordgo.Interaction, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
 		if resp == nil {
 			return ""
 		}
+		a := answering{rc: rc, log: log, ic: ic, at: now()}
 		if out.Body != nil {
-			return inHTTP(ctx, s, log, ic, out, resp, posted)
+			return a.inHTTP(ctx, out, resp, posted)
 		}
-		return byREST(ctx, s, log, ic, resp, posted)
+		return a.byREST(ctx, resp, posted)
+	}
+}
+
+// answering is one interaction being answered: its token was good at at.
+type answering struct {
+	rc  *rest.Client
+	log *slog.Logger
+	ic  *discordgo.Interaction
+	at  time.Time
+}
+
+// badGatewayTries is how many times an answer is sent when Discord's edge
+// answers 502, as discordgo's client does: the request never reached the
+// API, so sending it again cannot answer twice.
+const badGatewayTries = 3
+
+// do makes one request with the interaction's token, in bucket: again
+// after a 502.
+func (a answering) do(ctx context.Context, method, url, bucket, route string, body any, files []*discordgo.File) ([]byte, error) {
+	r := rest.Request{Method: method, URL: url, Bucket: bucket, Route: route, Body: body, Files: files, Interaction: true, TokenAt: a.at}
+	for try := 1; ; try++ {
+		raw, err := a.rc.Do(ctx, r)
+		var api *rest.APIError
+		if try < badGatewayTries && errors.As(err, &api) && api.Status == http.StatusBadGateway {
+			continue
+		}
+		return raw, err
 	}
 }
 
@@ -32,17 +67,21 @@ func New(s *discordgo.Session, log *slog.Logger) Send {
 // response that posts a message whose id is wanted asks for it in
 // Discord's answer (with_response), so the table message is known before
 // any announcement of its table can need it.
-func byREST(ctx context.Context, s *discordgo.Session, log *slog.Logger, ic *discordgo.Interaction, resp *discordgo.InteractionResponse, posted bool) string {
-	if !posted {
-		if err := s.InteractionRespond(ic, resp, discordgo.WithContext(ctx)); err != nil {
-			log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
-		}
+func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionResponse, posted bool) string {
+	endpoint := discordgo.EndpointInteractionResponse(a.ic.ID, a.ic.Token)
+	if posted {
+		endpoint += "?with_response=true"
+	}
+	var files []*discordgo.File
+	if resp.Data != nil {
+		files = resp.Data.Files
+	}
+	body, err := a.do(ctx, http.MethodPost, endpoint, rest.CallbackBucket(a.ic.ID), "POST /interactions/{interaction}/{token}/callback", *resp, files)
+	if err != nil {
+		a.log.Warn("could not answer interaction", "interaction", a.ic.ID, "err", err)
 		return ""
 	}
-	endpoint := discordgo.EndpointInteractionResponse(ic.ID, ic.Token)
-	body, err := s.RequestWithBucketID(http.MethodPost, endpoint+"?with_response=true", *resp, endpoint, discordgo.WithContext(ctx))
-	if err != nil {
-		log.Warn("could not answer interaction", "interaction", ic.ID, "err", err)
+	if !posted {
 		return ""
 	}
 	var answer struct {
@@ -53,7 +92,7 @@ func byREST(ctx context.Context, s *discordgo.Session, log *slog.Logger, ic *dis
 		} `json:"resource"`
 	}
 	if err := json.Unmarshal(body, &answer); err != nil || answer.Resource.Message.ID == "" {
-		log.Warn("Discord's answer names no message", "interaction", ic.ID, "err", err)
+		a.log.Warn("Discord's answer names no message", "interaction", a.ic.ID, "err", err)
 	}
 	return answer.Resource.Message.ID
 }
@@ -63,36 +102,41 @@ func byREST(ctx context.Context, s *discordgo.Session, log *slog.Logger, ic *dis
 // (Discord takes only JSON in it), so it is deferred and then edited in
 // through the interaction's token, which costs nothing of the bot token's
 // rate limit.
-func inHTTP(ctx context.Context, s *discordgo.Session, log *slog.Logger, ic *discordgo.Interaction, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
+func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
 	first := resp
 	if resp.Data != nil && len(resp.Data.Files) > 0 {
 		first = deferredFor(resp)
 	}
 	body, err := json.Marshal(first)
 	if err != nil {
-		log.Error("could not encode an answer", "interaction", ic.ID, "err", err)
-		apology, _ := json.Marshal(refusal.Apology(command.Lang(ic)))
+		a.log.Error("could not encode an answer", "interaction", a.ic.ID, "err", err)
+		apology, _ := json.Marshal(refusal.Apology(command.Lang(a.ic)))
 		body = []byte(`{"type":4,"data":{"content":` + string(apology) + `,"flags":64}}`)
 	}
 	out.Body <- body
 	<-out.Written
-	var m *discordgo.Message
+	var raw []byte
 	if first != resp {
-		d := resp.Data
-		m, err = editDeferred(ctx, s, ic, d)
-		if err != nil {
-			log.Warn("could not complete a deferred answer", "interaction", ic.ID, "err", err)
+		if raw, err = a.editDeferred(ctx, resp.Data); err != nil {
+			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
 			return ""
 		}
 	}
 	if !posted {
 		return ""
 	}
-	if m == nil {
-		if m, err = s.InteractionResponse(ic, discordgo.WithContext(ctx)); err != nil {
-			log.Warn("could not read the message an answer posted", "interaction", ic.ID, "err", err)
+	if raw == nil {
+		uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
+		if raw, err = a.do(ctx, http.MethodGet, uri, rest.TokenBucket(a.ic.Token), "GET /webhooks/{application}/{token}/messages/@original", nil, nil); err != nil {
+			a.log.Warn("could not read the message an answer posted", "interaction", a.ic.ID, "err", err)
 			return ""
 		}
+	}
+	var m struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.ID == "" {
+		a.log.Warn("Discord's answer names no message", "interaction", a.ic.ID, "err", err)
 	}
 	return m.ID
 }
@@ -110,29 +154,11 @@ func deferredFor(resp *discordgo.InteractionResponse) *discordgo.InteractionResp
 
 // editDeferred edits a deferred answer into d through the interaction's
 // token, with d's flags: discordgo's WebhookEdit has none, and every
-// edit of a Components V2 message must say IS_COMPONENTS_V2. It makes the
-// request discordgo's own edit makes, with the bot's body (rest.WebhookEdit).
-func editDeferred(ctx context.Context, s *discordgo.Session, ic *discordgo.Interaction, d *discordgo.InteractionResponseData) (*discordgo.Message, error) {
+// edit of a Components V2 message must say IS_COMPONENTS_V2
+// (rest.WebhookEdit). It returns Discord's answer: the message.
+func (a answering) editDeferred(ctx context.Context, d *discordgo.InteractionResponseData) ([]byte, error) {
 	body := rest.WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 		Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, Flags: d.Flags &^ discordgo.MessageFlagsEphemeral}
-	uri := discordgo.EndpointWebhookMessage(ic.AppID, ic.Token, "@original")
-	var raw []byte
-	var err error
-	if len(d.Files) > 0 {
-		contentType, multipart, merr := discordgo.MultipartBodyWithJSON(body, d.Files)
-		if merr != nil {
-			return nil, merr
-		}
-		raw, err = s.RequestRaw(http.MethodPatch, uri, contentType, multipart, uri, 0, discordgo.WithContext(ctx))
-	} else {
-		raw, err = s.RequestWithBucketID(http.MethodPatch, uri, body, discordgo.EndpointWebhookToken("", ""), discordgo.WithContext(ctx))
-	}
-	if err != nil {
-		return nil, err
-	}
-	var m discordgo.Message
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
+	return a.do(ctx, http.MethodPatch, uri, rest.TokenBucket(a.ic.Token), "PATCH /webhooks/{application}/{token}/messages/@original", body, d.Files)
 }

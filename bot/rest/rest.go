@@ -224,11 +224,16 @@ func (c *Client) rateLimited(h http.Header, body []byte) error {
 // The rate-limit buckets of the bot's requests, as Discord counts them: by
 // route and top-level resource. PostBucket is a channel's new messages,
 // EditBucket its edits with the bot token, ThreadBucket its new threads,
-// and TokenBucket the requests made with one interaction's token.
+// TokenBucket the requests made with one interaction's token, and
+// CallbackBucket an interaction's answer.
 func PostBucket(channelID string) string   { return "post " + channelID }
 func EditBucket(channelID string) string   { return "edit " + channelID }
 func ThreadBucket(channelID string) string { return "thread " + channelID }
 func TokenBucket(token string) string      { return "token " + token }
+
+// CallbackBucket is the bucket of an interaction's answer: its own, since
+// an interaction is answered once.
+func CallbackBucket(interactionID string) string { return "callback " + interactionID }
 
 // MessageCreate is a new table message with Discord's enforced nonce,
 // which discordgo's MessageSend lacks.

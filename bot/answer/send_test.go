@@ -1,0 +1,60 @@
+package answer
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+)
+
+// TestAnswerOverREST answers through the callback route with the
+// interaction's token and no bot token, sends it again when Discord's edge
+// answers 502 (it never reached the API), and reads the posted message's
+// id from Discord's answer.
+func TestAnswerOverREST(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	gateway := 1 // 502s still to answer
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, r.Method+" "+r.URL.RequestURI()+" auth="+r.Header.Get("Authorization")+" "+string(body))
+		if gateway > 0 {
+			gateway--
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"interaction":{"id":"1"},"resource":{"type":4,"message":{"id":"555"}}}`)
+	}))
+	defer srv.Close()
+	base, _ := url.Parse(srv.URL)
+	now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
+	rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Token: "secret", Limits: rest.NewLimits(now)}
+	send := New(rc, now, slog.New(slog.DiscardHandler))
+	ic := &discordgo.Interaction{ID: "1", Token: "tok-1", AppID: "9"}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "A table"}}
+	if got := send(context.Background(), ic, intake.Out{}, resp, true); got != "555" {
+		t.Errorf("posted message %q, want 555", got)
+	}
+	if len(seen) != 2 {
+		t.Fatalf("%d requests, want the answer and its one retry: %q", len(seen), seen)
+	}
+	for _, s := range seen {
+		if !strings.HasPrefix(s, "POST /api/v9/interactions/1/tok-1/callback?with_response=true auth= ") || !strings.Contains(s, `"content":"A table"`) {
+			t.Errorf("request %q, want the answer through the callback route with no bot token", s)
+		}
+	}
+}
