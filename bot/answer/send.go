@@ -28,7 +28,7 @@ func New(rc *rest.Client, now func() time.Time, log *slog.Logger) Send {
 		if resp == nil {
 			return ""
 		}
-		a := answering{rc: rc, log: log, ic: ic, at: now()}
+		a := answering{rc: rc, log: log, now: now, ic: ic, at: now()}
 		if out.Body != nil {
 			return a.inHTTP(ctx, out, resp, posted)
 		}
@@ -36,10 +36,12 @@ func New(rc *rest.Client, now func() time.Time, log *slog.Logger) Send {
 	}
 }
 
-// answering is one interaction being answered: its token was good at at.
+// answering is one interaction being answered: its token was good at at,
+// on the bot's clock (now).
 type answering struct {
 	rc  *rest.Client
 	log *slog.Logger
+	now func() time.Time
 	ic  *discordgo.Interaction
 	at  time.Time
 }
@@ -49,15 +51,34 @@ type answering struct {
 // API, so sending it again cannot answer twice.
 const badGatewayTries = 3
 
+// answerWindow is how long Discord waits for an interaction's answer.
+const answerWindow = 3 * time.Second
+
 // do makes one request with the interaction's token, in bucket: again
-// after a 502.
+// after a 502, and after the wait the limits ask for when the bucket is
+// busy (an interaction Discord delivered twice, answered twice at once),
+// for as long as Discord waits for an answer at most.
 func (a answering) do(ctx context.Context, method, url, bucket, route string, body any, files []*discordgo.File) ([]byte, error) {
 	r := rest.Request{Method: method, URL: url, Bucket: bucket, Route: route, Body: body, Files: files, Interaction: true, TokenAt: a.at}
-	for try := 1; ; try++ {
+	var waited time.Duration
+	for try := 1; ; {
 		raw, err := a.rc.Do(ctx, r)
 		var api *rest.APIError
-		if try < badGatewayTries && errors.As(err, &api) && api.Status == http.StatusBadGateway {
+		var paced *rest.Paced
+		switch {
+		case errors.As(err, &api) && api.Status == http.StatusBadGateway && try < badGatewayTries:
+			try++
 			continue
+		case errors.As(err, &paced) && waited < answerWindow:
+			d := max(paced.Until.Sub(a.now()), time.Millisecond)
+			waited += d
+			wait := time.NewTimer(d)
+			select {
+			case <-wait.C:
+				continue
+			case <-ctx.Done():
+				wait.Stop()
+			}
 		}
 		return raw, err
 	}
