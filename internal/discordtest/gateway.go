@@ -100,26 +100,38 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 }
 
 // send writes one frame; dispatches (op 0) get the next sequence number.
+// The event is encoded before the connection is taken, and the frame is
+// written around it as it is: encoding it again (WriteJSON) would only
+// check and copy it a second time.
 func (g *gateway) send(op int, t string, d any) error {
+	raw := []byte("null")
+	if d != nil {
+		var err error
+		if raw, err = json.Marshal(d); err != nil {
+			return err
+		}
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
 		return errors.New("discordtest: gateway closed")
 	}
-	f := frame{Op: op, T: t}
-	if d != nil {
-		raw, err := json.Marshal(d)
-		if err != nil {
-			return err
-		}
-		f.D = raw
-	}
+	buf := make([]byte, 0, len(raw)+64)
+	buf = append(buf, `{"op":`...)
+	buf = strconv.AppendInt(buf, int64(op), 10)
+	buf = append(buf, `,"d":`...)
+	buf = append(buf, raw...)
 	if op == 0 {
 		g.seq++
-		seq := g.seq
-		f.S = &seq
+		buf = append(buf, `,"s":`...)
+		buf = strconv.AppendInt(buf, int64(g.seq), 10)
 	}
-	return g.conn.WriteJSON(f)
+	if t != "" {
+		buf = append(buf, `,"t":`...)
+		buf = strconv.AppendQuote(buf, t)
+	}
+	buf = append(buf, '}')
+	return g.conn.WriteMessage(websocket.TextMessage, buf)
 }
 
 // close ends the connection.

@@ -324,9 +324,11 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) 
 	json.Unmarshal(body, &fields)
 	var edit discordgo.Message
 	json.Unmarshal(body, &edit)
+	// The body as plain JSON values, which the checks below walk.
+	doc := decodeObject(body)
 	s.editMu.Lock()
 	defer s.editMu.Unlock()
-	v2, e := s.v2Edit(m, fields)
+	v2, e := s.v2Edit(m, fields, doc)
 	if e != nil {
 		return Message{}, e
 	}
@@ -341,14 +343,14 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) 
 	}
 	attachments, e := s.attachmentsAfter(channelID, existing, body, files, embeds)
 	if e == nil {
-		e = v2Attachments(body, attachments)
+		e = v2AttachmentsIn(doc, attachments)
 	}
 	if e != nil {
 		return Message{}, e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.face(m)
+	before := s.faceBefore(m)
 	m.Attachments = attachments
 	if v2 {
 		m.Flags |= discordgo.MessageFlagsIsComponentsV2

@@ -145,11 +145,12 @@ func asList(v any) []any {
 	return l
 }
 
-// v2Edit checks an edit of m, whose body's fields are given, against the
+// v2Edit checks an edit of m, whose body's fields are given (and the body as
+// plain JSON values, doc), against the
 // flag's permanence: it cannot be removed, and a message edited into one
 // must clear its content and embeds. It reports whether m is V2 after it.
 // The caller holds no lock; m's fields are read under it.
-func (s *Server) v2Edit(m *Message, fields map[string]json.RawMessage) (bool, *apiError) {
+func (s *Server) v2Edit(m *Message, fields map[string]json.RawMessage, doc obj) (bool, *apiError) {
 	s.mu.Lock()
 	was := m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 	content, embeds := m.Content, len(m.Embeds)
@@ -164,8 +165,8 @@ func (s *Server) v2Edit(m *Message, fields map[string]json.RawMessage) (bool, *a
 	case was && set && !now:
 		return true, path{"flags"}.fail("MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", "The IS_COMPONENTS_V2 flag cannot be removed from a message.")
 	case was:
-		if body := decodeObject(mustJSON(fields)); body != nil {
-			return true, checkV2Legacy(body)
+		if doc != nil {
+			return true, checkV2Legacy(doc)
 		}
 		return true, nil
 	case !now:
@@ -192,15 +193,15 @@ func checkV2Legacy(body obj) *apiError {
 	return nil
 }
 
-func mustJSON(fields map[string]json.RawMessage) []byte {
-	out, _ := json.Marshal(fields)
-	return out
-}
-
 // v2Attachments checks every attachment:// the components of a body point
 // at is among the message's attachments.
 func v2Attachments(doc []byte, attachments []*discordgo.MessageAttachment) *apiError {
-	body := decodeObject(doc)
+	return v2AttachmentsIn(decodeObject(doc), attachments)
+}
+
+// v2AttachmentsIn is v2Attachments of a body already decoded (nil if it
+// was not a JSON object).
+func v2AttachmentsIn(body obj, attachments []*discordgo.MessageAttachment) *apiError {
 	if body == nil {
 		return nil
 	}
