@@ -282,7 +282,12 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 			m := s.messages[i.Message.ID]
 			s.mu.Unlock()
 			if m != nil {
-				edited, e := s.applyEdit(m, data, files, ViaAnswer)
+				// The response's data is the edit, decoded already.
+				var decoded *discordgo.Message
+				if d := resp.Data; d != nil {
+					decoded = &discordgo.Message{Content: d.Content, Embeds: d.Embeds, Components: d.Components}
+				}
+				edited, e := s.applyEdit(m, data, files, ViaAnswer, decoded)
 				if e != nil {
 					s.unanswer(id)
 					s.refuse(w, r, body, e)

@@ -295,7 +295,7 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 	if token != "" {
 		via = ViaToken
 	}
-	edited, e := s.applyEdit(m, body, files, via)
+	edited, e := s.applyEdit(m, body, files, via, nil)
 	if e != nil {
 		s.refuse(w, r, body, e)
 		return
@@ -318,12 +318,16 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // components, as discordgo sends unset fields as null) and returns a copy
 // of the message taken under the lock. Edits are applied one at a time
 // (editMu); reads of the message may come in between. The edit is
-// recorded as made via (see Edits).
-func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string) (Message, *apiError) {
+// recorded as made via (see Edits). decoded, when given, is the body
+// decoded already (an answer's data, read with the answer).
+func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, decoded *discordgo.Message) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
-	var edit discordgo.Message
-	json.Unmarshal(body, &edit)
+	edit := decoded
+	if edit == nil {
+		edit = new(discordgo.Message)
+		json.Unmarshal(body, edit)
+	}
 	// The body as plain JSON values, which the checks below walk.
 	doc := decodeObject(body)
 	s.editMu.Lock()
