@@ -52,12 +52,18 @@ func (s *Server) face(m *Message) string {
 	for _, a := range m.Attachments {
 		files = append(files, file{a.Filename, s.sums[a.ID]})
 	}
+	// The components as they were sent, when they were: the same
+	// components sent again are the same bytes.
+	var comps any = m.Components
+	if m.raw != nil {
+		comps = m.raw
+	}
 	raw, _ := json.Marshal(struct {
 		Content    string
 		Embeds     []*discordgo.MessageEmbed
-		Components []discordgo.MessageComponent
+		Components any
 		Files      []file
-	}{m.Content, m.Embeds, m.Components, files})
+	}{m.Content, m.Embeds, comps, files})
 	return string(raw)
 }
 

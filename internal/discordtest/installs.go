@@ -218,6 +218,7 @@ func (s *Server) Followups(token string) []Message {
 	var out []Message
 	for _, id := range s.order {
 		if m := s.messages[id]; m.Token == token && m.ID != original {
+			m.decode()
 			out = append(out, *m)
 		}
 	}

@@ -118,12 +118,22 @@ type wireInteraction struct {
 // and a Components V2 message's words are in them.
 type wireMessage struct {
 	*discordgo.Message
-	Components []discordgo.MessageComponent `json:"components"`
+	// Components are discordgo's, or JSON as the bot sent them.
+	Components any `json:"components"`
 }
 
 // wireOf is m as Discord sends it.
 func wireOf(m discordgo.Message) *wireMessage {
 	return &wireMessage{Message: &m, Components: m.Components}
+}
+
+// wire is a message the fake holds as Discord sends it, its components as
+// they were sent (decoded or not).
+func (m Message) wire() *wireMessage {
+	if m.raw == nil {
+		return wireOf(m.Message)
+	}
+	return &wireMessage{Message: &m.Message, Components: m.raw}
 }
 
 type wireChannel struct {

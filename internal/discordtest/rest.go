@@ -209,6 +209,7 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 		m, ok := s.nonces[channelID+"/"+nonce.Nonce]
 		var earlier Message
 		if ok {
+			m.decode()
 			earlier = *m
 		}
 		s.mu.Unlock()
@@ -218,6 +219,13 @@ func (s *Server) createMessage(channelID string, body []byte, files []upload, ep
 	}
 	var m Message
 	json.Unmarshal(body, &m.Message)
+	var sent struct {
+		Components json.RawMessage `json:"components"`
+	}
+	json.Unmarshal(body, &sent)
+	if len(sent.Components) > 0 && string(sent.Components) != "null" {
+		m.raw = sent.Components
+	}
 	attachments, e := s.attachmentsAfter(channelID, nil, body, files, m.Embeds)
 	if e == nil {
 		e = v2Attachments(body, attachments)
@@ -300,7 +308,7 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 		s.refuse(w, r, body, e)
 		return
 	}
-	writeJSON(w, 200, wireOf(edited.Message))
+	writeJSON(w, 200, edited.wire())
 }
 
 // getMessage answers a public message of a channel.
@@ -323,10 +331,16 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, decoded *discordgo.Message) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
-	edit := decoded
-	if edit == nil {
-		edit = new(discordgo.Message)
-		json.Unmarshal(body, edit)
+	// Content and embeds are read now; the components are kept as sent
+	// (Message.decode), unless they come decoded already.
+	var edit struct {
+		Content string                    `json:"content"`
+		Embeds  []*discordgo.MessageEmbed `json:"embeds"`
+	}
+	if decoded != nil {
+		edit.Content, edit.Embeds = decoded.Content, decoded.Embeds
+	} else {
+		json.Unmarshal(body, &edit)
 	}
 	// The body as plain JSON values, which the checks below walk.
 	doc := decodeObject(body)
@@ -369,7 +383,12 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, 
 		}
 	}
 	if raw, ok := fields["components"]; ok && string(raw) != "null" {
-		m.Components = edit.Components
+		m.raw = raw
+		if decoded != nil {
+			m.Components, m.lazy = decoded.Components, false
+		} else {
+			m.Components, m.lazy = nil, true
+		}
 	}
 	now := s.now()
 	m.EditedTimestamp = &now

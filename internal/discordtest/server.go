@@ -77,6 +77,25 @@ type Message struct {
 	// its content mentions that its allowed_mentions lets be pinged (edits
 	// ping nobody, nor does an ephemeral message).
 	Notified []string
+
+	// raw is the components as they were last sent, and lazy is set while
+	// Components is still to be decoded from it (decode): discordgo
+	// decodes each level of a V2 message's components twice over, the
+	// fake's costliest step under load, and most versions of a message
+	// are never read.
+	raw  json.RawMessage
+	lazy bool
+}
+
+// decode decodes m's components if they are still as they were sent. Call
+// on a message the fake holds with s.mu held.
+func (m *Message) decode() {
+	if !m.lazy {
+		return
+	}
+	var d discordgo.Message
+	json.Unmarshal(append(append([]byte(`{"components":`), m.raw...), '}'), &d)
+	m.Components, m.lazy = d.Components, false
 }
 
 // Server is the fake Discord.
@@ -312,6 +331,7 @@ func (s *Server) Message(id string) (Message, bool) {
 	if !ok {
 		return Message{}, false
 	}
+	m.decode()
 	return *m, true
 }
 
@@ -323,6 +343,7 @@ func (s *Server) ChannelMessages(channelID string) []Message {
 	var out []Message
 	for _, id := range s.order {
 		if m := s.messages[id]; m.ChannelID == channelID && !m.Ephemeral {
+			m.decode()
 			out = append(out, *m)
 		}
 	}
@@ -479,7 +500,11 @@ func (s *Server) AddChannel(id string) {
 func (s *Server) History(id string) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.edits[id])
+	versions := s.edits[id]
+	for i := range versions {
+		versions[i].decode()
+	}
+	return slices.Clone(versions)
 }
 
 // FirstShowing returns when message id first showed what shows says, at or
