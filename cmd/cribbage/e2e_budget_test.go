@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/rest"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
 	"github.com/google/pprof/profile"
 )
@@ -34,7 +35,8 @@ import (
 // (p50, p99); how far the table message was behind each move (p50, p99);
 // the hand's record in the thread behind the move that closed the hand
 // (s-story, p50 and p99, and s-story-floor-p99: the p99 no sender through
-// the bot token could beat, see storyFloor); the hand views opened per move; the requests a
+// the bot token could beat, see storyFloor; s-story-floor-own-p99 the
+// same at the bot's own budget, rest.GlobalBudget); the hand views opened per move; the requests a
 // move costs through interaction tokens (answers, and edits through a
 // token, which Discord does not count against the bot's 50 a second) and
 // through the bot token; the process's CPU time per move (the bot's, and
@@ -180,6 +182,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	m := float64(moves)
 	kinds := requestKinds(h, reqs, edits)
 	b.Logf("%d moves at %d tables in %v; requests by kind: %v", moves, len(all), elapsed.Round(time.Millisecond), kinds)
+	b.Logf("bot-token requests a second, by second of the window: %v", botTokenBySecond(reqs, start))
 	limited := h.fake.RateLimited()
 	clicks := slices.Clone(h.latencies)
 	slices.Sort(clicks)
@@ -187,6 +190,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	delays, queued := announcementDelays(b, h, ids, since)
 	slices.Sort(delays)
 	floor := storyFloor(queued, discordGlobalLimit)
+	floorOwn := storyFloor(queued, rest.GlobalBudget)
 	same := 0
 	for _, e := range edits {
 		if e.Identical && e.Via != discordtest.ViaAnswer {
@@ -206,6 +210,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		b.ReportMetric(p(delays, 99), "s-story-p99")
 		if len(floor) > 0 {
 			b.ReportMetric(p(floor, 99), "s-story-floor-p99")
+			b.ReportMetric(p(floorOwn, 99), "s-story-floor-own-p99")
 		}
 	}
 	b.ReportMetric(float64(opens)/m, "opens/move")
@@ -342,6 +347,26 @@ func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Tim
 		}
 	}
 	return delays, queued
+}
+
+// botTokenBySecond counts the requests made with the bot token in each
+// second from start: how much of its budget the story had, and used.
+func botTokenBySecond(reqs []discordtest.Request, start time.Time) []int {
+	var out []int
+	for _, r := range reqs {
+		if r.Route == "" || strings.HasSuffix(r.Route, "/callback") || strings.Contains(r.Route, "/webhooks/") {
+			continue // see requestKinds
+		}
+		sec := int(r.At.Sub(start) / time.Second)
+		if sec < 0 {
+			continue
+		}
+		for len(out) <= sec {
+			out = append(out, 0)
+		}
+		out[sec]++
+	}
+	return out
 }
 
 // discordGlobalLimit is how many requests a second Discord takes with the
