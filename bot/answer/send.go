@@ -1,9 +1,12 @@
 package answer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -36,8 +39,8 @@ func New(rc *rest.Client, now func() time.Time, log *slog.Logger) Send {
 	}
 }
 
-// answering is one interaction being answered: its token was good at at,
-// on the bot's clock (now).
+// answering is one interaction being answered, from at on the bot's clock
+// (now): moments after the interaction came, which dates its token.
 type answering struct {
 	rc  *rest.Client
 	log *slog.Logger
@@ -46,42 +49,93 @@ type answering struct {
 	at  time.Time
 }
 
-// badGatewayTries is how many times an answer is sent when Discord's edge
-// answers 502, as discordgo's client does: the request never reached the
-// API, so sending it again cannot answer twice.
+// badGatewayTries is how many times a request is sent when Discord's edge
+// answers 502. Sending again after one may meet an answer Discord applied
+// after all: the interaction callback then says 40060 (answered already),
+// and the message is as the first sending left it.
 const badGatewayTries = 3
 
-// answerWindow is how long Discord waits for an interaction's answer.
+// answerWindow is how long Discord waits for an interaction's answer; no
+// request of an answer (the callback, or completing a deferred one) waits
+// longer than that in all for a rate limit.
 const answerWindow = 3 * time.Second
 
 // do makes one request with the interaction's token, in bucket: again
-// after a 502, and after the wait the limits ask for when the bucket is
-// busy (an interaction Discord delivered twice, answered twice at once),
-// for as long as Discord waits for an answer at most.
+// after a 502, and after the wait a rate limit asks for: the limits' when
+// the bucket is busy (an interaction Discord delivered twice, answered
+// twice at once), Discord's after a 429. A request with files is sent
+// with the same bytes each time.
 func (a answering) do(ctx context.Context, method, url, bucket, route string, body any, files []*discordgo.File) ([]byte, error) {
-	r := rest.Request{Method: method, URL: url, Bucket: bucket, Route: route, Body: body, Files: files, Interaction: true, TokenAt: a.at}
+	kept, err := keepFiles(files)
+	if err != nil {
+		return nil, err
+	}
 	var waited time.Duration
 	for try := 1; ; {
+		r := rest.Request{Method: method, URL: url, Bucket: bucket, Route: route, Body: body, Files: kept.readers(), Interaction: true, TokenAt: a.at}
 		raw, err := a.rc.Do(ctx, r)
 		var api *rest.APIError
 		var paced *rest.Paced
+		var limited *rest.RateLimited
+		var d time.Duration
 		switch {
 		case errors.As(err, &api) && api.Status == http.StatusBadGateway && try < badGatewayTries:
 			try++
 			continue
-		case errors.As(err, &paced) && waited < answerWindow:
-			d := max(paced.Until.Sub(a.now()), time.Millisecond)
-			waited += d
-			wait := time.NewTimer(d)
-			select {
-			case <-wait.C:
-				continue
-			case <-ctx.Done():
-				wait.Stop()
-			}
+		case errors.As(err, &paced):
+			d = paced.Until.Sub(a.now())
+		case errors.As(err, &limited):
+			d = limited.RetryAfter
+		default:
+			return raw, err
 		}
-		return raw, err
+		if waited >= answerWindow {
+			return raw, err
+		}
+		d = min(max(d, time.Millisecond), answerWindow-waited)
+		waited += d
+		wait := time.NewTimer(d)
+		select {
+		case <-wait.C:
+		case <-ctx.Done():
+			wait.Stop()
+			return nil, ctx.Err()
+		}
 	}
+}
+
+// keptFile is a file's name, type and bytes, read once.
+type keptFile struct {
+	name, contentType string
+	data              []byte
+}
+
+type keptFiles []keptFile
+
+// keepFiles reads files once: a request's body is made from their
+// readers, which a first sending leaves empty.
+func keepFiles(files []*discordgo.File) (keptFiles, error) {
+	var out keptFiles
+	for _, f := range files {
+		data, err := io.ReadAll(f.Reader)
+		if err != nil {
+			return nil, fmt.Errorf("answer: read %s: %w", f.Name, err)
+		}
+		out = append(out, keptFile{f.Name, f.ContentType, data})
+	}
+	return out, nil
+}
+
+// readers are the files, each to be read from its start.
+func (k keptFiles) readers() []*discordgo.File {
+	if len(k) == 0 {
+		return nil
+	}
+	out := make([]*discordgo.File, len(k))
+	for i, f := range k {
+		out[i] = &discordgo.File{Name: f.name, ContentType: f.contentType, Reader: bytes.NewReader(f.data)}
+	}
+	return out
 }
 
 // byREST answers through Discord's interaction callback route. A

@@ -58,3 +58,49 @@ func TestAnswerOverREST(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerSentAgainKeepsItsFiles: an answer sent again, after a 502 or
+// after the wait a 429 asked for, uploads its picture again, whole.
+func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
+	picture := strings.Repeat("PNG", 40)
+	for _, first := range []int{http.StatusBadGateway, http.StatusTooManyRequests} {
+		t.Run(http.StatusText(first), func(t *testing.T) {
+			var mu sync.Mutex
+			var bodies []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				defer mu.Unlock()
+				bodies = append(bodies, string(body))
+				if len(bodies) == 1 {
+					if first == http.StatusTooManyRequests {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(first)
+						io.WriteString(w, `{"message":"You are being rate limited.","retry_after":0.01,"global":false}`)
+						return
+					}
+					w.WriteHeader(first)
+					return
+				}
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			defer srv.Close()
+			base, _ := url.Parse(srv.URL)
+			now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
+			rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Limits: rest.NewLimits(now)}
+			send := New(rc, now, slog.New(slog.DiscardHandler))
+			ic := &discordgo.Interaction{ID: "2", Token: "tok-2", AppID: "9"}
+			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
+				Content: "The board", Files: []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader(picture)}}}}
+			send(context.Background(), ic, intake.Out{}, resp, false)
+			if len(bodies) != 2 {
+				t.Fatalf("%d requests, want the answer and its second sending", len(bodies))
+			}
+			for i, b := range bodies {
+				if !strings.Contains(b, picture) {
+					t.Errorf("sending %d carries no whole picture: %.300q", i+1, b)
+				}
+			}
+		})
+	}
+}

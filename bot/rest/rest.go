@@ -159,7 +159,7 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 	header = resp.Header
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		return nil, c.rateLimited(resp.Header, body)
+		return nil, c.rateLimited(resp.Header, body, r.Interaction)
 	case resp.StatusCode >= 300:
 		var e struct {
 			Code    int    `json:"code"`
@@ -200,7 +200,7 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, error) {
 
 // rateLimited reads a 429: retry_after from the body (seconds, to the
 // millisecond) or Retry-After, and whether the limit is global.
-func (c *Client) rateLimited(h http.Header, body []byte) error {
+func (c *Client) rateLimited(h http.Header, body []byte, interaction bool) error {
 	var e struct {
 		RetryAfter float64 `json:"retry_after"`
 		Global     bool    `json:"global"`
@@ -215,7 +215,9 @@ func (c *Client) rateLimited(h http.Header, body []byte) error {
 	// One more millisecond: the answer rounds to the millisecond.
 	wait += time.Millisecond
 	global := e.Global || h.Get("X-RateLimit-Scope") == "global"
-	if global {
+	// A request made with an interaction's token is outside the global
+	// budget: its 429 holds back nothing made with the bot token.
+	if global && !interaction {
 		c.Limits.holdGlobal(c.Limits.now().Add(wait))
 	}
 	return &RateLimited{RetryAfter: wait, Global: global}

@@ -377,9 +377,12 @@ const discordGlobalLimit = 50
 // the times queued would have if each were sent, oldest first, the moment
 // a bot token allowed perSecond requests in any second, spent on nothing
 // else, let it go, and Discord took it at once. No sender of them all
-// through the bot token does better at the slowest: when hundreds of
-// hands end in the same seconds, this is the wait the bot token puts on
-// their records whatever the bot does.
+// through the bot token does better at the slowest; its p99 is a floor
+// near enough for s-story-p99, which counts each post of a message from
+// its own queueing (a later post a message carries waits less), and
+// which another order could trade a little of at the slowest's expense.
+// When hundreds of hands end in the same seconds, this is the wait the
+// bot token puts on their records whatever the bot does.
 func storyFloor(queued []time.Time, perSecond int) []time.Duration {
 	queued = slices.Clone(queued)
 	slices.SortFunc(queued, time.Time.Compare)

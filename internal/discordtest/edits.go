@@ -53,7 +53,9 @@ func (s *Server) face(m *Message) string {
 		files = append(files, file{a.Filename, s.sums[a.ID]})
 	}
 	// The components as they were sent, when they were: the same
-	// components sent again are the same bytes.
+	// components sent again are the same bytes, since every request the
+	// bot makes encodes discordgo's types with encoding/json. (Two bodies
+	// that differ only in key order would count as a change.)
 	var comps any = m.Components
 	if m.raw != nil {
 		comps = m.raw

@@ -128,7 +128,7 @@ func (g *gateway) send(op int, t string, d any) error {
 	}
 	if t != "" {
 		buf = append(buf, `,"t":`...)
-		buf = strconv.AppendQuote(buf, t)
+		buf = strconv.AppendQuote(buf, t) // an event's name is plain ASCII: Go's quoting is JSON's
 	}
 	buf = append(buf, '}')
 	return g.conn.WriteMessage(websocket.TextMessage, buf)

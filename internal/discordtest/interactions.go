@@ -322,7 +322,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		out := map[string]any{"interaction": map[string]any{"id": i.ID, "type": i.Type,
 			"response_message_id": messageID, "response_message_loading": false, "response_message_ephemeral": msg != nil && msg.Ephemeral}}
 		if msg != nil {
-			out["resource"] = map[string]any{"type": resp.Type, "message": wireOf(msg.Message)}
+			out["resource"] = map[string]any{"type": resp.Type, "message": msg.wire()}
 		}
 		writeJSON(w, 200, out)
 	} else {
