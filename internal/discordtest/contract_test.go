@@ -459,3 +459,34 @@ func TestMentionsNotifyAsAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestWithResponseShowsAnUpdatedMessage: an update (type 7) that leaves a
+// message's components as they were answers ?with_response=true with the
+// message as it stands, components and all, though its last edit kept
+// them as sent.
+func TestWithResponseShowsAnUpdatedMessage(t *testing.T) {
+	s := withChannel(t)
+	comps := func(label string) string {
+		return `{` + v2 + `,"components":[{"type":1,"components":[{"type":2,"style":1,"label":"` + label + `","custom_id":"/play/1"}]}]}`
+	}
+	status, posted, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", comps("5♥"))
+	if status != 200 {
+		t.Fatalf("post: %d %v", status, posted)
+	}
+	id := posted["id"].(string)
+	i := s.Prepare(&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, ChannelID: testChannel,
+		Message: &discordgo.Message{ID: id}, Data: discordgo.MessageComponentInteractionData{CustomID: "/play/1", ComponentType: discordgo.ButtonComponent}})
+	if status, out, _ := do(t, s, http.MethodPatch, "/channels/"+testChannel+"/messages/"+id, botAuth, "application/json", []byte(comps("J♣"))); status != 200 {
+		t.Fatalf("edit: %d %v", status, out)
+	}
+	s.mu.Lock()
+	s.interactions[i.ID].sent = time.Now()
+	s.mu.Unlock()
+	status, out, _ := do(t, s, http.MethodPost, "/interactions/"+i.ID+"/"+i.Token+"/callback?with_response=true", "", "application/json",
+		[]byte(`{"type":7,"data":{`+v2+`}}`))
+	res, _ := out["resource"].(map[string]any)
+	msg, _ := res["message"].(map[string]any)
+	if got := fmt.Sprint(msg["components"]); status != 200 || !strings.Contains(got, "J♣") {
+		t.Errorf("answered %d with components %s, want the message's row with J♣: %v", status, got, out)
+	}
+}
