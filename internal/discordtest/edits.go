@@ -72,20 +72,8 @@ func (s *Server) face(m *Message) string {
 // noteEdit records an edit of m, made via, whose face before it was
 // before. Call with s.mu held.
 func (s *Server) noteEdit(m *Message, via, before string, body []byte, files int) {
-	after := s.face(m)
-	s.faces[m.ID] = after
 	s.editLog = append(s.editLog, Edit{MessageID: m.ID, At: s.now(), Via: via, Body: slices.Clone(body), Files: files,
-		Identical: after == before})
-}
-
-// faceBefore is m's face before an edit: as its last edit left it, or,
-// at its first edit, as it was posted. Only edits change a message's
-// face once it is posted. Call with s.mu held.
-func (s *Server) faceBefore(m *Message) string {
-	if f, ok := s.faces[m.ID]; ok {
-		return f
-	}
-	return s.face(m)
+		Identical: s.face(m) == before})
 }
 
 // Edits returns every edit of message id, in order ("" for every

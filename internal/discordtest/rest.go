@@ -327,7 +327,9 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // of the message taken under the lock. Edits are applied one at a time
 // (editMu); reads of the message may come in between. The edit is
 // recorded as made via (see Edits). decoded, when given, is the body
-// decoded already (an answer's data, read with the answer).
+// decoded already (an answer's data, read with the answer): the message
+// keeps those components rather than decoding them again when read,
+// which at 900 tables was 3% of the process's CPU.
 func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, decoded *discordgo.Message) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
@@ -368,7 +370,7 @@ func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.faceBefore(m)
+	before := s.face(m)
 	m.Attachments = attachments
 	if v2 {
 		m.Flags |= discordgo.MessageFlagsIsComponentsV2

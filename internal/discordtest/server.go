@@ -138,9 +138,6 @@ type Server struct {
 	// edits keeps every version of each message, in order, with when it
 	// was made: tests ask when a message first showed something.
 	edits map[string][]Message
-	// faces holds each edited message's face after its last edit (see
-	// face), which the next edit compares with.
-	faces map[string]string
 	// editLog is every edit of a message, in order (see Edits).
 	editLog []Edit
 	// interactionOrder is the ids of interactions in the order prepared.
@@ -202,7 +199,6 @@ func New() *Server {
 		interactions: map[string]*pending{},
 		byToken:      map[string]*pending{},
 		edits:        map[string][]Message{},
-		faces:        map[string]string{},
 		tokens:       map[string]time.Time{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		readyCh:      make(chan struct{}, 16),
@@ -477,7 +473,6 @@ func (s *Server) DeleteMessage(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.messages, id)
-	delete(s.faces, id)
 	for i, m := range s.order {
 		if m == id {
 			s.order = append(s.order[:i], s.order[i+1:]...)
