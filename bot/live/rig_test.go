@@ -81,10 +81,11 @@ type hookedStore struct {
 }
 
 func (h hookedStore) TableToShow(ctx context.Context, id int64) (cribbage.ToShow, error) {
-	if h.r.failReads.Add(-1) >= 0 {
-		return cribbage.ToShow{}, errors.New("database is locked")
+	for n := h.r.failReads.Load(); n > 0; n = h.r.failReads.Load() {
+		if h.r.failReads.CompareAndSwap(n, n-1) {
+			return cribbage.ToShow{}, errors.New("database is locked")
+		}
 	}
-	h.r.failReads.Store(0)
 	read, err := h.Store.TableToShow(ctx, id)
 	if f := h.r.afterRead.Swap(nil); f != nil {
 		(*f)()
