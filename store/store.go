@@ -69,6 +69,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// cover those, at twice the commit time, which a burst of moves at
 	// many tables pays in queueing.
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// A write batch (see lead) runs each write in a savepoint, whose
+	// journal SQLite spills to a temporary file past 64 KiB: creating and
+	// closing that file took 0.3 s of the batches' 5.2 s in a 30-second
+	// window at 900 tables. In memory it holds the pages a batch changed.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
