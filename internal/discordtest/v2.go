@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -205,28 +206,36 @@ func v2AttachmentsIn(body obj, attachments []*discordgo.MessageAttachment) *apiE
 	if body == nil {
 		return nil
 	}
-	var walk func(v any, at path) *apiError
-	walk = func(v any, at path) *apiError {
+	// The walk builds the failing field's path only as it returns from a
+	// refusal, in reverse: every edit is walked, and most refuse nothing.
+	var walk func(v any) (back path, name string)
+	walk = func(v any) (path, string) {
 		switch x := v.(type) {
 		case obj:
 			for k, val := range x {
 				if s, ok := val.(string); ok && k == "url" {
 					if name, ok := strings.CutPrefix(s, "attachment://"); ok && attachmentByName(attachments, name) == nil {
-						return at.with(k).fail("ATTACHMENT_NOT_FOUND", "No attachment named "+name+" on the message.")
+						return path{k}, name
 					}
 				}
-				if err := walk(val, at.with(k)); err != nil {
-					return err
+				if back, name := walk(val); back != nil {
+					return append(back, k), name
 				}
 			}
 		case []any:
 			for i, val := range x {
-				if err := walk(val, at.with(strconv.Itoa(i))); err != nil {
-					return err
+				if back, name := walk(val); back != nil {
+					return append(back, strconv.Itoa(i)), name
 				}
 			}
 		}
+		return nil, ""
+	}
+	back, name := walk(body["components"])
+	if back == nil {
 		return nil
 	}
-	return walk(body["components"], path{"components"})
+	at := append(back, "components")
+	slices.Reverse(at)
+	return at.fail("ATTACHMENT_NOT_FOUND", "No attachment named "+name+" on the message.")
 }
