@@ -130,10 +130,12 @@ func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bo
 	}
 }
 
-// click presses a button of u's view and records the move.
-func (l *liveTable) click(u discordtest.User, customID string) discordtest.Answer {
+// click presses a button of u's view and records the move, made in hand
+// handNo (the hand the table was in when the player chose it: step has
+// just read the table, and a benchmark's player reads it no more than a
+// person would).
+func (l *liveTable) click(u discordtest.User, customID string, handNo int) discordtest.Answer {
 	l.h.t.Helper()
-	before := l.h.table(l.id).State
 	a := l.press(u, l.views[u.ID], customID)
 	if l.holding && (a.Response == nil || a.Response.Type != discordgo.InteractionResponseUpdateMessage || strings.Contains(a.Content(), "⚠️")) {
 		l.fail(u)
@@ -144,7 +146,7 @@ func (l *liveTable) click(u discordtest.User, customID string) discordtest.Answe
 	}
 	after := l.h.table(l.id)
 	l.moves = append(l.moves, liveMove{answered: l.h.fake.Now(), version: after.Version,
-		handOver: after.State.HandNo != before.HandNo, over: after.Status == cribbage.StatusFinished})
+		handOver: after.State.HandNo != handNo, over: after.Status == cribbage.StatusFinished})
 	return a
 }
 
@@ -177,7 +179,7 @@ func (l *liveTable) step() bool {
 			comps = a.Response.Data.Components
 		}
 		confirm, _ := button(l.h.t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
-		l.click(u, confirm.CustomID)
+		l.click(u, confirm.CustomID, g.HandNo)
 	case engine.PhasePlay:
 		u := l.people[t.Seats[g.Turn].UserID]
 		// The view shows the table as it stands when it offers a card to
@@ -193,7 +195,7 @@ func (l *liveTable) step() bool {
 			return true // failed: the next step tries again
 		}
 		b, _ := button(l.h.t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
-		l.click(u, b.CustomID)
+		l.click(u, b.CustomID, g.HandNo)
 	default:
 		l.h.t.Fatalf("phase %v at a table counted automatically", g.Phase)
 	}
@@ -344,7 +346,7 @@ func TestAPlayIsOneClick(t *testing.T) {
 	}
 	b, _ := button(t, m.Components, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/play/") && !b.Disabled })
 	before := h.table(id).Version
-	l.click(other, b.CustomID)
+	l.click(other, b.CustomID, g.HandNo)
 	if got := len(h.fake.Interactions()) - clicks; got != 1 || h.table(id).Version == before {
 		t.Errorf("the play took %d clicks; version %d → %d", got, before, h.table(id).Version)
 	}
@@ -500,7 +502,7 @@ func TestAnotherDiscardKeepsYourChoice(t *testing.T) {
 	})
 	comps = h.click(alice, view.MessageID, b.CustomID).Response.Data.Components
 	confirm, _ := button(t, comps, func(b discordgo.Button) bool { return strings.HasPrefix(b.CustomID, "/discard/") })
-	l.click(alice, confirm.CustomID)
+	l.click(alice, confirm.CustomID, h.table(id).State.HandNo)
 	if h.table(id).State.Phase != engine.PhasePlay {
 		t.Fatalf("the discard did not go through: %v", h.table(id).State.Phase)
 	}

@@ -620,7 +620,7 @@ func TestReviewBothThrowAtOnce(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s's current view offers no card:\n%s", u.Name, m.Text())
 			}
-			l.click(u, b.CustomID)
+			l.click(u, b.CustomID, g.HandNo)
 			continue
 		} else if g.Phase != engine.PhaseDiscard {
 			t.Fatalf("phase %v", g.Phase)
