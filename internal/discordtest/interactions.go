@@ -397,9 +397,8 @@ func (s *Server) tokenChannel(token string) string {
 	return ""
 }
 
-// decodeResponse reads an interaction response. Components are interfaces,
-// which only discordgo.Message knows how to unmarshal, so the data is read
-// through one.
+// decodeResponse reads an interaction response: its data in one pass, and
+// the components in it with decodeComponents.
 func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 	var raw struct {
 		Type discordgo.InteractionResponseType `json:"type"`
@@ -412,20 +411,24 @@ func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 	if len(raw.Data) == 0 || string(raw.Data) == "null" {
 		return resp, nil
 	}
-	var m discordgo.Message
-	if err := json.Unmarshal(raw.Data, &m); err != nil {
-		return nil, err
-	}
-	var extra struct {
+	var data struct {
+		Content         string                                      `json:"content"`
+		Embeds          []*discordgo.MessageEmbed                   `json:"embeds"`
+		Components      json.RawMessage                             `json:"components"`
+		Flags           discordgo.MessageFlags                      `json:"flags"`
 		CustomID        string                                      `json:"custom_id"`
 		Title           string                                      `json:"title"`
 		Choices         []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
 		AllowedMentions *discordgo.MessageAllowedMentions           `json:"allowed_mentions"`
 	}
-	if err := json.Unmarshal(raw.Data, &extra); err != nil {
+	if err := json.Unmarshal(raw.Data, &data); err != nil {
 		return nil, err
 	}
-	resp.Data = &discordgo.InteractionResponseData{Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags,
-		CustomID: extra.CustomID, Title: extra.Title, Choices: extra.Choices, AllowedMentions: extra.AllowedMentions}
+	components, err := decodeComponents(data.Components)
+	if err != nil {
+		return nil, err
+	}
+	resp.Data = &discordgo.InteractionResponseData{Content: data.Content, Embeds: data.Embeds, Components: components, Flags: data.Flags,
+		CustomID: data.CustomID, Title: data.Title, Choices: data.Choices, AllowedMentions: data.AllowedMentions}
 	return resp, nil
 }

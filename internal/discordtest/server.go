@@ -93,9 +93,8 @@ func (m *Message) decode() {
 	if !m.lazy {
 		return
 	}
-	var d discordgo.Message
-	json.Unmarshal(append(append([]byte(`{"components":`), m.raw...), '}'), &d)
-	m.Components, m.lazy = d.Components, false
+	m.Components, _ = decodeComponents(m.raw)
+	m.lazy = false
 }
 
 // Server is the fake Discord.

@@ -1,0 +1,139 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// discordgoComponents decodes components as discordgo does, in a message.
+func discordgoComponents(raw []byte) ([]discordgo.MessageComponent, error) {
+	var m discordgo.Message
+	if len(raw) == 0 {
+		raw = []byte("null")
+	}
+	err := json.Unmarshal(append(append([]byte(`{"components":`), raw...), '}'), &m)
+	return m.Components, err
+}
+
+// componentsCorpus is component lists the fake reads: every kind
+// discordgo knows, nested as V2 nests them, and the edge cases of its
+// decoding (no list, an empty one, nulls where discordgo refuses them).
+func componentsCorpus(t testing.TB) []string {
+	colour, minimum, divider := 0x2e7d32, 1, true
+	spacing := discordgo.SeparatorSpacingSizeLarge
+	caption := "the board"
+	all := []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: "**Your hand** · 8♠"},
+		discordgo.Container{ID: 7, AccentColor: &colour, Spoiler: true, Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "Count: 11"},
+			discordgo.ActionsRow{ID: 3, Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: "8♦", Style: discordgo.PrimaryButton, CustomID: "/play/7/x/8D"},
+				discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, Disabled: true, Emoji: &discordgo.ComponentEmoji{Name: "💡"}, CustomID: "/hint/7"},
+				discordgo.Button{Label: "Rules", Style: discordgo.LinkButton, URL: "https://example.com/rules"},
+			}},
+			discordgo.Section{ID: 4, Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "a"}},
+				Accessory: discordgo.Thumbnail{Media: discordgo.UnfurledMediaItem{URL: "attachment://board.png"}, Description: &caption}},
+			discordgo.Section{Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "b"}},
+				Accessory: discordgo.Button{Label: "Join", Style: discordgo.SuccessButton, CustomID: "/join/7"}},
+			discordgo.MediaGallery{ID: 5, Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: "attachment://show.png"}, Description: &caption, Spoiler: true}}},
+			discordgo.FileComponent{File: discordgo.UnfurledMediaItem{URL: "attachment://game.txt"}, Spoiler: true},
+			discordgo.Separator{Divider: &divider, Spacing: &spacing},
+			discordgo.Separator{},
+		}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			MenuType: discordgo.StringSelectMenu, CustomID: "/pick/7", Placeholder: "Choose", MinValues: &minimum, MaxValues: 2,
+			Options: []discordgo.SelectMenuOption{{Label: "5♥", Value: "5H", Description: "five", Emoji: &discordgo.ComponentEmoji{Name: "♥️"}, Default: true}},
+		}}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			MenuType: discordgo.ChannelSelectMenu, CustomID: "/where", ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText},
+			DefaultValues: []discordgo.SelectMenuDefaultValue{{ID: "1", Type: discordgo.SelectMenuDefaultValueChannel}},
+		}}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{CustomID: "/why", Label: "Why", Style: discordgo.TextInputParagraph,
+			Placeholder: "say", Value: "v", Required: true, MinLength: 1, MaxLength: 100}}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Style: discordgo.PremiumButton, SKUID: "9"}}},
+	}
+	sent, err := json.Marshal(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{
+		string(sent),
+		"", "null", "[]",
+		`[{"type":1}]`, `[{"type":1,"components":null}]`, `[{"type":17,"components":[]}]`,
+		`[{"type":9,"components":[{"type":10,"content":"x"}]}]`,
+		`[{"type":9,"components":[],"accessory":null}]`,
+		`[{"type":9,"components":[],"accessory":{"type":99}}]`,
+		`[null]`, `[{"type":99}]`, `[{"type":1,"components":[{"type":0}]}]`,
+		`[{"type":2,"label":"x","components":"not a list"}]`,
+		`[{"type":2,"style":-1}]`, `[{"type":2,"Custom_ID":"mixed case"}]`,
+		`[{"type":10,"content":"a","id":3}]`,
+		`{"type":1}`, `[`,
+	}
+}
+
+// TestComponentsDecodeAsDiscordgoDoes holds decodeComponents to
+// discordgo's own decoding: the same values, or an error where it errs.
+func TestComponentsDecodeAsDiscordgoDoes(t *testing.T) {
+	for _, raw := range componentsCorpus(t) {
+		sameAsDiscordgo(t, []byte(raw))
+	}
+}
+
+// sameAsDiscordgo fails t if decodeComponents reads raw otherwise than
+// discordgo.
+func sameAsDiscordgo(t *testing.T, raw []byte) {
+	t.Helper()
+	want, wantErr := discordgoComponents(raw)
+	got, err := decodeComponents(raw)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("%s: error %v, discordgo's %v", raw, err, wantErr)
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Fatalf("%s:\ndecoded %#v\n  (%s)\ndiscordgo %#v\n  (%s)", raw, got, g, want, w)
+	}
+}
+
+// FuzzDecodeComponents reads whatever a message's components may be (the
+// bot's bodies are untrusted input to the fake) as discordgo does.
+func FuzzDecodeComponents(f *testing.F) {
+	for _, raw := range componentsCorpus(f) {
+		f.Add([]byte(raw))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		sameAsDiscordgo(t, raw)
+	})
+}
+
+// BenchmarkDecodeComponents is a hand view's components, decoded as the
+// fake decodes every answer's.
+func BenchmarkDecodeComponents(b *testing.B) {
+	colour := 29362
+	row := func(ids ...string) discordgo.ActionsRow {
+		var r discordgo.ActionsRow
+		for _, id := range ids {
+			r.Components = append(r.Components, discordgo.Button{Label: id, Style: discordgo.PrimaryButton, CustomID: "/play/7/x/" + id})
+		}
+		return r
+	}
+	raw, _ := json.Marshal([]discordgo.MessageComponent{discordgo.Container{AccentColor: &colour, Components: []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: "**Your hand** · table 7 · hand 1\nStarter: **8♠**\nCount: **11** — 6♥ 5♣\n**Your turn** — choose a card."},
+		row("8D", "9H", "QC"), row("refresh", "hint"),
+	}}})
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) ([]discordgo.MessageComponent, error)
+	}{{"fake", decodeComponents}, {"discordgo", discordgoComponents}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.decode(raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
