@@ -3,6 +3,7 @@ package discordtest
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -71,6 +72,16 @@ func componentsCorpus(t testing.TB) []string {
 		`[{"type":2,"style":-1}]`, `[{"type":2,"Custom_ID":"mixed case"}]`,
 		`[{"type":10,"content":"a","id":3}]`,
 		`{"type":1}`, `[`,
+		// A key twice: discordgo builds each list and accessory anew, and
+		// refuses a bad one wherever it appears.
+		`[{"type":1,"components":[{"type":2,"label":"a","custom_id":"x"}],"components":[{"type":2}]}]`,
+		`[{"type":1,"components":[{"type":2,"label":"a","custom_id":"x"}],"Components":[{"type":2}]}]`,
+		`[{"type":17,"components":[{"type":9,"components":[],"accessory":{"type":2}}],"components":[{"type":9,"components":[]}]}]`,
+		`[{"type":17,"components":[{"type":11,"spoiler":true}],"components":[{"type":11}]}]`,
+		`[{"type":1,"components":[null],"components":[]}]`,
+		`[{"type":17,"components":[{"type":99}],"components":[]}]`,
+		`[{"type":9,"components":[],"accessory":null,"accessory":{"type":2}}]`,
+		`[{"type":2,"emoji":{"name":"x","id":"1"},"emoji":{"name":"y"}}]`,
 	}
 }
 
@@ -136,4 +147,35 @@ func BenchmarkDecodeComponents(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWireComponentReadsEveryField: every field a kind of component has
+// in discordgo has a field of the same JSON name in wireComponent, so
+// that a discordgo that grows one fails here rather than the fake
+// dropping it.
+func TestWireComponentReadsEveryField(t *testing.T) {
+	names := map[string]bool{}
+	wire := reflect.TypeFor[wireComponent]()
+	for i := range wire.NumField() {
+		names[jsonName(wire.Field(i))] = true
+	}
+	for _, kind := range []any{discordgo.ActionsRow{}, discordgo.Button{}, discordgo.SelectMenu{}, discordgo.TextInput{},
+		discordgo.Section{}, discordgo.TextDisplay{}, discordgo.Thumbnail{}, discordgo.MediaGallery{},
+		discordgo.FileComponent{}, discordgo.Separator{}, discordgo.Container{}} {
+		k := reflect.TypeOf(kind)
+		for i := range k.NumField() {
+			if name := jsonName(k.Field(i)); name != "-" && !names[name] {
+				t.Errorf("%s's %s (%q) is not read by wireComponent", k.Name(), k.Field(i).Name, name)
+			}
+		}
+	}
+}
+
+// jsonName is the key encoding/json reads a field from.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }

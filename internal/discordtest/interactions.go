@@ -398,7 +398,9 @@ func (s *Server) tokenChannel(token string) string {
 }
 
 // decodeResponse reads an interaction response: its data in one pass, and
-// the components in it with decodeComponents.
+// the components in it with decodeComponents. It reads only the fields the
+// fake keeps; the schema check (Server.SkipSchemaCheck aside) refuses a
+// wrong type in the others.
 func decodeResponse(body []byte) (*discordgo.InteractionResponse, error) {
 	var raw struct {
 		Type discordgo.InteractionResponseType `json:"type"`
