@@ -90,7 +90,7 @@ func (l *wireList) UnmarshalJSON(raw []byte) error {
 
 // wireAccessory is a section's accessory, built as wireList builds a
 // component: a null one refused, as discordgo refuses it.
-type wireAccessory struct{ discordgo.MessageComponent }
+type wireAccessory struct{ c discordgo.MessageComponent }
 
 func (a *wireAccessory) UnmarshalJSON(raw []byte) error {
 	var w wireComponent
@@ -98,7 +98,7 @@ func (a *wireAccessory) UnmarshalJSON(raw []byte) error {
 		return err
 	}
 	c, err := w.component()
-	a.MessageComponent = c
+	a.c = c
 	return err
 }
 
@@ -118,11 +118,18 @@ func decodeComponents(raw []byte) ([]discordgo.MessageComponent, error) {
 	if err := json.Unmarshal(raw, &l); err == nil {
 		return l, nil
 	}
-	var m discordgo.Message
-	if err := json.Unmarshal(append(append([]byte(`{"components":`), raw...), '}'), &m); err != nil {
-		return nil, err
+	return discordgoComponents(raw)
+}
+
+// discordgoComponents decodes components (a JSON array, null, or nothing)
+// the way discordgo does, in a message.
+func discordgoComponents(raw []byte) ([]discordgo.MessageComponent, error) {
+	if len(raw) == 0 {
+		raw = []byte("null")
 	}
-	return m.Components, nil
+	var m discordgo.Message
+	err := json.Unmarshal(append(append([]byte(`{"components":`), raw...), '}'), &m)
+	return m.Components, err
 }
 
 // list is a row's, a section's or a container's components: discordgo
@@ -151,7 +158,7 @@ func (w *wireComponent) component() (discordgo.MessageComponent, error) {
 		return &discordgo.TextInput{CustomID: w.CustomID, Label: w.Label, Style: discordgo.TextInputStyle(w.Style),
 			Placeholder: w.Placeholder, Value: w.Value, Required: w.Required, MinLength: w.MinLength, MaxLength: w.MaxLength, ID: w.ID}, nil
 	case discordgo.SectionComponent:
-		return &discordgo.Section{ID: w.ID, Components: w.Components.list(), Accessory: w.Accessory.MessageComponent}, nil
+		return &discordgo.Section{ID: w.ID, Components: w.Components.list(), Accessory: w.Accessory.c}, nil
 	case discordgo.TextDisplayComponent:
 		return &discordgo.TextDisplay{Content: w.Content}, nil
 	case discordgo.ThumbnailComponent:

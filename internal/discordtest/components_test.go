@@ -9,16 +9,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// discordgoComponents decodes components as discordgo does, in a message.
-func discordgoComponents(raw []byte) ([]discordgo.MessageComponent, error) {
-	var m discordgo.Message
-	if len(raw) == 0 {
-		raw = []byte("null")
-	}
-	err := json.Unmarshal(append(append([]byte(`{"components":`), raw...), '}'), &m)
-	return m.Components, err
-}
-
 // componentsCorpus is component lists the fake reads: every kind
 // discordgo knows, nested as V2 nests them, and the edge cases of its
 // decoding (no list, an empty one, nulls where discordgo refuses them).

@@ -329,7 +329,8 @@ func (s *Server) getMessage(w http.ResponseWriter, channelID, id string) {
 // recorded as made via (see Edits). decoded, when given, is the body
 // decoded already (an answer's data, read with the answer): the message
 // keeps those components rather than decoding them again when read,
-// which at 900 tables was 3% of the process's CPU.
+// which at 900 tables was 3% of the process's CPU with discordgo's
+// decoding (before decodeComponents, which takes half the time).
 func (s *Server) applyEdit(m *Message, body []byte, files []upload, via string, decoded *discordgo.Message) (Message, *apiError) {
 	var fields map[string]json.RawMessage
 	json.Unmarshal(body, &fields)
