@@ -37,9 +37,9 @@ import (
 // (s-story, p50 and p99; s-story-floor-p99, about the p99 no sender
 // through the bot token could beat, see storyFloor, and
 // s-story-floor-own-p99, the same at the bot's own budget); the hand
-// views opened per move; the requests a move costs through interaction tokens (answers, and edits through a
-// token, which Discord does not count against the bot's 50 a second) and
-// through the bot token; the process's CPU time per move (the bot's, and
+// views opened per move; the requests a move costs through interaction
+// tokens (answers, and edits through a token, which Discord does not
+// count against the bot's 50 a second) and through the bot token; the process's CPU time per move (the bot's, and
 // the fake Discord's and the players' besides), the bot's alone, and the
 // Go runtime's (its share of the window's CPU profile: the bot's, the
 // fake's and the players' goroutines carry the label side=bot, discord or

@@ -131,9 +131,8 @@ func (l *liveTable) view(u discordtest.User, want func(m discordtest.Message) bo
 }
 
 // click presses a button of u's view and records the move, made in hand
-// handNo (the hand the table was in when the player chose it: step has
-// just read the table, and a benchmark's player reads it no more than a
-// person would).
+// handNo: the hand the table was in when the caller read it to choose the
+// move, which saves the benchmark's players a read of the table a move.
 func (l *liveTable) click(u discordtest.User, customID string, handNo int) discordtest.Answer {
 	l.h.t.Helper()
 	a := l.press(u, l.views[u.ID], customID)
