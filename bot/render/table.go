@@ -83,11 +83,14 @@ func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
 	return d
 }
 
+// componentsOrEmpty are the components a body sends: an empty list for
+// none, since a body without them would keep the message's, and each
+// wired, to be marshalled in one pass.
 func (r Message) componentsOrEmpty() []discordgo.MessageComponent {
 	if r.Components == nil {
 		return []discordgo.MessageComponent{}
 	}
-	return r.Components
+	return wire(r.Components)
 }
 
 // WaitingFor says whom the game waits on and for what, in l.

@@ -1,0 +1,304 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// wireCorpus is every kind of component, in the shapes the bot sends and
+// in the ones it does not: zero values, nil lists and pointers, ids, and
+// strings encoding/json escapes.
+func wireCorpus() []discordgo.MessageComponent {
+	colour, zero := 0x72b2, 0
+	divider, no := true, false
+	spacing := discordgo.SeparatorSpacingSizeLarge
+	desc, empty := "a <b> & \"c\"", ""
+	one := 1
+	awkward := []string{"", "plain", "8♦ Q♣ 10♥", "<b>&amp;</b>", "quote \" and \\ back", "line\nbreak\ttab\rcr\bbs\ffeed\x00\x1f",
+		"sep \u2028 para \u2029", "bad \xff utf8 \xe2\x82", "emoji 💡🃏", "del \x7f", "\u00e9t\u00e9"}
+	var cs []discordgo.MessageComponent
+	for _, s := range awkward {
+		cs = append(cs,
+			discordgo.Button{Label: s, CustomID: s, URL: s, SKUID: s, Emoji: &discordgo.ComponentEmoji{Name: s, ID: s}},
+			discordgo.TextDisplay{Content: s},
+			discordgo.Thumbnail{Media: discordgo.UnfurledMediaItem{URL: s}, Description: &s},
+		)
+	}
+	cs = append(cs,
+		discordgo.Button{},
+		discordgo.Button{Style: discordgo.DangerButton, Disabled: true, ID: 9, Emoji: &discordgo.ComponentEmoji{}},
+		discordgo.Button{Emoji: &discordgo.ComponentEmoji{Animated: true}},
+		discordgo.Button{Emoji: &discordgo.ComponentEmoji{ID: "123", Animated: true}},
+		&discordgo.Button{Label: "pointer", Style: discordgo.LinkButton, URL: "https://example.com/?a=1&b=2"},
+		(*discordgo.Button)(nil),
+		discordgo.ActionsRow{},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{}, ID: 3},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "a"}, nil, &discordgo.Button{Label: "b"}}},
+		&discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{CustomID: "menu", MinValues: &one, Options: []discordgo.SelectMenuOption{{Label: "x", Value: "y"}}}}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{CustomID: "points", Label: "Points", Style: discordgo.TextInputShort}}},
+		(*discordgo.ActionsRow)(nil),
+		discordgo.TextDisplay{},
+		(*discordgo.TextDisplay)(nil),
+		&discordgo.TextDisplay{Content: "pointer"},
+		discordgo.Container{},
+		discordgo.Container{ID: 4, AccentColor: &colour, Spoiler: true, Components: []discordgo.MessageComponent{}},
+		discordgo.Container{AccentColor: &zero},
+		&discordgo.Container{Components: []discordgo.MessageComponent{
+			discordgo.TextDisplay{Content: "**Your hand**"},
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "8♦", CustomID: "/play/7/wuvd7g/8D"}}},
+			discordgo.Separator{Divider: &no},
+			discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Media: discordgo.UnfurledMediaItem{URL: "attachment://board.png"}}}},
+			discordgo.Section{Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "a"}}, Accessory: discordgo.Thumbnail{}},
+		}},
+		(*discordgo.Container)(nil),
+		discordgo.Section{},
+		discordgo.Section{ID: 2, Components: []discordgo.MessageComponent{}, Accessory: &discordgo.Button{Label: "go"}},
+		(*discordgo.Section)(nil),
+		discordgo.Thumbnail{},
+		discordgo.Thumbnail{ID: 5, Description: &empty, Spoiler: true},
+		(*discordgo.Thumbnail)(nil),
+		discordgo.MediaGallery{},
+		discordgo.MediaGallery{ID: 6, Items: []discordgo.MediaGalleryItem{}},
+		discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{Description: &desc, Spoiler: true}, {}}},
+		(*discordgo.MediaGallery)(nil),
+		discordgo.FileComponent{},
+		discordgo.FileComponent{ID: 7, File: discordgo.UnfurledMediaItem{URL: "attachment://game.txt"}, Spoiler: true},
+		(*discordgo.FileComponent)(nil),
+		discordgo.Separator{},
+		discordgo.Separator{ID: 8},
+		discordgo.Separator{Divider: &divider},
+		discordgo.Separator{Spacing: &spacing},
+		discordgo.Separator{ID: 1, Divider: &no, Spacing: &spacing},
+		(*discordgo.Separator)(nil),
+		discordgo.SelectMenu{MenuType: discordgo.UserSelectMenu, Placeholder: "<who>"},
+		wired{discordgo.TextDisplay{Content: "wired twice"}},
+	)
+	return cs
+}
+
+// TestWiredMarshalsAsDiscordgo holds wired to discordgo's bytes for every
+// component of the corpus, alone, in a list and inside a message's body.
+func TestWiredMarshalsAsDiscordgo(t *testing.T) {
+	cs := wireCorpus()
+	for i, c := range cs {
+		want, werr := json.Marshal(c)
+		got, gerr := json.Marshal(wired{c})
+		if (werr == nil) != (gerr == nil) || !bytes.Equal(got, want) {
+			t.Errorf("component %d (%T):\n got %s (%v)\nwant %s (%v)", i, c, got, gerr, want, werr)
+		}
+	}
+	// In a list, a nil pointer is left out: discordgo's MarshalJSON panics
+	// on one there, where wired writes null as it does for one alone.
+	cs = slices.DeleteFunc(cs, func(c discordgo.MessageComponent) bool {
+		v := reflect.ValueOf(c)
+		return v.Kind() == reflect.Pointer && v.IsNil()
+	})
+	want, err := json.Marshal(&discordgo.MessageSend{Components: cs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(&discordgo.MessageSend{Components: wire(cs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("a body of the whole corpus:\n got %s\nwant %s", got, want)
+	}
+	if wire(nil) != nil {
+		t.Error("wire(nil) is not nil: a body would send [] where it sent null")
+	}
+}
+
+// TestMessageBodiesAreWired checks that every body a Message makes sends
+// its components wired, so none of them takes discordgo's slow path.
+func TestMessageBodiesAreWired(t *testing.T) {
+	r := Message{V2: true, Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "a"}, discordgo.ActionsRow{}}}
+	bodies := map[string][]discordgo.MessageComponent{
+		"Send":     r.Send().Components,
+		"Edit":     *r.Edit("c", "m").Components,
+		"Response": r.Response(true).Components,
+	}
+	for name, cs := range bodies {
+		if len(cs) != len(r.Components) {
+			t.Errorf("%s has %d components, want %d", name, len(cs), len(r.Components))
+		}
+		for i, c := range cs {
+			if _, ok := c.(wired); !ok {
+				t.Errorf("%s's component %d is a %T, not wired", name, i, c)
+			}
+		}
+	}
+}
+
+// TestWiredKnowsEveryField fails when a discordgo upgrade gives a
+// component wired writes itself a field wired does not know: its JSON
+// would be missing from what the bot sends.
+func TestWiredKnowsEveryField(t *testing.T) {
+	known := map[reflect.Type][]string{
+		reflect.TypeFor[discordgo.ActionsRow]():        {"components", "id"},
+		reflect.TypeFor[discordgo.Button]():            {"label", "style", "disabled", "emoji", "url", "custom_id", "sku_id", "id"},
+		reflect.TypeFor[discordgo.ComponentEmoji]():    {"name", "id", "animated"},
+		reflect.TypeFor[discordgo.TextDisplay]():       {"content"},
+		reflect.TypeFor[discordgo.Container]():         {"id", "accent_color", "spoiler", "components"},
+		reflect.TypeFor[discordgo.Section]():           {"id", "components", "accessory"},
+		reflect.TypeFor[discordgo.Thumbnail]():         {"id", "media", "description", "spoiler"},
+		reflect.TypeFor[discordgo.MediaGallery]():      {"id", "items"},
+		reflect.TypeFor[discordgo.MediaGalleryItem]():  {"media", "description", "spoiler"},
+		reflect.TypeFor[discordgo.FileComponent]():     {"id", "file", "spoiler"},
+		reflect.TypeFor[discordgo.Separator]():         {"id", "divider", "spacing"},
+		reflect.TypeFor[discordgo.UnfurledMediaItem](): {"url"},
+	}
+	for typ, fields := range known {
+		var got []string
+		for f := range typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			got = append(got, name)
+		}
+		if !slices.Equal(got, fields) {
+			t.Errorf("discordgo's %s has the fields %q; wired writes %q", typ, got, fields)
+		}
+	}
+}
+
+// FuzzWired builds component trees from the fuzzer's bytes and strings
+// and holds wired to discordgo's bytes for each.
+func FuzzWired(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, "8♦", "<&>")
+	f.Add([]byte{9, 9, 0, 1, 1, 2, 255, 128}, "line\n\u2028", "\xff")
+	f.Add([]byte{3, 7, 7, 7, 2, 0, 4}, "", "💡")
+	f.Fuzz(func(t *testing.T, shape []byte, s1, s2 string) {
+		g := &treeGen{shape: shape, strs: []string{s1, s2, s1 + s2}}
+		c := g.component(0)
+		want, werr := json.Marshal(c)
+		got, gerr := json.Marshal(wired{c})
+		if (werr == nil) != (gerr == nil) || !bytes.Equal(got, want) {
+			t.Fatalf("%#v:\n got %s (%v)\nwant %s (%v)", c, got, gerr, want, werr)
+		}
+	})
+}
+
+// treeGen makes a component tree from bytes, each byte choosing the next
+// kind, field or string.
+type treeGen struct {
+	shape []byte
+	at    int
+	strs  []string
+}
+
+func (g *treeGen) next() int {
+	if g.at >= len(g.shape) {
+		return 0
+	}
+	g.at++
+	return int(g.shape[g.at-1])
+}
+
+func (g *treeGen) str() string { return g.strs[g.next()%len(g.strs)] }
+
+func (g *treeGen) strPtr() *string {
+	if g.next()%2 == 0 {
+		return nil
+	}
+	s := g.str()
+	return &s
+}
+
+func (g *treeGen) list(depth int) []discordgo.MessageComponent {
+	n := g.next() % 5
+	if n == 4 {
+		return nil
+	}
+	cs := make([]discordgo.MessageComponent, n)
+	for i := range cs {
+		cs[i] = g.component(depth + 1)
+	}
+	return cs
+}
+
+func (g *treeGen) component(depth int) discordgo.MessageComponent {
+	kind := g.next() % 12
+	if depth > 3 && kind <= 2 {
+		kind = 4 // deep enough: a leaf
+	}
+	id := g.next() % 3
+	switch kind {
+	case 0:
+		return discordgo.Container{ID: id, Spoiler: id == 1, Components: g.list(depth)}
+	case 1:
+		colour := g.next() << 8
+		return &discordgo.Container{AccentColor: &colour, Components: g.list(depth)}
+	case 2:
+		return discordgo.ActionsRow{ID: id, Components: g.list(depth)}
+	case 3:
+		return discordgo.Section{ID: id, Components: g.list(depth + 3), Accessory: g.component(depth + 4)}
+	case 4:
+		b := discordgo.Button{Label: g.str(), Style: discordgo.ButtonStyle(g.next() % 6), Disabled: id == 2, CustomID: g.str(), ID: id}
+		if g.next()%2 == 1 {
+			b.Emoji = &discordgo.ComponentEmoji{Name: g.str(), Animated: id == 1}
+		}
+		if g.next()%3 == 0 {
+			b.URL, b.SKUID = g.str(), g.str()
+		}
+		return b
+	case 5:
+		return discordgo.TextDisplay{Content: g.str()}
+	case 6:
+		return discordgo.Thumbnail{ID: id, Media: discordgo.UnfurledMediaItem{URL: g.str()}, Description: g.strPtr(), Spoiler: id == 2}
+	case 7:
+		items := make([]discordgo.MediaGalleryItem, g.next()%3)
+		for i := range items {
+			items[i] = discordgo.MediaGalleryItem{Media: discordgo.UnfurledMediaItem{URL: g.str()}, Description: g.strPtr(), Spoiler: g.next()%2 == 0}
+		}
+		return discordgo.MediaGallery{ID: id, Items: items}
+	case 8:
+		return discordgo.FileComponent{ID: id, File: discordgo.UnfurledMediaItem{URL: g.str()}, Spoiler: id == 1}
+	case 9:
+		s := discordgo.Separator{ID: id}
+		if v := g.next() % 3; v > 0 {
+			d := v == 2
+			s.Divider = &d
+		}
+		if v := g.next() % 3; v > 0 {
+			sp := discordgo.SeparatorSpacingSize(v)
+			s.Spacing = &sp
+		}
+		return s
+	case 10:
+		return discordgo.SelectMenu{CustomID: g.str(), Placeholder: g.str()}
+	}
+	return nil
+}
+
+// BenchmarkWired is a hand view's components marshalled, wired and as
+// discordgo does.
+func BenchmarkWired(b *testing.B) {
+	play := func(label, id string) discordgo.MessageComponent {
+		return discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: "/play/7/wuvd7g/" + id}
+	}
+	colour := 0x72b2
+	view := []discordgo.MessageComponent{discordgo.Container{AccentColor: &colour, Components: []discordgo.MessageComponent{
+		discordgo.TextDisplay{Content: "**Your hand** · table 7 · hand 1 · Ann deals · Ann 0 · Bob 0\nStarter: **8♠**\nCount: **11** — 6♥ 5♣\nYou have played 6♥.\n**Your turn** — choose a card."},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{play("8♦", "8D"), play("9♥", "9H"), play("Q♣", "QC")}},
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: "/refresh/7"},
+			discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, CustomID: "/hint/7/wuvd7g", Emoji: &discordgo.ComponentEmoji{Name: "💡"}}}},
+	}}}
+	for _, run := range []struct {
+		name string
+		cs   []discordgo.MessageComponent
+	}{{"wired", wire(view)}, {"discordgo", view}} {
+		b.Run(run.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := json.Marshal(&discordgo.WebhookEdit{Components: &run.cs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
