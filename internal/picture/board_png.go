@@ -118,8 +118,8 @@ func bucketColour(k uint16) (r, g, b, a uint32) {
 
 // encode writes img, the track drawn over, as a PNG: the bands whose rows
 // are the track's as compressed once, the others reduced and compressed
-// now.
-func (tp *trackPNG) encode(img, track *image.RGBA) []byte {
+// now. It returns the PNG and the changed bands' numbers.
+func (tp *trackPNG) encode(img, track *image.RGBA) ([]byte, []int) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	z := deflaters.Get().(*deflater)
 	defer deflaters.Put(z)
@@ -127,6 +127,7 @@ func (tp *trackPNG) encode(img, track *image.RGBA) []byte {
 	idat.Grow(32 << 10)
 	idat.Write([]byte{0x78, 0x01}) // zlib: deflate, a 32 KB window, fastest
 	var sum uint32 = 1
+	var changed []int
 	raw := make([]byte, 0, bandRows*(w+1))
 	for i, band := range tp.bands {
 		top := i * bandRows
@@ -136,23 +137,11 @@ func (tp *trackPNG) encode(img, track *image.RGBA) []byte {
 			sum = adler32Combine(sum, band.adler, rows*(w+1))
 			continue
 		}
+		changed = append(changed, i)
 		raw = raw[:0]
 		for y := top; y < top+rows; y++ {
 			raw = append(raw, 0)
-			row, was := img.Pix[y*img.Stride:(y+1)*img.Stride], track.Pix[y*track.Stride:(y+1)*track.Stride]
-			idx := tp.pix[y*w : (y+1)*w]
-			if bytes.Equal(row, was) {
-				raw = append(raw, idx...)
-				continue
-			}
-			for x := range w {
-				p := row[4*x : 4*x+4 : 4*x+4]
-				if binary.LittleEndian.Uint32(p) == binary.LittleEndian.Uint32(was[4*x:4*x+4]) {
-					raw = append(raw, idx[x])
-				} else {
-					raw = append(raw, tp.index[bucket(p)])
-				}
-			}
+			raw = tp.reduceRow(raw, img.Pix[y*img.Stride:(y+1)*img.Stride], track.Pix[y*track.Stride:(y+1)*track.Stride], tp.pix[y*w:(y+1)*w])
 		}
 		idat.Write(z.deflate(raw))
 		sum = adler32Combine(sum, adler32.Checksum(raw), len(raw))
@@ -161,7 +150,38 @@ func (tp *trackPNG) encode(img, track *image.RGBA) []byte {
 	idat.Write([]byte{0x01, 0x00, 0x00, 0xff, 0xff})
 	idat.Write(binary.BigEndian.AppendUint32(nil, sum))
 
-	return pngFile(w, h, tp.plte, tp.trns, idat.Bytes())
+	return pngFile(w, h, tp.plte, tp.trns, idat.Bytes()), changed
+}
+
+// blockPixels is how many pixels reduceRow compares at once: a board
+// changes a few short runs of a row (a peg, a word), and comparing a run
+// of pixels as bytes is several times faster than pixel by pixel.
+const blockPixels = 16
+
+// reduceRow appends a row of a board in the palette: the track's indices
+// (idx) where its pixels are the track's (was), and the nearest palette
+// colour's where the board drew.
+func (tp *trackPNG) reduceRow(raw, row, was []byte, idx []uint8) []byte {
+	if bytes.Equal(row, was) {
+		return append(raw, idx...)
+	}
+	w := len(idx)
+	for x0 := 0; x0 < w; x0 += blockPixels {
+		x1 := min(x0+blockPixels, w)
+		if bytes.Equal(row[4*x0:4*x1], was[4*x0:4*x1]) {
+			raw = append(raw, idx[x0:x1]...)
+			continue
+		}
+		for x := x0; x < x1; x++ {
+			p := row[4*x : 4*x+4 : 4*x+4]
+			if binary.LittleEndian.Uint32(p) == binary.LittleEndian.Uint32(was[4*x:4*x+4]) {
+				raw = append(raw, idx[x])
+			} else {
+				raw = append(raw, tp.index[bucket(p)])
+			}
+		}
+	}
+	return raw
 }
 
 // paletteChunks are the PLTE and tRNS chunks' data of pal: colours not

@@ -356,7 +356,9 @@ func TestAdler32Combine(t *testing.T) {
 
 // TestABoardsBytesDoNotDependOnTheBoardBefore: a board's PNG is the same
 // bytes whichever board of its track was drawn first (the track's palette
-// is made from a fixed sample), so golden files and replicas agree.
+// is made from a fixed sample), so golden files and replicas agree; and
+// the copy of the track it is drawn on, used by the board before, was put
+// back clean.
 func TestABoardsBytesDoNotDependOnTheBoardBefore(t *testing.T) {
 	board := Board{Target: 61, Title: "After hand 3", Sides: []Side{{Name: "Ann & Cid", Score: 40, Back: 33}, {Name: "Bob & Dee", Score: 22, Back: 20}}}
 	first := []Board{
