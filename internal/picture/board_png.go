@@ -123,12 +123,14 @@ func (tp *trackPNG) encode(img, track *image.RGBA) ([]byte, []int) {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
 	z := deflaters.Get().(*deflater)
 	defer deflaters.Put(z)
-	var idat bytes.Buffer
-	idat.Grow(32 << 10)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	idat := &sc.buf
+	idat.Reset()
 	idat.Write([]byte{0x78, 0x01}) // zlib: deflate, a 32 KB window, fastest
 	var sum uint32 = 1
 	var changed []int
-	raw := make([]byte, 0, bandRows*(w+1))
+	raw := sc.indices(bandRows * (w + 1))[:0]
 	for i, band := range tp.bands {
 		top := i * bandRows
 		rows := min(bandRows, h-top)

@@ -137,7 +137,9 @@ func (piece indexed) put(dst []uint8, w, x, y int) {
 func (p Cards) PNG() []byte {
 	w, h := p.size()
 	cp := cardsPal()
-	pix := make([]uint8, w*h)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	pix := sc.indices(w * h)
 	copy(pix, indexedFelt(w, h).pix)
 	// A row's words are drawn on a strip of the felt as wide as the
 	// picture, and reduced; the strip is reused row after row.
@@ -145,7 +147,8 @@ func (p Cards) PNG() []byte {
 	label, note := face(boldFont(), 24), face(regularFont(), 22)
 	defer label.Close()
 	defer note.Close()
-	strip := &canvas{img: image.NewRGBA(image.Rect(0, 0, w, int(labelHeight)))}
+	strip := &canvas{img: strips.get(image.Rect(0, 0, w, int(labelHeight)))}
+	defer strips.Put(strip.img)
 	p.layOut(
 		func(top float64, hand Hand) {
 			row := int(top)
@@ -160,10 +163,27 @@ func (p Cards) PNG() []byte {
 			// The plus sign, drawn in a box on the felt between the last
 			// card's shadow and the starter.
 			box := image.Rect(int(x-starterGap+cardGap), int(y), int(x), int(y+cardH))
-			sign := &canvas{img: image.NewRGBA(image.Rect(0, 0, box.Dx(), box.Dy()))}
+			sign := &canvas{img: signs.get(image.Rect(0, 0, box.Dx(), box.Dy()))}
+			defer signs.Put(sign.img)
 			draw.Draw(sign.img, sign.img.Rect, feltImg, box.Min, draw.Src)
 			drawPlus(sign, label, x-float64(box.Min.X), y-float64(box.Min.Y))
 			cp.reduceInto(pix, w, sign.img, box.Min.X, box.Min.Y)
 		})
 	return encode(&image.Paletted{Pix: pix, Stride: w, Rect: image.Rect(0, 0, w, h), Palette: cp.pal})
 }
+
+// rgbaPool keeps surfaces of one use between pictures.
+type rgbaPool struct{ sync.Pool }
+
+// get returns a surface of bounds r, its pixels not cleared.
+func (p *rgbaPool) get(r image.Rectangle) *image.RGBA {
+	if img, ok := p.Get().(*image.RGBA); ok && img.Rect == r {
+		return img
+	}
+	return image.NewRGBA(r)
+}
+
+// strips are the surfaces a cards picture draws its rows' words on, and
+// signs the boxes it draws its plus signs in; each is the felt, copied,
+// before it is drawn on.
+var strips, signs rgbaPool
