@@ -231,7 +231,12 @@ const ReadAll = time.Second
 
 // claim returns the announcements this pass works from: the whole outbox
 // (as much as Batch) every ReadAll, and otherwise what the last passes
-// read and are not done with, and whatever was queued since.
+// read and are not done with, and whatever was queued since. The list is
+// the sender's own (s.known), not a copy: a pass reads it before it
+// delivers anything, and only its deliveries (retried) and its end
+// (forget) change it. Copying it for every pass, with hundreds of
+// announcements waiting at 900 tables, was a thirtieth of all the memory
+// the benchmark allocated.
 func (s *Sender) claim(ctx context.Context, now time.Time) ([]cribbage.OutboxItem, error) {
 	switch {
 	case s.readAll.IsZero() || now.Sub(s.readAll) >= ReadAll || now.Before(s.readAll):
@@ -254,7 +259,7 @@ func (s *Sender) claim(ctx context.Context, now time.Time) ([]cribbage.OutboxIte
 	if n := len(s.known); n > 0 {
 		s.readTo = max(s.readTo, s.known[n-1].ID)
 	}
-	return slices.Clone(s.known), nil
+	return s.known, nil
 }
 
 // mergeKnown adds to known the announcements of read it does not hold,
