@@ -182,7 +182,7 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 	if resp.Data != nil && len(resp.Data.Files) > 0 {
 		first = deferredFor(resp)
 	}
-	body, err := json.Marshal(first)
+	body, err := rest.MarshalBody(first)
 	if err != nil {
 		a.log.Error("could not encode an answer", "interaction", a.ic.ID, "err", err)
 		apology, _ := json.Marshal(refusal.Apology(command.Lang(a.ic)))

@@ -84,13 +84,12 @@ func (r Message) Response(ephemeral bool) *discordgo.InteractionResponseData {
 }
 
 // componentsOrEmpty are the components a body sends: an empty list for
-// none, since a body without them would keep the message's, and each
-// wired, to be marshalled in one pass.
+// none, since a body without them would keep the message's.
 func (r Message) componentsOrEmpty() []discordgo.MessageComponent {
 	if r.Components == nil {
 		return []discordgo.MessageComponent{}
 	}
-	return wire(r.Components)
+	return r.Components
 }
 
 // WaitingFor says whom the game waits on and for what, in l.

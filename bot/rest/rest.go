@@ -177,9 +177,9 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, error) {
 	contentType := "application/json"
 	var err error
 	if len(r.Files) > 0 {
-		contentType, body, err = discordgo.MultipartBodyWithJSON(r.Body, r.Files)
+		contentType, body, err = discordgo.MultipartBodyWithJSON(wiredBody(r.Body), r.Files)
 	} else if r.Body != nil {
-		body, err = json.Marshal(r.Body)
+		body, err = MarshalBody(r.Body)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("rest: %s: %w", r.Route, err)

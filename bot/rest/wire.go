@@ -1,4 +1,4 @@
-package render
+package rest
 
 import (
 	"encoding/json"
@@ -13,8 +13,10 @@ import (
 // through encoding/json by a method that calls encoding/json again, so a
 // button in a V2 container is marshalled three times over and its bytes
 // checked again at every level above it: a fortieth of the bot's CPU at
-// 900 tables. Every body a Message makes wraps its components in wired
-// (componentsOrEmpty); a kind wired does not know is left to discordgo.
+// 900 tables. A request's body is marshalled with its components wired
+// (MarshalBody); a kind wired does not know is left to discordgo. Only the
+// copy of the body that is marshalled holds wired values: the bodies the
+// bot builds, and tests read, hold discordgo's own.
 type wired struct{ discordgo.MessageComponent }
 
 // MarshalJSON implements json.Marshaler.
@@ -35,6 +37,70 @@ func wire(cs []discordgo.MessageComponent) []discordgo.MessageComponent {
 		out[i] = c
 	}
 	return out
+}
+
+// MarshalBody is a request body's JSON, the same bytes as json.Marshal
+// writes, with the components of the bodies the bot sends often (answers,
+// edits, new messages) marshalled in one pass.
+func MarshalBody(body any) ([]byte, error) {
+	return json.Marshal(wiredBody(body))
+}
+
+// wiredBody is body, or a shallow copy of it whose components are wired.
+func wiredBody(body any) any {
+	switch b := body.(type) {
+	case discordgo.InteractionResponse:
+		return wiredResponse(&b)
+	case *discordgo.InteractionResponse:
+		if b != nil {
+			return wiredResponse(b)
+		}
+	case WebhookEdit:
+		if b.Components != nil {
+			cs := wire(*b.Components)
+			b.Components = &cs
+		}
+		return b
+	case *discordgo.MessageEdit:
+		if b != nil && b.Components != nil {
+			e := *b
+			cs := wire(*e.Components)
+			e.Components = &cs
+			return &e
+		}
+	case *discordgo.MessageSend:
+		if b != nil {
+			m := *b
+			m.Components = wire(m.Components)
+			return &m
+		}
+	case MessageCreate:
+		if b.MessageSend != nil {
+			m := *b.MessageSend
+			m.Components = wire(m.Components)
+			b.MessageSend = &m
+		}
+		return b
+	case *discordgo.WebhookParams:
+		if b != nil {
+			p := *b
+			p.Components = wire(p.Components)
+			return &p
+		}
+	}
+	return body
+}
+
+// wiredResponse is a copy of an interaction's answer with its data's
+// components wired.
+func wiredResponse(r *discordgo.InteractionResponse) *discordgo.InteractionResponse {
+	out := *r
+	if out.Data != nil {
+		d := *out.Data
+		d.Components = wire(d.Components)
+		out.Data = &d
+	}
+	return &out
 }
 
 // appendComponent appends c's JSON to b as encoding/json writes it from

@@ -1,4 +1,4 @@
-package render
+package rest
 
 import (
 	"bytes"
@@ -115,23 +115,68 @@ func TestWiredMarshalsAsDiscordgo(t *testing.T) {
 	}
 }
 
-// TestMessageBodiesAreWired checks that every body a Message makes sends
-// its components wired, so none of them takes discordgo's slow path.
-func TestMessageBodiesAreWired(t *testing.T) {
-	r := Message{V2: true, Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "a"}, discordgo.ActionsRow{}}}
-	bodies := map[string][]discordgo.MessageComponent{
-		"Send":     r.Send().Components,
-		"Edit":     *r.Edit("c", "m").Components,
-		"Response": r.Response(true).Components,
-	}
-	for name, cs := range bodies {
-		if len(cs) != len(r.Components) {
-			t.Errorf("%s has %d components, want %d", name, len(cs), len(r.Components))
+// TestBodiesAreWired checks every kind of body MarshalBody wires: its
+// bytes are json.Marshal's, the copy it marshals holds wired components
+// (so none takes discordgo's slow path), and the body it was given still
+// holds discordgo's own.
+func TestBodiesAreWired(t *testing.T) {
+	colour := 0x72b2
+	cs := func() []discordgo.MessageComponent {
+		return []discordgo.MessageComponent{
+			discordgo.Container{AccentColor: &colour, Components: []discordgo.MessageComponent{discordgo.TextDisplay{Content: "a <b>"}}},
+			discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "8♦", CustomID: "/play/7/x/8D"}}},
 		}
-		for i, c := range cs {
+	}
+	edit, send, params := cs(), cs(), cs()
+	bodies := []struct {
+		name  string
+		body  any
+		comps func(any) []discordgo.MessageComponent
+	}{
+		{"InteractionResponse", discordgo.InteractionResponse{Type: 7, Data: &discordgo.InteractionResponseData{Components: cs()}},
+			func(b any) []discordgo.MessageComponent {
+				if r, ok := b.(*discordgo.InteractionResponse); ok {
+					return r.Data.Components
+				}
+				return b.(discordgo.InteractionResponse).Data.Components
+			}},
+		{"*InteractionResponse", &discordgo.InteractionResponse{Type: 4, Data: &discordgo.InteractionResponseData{Components: cs(), Flags: 64}},
+			func(b any) []discordgo.MessageComponent { return b.(*discordgo.InteractionResponse).Data.Components }},
+		{"WebhookEdit", WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Components: &edit}, Flags: discordgo.MessageFlagsIsComponentsV2},
+			func(b any) []discordgo.MessageComponent { return *b.(WebhookEdit).Components }},
+		{"*MessageEdit", &discordgo.MessageEdit{ID: "1", Channel: "2", Components: &edit},
+			func(b any) []discordgo.MessageComponent { return *b.(*discordgo.MessageEdit).Components }},
+		{"*MessageSend", &discordgo.MessageSend{Components: send},
+			func(b any) []discordgo.MessageComponent { return b.(*discordgo.MessageSend).Components }},
+		{"MessageCreate", MessageCreate{MessageSend: &discordgo.MessageSend{Components: send}, Nonce: "n1", EnforceNonce: true},
+			func(b any) []discordgo.MessageComponent { return b.(MessageCreate).MessageSend.Components }},
+		{"*WebhookParams", &discordgo.WebhookParams{Components: params},
+			func(b any) []discordgo.MessageComponent { return b.(*discordgo.WebhookParams).Components }},
+	}
+	for _, tc := range bodies {
+		want, err := json.Marshal(tc.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := MarshalBody(tc.body)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %s (%v)\nwant %s", tc.name, got, err, want)
+		}
+		for i, c := range tc.comps(wiredBody(tc.body)) {
 			if _, ok := c.(wired); !ok {
-				t.Errorf("%s's component %d is a %T, not wired", name, i, c)
+				t.Errorf("%s: the marshalled copy's component %d is a %T, not wired", tc.name, i, c)
 			}
+		}
+		for i, c := range tc.comps(tc.body) {
+			if _, ok := c.(wired); ok {
+				t.Errorf("%s: the body given has its component %d wired", tc.name, i)
+			}
+		}
+	}
+	for _, b := range []any{nil, (*discordgo.MessageEdit)(nil), &discordgo.MessageEdit{ID: "1"}, &discordgo.ThreadStart{Name: "t"}} {
+		want, _ := json.Marshal(b)
+		if got, err := MarshalBody(b); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%#v: %s (%v), want %s", b, got, err, want)
 		}
 	}
 }
