@@ -232,7 +232,7 @@ type emptyTrack struct {
 
 // tracks caches empty boards: a board is mostly its track, the same for
 // every game of a size, and copying it is far cheaper than drawing it.
-var tracks sync.Map // trackKey → *emptyTrack, never written after it is stored
+var tracks sync.Map // trackKey → *emptyTrack, whose img and png are never written after it is stored
 
 // track returns the empty board: wood, holes, numbers and lines. It is
 // shared: the caller draws on a copy.

@@ -235,7 +235,7 @@ func adler32Combine(a1, a2 uint32, len2 int) uint32 {
 // deflater compresses bands, keeping its compressor between them: a new
 // flate writer allocates more than a band's worth of memory. It is
 // klauspost's (see encode): the standard library's spent most of a band's
-// time building its Huffman table, and took twice as long.
+// time building its Huffman table, and took about twice as long.
 type deflater struct {
 	buf bytes.Buffer
 	w   *flate.Writer

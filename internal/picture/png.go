@@ -3,6 +3,7 @@ package picture
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"image"
 	"sync"
 
@@ -19,11 +20,17 @@ func PNG(img *image.RGBA) []byte {
 // help indices), compressed at the fastest level. A paletted picture of
 // flat colours compresses well there: the best level would take four
 // times as long to save a few kilobytes. The compressor is klauspost's:
-// the standard library's took twice as long at the same level, most of
-// it building a Huffman table for every 64 KiB, and these pictures were
-// a tenth of the bot's CPU at 900 tables (see board_png.go).
+// the standard library's took one and a half to two and a half times as
+// long at the same level, most of it building a Huffman table for every
+// 64 KiB (or every band of a board), and these pictures were a tenth of
+// the bot's CPU at 900 tables (see board_png.go). A picture of no pixels,
+// or of more colours than a PNG palette holds, is a bug: image/png refused
+// one, and encode panics rather than write a file no one can read.
 func encode(img *image.Paletted) []byte {
 	w, h := img.Rect.Dx(), img.Rect.Dy()
+	if w <= 0 || h <= 0 || len(img.Palette) == 0 || len(img.Palette) > 256 {
+		panic(fmt.Sprintf("picture: a PNG of %d × %d in %d colours", w, h, len(img.Palette)))
+	}
 	z := zlibs.Get().(*zlibWriter)
 	defer zlibs.Put(z)
 	z.buf.Reset()
