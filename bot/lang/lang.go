@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
@@ -146,10 +147,19 @@ func (m plainMessage) fill(args []any) (string, bool) {
 				value = args[j+1]
 			}
 		}
-		if value == nil {
+		// Strings and ints, most of the values, are written as fmt would
+		// write them without its reflection: localizing was a thirtieth
+		// of the bot's CPU at 900 tables.
+		switch v := value.(type) {
+		case nil:
 			return "", false
+		case string:
+			b.WriteString(v)
+		case int:
+			b.WriteString(strconv.Itoa(v))
+		default:
+			fmt.Fprint(&b, value)
 		}
-		fmt.Fprint(&b, value)
 	}
 	return b.String(), true
 }

@@ -230,3 +230,13 @@ func TestPlainMessagesAsTemplatesWriteThem(t *testing.T) {
 		t.Errorf("a message missing its value: %q", got)
 	}
 }
+
+// BenchmarkPlainMessage is a plain message with a number, and one with
+// words, as a hand view writes them.
+func BenchmarkPlainMessage(b *testing.B) {
+	l := Lang{code: "en"}
+	for b.Loop() {
+		l.T("hand.count", "Count", 21)
+		l.T("hand.count-hand", "Cards", "5♥ 5♣ J♦ 4♠", "Starter", "5♠")
+	}
+}
