@@ -320,8 +320,9 @@ func (g *treeGen) component(depth int) discordgo.MessageComponent {
 	return nil
 }
 
-// BenchmarkWired is a hand view's components marshalled, wired and as
-// discordgo does.
+// BenchmarkWired is a hand view's edit body marshalled as the REST client
+// does (MarshalBody: the body copied, its components wired) and as
+// discordgo does (json.Marshal).
 func BenchmarkWired(b *testing.B) {
 	play := func(label, id string) discordgo.MessageComponent {
 		return discordgo.Button{Label: label, Style: discordgo.PrimaryButton, CustomID: "/play/7/wuvd7g/" + id}
@@ -334,13 +335,14 @@ func BenchmarkWired(b *testing.B) {
 			discordgo.Button{Label: "Refresh", Style: discordgo.SecondaryButton, CustomID: "/refresh/7"},
 			discordgo.Button{Label: "Hint", Style: discordgo.SecondaryButton, CustomID: "/hint/7/wuvd7g", Emoji: &discordgo.ComponentEmoji{Name: "💡"}}}},
 	}}}
+	body := WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Components: &view}, Flags: discordgo.MessageFlagsIsComponentsV2}
 	for _, run := range []struct {
-		name string
-		cs   []discordgo.MessageComponent
-	}{{"wired", wire(view)}, {"discordgo", view}} {
+		name    string
+		marshal func(any) ([]byte, error)
+	}{{"wired", MarshalBody}, {"discordgo", json.Marshal}} {
 		b.Run(run.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := json.Marshal(&discordgo.WebhookEdit{Components: &run.cs}); err != nil {
+				if _, err := run.marshal(body); err != nil {
 					b.Fatal(err)
 				}
 			}
