@@ -2,6 +2,7 @@ package rest
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"unicode/utf8"
 
@@ -107,16 +108,21 @@ func wiredResponse(r *discordgo.InteractionResponse) *discordgo.InteractionRespo
 // discordgo's MarshalJSON: the component's fields in their order, each
 // omitted where its tag says, then its type.
 func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
+	// A pointer to a component writes what the component does, and a nil
+	// one null, as encoding/json does.
+	if p := reflect.ValueOf(c); p.Kind() == reflect.Pointer {
+		if p.IsNil() {
+			return append(b, "null"...), nil
+		}
+		if e, ok := p.Elem().Interface().(discordgo.MessageComponent); ok {
+			c = e
+		}
+	}
 	switch v := c.(type) {
 	case nil:
 		return append(b, "null"...), nil
 	case wired:
 		return appendComponent(b, v.MessageComponent)
-	case *discordgo.ActionsRow:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.ActionsRow:
 		b = append(b, `{"components":`...)
 		b, err := appendComponents(b, v.Components)
@@ -125,11 +131,6 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 		}
 		b = appendID(b, v.ID)
 		return appendType(b, v.Type()), nil
-	case *discordgo.Button:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.Button:
 		style := v.Style
 		if style == 0 {
@@ -149,26 +150,12 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 		b = appendOptional(b, "sku_id", v.SKUID)
 		b = appendID(b, v.ID)
 		return appendType(b, v.Type()), nil
-	case *discordgo.TextDisplay:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.TextDisplay:
 		b = append(b, `{"content":`...)
 		b = appendString(b, v.Content)
 		return appendType(b, v.Type()), nil
-	case *discordgo.Container:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.Container:
-		b = append(b, '{')
-		if v.ID != 0 {
-			b = strconv.AppendInt(append(b, `"id":`...), int64(v.ID), 10)
-			b = append(b, ',')
-		}
+		b = appendLeadingID(append(b, '{'), v.ID)
 		if v.AccentColor != nil {
 			b = strconv.AppendInt(append(b, `"accent_color":`...), int64(*v.AccentColor), 10)
 			b = append(b, ',')
@@ -181,17 +168,8 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 			return nil, err
 		}
 		return appendType(b, v.Type()), nil
-	case *discordgo.Section:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.Section:
-		b = append(b, '{')
-		if v.ID != 0 {
-			b = strconv.AppendInt(append(b, `"id":`...), int64(v.ID), 10)
-			b = append(b, ',')
-		}
+		b = appendLeadingID(append(b, '{'), v.ID)
 		b = append(b, `"components":`...)
 		b, err := appendComponents(b, v.Components)
 		if err != nil {
@@ -201,17 +179,8 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 			return nil, err
 		}
 		return appendType(b, v.Type()), nil
-	case *discordgo.Thumbnail:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.Thumbnail:
-		b = append(b, '{')
-		if v.ID != 0 {
-			b = strconv.AppendInt(append(b, `"id":`...), int64(v.ID), 10)
-			b = append(b, ',')
-		}
+		b = appendLeadingID(append(b, '{'), v.ID)
 		b = appendMedia(append(b, `"media":`...), v.Media)
 		if v.Description != nil {
 			b = appendString(append(b, `,"description":`...), *v.Description)
@@ -219,17 +188,8 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 		// Always written: discordgo's tag misspells omitempty.
 		b = strconv.AppendBool(append(b, `,"spoiler":`...), v.Spoiler)
 		return appendType(b, v.Type()), nil
-	case *discordgo.MediaGallery:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.MediaGallery:
-		b = append(b, '{')
-		if v.ID != 0 {
-			b = strconv.AppendInt(append(b, `"id":`...), int64(v.ID), 10)
-			b = append(b, ',')
-		}
+		b = appendLeadingID(append(b, '{'), v.ID)
 		b = append(b, `"items":`...)
 		if v.Items == nil {
 			b = append(b, "null"...)
@@ -249,25 +209,11 @@ func appendComponent(b []byte, c discordgo.MessageComponent) ([]byte, error) {
 			b = append(b, ']')
 		}
 		return appendType(b, v.Type()), nil
-	case *discordgo.FileComponent:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.FileComponent:
-		b = append(b, '{')
-		if v.ID != 0 {
-			b = strconv.AppendInt(append(b, `"id":`...), int64(v.ID), 10)
-			b = append(b, ',')
-		}
+		b = appendLeadingID(append(b, '{'), v.ID)
 		b = appendMedia(append(b, `"file":`...), v.File)
 		b = strconv.AppendBool(append(b, `,"spoiler":`...), v.Spoiler)
 		return appendType(b, v.Type()), nil
-	case *discordgo.Separator:
-		if v == nil {
-			return append(b, "null"...), nil
-		}
-		return appendComponent(b, *v)
 	case discordgo.Separator:
 		b = append(b, '{')
 		sep := false
@@ -331,6 +277,16 @@ func appendID(b []byte, id int) []byte {
 		return b
 	}
 	return strconv.AppendInt(append(b, `,"id":`...), int64(id), 10)
+}
+
+// appendLeadingID appends a component's id as its first field, with the
+// comma before the next; nothing when it is zero (omitted).
+func appendLeadingID(b []byte, id int) []byte {
+	if id == 0 {
+		return b
+	}
+	b = strconv.AppendInt(append(b, `"id":`...), int64(id), 10)
+	return append(b, ',')
 }
 
 // appendType ends a component's object, after at least one field, with its
