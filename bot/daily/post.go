@@ -106,10 +106,13 @@ func (a *Answers) deliver(ctx context.Context, it cribbage.OutboxItem) error {
 	}
 	body.Nonce, body.EnforceNonce = fmt.Sprintf("cd%d", it.ID), true
 	bucket := rest.PostBucket(it.ChannelID)
-	if until, ok := a.REST.Limits.Ready(bucket, true); !ok {
+	// The sender tries the post again until it goes: it keeps its place
+	// among the requests the global budget holds back.
+	turn := body.Nonce
+	if until, ok := a.REST.Limits.Ready(bucket, turn, true); !ok {
 		return &rest.Paced{Until: until}
 	}
 	_, err := a.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(it.ChannelID),
-		Bucket: bucket, Route: "POST /channels/{channel}/messages", Body: body})
+		Bucket: bucket, Route: "POST /channels/{channel}/messages", Body: body, Turn: turn})
 	return err
 }

@@ -38,62 +38,111 @@ func TestBucketsOfAnsweredInteractionsAreForgotten(t *testing.T) {
 }
 
 // TestHeldBackRequestsKeepTheirOrder: once the bot token's budget for the
-// second is used, the requests held back come back in the order they were
-// held back. One that comes in as a place frees waits behind them instead
-// of taking it, and one whose turn comes with no room (those before it
-// came back late, all at once) goes when the next place frees, not last.
+// second is used, the requests held back with a turn of their own come
+// back in the order they were held back. One that comes in as a place
+// frees waits behind them instead of taking it, while a request without a
+// turn takes a free place as before; two turns on one bucket each have a
+// time of their own; and one whose time comes with no place free (those
+// before it came back late, all at once) goes when the next place frees,
+// ahead of the queue behind it.
 func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 	start := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
 	now := start
 	l := NewLimits(func() time.Time { return now })
-	take := func(key string) (time.Time, bool) {
+	take := func(key, turn string) (time.Time, bool) {
 		t.Helper()
-		release, until, ok := l.take(key, true)
+		release, until, ok := l.take(key, turn, true)
 		if ok {
 			release(nil)
 		}
 		return until, ok
 	}
 	for i := range GlobalBudget {
-		if _, ok := take(fmt.Sprint("first ", i)); !ok {
+		if _, ok := take(fmt.Sprint("post ", i), ""); !ok {
 			t.Fatalf("request %d of the first second held back", i)
 		}
 	}
 	spacing := time.Second / GlobalBudget
 	now = start.Add(100 * time.Millisecond)
+	waiters := 2*GlobalBudget + 1
 	var turns []time.Time
-	for i := range GlobalBudget + 1 {
-		until, ok := take(fmt.Sprint("waiter ", i))
+	for i := range waiters {
+		// The first two share a bucket, as posts into one channel do.
+		until, ok := take(fmt.Sprint("post ", max(i, 1)), fmt.Sprint("outbox ", i))
 		if want := start.Add(time.Second + time.Duration(i)*spacing); ok || !until.Equal(want) {
 			t.Fatalf("waiter %d: went %v, told to come back at %v; want held until %v", i, ok, until, want)
 		}
 		turns = append(turns, until)
 	}
+	end := turns[waiters-1].Add(spacing)
 
-	// A place frees at start+1s; a newcomer just after waits behind all.
+	// A place frees at start+1s: a newcomer with a turn just after it
+	// waits behind them all; one without takes the place.
 	now = start.Add(time.Second + time.Millisecond)
-	if until, ok := take("newcomer"); ok || !until.Equal(turns[GlobalBudget].Add(spacing)) {
-		t.Errorf("a newcomer as a place freed: went %v, told %v; want held until %v, behind the waiters", ok, until, turns[GlobalBudget].Add(spacing))
+	if until, ok := take("post newcomer", "outbox newcomer"); ok || !until.Equal(end) {
+		t.Errorf("a newcomer as a place freed: went %v, told %v; want held until %v, behind the waiters", ok, until, end)
 	}
-	if until, ok := l.Ready("waiter 1", true); ok || !until.Equal(turns[1]) {
-		t.Errorf("waiter 1 before its turn: ready %v, told %v; want held until %v", ok, until, turns[1])
+	if _, ok := take("edit elsewhere", ""); !ok {
+		t.Error("a request without a turn did not take a free place")
+	}
+	if until, ok := l.Ready("post 2", "outbox 2", true); ok || !until.Equal(turns[2]) {
+		t.Errorf("waiter 2 before its time: ready %v, told %v; want held until %v", ok, until, turns[2])
 	}
 
-	// The first forty come back late, together, and go.
-	now = turns[GlobalBudget].Add(-10 * time.Millisecond)
-	for i := range GlobalBudget {
-		if _, ok := take(fmt.Sprint("waiter ", i)); !ok {
-			t.Fatalf("waiter %d held back again after its turn", i)
+	// The first thirty-nine come back late, together, and go: with the
+	// request without a turn, the second's budget is used.
+	late := turns[GlobalBudget-1].Add(-5 * time.Millisecond)
+	now = late
+	for i := range GlobalBudget - 1 {
+		if _, ok := take(fmt.Sprint("post ", max(i, 1)), fmt.Sprint("outbox ", i)); !ok {
+			t.Fatalf("waiter %d held back again after its time", i)
 		}
 	}
-	// The last one's turn comes with the second's budget used: it goes
-	// when the first of those forty places frees.
-	now = turns[GlobalBudget]
-	if until, ok := take(fmt.Sprint("waiter ", GlobalBudget)); ok || !until.Equal(now.Add(time.Second-10*time.Millisecond)) {
-		t.Errorf("last waiter with no room at its turn: went %v, told %v; want held until %v", ok, until, now.Add(time.Second-10*time.Millisecond))
+	// The next two find no place free at their times: they go as the
+	// first places free (the first is the request without a turn's), a
+	// spacing apart, ahead of the forty waiting behind them.
+	first := start.Add(2*time.Second + time.Millisecond)
+	for i := GlobalBudget - 1; i <= GlobalBudget; i++ {
+		now = turns[i]
+		want := first.Add(time.Duration(i-GlobalBudget+1) * spacing)
+		if until, ok := take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i)); ok || !until.Equal(want) {
+			t.Errorf("waiter %d with no place free at its time: went %v, told %v; want held until %v", i, ok, until, want)
+		}
 	}
-	now = now.Add(time.Second - 10*time.Millisecond)
-	if _, ok := take(fmt.Sprint("waiter ", GlobalBudget)); !ok {
-		t.Error("last waiter held back again when a place freed")
+	now = late.Add(time.Second)
+	for i := GlobalBudget - 1; i <= GlobalBudget; i++ {
+		if _, ok := take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i)); !ok {
+			t.Errorf("waiter %d held back again when places freed", i)
+		}
+	}
+}
+
+// TestTurnsNotTakenAreDropped: a turn whose request never comes back (its
+// table went to another process) is dropped once it is staleTurn past:
+// it neither keeps a place at the front nor grows the limits.
+func TestTurnsNotTakenAreDropped(t *testing.T) {
+	start := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
+	now := start
+	l := NewLimits(func() time.Time { return now })
+	for i := range GlobalBudget + 10 {
+		if release, _, ok := l.take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i), true); ok {
+			release(nil)
+		}
+	}
+	l.mu.Lock()
+	held := len(l.turns)
+	l.mu.Unlock()
+	if held != 10 {
+		t.Fatalf("%d turns kept for 10 requests held back", held)
+	}
+	now = start.Add(time.Second + staleTurn + time.Second)
+	if _, ok := l.Ready("post other", "outbox other", true); !ok {
+		t.Error("a request with places free and no queue was held back")
+	}
+	l.mu.Lock()
+	held = len(l.turns)
+	l.mu.Unlock()
+	if held != 0 {
+		t.Errorf("%d turns kept %v after their time", held, staleTurn)
 	}
 }

@@ -51,6 +51,12 @@ type Request struct {
 	// TokenUsable has not passed since.
 	Interaction bool
 	TokenAt     time.Time
+	// Turn names a bot-token request that its maker makes again until it
+	// goes (an announcement a sender delivers): held back by the global
+	// budget, it keeps its place in the queue of those held back, and goes
+	// before any that came later (Limits.Ready). A request without one
+	// takes a free place when it comes.
+	Turn string
 }
 
 // Discord keeps an interaction's token TokenLife after the interaction;
@@ -131,7 +137,7 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 	if r.Interaction && !c.Limits.now().Before(r.TokenAt.Add(TokenUsable)) {
 		return nil, ErrTokenExpired
 	}
-	release, until, ok := c.Limits.take(r.Bucket, !r.Interaction)
+	release, until, ok := c.Limits.take(r.Bucket, r.Turn, !r.Interaction)
 	if !ok {
 		return nil, &Paced{Until: until}
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -129,6 +130,7 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 // story items that went out in the same message.
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	m, err := d.store.TableMessage(ctx, it.TableID)
+	turn := turnOf(it)
 	if bucket := waitsOn(it, m); err == nil && bucket != "" && !m.TokenOnly {
 		// A post or a thread that would wait for its rate limit goes no
 		// further, and reads no more: when hundreds of tables sit down or
@@ -136,7 +138,7 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 		// and reading the table each time was a good part of the bot's
 		// work. A table only tokens reach sends nothing with the bot
 		// token.
-		if until, ok := d.rest.Limits.Ready(bucket, true); !ok {
+		if until, ok := d.rest.Limits.Ready(bucket, turn, true); !ok {
 			return nil, &rest.Paced{Until: until}
 		}
 	}
@@ -152,9 +154,9 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 	}
 	switch it.Kind {
 	case render.KindPost, cribbage.OutboxMilestone:
-		return d.deliverPost(ctx, t, m, it)
+		return d.deliverPost(ctx, t, m, it, turn)
 	case render.KindThread:
-		return nil, d.openThread(ctx, t, m, it.Attempts)
+		return nil, d.openThread(ctx, t, m, it.Attempts, turn)
 	case render.KindOpen:
 		if m.MessageID != "" {
 			return nil, nil // posted already: the live surface's repost, or an attempt whose answer was lost
@@ -166,6 +168,11 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 	}
 	return nil, sender.ErrGiveUp
 }
+
+// turnOf is an announcement's place in the queue of bot-token requests the
+// global budget holds back (rest.Request.Turn): the sender tries it again
+// until it goes, and it keeps its place meanwhile.
+func turnOf(it cribbage.OutboxItem) string { return "outbox " + strconv.FormatInt(it.ID, 10) }
 
 // waitsOn is the rate-limit bucket of the bot-token request that
 // delivering it makes, given its table's message m: a post's channel
@@ -186,7 +193,7 @@ func waitsOn(it cribbage.OutboxItem, m cribbage.TableMessage) string {
 
 // deliverPost sends a story post, in the table's thread (m.ThreadID) once
 // it has one, with the items it carries.
-func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem) ([]int64, error) {
+func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem, turn string) ([]int64, error) {
 	dest := t.ChannelID
 	if m.ThreadID != "" {
 		dest = m.ThreadID
@@ -215,7 +222,7 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	if t.TokenOnly {
 		return carried, d.postFollowup(ctx, t, m, render.FitMessage(story))
 	}
-	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID))
+	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID), turn)
 }
 
 // seal returns the items one story message carries, from the table's
@@ -261,12 +268,12 @@ type messageCreate struct {
 // post sends a story message to a channel, notifying only the users it
 // mentions. The pictures are drawn now, from the cards queued: the same
 // post resent after a failure carries the same pictures.
-func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMessage, nonce string) error {
+func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMessage, nonce, turn string) error {
 	r := m.Message()
 	body := messageCreate{Content: r.Content, Components: r.Components, Flags: r.Flags(), Nonce: nonce, EnforceNonce: true,
 		AllowedMentions: r.AllowedMentions()}
 	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(channelID),
-		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: r.Files})
+		Bucket: rest.PostBucket(channelID), Route: "POST /channels/{channel}/messages", Body: body, Files: r.Files, Turn: turn})
 	return err
 }
 
@@ -277,7 +284,7 @@ func (d *Deliverer) post(ctx context.Context, channelID string, m render.StoryMe
 // A table outside a server has none: a DM cannot have threads, and the
 // story goes into the DM. Nor has a table only tokens reach: the bot
 // cannot open one there, and its story goes as followups (tokens.go).
-func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int) error {
+func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, attempts int, turn string) error {
 	if m.ThreadID != "" || t.GuildID == "" || t.TokenOnly {
 		return nil
 	}
@@ -290,7 +297,7 @@ func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbag
 	var ch discordgo.Channel
 	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, m.MessageID),
 		Bucket: rest.ThreadBucket(t.ChannelID), Route: "POST /channels/{channel}/messages/{message}/threads",
-		Body: &discordgo.ThreadStart{Name: threadName(t), AutoArchiveDuration: threadArchiveMinutes}})
+		Body: &discordgo.ThreadStart{Name: threadName(t), AutoArchiveDuration: threadArchiveMinutes}, Turn: turn})
 	if err == nil {
 		err = json.Unmarshal(raw, &ch)
 	}
