@@ -108,7 +108,7 @@ func (a *Answers) deliver(ctx context.Context, it cribbage.OutboxItem) error {
 	bucket := rest.PostBucket(it.ChannelID)
 	// The sender tries the post again until it goes: it keeps its place
 	// among the requests the global budget holds back.
-	turn := body.Nonce
+	turn := rest.OutboxTurn(it.ID)
 	if until, ok := a.REST.Limits.Ready(bucket, turn, true); !ok {
 		return &rest.Paced{Until: until}
 	}

@@ -28,14 +28,23 @@ type Limits struct {
 	// nextSlot is the next free time to tell a request held back by the
 	// global budget to come back at (see globalWait).
 	nextSlot time.Time
-	// turns are the times the requests held back with a turn of their own
-	// (Request.Turn) were told to come back at, by turn; overdue is the
-	// next time for one whose turn came with no place free; swept is when
-	// the turns long past were last dropped (see globalTurn).
-	turns   map[string]time.Time
+	// turns are the requests held back with a turn of their own
+	// (Request.Turn), by turn; overdue is the next time for a request that
+	// goes ahead of them (one without a turn, or one whose time came with
+	// no place free); swept is when the turns given up on were last
+	// dropped (see globalTurn).
+	turns   map[string]turnTimes
 	overdue time.Time
 	swept   time.Time
 }
+
+// turnTimes are when a request held back with a turn was told to come
+// back, and when it last asked.
+type turnTimes struct{ at, seen time.Time }
+
+// OutboxTurn is the turn (Request.Turn) of the request that delivers
+// announcement id: its sender makes it again until it goes.
+func OutboxTurn(id int64) string { return "outbox " + strconv.FormatInt(id, 10) }
 
 // bucket is one bucket's state: requests left until reset, and whether a
 // request on it is under way (one at a time, so none finds it used up).
@@ -59,7 +68,7 @@ func NewLimits(now func() time.Time) *Limits {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limits{now: now, global: GlobalBudget, buckets: map[string]*bucket{}, turns: map[string]time.Time{}}
+	return &Limits{now: now, global: GlobalBudget, buckets: map[string]*bucket{}, turns: map[string]turnTimes{}}
 }
 
 // take claims bucket key for one request now, and one of the second's
@@ -81,12 +90,14 @@ func (l *Limits) take(key, turn string, global bool) (release func(http.Header),
 	}
 	if b.busy {
 		// Another request holds the bucket; it ends in moments.
+		l.seenTurn(turn, now)
 		return nil, now.Add(BusyRetry), false
 	}
 	if b.known && !now.Before(b.reset) {
 		b.known = false // the window has passed: its count starts afresh
 	}
 	if b.known && b.remaining <= 0 {
+		l.seenTurn(turn, now)
 		return nil, b.reset, false
 	}
 	if global {
@@ -114,9 +125,11 @@ func (l *Limits) Ready(key, turn string, global bool) (time.Time, bool) {
 	now := l.now()
 	if b := l.buckets[key]; b != nil {
 		if b.busy {
+			l.seenTurn(turn, now)
 			return now.Add(BusyRetry), false
 		}
 		if b.known && b.remaining <= 0 && now.Before(b.reset) {
+			l.seenTurn(turn, now)
 			return b.reset, false
 		}
 	}
@@ -129,7 +142,11 @@ func (l *Limits) Ready(key, turn string, global bool) (time.Time, bool) {
 // globalTurn reports whether a bot-token request may go now within the
 // global budget, or when to come back. l.mu is held.
 //
-// A request without a turn takes a place when one is free, as it comes.
+// A request without a turn (a table message edited with the bot token,
+// a tournament's standings) takes a place when one is free, and is told
+// when the next frees otherwise, a spacing after the last one told so that
+// they do not all come back at once: the story's backlog never holds it
+// up.
 // The requests with one (the announcements a sender makes again until
 // they go) keep their order: one whose time has come goes before any that
 // has not waited, and one that has not waited goes behind those waiting
@@ -157,52 +174,77 @@ func (l *Limits) globalTurn(turn string, now time.Time) (time.Time, bool) {
 		if room {
 			return time.Time{}, true
 		}
-		return l.globalWait(now, free), false
+		return l.ahead(free), false
 	}
 	l.sweepTurns(now)
-	at, waiting := l.turns[turn]
+	q, waiting := l.turns[turn]
+	q.seen = now
 	switch {
-	case waiting && now.Before(at):
-		return at, false
+	case waiting && now.Before(q.at):
+		l.turns[turn] = q
+		return q.at, false
 	case waiting && room:
 		return time.Time{}, true
 	case waiting:
-		// Its time came with no place free (those before it came back
-		// late, or a request without a turn took the place): it goes
-		// before all that have not come yet, each overdue one a
-		// budget's spacing after the last.
-		at = free
-		if l.overdue.After(at) {
-			at = l.overdue
-		}
-		l.overdue = at.Add(time.Second / time.Duration(l.global))
+		// Its time came with no place free: those before it came back
+		// late, or requests without a turn took the places. It comes
+		// back when the next place frees, or a spacing after another
+		// such: before those whose times are still to come, though
+		// nothing keeps their place from a request without a turn.
+		q.at = l.ahead(free)
 		if l.nextSlot.Before(l.overdue) {
 			l.nextSlot = l.overdue
 		}
 	case room && !l.nextSlot.After(now):
 		return time.Time{}, true
 	default:
-		at = l.globalWait(now, free)
+		q.at = l.globalWait(now, free)
 	}
-	l.turns[turn] = at
-	return at, false
+	l.turns[turn] = q
+	return q.at, false
 }
 
-// staleTurn is how long after its time a turn is kept: a sender comes back
-// within a pass, and one that does not (its table went to another
-// process, or its announcement was given up) must not hold a place at the
-// front for ever.
+// ahead is when a request that goes ahead of the queue of turns is to come
+// back, the next place freeing at free: then, or a spacing after the last
+// one told. l.mu is held.
+func (l *Limits) ahead(free time.Time) time.Time {
+	at := free
+	if l.overdue.After(at) {
+		at = l.overdue
+	}
+	l.overdue = at.Add(time.Second / time.Duration(l.global))
+	return at
+}
+
+// seenTurn notes that the request with a turn asked again at now (held by
+// its own bucket this time, a channel's limit): it has not been given up.
+// l.mu is held.
+func (l *Limits) seenTurn(turn string, now time.Time) {
+	if q, ok := l.turns[turn]; ok {
+		q.seen = now
+		l.turns[turn] = q
+	}
+}
+
+// staleTurn is how long a turn is kept past its time when its request
+// does not ask again: a sender asks at least every pass, and one that
+// stops (its table went to another process, or its announcement was given
+// up) must not leave a turn that lets a much later request go first.
 const staleTurn = 5 * time.Second
 
-// sweepTurns drops, at most once a second, the turns more than staleTurn
-// past their time. l.mu is held.
+// sweepTurns drops, at most once a second, the turns whose requests have
+// not asked for staleTurn since their time. l.mu is held.
 func (l *Limits) sweepTurns(now time.Time) {
 	if now.Sub(l.swept) < time.Second && !now.Before(l.swept) {
 		return
 	}
 	l.swept = now
-	for k, at := range l.turns {
-		if now.Sub(at) > staleTurn {
+	for k, q := range l.turns {
+		last := q.at
+		if q.seen.After(last) {
+			last = q.seen
+		}
+		if now.Sub(last) > staleTurn {
 			delete(l.turns, k)
 		}
 	}

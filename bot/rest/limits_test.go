@@ -74,6 +74,11 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 		}
 		turns = append(turns, until)
 	}
+	// One without a turn is told when the next place frees, and moves
+	// no one's time.
+	if until, ok := take("edit elsewhere", ""); ok || !until.Equal(start.Add(time.Second)) {
+		t.Errorf("a request without a turn with no place free: went %v, told %v; want held until %v", ok, until, start.Add(time.Second))
+	}
 	end := turns[waiters-1].Add(spacing)
 
 	// A place frees at start+1s: a newcomer with a turn just after it
@@ -98,15 +103,21 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 			t.Fatalf("waiter %d held back again after its time", i)
 		}
 	}
-	// The next two find no place free at their times: they go as the
-	// first places free (the first is the request without a turn's), a
-	// spacing apart, ahead of the forty waiting behind them.
+	// The next two find no place free at their times. The first comes
+	// back as the first place frees (the request without a turn's); the
+	// second a spacing after it, among those whose times come next, not
+	// behind the queue.
 	first := start.Add(2*time.Second + time.Millisecond)
 	for i := GlobalBudget - 1; i <= GlobalBudget; i++ {
 		now = turns[i]
-		want := first.Add(time.Duration(i-GlobalBudget+1) * spacing)
-		if until, ok := take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i)); ok || !until.Equal(want) {
-			t.Errorf("waiter %d with no place free at its time: went %v, told %v; want held until %v", i, ok, until, want)
+		until, ok := take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i))
+		switch {
+		case ok:
+			t.Errorf("waiter %d went with no place free", i)
+		case i == GlobalBudget-1 && !until.Equal(first):
+			t.Errorf("waiter %d with no place free at its time: told %v; want held until %v", i, until, first)
+		case i == GlobalBudget && (!until.After(first) || !until.Before(turns[GlobalBudget+2])):
+			t.Errorf("waiter %d with no place free at its time: told %v; want after %v and before waiter %d's %v", i, until, first, GlobalBudget+2, turns[GlobalBudget+2])
 		}
 	}
 	now = late.Add(time.Second)
@@ -117,9 +128,11 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 	}
 }
 
-// TestTurnsNotTakenAreDropped: a turn whose request never comes back (its
-// table went to another process) is dropped once it is staleTurn past:
-// it neither keeps a place at the front nor grows the limits.
+// TestTurnsNotTakenAreDropped: a turn whose request stops asking (its
+// table went to another process) is dropped once it is staleTurn past its
+// time, so it neither lets a much later request go first nor grows the
+// limits; one whose request still asks, held by its channel's own limit,
+// is kept.
 func TestTurnsNotTakenAreDropped(t *testing.T) {
 	start := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
 	now := start
@@ -129,20 +142,32 @@ func TestTurnsNotTakenAreDropped(t *testing.T) {
 			release(nil)
 		}
 	}
-	l.mu.Lock()
-	held := len(l.turns)
-	l.mu.Unlock()
-	if held != 10 {
-		t.Fatalf("%d turns kept for 10 requests held back", held)
+	kept := func() int {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return len(l.turns)
 	}
-	now = start.Add(time.Second + staleTurn + time.Second)
-	if _, ok := l.Ready("post other", "outbox other", true); !ok {
-		t.Error("a request with places free and no queue was held back")
+	if n := kept(); n != 10 {
+		t.Fatalf("%d turns kept for 10 requests held back", n)
 	}
-	l.mu.Lock()
-	held = len(l.turns)
-	l.mu.Unlock()
-	if held != 0 {
-		t.Errorf("%d turns kept %v after their time", held, staleTurn)
+	// The last one's channel is busy (another request on it) when it
+	// asks again, well after its time.
+	last := fmt.Sprint("post ", GlobalBudget+9)
+	if _, _, ok := l.take(last, "", false); !ok {
+		t.Fatal("could not take the bucket")
+	}
+	now = start.Add(time.Second + staleTurn - time.Second)
+	if _, ok := l.Ready(last, fmt.Sprint("outbox ", GlobalBudget+9), true); ok {
+		t.Fatal("ready on a busy bucket")
+	}
+	now = now.Add(staleTurn - time.Second)
+	l.Ready("post other", "outbox other", true)
+	if n := kept(); n != 1 {
+		t.Errorf("%d turns kept %v after their time; want only the one that asked since", n, staleTurn)
+	}
+	now = now.Add(staleTurn)
+	l.Ready("post other", "outbox other", true)
+	if n := kept(); n != 0 {
+		t.Errorf("%d turns kept %v after their request last asked", n, staleTurn)
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -130,7 +129,7 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 // story items that went out in the same message.
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	m, err := d.store.TableMessage(ctx, it.TableID)
-	turn := turnOf(it)
+	turn := rest.OutboxTurn(it.ID)
 	if bucket := waitsOn(it, m); err == nil && bucket != "" && !m.TokenOnly {
 		// A post or a thread that would wait for its rate limit goes no
 		// further, and reads no more: when hundreds of tables sit down or
@@ -169,11 +168,6 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 	return nil, sender.ErrGiveUp
 }
 
-// turnOf is an announcement's place in the queue of bot-token requests the
-// global budget holds back (rest.Request.Turn): the sender tries it again
-// until it goes, and it keeps its place meanwhile.
-func turnOf(it cribbage.OutboxItem) string { return "outbox " + strconv.FormatInt(it.ID, 10) }
-
 // waitsOn is the rate-limit bucket of the bot-token request that
 // delivering it makes, given its table's message m: a post's channel
 // (the thread, once there is one) or the thread opened on the table
@@ -186,6 +180,9 @@ func waitsOn(it cribbage.OutboxItem, m cribbage.TableMessage) string {
 		}
 		return rest.PostBucket(it.ChannelID)
 	case render.KindThread:
+		if m.ThreadID != "" {
+			return "" // opened already: openThread sends nothing
+		}
 		return rest.ThreadBucket(it.ChannelID)
 	}
 	return ""
