@@ -601,3 +601,62 @@ func TestAPostThatWaitsReadsNoTable(t *testing.T) {
 		t.Errorf("%d posts, want %d", posted(), tables)
 	}
 }
+
+// TestHandRecordsHeldBackGoInOrder: when more hands end at once than the
+// bot token's budget sends in a second, the records held back go in the
+// order their hands ended: the records of hands that end just as places
+// free wait behind them instead of taking those places.
+func TestHandRecordsHeldBackGoInOrder(t *testing.T) {
+	r := newRig(t)
+	// Each table has a channel of its own: only the global budget holds
+	// its record back.
+	end := func(i int) string {
+		ch := fmt.Sprint(600000000000000000 + i)
+		r.fake.AddChannel(ch)
+		tb := r.table(ch, "Alice", "Bob")
+		o := ends(1, fmt.Sprintf("Table %d: Alice 21 · Bob 4.", i))
+		o.ChannelID = ch
+		r.queue(tb.ID, o)
+		return ch
+	}
+	var first, later []string
+	for i := range rest.GlobalBudget + 20 {
+		first = append(first, end(i))
+	}
+	r.drain()
+	// The second's places free; the hands that end now find places free
+	// while most of those held back have still to come back.
+	r.clock.Advance(time.Second + time.Millisecond)
+	for i := range 10 {
+		later = append(later, end(1000+i))
+	}
+	postedAt := func(ch string) (time.Time, bool) {
+		ms := r.fake.ChannelMessages(ch)
+		if len(ms) == 0 {
+			return time.Time{}, false
+		}
+		return ms[0].Timestamp, true
+	}
+	for range 200 {
+		r.after(rest.BusyRetry)
+	}
+	var lastFirst time.Time
+	for _, ch := range first {
+		at, ok := postedAt(ch)
+		if !ok {
+			t.Fatalf("the record in channel %s never posted", ch)
+		}
+		if at.After(lastFirst) {
+			lastFirst = at
+		}
+	}
+	for _, ch := range later {
+		at, ok := postedAt(ch)
+		if !ok {
+			t.Fatalf("the record in channel %s never posted", ch)
+		}
+		if at.Before(lastFirst) {
+			t.Errorf("a record of a hand that ended later went at %v, before the last of the earlier ones at %v", at.Format(time.StampMilli), lastFirst.Format(time.StampMilli))
+		}
+	}
+}
