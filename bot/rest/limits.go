@@ -21,8 +21,12 @@ type Limits struct {
 
 	mu      sync.Mutex
 	buckets map[string]*bucket
-	// sent are the times of the last second's bot-token requests.
-	sent []time.Time
+	// sent are the times the last second's bot-token requests were
+	// answered, in order, and inFlight how many are under way: a request
+	// holds its place in the budget from its start until a second after
+	// its answer (see GlobalBudget).
+	sent     []time.Time
+	inFlight int
 	// globalUntil is when a global 429 ends.
 	globalUntil time.Time
 	// nextSlot is the next free time to tell a request held back by the
@@ -55,13 +59,19 @@ type bucket struct {
 	busy      bool
 }
 
-// GlobalBudget is how many bot-token requests a second the sender makes at
-// most: under Discord's 50, leaving room for the few the bot makes outside
-// it (commands at start), and for requests counted here when they start
-// but by Discord when they arrive: under load, a few started at the end of
-// one second arrive with the next second's. At 45, a 900-table run met
-// four 429s a minute this way.
-const GlobalBudget = 40
+// GlobalBudget is how many bot-token requests a second the bot makes at
+// most: under Discord's 50, leaving room for the few it makes outside
+// these limits (discordgo's, registering commands at start).
+//
+// Discord counts a request when it arrives, which the bot cannot see. So
+// a request holds its place here from when it starts until a second after
+// its answer, which is later than its arrival: any requests Discord
+// counts within one second were all counted here, under way or answered
+// within the second, by the last of them to start, so they are never
+// more than the budget. Counted from their starts instead, requests
+// started at the end of one second arrived with the next second's, and at
+// 45 a 900-table run met four 429s a minute.
+const GlobalBudget = 48
 
 // NewLimits returns limits on a clock (time.Now if nil).
 func NewLimits(now func() time.Time) *Limits {
@@ -104,14 +114,14 @@ func (l *Limits) take(key, turn string, global bool) (release func(http.Header),
 		if until, ok := l.globalTurn(turn, now); !ok {
 			return nil, until, false
 		}
-		l.sent = append(l.sent, now)
+		l.inFlight++
 		delete(l.turns, turn)
 	}
 	b.busy = true
 	if b.known {
 		b.remaining--
 	}
-	return func(h http.Header) { l.release(key, h) }, time.Time{}, true
+	return func(h http.Header) { l.release(key, global, h) }, time.Time{}, true
 }
 
 // Ready reports whether a request on bucket key could be made now, or
@@ -165,10 +175,16 @@ func (l *Limits) globalTurn(turn string, now time.Time) (time.Time, bool) {
 		cut++
 	}
 	l.sent = l.sent[cut:]
-	room := len(l.sent) < l.global
+	room := len(l.sent)+l.inFlight < l.global
 	free := now
-	if !room {
+	switch {
+	case room:
+	case len(l.sent) > 0:
 		free = l.sent[0].Add(time.Second)
+	default:
+		// Every place is held by a request under way: the first frees a
+		// second after its answer, which is not yet.
+		free = now.Add(time.Second)
 	}
 	if turn == "" {
 		if room {
@@ -272,11 +288,16 @@ func (l *Limits) globalWait(now, free time.Time) time.Time {
 // BusyRetry is how soon a request on a busy bucket is tried again.
 const BusyRetry = 20 * time.Millisecond
 
-// release ends a request on bucket key and learns from its answer's
-// headers how many requests are left and when the bucket resets.
-func (l *Limits) release(key string, h http.Header) {
+// release ends a request on bucket key, and on the global budget if
+// global is set, and learns from its answer's headers how many requests
+// are left and when the bucket resets.
+func (l *Limits) release(key string, global bool, h http.Header) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if global {
+		l.inFlight--
+		l.sent = append(l.sent, l.now())
+	}
 	b := l.buckets[key]
 	b.busy = false
 	if h == nil {

@@ -171,3 +171,39 @@ func TestTurnsNotTakenAreDropped(t *testing.T) {
 		t.Errorf("%d turns kept %v after their request last asked", n, staleTurn)
 	}
 }
+
+// TestARequestHoldsItsPlaceUntilASecondAfterItsAnswer: a bot-token
+// request counts against the global budget from its start until a second
+// after its answer, which is after Discord counted it on arrival: requests
+// answered late in one second are not taken for places free early in the
+// next.
+func TestARequestHoldsItsPlaceUntilASecondAfterItsAnswer(t *testing.T) {
+	start := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
+	now := start
+	l := NewLimits(func() time.Time { return now })
+	var releases []func(http.Header)
+	for i := range GlobalBudget {
+		release, _, ok := l.take(fmt.Sprint("post ", i), "", true)
+		if !ok {
+			t.Fatalf("request %d held back", i)
+		}
+		releases = append(releases, release)
+	}
+	// All under way: the first place frees no sooner than a second on.
+	if until, ok := l.Ready("post more", "", true); ok || until.Before(now.Add(time.Second)) {
+		t.Errorf("with every place under way: ready %v, told %v; want held for at least a second", ok, until)
+	}
+	now = start.Add(300 * time.Millisecond)
+	for _, release := range releases {
+		release(nil)
+	}
+	now = start.Add(time.Second)
+	answered := start.Add(1300 * time.Millisecond)
+	if until, ok := l.Ready("post more", "", true); ok || !until.Equal(answered) {
+		t.Errorf("a second after the requests started: ready %v, told %v; want held until a second after their answers, %v", ok, until, answered)
+	}
+	now = answered
+	if _, ok := l.Ready("post more", "", true); !ok {
+		t.Error("a second after the answers: still held back")
+	}
+}
