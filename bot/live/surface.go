@@ -133,10 +133,11 @@ const tokenEditGap = 450 * time.Millisecond
 const boardGap = 3 * time.Second
 
 // botEditBudget is how many bot-token table-message edits a second this
-// process makes in all: half the sender's global budget. A table's token
-// lives 14 minutes after the last click on the table message; past that,
-// in long games at many tables, the table messages share these and the
-// story the rest.
+// process starts in all: half the global budget. A table's token lives 14
+// minutes after the last click on the table message; past that, in long
+// games at many tables, the table messages share these and the story the
+// rest. (In rest.Limits an edit holds its place until a second after its
+// answer, so edits at this full rate leave the story a little under half.)
 const botEditBudget = rest.GlobalBudget / 2
 
 // maxTokenEdits is how many token buckets' last edits are kept before

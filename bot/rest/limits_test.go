@@ -94,8 +94,9 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 		t.Errorf("waiter 2 before its time: ready %v, told %v; want held until %v", ok, until, turns[2])
 	}
 
-	// The first thirty-nine come back late, together, and go: with the
-	// request without a turn, the second's budget is used.
+	// All but the last two of the first GlobalBudget come back late,
+	// together, and go: with the request without a turn, the second's
+	// budget is used.
 	late := turns[GlobalBudget-1].Add(-5 * time.Millisecond)
 	now = late
 	for i := range GlobalBudget - 1 {
