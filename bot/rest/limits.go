@@ -60,8 +60,9 @@ type bucket struct {
 }
 
 // GlobalBudget is how many bot-token requests a second the bot makes at
-// most: under Discord's 50, leaving room for the few it makes outside
-// these limits (discordgo's, registering commands at start).
+// most: under Discord's 50, leaving room for the few discordgo makes
+// outside these limits (the application and the commands at start, and
+// GET /gateway when a shard reconnects).
 //
 // Discord counts a request when it arrives, which the bot cannot see. So
 // a request holds its place here from when it starts until a second after
@@ -164,6 +165,7 @@ func (l *Limits) Ready(key, turn string, global bool) (time.Time, bool) {
 // when the next frees otherwise, a spacing after the last one told so that
 // they do not all come back at once: the story's backlog never holds it
 // up.
+//
 // The requests with one (the announcements a sender makes again until
 // they go) keep their order: one whose time has come goes before any that
 // has not waited, and one that has not waited goes behind those waiting
