@@ -193,12 +193,13 @@ type TournamentChange struct {
 // MessageBook keeps, for the bot, what it knows of its messages on
 // Discord: each table's TableMessage (the table message, its thread, the
 // board picture it shows and the interaction token that can edit it), each
-// seat's hand view, and each tournament's standings message and the
-// version it shows. None of it is the game's, and no rule reads it:
-// recording it changes no table's or tournament's version, so no button
-// goes stale, and no change to either writes it. It is declared here,
-// once, so that the store, its double and the conformance suite implement
-// the one interface without importing the bot.
+// seat's hand view, each tournament's standings message and the version
+// it shows, and each channel's webhook (ChannelWebhook). None of it is
+// the game's, and no rule reads it: recording it changes no table's or
+// tournament's version, so no button goes stale, and no change to either
+// writes it. It is declared here, once, so that the store, its double and
+// the conformance suite implement the one interface without importing the
+// bot.
 type MessageBook interface {
 	// TableToShow reads what the live surface shows of table id (ToShow),
 	// at once: ErrNotFound for no table. A pass over it reads once.
@@ -245,6 +246,17 @@ type MessageBook interface {
 	// MarkTournamentShown records the standings message, if none is
 	// recorded yet, and that it shows version (or newer).
 	MarkTournamentShown(ctx context.Context, id int64, messageID string, version int64) error
+	// ChannelWebhook returns what is recorded of a channel's webhook, a
+	// made one or Discord's refusal, or ErrNotFound when nothing is.
+	ChannelWebhook(ctx context.Context, channelID string) (ChannelWebhook, error)
+	// RecordChannelWebhook records what is known of w.ChannelID's
+	// webhook, a made one or a refusal, in place of whatever was.
+	RecordChannelWebhook(ctx context.Context, w ChannelWebhook) error
+	// ForgetChannelWebhook forgets a channel's webhook if it is still
+	// webhookID (Discord said that one is gone: an admin deleted it), so
+	// one another process made and recorded meanwhile is kept. Forgetting
+	// what is not recorded is not an error.
+	ForgetChannelWebhook(ctx context.Context, channelID, webhookID string) error
 }
 
 // ToChange is what a change to a table starts from, read at once: the
@@ -291,6 +303,25 @@ type TableMessage struct {
 	// where only interactions' tokens reach, nothing is posted with the
 	// bot token, so its rate limits do not hold the table's story.
 	TokenOnly bool
+}
+
+// ChannelWebhook is the webhook the bot made in a channel to post its
+// story through. A webhook's own token is outside the bot token's global
+// rate limit, so a busy server's story does not queue behind every other
+// server's. There is one per channel, shared by all its tables: Discord
+// caps a channel's webhooks, and one is enough. When Discord refuses to
+// make one (the bot lacks Manage Webhooks there), the refusal is recorded
+// too, so that every process does not ask again at each post, but only
+// after a while, when an admin may have granted the permission.
+type ChannelWebhook struct {
+	ChannelID string
+	// ID and Token are the webhook's; both empty when Discord refused to
+	// make one.
+	ID    string
+	Token string
+	// RefusedAt is when Discord last refused to make one; zero when there
+	// is one.
+	RefusedAt time.Time
 }
 
 // MessageToken is an interaction token whose original response is a

@@ -45,6 +45,7 @@ type Store struct {
 	handViews    map[int64]map[int]cribbage.HandView
 	leases       map[int64]lease
 	guilds       map[string]cribbage.GuildSettings
+	webhooks     map[string]cribbage.ChannelWebhook
 	tournaments  map[int64]*tournament
 	records      records
 	numbers      numbers

@@ -73,6 +73,7 @@ func Run(t *testing.T, open Open) {
 		{"NewerTokensWin", testNewerTokensWin},
 		{"HandViews", testHandViews},
 		{"HandViewShown", testHandViewShown},
+		{"ChannelWebhooks", testChannelWebhooks},
 		{"TimesToTheMillisecond", testTimesToTheMillisecond},
 		{"IdleTables", testIdleTables},
 		{"TimersFireOnce", testTimersFireOnce},
