@@ -40,9 +40,11 @@ const ExternalAppPermissions int64 = discordgo.PermissionEmbedLinks | discordgo.
 	discordgo.PermissionMentionEveryone | discordgo.PermissionUseExternalEmojis
 
 // BotPermissions are the app_permissions of the bot where it is: a
-// server's channel it was installed to with its usual permissions, or its
-// own DM.
-const BotPermissions int64 = MemberPermissions | discordgo.PermissionManageMessages | discordgo.PermissionManageThreads
+// server's channel it was installed to with the permissions the README
+// asks for (Manage Webhooks among them), or its own DM; DenyBotPermission
+// takes some away in a channel.
+const BotPermissions int64 = MemberPermissions | discordgo.PermissionManageMessages | discordgo.PermissionManageThreads |
+	discordgo.PermissionManageWebhooks
 
 // GuildWithoutBot makes guildID a server the bot is not a member of: only
 // a user's install of the app reaches it.
@@ -146,7 +148,7 @@ func (s *Server) describe(i *discordgo.Interaction) (outside bool) {
 		i.AuthorizingIntegrationOwners = map[discordgo.ApplicationIntegrationType]string{discordgo.ApplicationIntegrationUserInstall: installer}
 	}
 	if i.AppPermissions == 0 {
-		i.AppPermissions = BotPermissions
+		i.AppPermissions = BotPermissions &^ s.denied[i.ChannelID]
 		if outside {
 			i.AppPermissions = ExternalAppPermissions
 		}

@@ -15,12 +15,29 @@ import (
 // per top-level resource (channel, guild, or webhook and token), announced
 // in X-RateLimit-* headers on every answer; on top of them a bot may make 50
 // requests a second in all, where interaction callbacks and the
-// interaction-token webhook routes do not count. A request over a limit is
+// interaction-token webhook routes do not count; and "if no authorization
+// header is provided, then the limit is applied to the IP address": a
+// channel webhook executed with its own token counts against its
+// address's 50 a second, apart from the bot's. A request over a limit is
 // answered 429 with retry_after and X-RateLimit-Scope. The fake keeps them
 // on real time, since that is what a client sleeps on.
 
-// globalLimit is how many bot-token requests Discord takes per second.
+// globalLimit is how many requests a second Discord takes with the bot
+// token, and without authorization from one address.
 const globalLimit = 50
+
+// globalCount names the global window a request counts against: "bot"
+// for the bot token's, "address <ip>" for a request without
+// authorization, "" for an interaction's, which none counts.
+func (s *Server) globalCount(r *http.Request, template string, p map[string]string, botToken bool) string {
+	switch {
+	case strings.HasPrefix(template, "/interactions/"), exemptFromGlobal(template) && !s.isChannelWebhook(template, p):
+		return ""
+	case botToken:
+		return "bot"
+	}
+	return "address " + addressOf(r)
+}
 
 // bucketRule is a route's limit: Limit requests per Window.
 type bucketRule struct {
@@ -70,12 +87,14 @@ type limiter struct {
 	clock   func() time.Time
 	mu      sync.Mutex
 	buckets map[string]*bucket
-	global  []time.Time // accepted bot-token requests in the last second
+	// global are the accepted requests of the last second, by the window
+	// that counts them (see globalCount).
+	global  map[string][]time.Time
 	limited map[string]int
 }
 
 func newLimiter() *limiter {
-	return &limiter{clock: time.Now, buckets: map[string]*bucket{}, limited: map[string]int{}}
+	return &limiter{clock: time.Now, buckets: map[string]*bucket{}, global: map[string][]time.Time{}, limited: map[string]int{}}
 }
 
 // now is the limiter's time.
@@ -96,21 +115,29 @@ type rateDecision struct {
 	retryAfter time.Duration
 }
 
-// take counts a request against its bucket and, for bot-token requests, the
-// global limit, and says whether it may go through.
-func (l *limiter) take(now time.Time, method, template string, params map[string]string, botToken bool) rateDecision {
+// take counts a request against its bucket and the global window named
+// global (none if ""), and says whether it may go through. A 429 of the
+// address's window counts as "address" in RateLimited, the bot's as
+// "global".
+func (l *limiter) take(now time.Time, method, template string, params map[string]string, global string) rateDecision {
 	rule, major := ruleFor(method, template, params)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if botToken && !exemptFromGlobal(template) {
+	if global != "" {
+		window := l.global[global]
 		cut := 0
-		for cut < len(l.global) && now.Sub(l.global[cut]) >= time.Second {
+		for cut < len(window) && now.Sub(window[cut]) >= time.Second {
 			cut++
 		}
-		l.global = l.global[cut:]
-		if len(l.global) >= globalLimit {
-			wait := l.global[0].Add(time.Second).Sub(now)
-			l.limited["global"]++
+		window = window[cut:]
+		l.global[global] = window
+		if len(window) >= globalLimit {
+			wait := window[0].Add(time.Second).Sub(now)
+			if global == "bot" {
+				l.limited["global"]++
+			} else {
+				l.limited["address"]++
+			}
 			h := http.Header{}
 			h.Set("X-RateLimit-Global", "true")
 			h.Set("X-RateLimit-Scope", "global")
@@ -133,8 +160,8 @@ func (l *limiter) take(now time.Time, method, template string, params map[string
 		return rateDecision{headers: h, refused: true, scope: "user", retryAfter: wait}
 	}
 	b.used++
-	if botToken && !exemptFromGlobal(template) {
-		l.global = append(l.global, now)
+	if global != "" {
+		l.global[global] = append(l.global[global], now)
 	}
 	return rateDecision{headers: b.headers(now)}
 }
@@ -165,7 +192,8 @@ func (s *Server) SetRateClock(clock func() time.Time) {
 }
 
 // RateLimited returns how many requests were answered 429 by scope ("user"
-// for a route's bucket, "global"), not counting injected faults.
+// for a route's bucket, "global" the bot token's, "address" the requests
+// without authorization from one address), not counting injected faults.
 func (s *Server) RateLimited() map[string]int {
 	s.limits.mu.Lock()
 	defer s.limits.mu.Unlock()

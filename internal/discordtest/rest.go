@@ -24,9 +24,11 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	var tmpl string
 	var body []byte
+	var hook bool
 	n := s.arrive()
 	defer func() {
-		s.recorded(n, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), Status: rec.status})
+		s.recorded(n, Request{Method: r.Method, Path: r.URL.Path, Route: tmpl, Body: body, ContentType: r.Header.Get("Content-Type"), Status: rec.status,
+			ChannelWebhook: hook})
 	}()
 	body, _ = io.ReadAll(io.LimitReader(r.Body, maxBody))
 	path := strings.TrimPrefix(r.URL.Path, "/api/v9")
@@ -36,6 +38,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tmpl = r.Method + " " + rt.Template
+	hook = s.isChannelWebhook(rt.Template, params)
 	botToken := strings.HasPrefix(r.Header.Get("Authorization"), "Bot ")
 	if !botToken && !exemptFromGlobal(rt.Template) {
 		s.refuse(rec, r, body, &apiError{Status: http.StatusUnauthorized, Code: 0, Message: "401: Unauthorized"})
@@ -64,7 +67,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		s.refuse(rec, r, body, e)
 		return
 	}
-	d := s.limits.take(s.limits.now(), r.Method, rt.Template, params, botToken)
+	d := s.limits.take(s.limits.now(), r.Method, rt.Template, params, s.globalCount(r, rt.Template, params, botToken))
 	for k, v := range d.headers {
 		rec.Header()[k] = v
 	}
@@ -129,6 +132,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 		s.editMessage(w, r, p["channel_id"], p["message_id"], doc, files, "")
 	case "GET /channels/{channel_id}/messages/{message_id}":
 		s.getMessage(w, p["channel_id"], p["message_id"])
+	case "POST /channels/{channel_id}/webhooks":
+		s.createWebhook(w, r, p["channel_id"], doc)
 	case "POST /channels/{channel_id}/messages/{message_id}/threads":
 		if s.isDM(p["channel_id"]) {
 			s.refuse(w, r, doc, noThreadHere())
@@ -136,6 +141,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 		}
 		s.startThread(w, p["channel_id"], p["message_id"], doc)
 	default:
+		if s.isChannelWebhook(rt.Template, p) {
+			s.executeWebhook(w, r, rt.Template, p, doc, files)
+			return
+		}
 		if strings.HasPrefix(rt.Template, "/webhooks/{webhook_id}/{webhook_token}") {
 			s.webhook(w, r, rt.Template, p, doc, files)
 			return
@@ -423,6 +432,10 @@ func (s *Server) startThread(w http.ResponseWriter, channelID, messageID string,
 	ch := &discordgo.Channel{ID: s.newID(), Type: discordgo.ChannelTypeGuildPublicThread, ParentID: channelID, Name: req.Name}
 	m.Thread = ch
 	s.channels[ch.ID] = true
+	if s.threadParent == nil {
+		s.threadParent = map[string]string{}
+	}
+	s.threadParent[ch.ID] = channelID
 	writeJSON(w, 201, ch)
 }
 

@@ -41,7 +41,12 @@ type Request struct {
 	// Route is the spec's operation, e.g. "POST /channels/{channel_id}/messages",
 	// or "" for a path Discord does not have.
 	Route string
-	Body  []byte
+	// ChannelWebhook marks a channel webhook's request (its webhook id is
+	// not the application's), made with the webhook's own token: not an
+	// interaction's token, and counted against the address it came from
+	// unless it carried the bot token.
+	ChannelWebhook bool
+	Body           []byte
 	// ContentType is the body's, multipart for one with files.
 	ContentType string
 	At          time.Time
@@ -172,6 +177,12 @@ type Server struct {
 	// overrides are servers' own permissions for commands, by server and
 	// command name (see SetCommandPermissions).
 	overrides map[[2]string][]*discordgo.ApplicationCommandPermissions
+	// webhooks are the channels' webhooks, by id; threadParent the
+	// channel of each thread opened; denied the bot's permissions taken
+	// in a channel (webhooks.go).
+	webhooks     map[string]*channelWebhook
+	threadParent map[string]string
+	denied       map[string]int64
 }
 
 // New starts a fake Discord on 127.0.0.1.
