@@ -109,7 +109,7 @@ func (a *Answers) deliver(ctx context.Context, it cribbage.OutboxItem) error {
 	// The sender tries the post again until it goes: it keeps its place
 	// among the requests the global budget holds back.
 	turn := rest.OutboxTurn(it.ID)
-	if until, ok := a.REST.Limits.Ready(bucket, turn, true); !ok {
+	if until, ok := a.REST.Limits.Ready(bucket, turn, rest.BotToken); !ok {
 		return &rest.Paced{Until: until}
 	}
 	_, err := a.REST.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessages(it.ChannelID),

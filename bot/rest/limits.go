@@ -16,27 +16,52 @@ import (
 // with other tables. Nothing here sleeps.
 type Limits struct {
 	now func() time.Time
-	// global is how many bot-token requests a second are made at most.
-	global int
 
 	mu      sync.Mutex
 	buckets map[string]*bucket
-	// sent are the times the last second's bot-token requests were
-	// answered, in order, and inFlight how many are under way: a request
-	// holds its place in the budget from its start until a second after
-	// its answer (see GlobalBudget).
+	// budgets are the global budgets, by Budget: the bot token's and the
+	// address's.
+	budgets [2]*budget
+}
+
+// Budget names the global budget a request counts against, as Discord
+// counts them: "All bots can make up to 50 requests per second to our
+// API. If no authorization header is provided, then the limit is applied
+// to the IP address" (topics/rate-limits); interaction endpoints are
+// bound to neither.
+type Budget uint8
+
+const (
+	// BotToken counts the requests made with the bot token.
+	BotToken Budget = iota
+	// Address counts the requests made with no authorization: a channel
+	// webhook executed with its own token (Request.Webhook). Discord
+	// counts them against the bot's address, apart from the bot token's.
+	Address
+	// Unbudgeted is an interaction's token, which no global budget counts.
+	Unbudgeted
+)
+
+// budget is one global budget's state. Limits.mu guards it.
+type budget struct {
+	// per is how many requests a second are made at most.
+	per int
+	// sent are the times the last second's requests were answered, in
+	// order, and inFlight how many are under way: a request holds its
+	// place in the budget from its start until a second after its answer
+	// (see GlobalBudget).
 	sent     []time.Time
 	inFlight int
-	// globalUntil is when a global 429 ends.
-	globalUntil time.Time
+	// until is when a global 429 ends.
+	until time.Time
 	// nextSlot is the next free time to tell a request held back by the
-	// global budget to come back at (see globalWait).
+	// budget to come back at (see wait).
 	nextSlot time.Time
 	// turns are the requests held back with a turn of their own
 	// (Request.Turn), by turn; overdue is the next time for a request that
 	// goes ahead of them (one without a turn, or one whose time came with
 	// no place free); swept is when the turns given up on were last
-	// dropped (see globalTurn).
+	// dropped (see turn).
 	turns   map[string]turnTimes
 	overdue time.Time
 	swept   time.Time
@@ -86,15 +111,19 @@ func NewLimits(now func() time.Time) *Limits {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limits{now: now, global: GlobalBudget, buckets: map[string]*bucket{}, turns: map[string]turnTimes{}}
+	l := &Limits{now: now, buckets: map[string]*bucket{}}
+	for i := range l.budgets {
+		l.budgets[i] = &budget{per: GlobalBudget, turns: map[string]turnTimes{}}
+	}
+	return l
 }
 
 // take claims bucket key for one request now, and one of the second's
-// bot-token requests if global is set (the request's place in the queue is
-// turn, if it has one: see globalTurn). It returns the release to call
-// with the answer's headers (nil if there was none), or, when the request
-// would wait, when to try again.
-func (l *Limits) take(key, turn string, global bool) (release func(http.Header), until time.Time, ok bool) {
+// places in budget g unless it is Unbudgeted (the request's place in the
+// queue is turn, if it has one: see budget.turn). It returns the release
+// to call with the answer's headers (nil if there was none), or, when the
+// request would wait, when to try again.
+func (l *Limits) take(key, turn string, g Budget) (release func(http.Header), until time.Time, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -106,59 +135,187 @@ func (l *Limits) take(key, turn string, global bool) (release func(http.Header),
 		b = &bucket{}
 		l.buckets[key] = b
 	}
+	if until, held := l.heldBy(b, turn, now); held {
+		return nil, until, false
+	}
+	if g != Unbudgeted {
+		if until, ok := l.budgets[g].turn(turn, now); !ok {
+			return nil, until, false
+		}
+		l.budgets[g].inFlight++
+		l.dropTurn(turn)
+	}
+	b.busy = true
+	if b.known {
+		b.remaining--
+	}
+	return func(h http.Header) { l.release(key, g, h) }, time.Time{}, true
+}
+
+// heldBy reports whether bucket b holds a request back now, and until
+// when, noting that the request with turn asked. l.mu is held.
+func (l *Limits) heldBy(b *bucket, turn string, now time.Time) (time.Time, bool) {
+	if b == nil {
+		return time.Time{}, false
+	}
 	if b.busy {
 		// Another request holds the bucket; it ends in moments.
 		l.seenTurn(turn, now)
-		return nil, now.Add(BusyRetry), false
+		return now.Add(BusyRetry), true
 	}
 	if b.known && !now.Before(b.reset) {
 		b.known = false // the window has passed: its count starts afresh
 	}
 	if b.known && b.remaining <= 0 {
 		l.seenTurn(turn, now)
-		return nil, b.reset, false
+		return b.reset, true
 	}
-	if global {
-		if until, ok := l.globalTurn(turn, now); !ok {
-			return nil, until, false
-		}
-		l.inFlight++
-		delete(l.turns, turn)
-	}
-	b.busy = true
-	if b.known {
-		b.remaining--
-	}
-	return func(h http.Header) { l.release(key, global, h) }, time.Time{}, true
+	return time.Time{}, false
 }
 
 // Ready reports whether a request on bucket key could be made now, or
 // when to try again: for a caller that does work (sealing a post) only for
 // a request that will go. It claims no place; but a request with a turn
-// (Request.Turn) held back by the global budget is given its place in the
-// queue here, as it would be by the request.
-func (l *Limits) Ready(key, turn string, global bool) (time.Time, bool) {
+// (Request.Turn) held back by budget g is given its place in the queue
+// here, as it would be by the request.
+func (l *Limits) Ready(key, turn string, g Budget) (time.Time, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	if b := l.buckets[key]; b != nil {
-		if b.busy {
-			l.seenTurn(turn, now)
-			return now.Add(BusyRetry), false
-		}
-		if b.known && b.remaining <= 0 && now.Before(b.reset) {
-			l.seenTurn(turn, now)
-			return b.reset, false
-		}
+	if until, held := l.heldBy(l.buckets[key], turn, now); held {
+		return until, false
 	}
-	if global {
-		return l.globalTurn(turn, now)
+	if g == Unbudgeted {
+		return time.Time{}, true
 	}
-	return time.Time{}, true
+	return l.budgets[g].turn(turn, now)
 }
 
-// globalTurn reports whether a bot-token request may go now within the
-// global budget, or when to come back. l.mu is held.
+// Way is one way a request may go: its bucket and global budget.
+type Way struct {
+	Bucket string
+	Budget Budget
+}
+
+// ReadyAny is Ready for a request that may go any of ways (a story post,
+// with the bot token or through the channel's webhook): which one it
+// could go by now, the first that can; or, when none can, which to try
+// again and when. A request that has not waited joins the queue whose
+// next time is soonest, and keeps that queue once in it, unless another
+// way can take it at once: a queue it leaves keeps the time it gave,
+// which then goes to the next in it. Like Ready, it claims no place.
+func (l *Limits) ReadyAny(turn string, ways ...Way) (int, time.Time, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	at := make([]time.Time, len(ways))
+	held := make([]bool, len(ways))
+	queued := -1
+	for i, w := range ways {
+		at[i], held[i] = l.heldBy(l.buckets[w.Bucket], turn, now)
+		if held[i] || w.Budget == Unbudgeted {
+			continue
+		}
+		g := l.budgets[w.Budget]
+		if q, ok := g.turns[turn]; ok {
+			queued, at[i] = i, q.at
+		} else {
+			at[i] = g.next(now)
+		}
+	}
+	for i, w := range ways {
+		if held[i] || at[i].After(now) {
+			continue
+		}
+		if w.Budget == Unbudgeted {
+			return i, time.Time{}, true
+		}
+		until, ok := l.budgets[w.Budget].turn(turn, now)
+		if ok {
+			return i, time.Time{}, true
+		}
+		at[i] = until
+	}
+	pick := queued
+	if pick < 0 || held[pick] {
+		for i := range ways {
+			if pick < 0 || at[i].Before(at[pick]) {
+				pick = i
+			}
+		}
+	}
+	if held[pick] || ways[pick].Budget == Unbudgeted {
+		return pick, at[pick], false
+	}
+	until, ok := l.budgets[ways[pick].Budget].turn(turn, now)
+	return pick, until, ok
+}
+
+// dropTurn forgets turn in every budget: its request went. l.mu is held.
+func (l *Limits) dropTurn(turn string) {
+	if turn == "" {
+		return
+	}
+	for _, g := range l.budgets {
+		delete(g.turns, turn)
+	}
+}
+
+// seenTurn notes that the request with a turn asked again at now (held by
+// its own bucket this time, a channel's limit): it has not been given up.
+// l.mu is held.
+func (l *Limits) seenTurn(turn string, now time.Time) {
+	for _, g := range l.budgets {
+		if q, ok := g.turns[turn]; ok {
+			q.seen = now
+			g.turns[turn] = q
+		}
+	}
+}
+
+// room reports whether a place in the budget is free now, after dropping
+// the places freed, and when the next frees otherwise.
+func (g *budget) room(now time.Time) (bool, time.Time) {
+	cut := 0
+	for cut < len(g.sent) && now.Sub(g.sent[cut]) >= time.Second {
+		cut++
+	}
+	g.sent = g.sent[cut:]
+	switch {
+	case len(g.sent)+g.inFlight < g.per:
+		return true, now
+	case len(g.sent) > 0:
+		return false, g.sent[0].Add(time.Second)
+	default:
+		// Every place is held by a request under way: the first frees a
+		// second after its answer, which is not yet.
+		return false, now.Add(time.Second)
+	}
+}
+
+// next is when a request with a turn that has not waited could go: now,
+// or the time the budget would give it. It changes nothing that turn
+// would not.
+func (g *budget) next(now time.Time) time.Time {
+	if now.Before(g.until) {
+		return g.until
+	}
+	room, free := g.room(now)
+	slot := g.nextSlot
+	if slot.Before(now) {
+		slot = time.Time{}
+	}
+	if room && slot.IsZero() {
+		return now
+	}
+	if slot.After(free) {
+		return slot
+	}
+	return free
+}
+
+// turn reports whether a request may go now within the budget, or when
+// to come back. Limits.mu is held.
 //
 // A request without a turn (a table message edited with the bot token,
 // a tournament's standings) takes a place when one is free, and is told
@@ -175,38 +332,23 @@ func (l *Limits) Ready(key, turn string, global bool) (time.Time, bool) {
 // hands together, 651 of 850 hand records were posted more than 2 s after
 // one queued later than they were, and their p99 was 16-17 s where
 // sending them in order at the budget allows 9-11 s.
-func (l *Limits) globalTurn(turn string, now time.Time) (time.Time, bool) {
-	if now.Before(l.globalUntil) {
-		return l.globalUntil, false
+func (g *budget) turn(turn string, now time.Time) (time.Time, bool) {
+	if now.Before(g.until) {
+		return g.until, false
 	}
-	cut := 0
-	for cut < len(l.sent) && now.Sub(l.sent[cut]) >= time.Second {
-		cut++
-	}
-	l.sent = l.sent[cut:]
-	room := len(l.sent)+l.inFlight < l.global
-	free := now
-	switch {
-	case room:
-	case len(l.sent) > 0:
-		free = l.sent[0].Add(time.Second)
-	default:
-		// Every place is held by a request under way: the first frees a
-		// second after its answer, which is not yet.
-		free = now.Add(time.Second)
-	}
+	room, free := g.room(now)
 	if turn == "" {
 		if room {
 			return time.Time{}, true
 		}
-		return l.ahead(free), false
+		return g.ahead(free), false
 	}
-	l.sweepTurns(now)
-	q, waiting := l.turns[turn]
+	g.sweepTurns(now)
+	q, waiting := g.turns[turn]
 	q.seen = now
 	switch {
 	case waiting && now.Before(q.at):
-		l.turns[turn] = q
+		g.turns[turn] = q
 		return q.at, false
 	case waiting && room:
 		return time.Time{}, true
@@ -216,96 +358,87 @@ func (l *Limits) globalTurn(turn string, now time.Time) (time.Time, bool) {
 		// back when the next place frees, or a spacing after another
 		// such: before those whose times are still to come, though
 		// nothing keeps their place from a request without a turn.
-		q.at = l.ahead(free)
-		if l.nextSlot.Before(l.overdue) {
-			l.nextSlot = l.overdue
+		q.at = g.ahead(free)
+		if g.nextSlot.Before(g.overdue) {
+			g.nextSlot = g.overdue
 		}
-	case room && !l.nextSlot.After(now):
+	case room && !g.nextSlot.After(now):
 		return time.Time{}, true
 	default:
-		q.at = l.globalWait(now, free)
+		q.at = g.wait(now, free)
 	}
-	l.turns[turn] = q
+	g.turns[turn] = q
 	return q.at, false
 }
 
 // ahead is when a request that goes ahead of the queue of turns is to come
 // back, the next place freeing at free: then, or a spacing after the last
-// one told. l.mu is held.
-func (l *Limits) ahead(free time.Time) time.Time {
+// one told.
+func (g *budget) ahead(free time.Time) time.Time {
 	at := free
-	if l.overdue.After(at) {
-		at = l.overdue
+	if g.overdue.After(at) {
+		at = g.overdue
 	}
-	l.overdue = at.Add(time.Second / time.Duration(l.global))
+	g.overdue = at.Add(time.Second / time.Duration(g.per))
 	return at
-}
-
-// seenTurn notes that the request with a turn asked again at now (held by
-// its own bucket this time, a channel's limit): it has not been given up.
-// l.mu is held.
-func (l *Limits) seenTurn(turn string, now time.Time) {
-	if q, ok := l.turns[turn]; ok {
-		q.seen = now
-		l.turns[turn] = q
-	}
 }
 
 // staleTurn is how long a turn is kept past its time when its request
 // does not ask again: a sender asks at least every pass, and one that
 // stops (its table went to another process, or its announcement was given
-// up) must not leave a turn that lets a much later request go first.
+// up, or went another way) must not leave a turn that lets a much later
+// request go first.
 const staleTurn = 5 * time.Second
 
 // sweepTurns drops, at most once a second, the turns whose requests have
-// not asked for staleTurn since their time. l.mu is held.
-func (l *Limits) sweepTurns(now time.Time) {
-	if now.Sub(l.swept) < time.Second && !now.Before(l.swept) {
+// not asked for staleTurn since their time.
+func (g *budget) sweepTurns(now time.Time) {
+	if now.Sub(g.swept) < time.Second && !now.Before(g.swept) {
 		return
 	}
-	l.swept = now
-	for k, q := range l.turns {
+	g.swept = now
+	for k, q := range g.turns {
 		last := q.at
 		if q.seen.After(last) {
 			last = q.seen
 		}
 		if now.Sub(last) > staleTurn {
-			delete(l.turns, k)
+			delete(g.turns, k)
 		}
 	}
 }
 
-// globalWait is when a request held back by the global budget, which
-// frees its first place at free, is to come back: each one held back is
-// given a time of its own, the budget's spacing after the last one given.
-// Told all to come back when the first place frees, hundreds of tables
-// waiting on the budget (a tournament round's threads, hands ending
-// together) came back together, one went, and the rest were held back
-// again: some twenty tries a request, each reading its table.
-func (l *Limits) globalWait(now, free time.Time) time.Time {
-	if l.nextSlot.Before(now) {
-		l.nextSlot = time.Time{}
+// wait is when a request held back by the budget, which frees its first
+// place at free, is to come back: each one held back is given a time of
+// its own, the budget's spacing after the last one given. Told all to
+// come back when the first place frees, hundreds of tables waiting on the
+// budget (a tournament round's threads, hands ending together) came back
+// together, one went, and the rest were held back again: some twenty
+// tries a request, each reading its table.
+func (g *budget) wait(now, free time.Time) time.Time {
+	if g.nextSlot.Before(now) {
+		g.nextSlot = time.Time{}
 	}
 	at := free
-	if l.nextSlot.After(at) {
-		at = l.nextSlot
+	if g.nextSlot.After(at) {
+		at = g.nextSlot
 	}
-	l.nextSlot = at.Add(time.Second / time.Duration(l.global))
+	g.nextSlot = at.Add(time.Second / time.Duration(g.per))
 	return at
 }
 
 // BusyRetry is how soon a request on a busy bucket is tried again.
 const BusyRetry = 20 * time.Millisecond
 
-// release ends a request on bucket key, and on the global budget if
-// global is set, and learns from its answer's headers how many requests
-// are left and when the bucket resets.
-func (l *Limits) release(key string, global bool, h http.Header) {
+// release ends a request on bucket key, and on budget g unless it is
+// Unbudgeted, and learns from its answer's headers how many requests are
+// left and when the bucket resets.
+func (l *Limits) release(key string, g Budget, h http.Header) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if global {
-		l.inFlight--
-		l.sent = append(l.sent, l.now())
+	if g != Unbudgeted {
+		l.budgets[g].inFlight--
+		l.budgets[g].sent = append(l.budgets[g].sent, l.now())
 	}
 	b := l.buckets[key]
 	b.busy = false
@@ -321,12 +454,13 @@ func (l *Limits) release(key string, global bool, h http.Header) {
 	b.reset = l.now().Add(time.Duration(math.Ceil(after*1000)) * time.Millisecond)
 }
 
-// holdGlobal stops every bot-token request until a global 429 ends.
-func (l *Limits) holdGlobal(until time.Time) {
+// holdGlobal stops every request counted by budget g until a global 429
+// ends.
+func (l *Limits) holdGlobal(g Budget, until time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if until.After(l.globalUntil) {
-		l.globalUntil = until
+	if until.After(l.budgets[g].until) {
+		l.budgets[g].until = until
 	}
 }
 

@@ -51,7 +51,7 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 	l := NewLimits(func() time.Time { return now })
 	take := func(key, turn string) (time.Time, bool) {
 		t.Helper()
-		release, until, ok := l.take(key, turn, true)
+		release, until, ok := l.take(key, turn, BotToken)
 		if ok {
 			release(nil)
 		}
@@ -90,7 +90,7 @@ func TestHeldBackRequestsKeepTheirOrder(t *testing.T) {
 	if _, ok := take("edit elsewhere", ""); !ok {
 		t.Error("a request without a turn did not take a free place")
 	}
-	if until, ok := l.Ready("post 2", "outbox 2", true); ok || !until.Equal(turns[2]) {
+	if until, ok := l.Ready("post 2", "outbox 2", BotToken); ok || !until.Equal(turns[2]) {
 		t.Errorf("waiter 2 before its time: ready %v, told %v; want held until %v", ok, until, turns[2])
 	}
 
@@ -139,14 +139,14 @@ func TestTurnsNotTakenAreDropped(t *testing.T) {
 	now := start
 	l := NewLimits(func() time.Time { return now })
 	for i := range GlobalBudget + 10 {
-		if release, _, ok := l.take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i), true); ok {
+		if release, _, ok := l.take(fmt.Sprint("post ", i), fmt.Sprint("outbox ", i), BotToken); ok {
 			release(nil)
 		}
 	}
 	kept := func() int {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		return len(l.turns)
+		return len(l.budgets[BotToken].turns)
 	}
 	if n := kept(); n != 10 {
 		t.Fatalf("%d turns kept for 10 requests held back", n)
@@ -154,20 +154,20 @@ func TestTurnsNotTakenAreDropped(t *testing.T) {
 	// The last one's channel is busy (another request on it) when it
 	// asks again, well after its time.
 	last := fmt.Sprint("post ", GlobalBudget+9)
-	if _, _, ok := l.take(last, "", false); !ok {
+	if _, _, ok := l.take(last, "", Unbudgeted); !ok {
 		t.Fatal("could not take the bucket")
 	}
 	now = start.Add(time.Second + staleTurn - time.Second)
-	if _, ok := l.Ready(last, fmt.Sprint("outbox ", GlobalBudget+9), true); ok {
+	if _, ok := l.Ready(last, fmt.Sprint("outbox ", GlobalBudget+9), BotToken); ok {
 		t.Fatal("ready on a busy bucket")
 	}
 	now = now.Add(staleTurn - time.Second)
-	l.Ready("post other", "outbox other", true)
+	l.Ready("post other", "outbox other", BotToken)
 	if n := kept(); n != 1 {
 		t.Errorf("%d turns kept %v after their time; want only the one that asked since", n, staleTurn)
 	}
 	now = now.Add(staleTurn)
-	l.Ready("post other", "outbox other", true)
+	l.Ready("post other", "outbox other", BotToken)
 	if n := kept(); n != 0 {
 		t.Errorf("%d turns kept %v after their request last asked", n, staleTurn)
 	}
@@ -184,14 +184,14 @@ func TestARequestHoldsItsPlaceUntilASecondAfterItsAnswer(t *testing.T) {
 	l := NewLimits(func() time.Time { return now })
 	var releases []func(http.Header)
 	for i := range GlobalBudget {
-		release, _, ok := l.take(fmt.Sprint("post ", i), "", true)
+		release, _, ok := l.take(fmt.Sprint("post ", i), "", BotToken)
 		if !ok {
 			t.Fatalf("request %d held back", i)
 		}
 		releases = append(releases, release)
 	}
 	// All under way: the first place frees no sooner than a second on.
-	if until, ok := l.Ready("post more", "", true); ok || until.Before(now.Add(time.Second)) {
+	if until, ok := l.Ready("post more", "", BotToken); ok || until.Before(now.Add(time.Second)) {
 		t.Errorf("with every place under way: ready %v, told %v; want held for at least a second", ok, until)
 	}
 	now = start.Add(300 * time.Millisecond)
@@ -200,11 +200,11 @@ func TestARequestHoldsItsPlaceUntilASecondAfterItsAnswer(t *testing.T) {
 	}
 	now = start.Add(time.Second)
 	answered := start.Add(1300 * time.Millisecond)
-	if until, ok := l.Ready("post more", "", true); ok || !until.Equal(answered) {
+	if until, ok := l.Ready("post more", "", BotToken); ok || !until.Equal(answered) {
 		t.Errorf("a second after the requests started: ready %v, told %v; want held until a second after their answers, %v", ok, until, answered)
 	}
 	now = answered
-	if _, ok := l.Ready("post more", "", true); !ok {
+	if _, ok := l.Ready("post more", "", BotToken); !ok {
 		t.Error("a second after the answers: still held back")
 	}
 }

@@ -51,6 +51,10 @@ type Request struct {
 	// TokenUsable has not passed since.
 	Interaction bool
 	TokenAt     time.Time
+	// Webhook marks a channel webhook executed with its own token, which
+	// is in URL: no bot token is sent, and the Address budget counts it
+	// (see Budget).
+	Webhook bool
 	// Turn names a bot-token request that its maker makes again until it
 	// goes (an announcement a sender delivers): held back by the global
 	// budget, it keeps its place in the queue of those held back, and goes
@@ -137,7 +141,7 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 	if r.Interaction && !c.Limits.now().Before(r.TokenAt.Add(TokenUsable)) {
 		return nil, ErrTokenExpired
 	}
-	release, until, ok := c.Limits.take(r.Bucket, r.Turn, !r.Interaction)
+	release, until, ok := c.Limits.take(r.Bucket, r.Turn, r.budget())
 	if !ok {
 		return nil, &Paced{Until: until}
 	}
@@ -165,7 +169,7 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 	header = resp.Header
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		return nil, c.rateLimited(resp.Header, body, r.Interaction)
+		return nil, c.rateLimited(resp.Header, body, r.budget())
 	case resp.StatusCode >= 300:
 		var e struct {
 			Code    int    `json:"code"`
@@ -175,6 +179,17 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 		return nil, &APIError{Route: r.Route, Status: resp.StatusCode, Code: e.Code, Message: e.Message}
 	}
 	return body, nil
+}
+
+// budget is the global budget that counts the request.
+func (r Request) budget() Budget {
+	switch {
+	case r.Interaction:
+		return Unbudgeted
+	case r.Webhook:
+		return Address
+	}
+	return BotToken
 }
 
 // build makes the HTTP request: JSON, or multipart with the files.
@@ -197,7 +212,7 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, error) {
 	if r.Body != nil || len(r.Files) > 0 {
 		req.Header.Set("Content-Type", contentType)
 	}
-	if !r.Interaction {
+	if r.budget() == BotToken {
 		req.Header.Set("Authorization", "Bot "+c.Token)
 	}
 	req.Header.Set("User-Agent", "DiscordBot (https://github.com/cribbage-bot/cribbage, 1)")
@@ -205,8 +220,9 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, error) {
 }
 
 // rateLimited reads a 429: retry_after from the body (seconds, to the
-// millisecond) or Retry-After, and whether the limit is global.
-func (c *Client) rateLimited(h http.Header, body []byte, interaction bool) error {
+// millisecond) or Retry-After, and whether the limit is global, which
+// holds back what budget g counts.
+func (c *Client) rateLimited(h http.Header, body []byte, g Budget) error {
 	var e struct {
 		RetryAfter float64 `json:"retry_after"`
 		Global     bool    `json:"global"`
@@ -222,9 +238,9 @@ func (c *Client) rateLimited(h http.Header, body []byte, interaction bool) error
 	wait += time.Millisecond
 	global := e.Global || h.Get("X-RateLimit-Scope") == "global"
 	// A request made with an interaction's token is outside the global
-	// budget: its 429 holds back nothing made with the bot token.
-	if global && !interaction {
-		c.Limits.holdGlobal(c.Limits.now().Add(wait))
+	// budgets: its 429 holds back nothing else.
+	if global && g != Unbudgeted {
+		c.Limits.holdGlobal(g, c.Limits.now().Add(wait))
 	}
 	return &RateLimited{RetryAfter: wait, Global: global}
 }
@@ -238,6 +254,9 @@ func PostBucket(channelID string) string   { return "post " + channelID }
 func EditBucket(channelID string) string   { return "edit " + channelID }
 func ThreadBucket(channelID string) string { return "thread " + channelID }
 func TokenBucket(token string) string      { return "token " + token }
+
+// WebhookBucket is the bucket of a channel webhook's executions.
+func WebhookBucket(webhookID string) string { return "webhook " + webhookID }
 
 // CallbackBucket is the bucket of an interaction's answer: its own, since
 // an interaction is answered once.
