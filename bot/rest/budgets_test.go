@@ -143,3 +143,24 @@ func TestReadyAnyTakesTheWayThatCanGo(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyAnyWaitsForItsOwnChannel: the other ways spread the global
+// budgets, not a channel's own limit: a post whose channel has used its
+// messages for the window waits for the window, though the webhook's way
+// is free.
+func TestReadyAnyWaitsForItsOwnChannel(t *testing.T) {
+	now := time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC)
+	l := NewLimits(func() time.Time { return now })
+	release, _, ok := l.take("post thread", "", BotToken)
+	if !ok {
+		t.Fatal("the first post held back")
+	}
+	h := http.Header{}
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset-After", "4.000")
+	release(h)
+	way, until, ok := l.ReadyAny("outbox 1", Way{Bucket: "post thread", Budget: BotToken}, Way{Bucket: "webhook 1", Budget: Address})
+	if ok || way != 0 || !until.Equal(now.Add(4*time.Second)) {
+		t.Errorf("way %d at %v ok %v, want the channel's own way at its reset, %v", way, until, ok, now.Add(4*time.Second))
+	}
+}

@@ -200,7 +200,9 @@ type Way struct {
 // ReadyAny is Ready for a request that may go any of ways (a story post,
 // with the bot token or through the channel's webhook): which one it
 // could go by now, the first that can; or, when none can, which to try
-// again and when. A request that has not waited joins the queue whose
+// again and when. The other ways spread the global budgets alone: a
+// request the first way's own bucket holds back (its channel's limit)
+// waits for it. A request that has not waited joins the queue whose
 // next time is soonest, and keeps that queue once in it, unless another
 // way can take it at once: a queue it leaves keeps the time it gave,
 // which then goes to the next in it. Like Ready, it claims no place.
@@ -213,6 +215,9 @@ func (l *Limits) ReadyAny(turn string, ways ...Way) (int, time.Time, bool) {
 	queued := -1
 	for i, w := range ways {
 		at[i], held[i] = l.heldBy(l.buckets[w.Bucket], turn, now)
+		if held[0] {
+			return 0, at[0], false
+		}
 		if held[i] || w.Budget == Unbudgeted {
 			continue
 		}
