@@ -42,6 +42,11 @@ type Store interface {
 	// tokens of its open hand views.
 	RecordBoard(ctx context.Context, id int64, key string) error
 	HandViews(ctx context.Context, id int64) ([]cribbage.HandView, error)
+	// ChannelWebhook, RecordChannelWebhook and ForgetChannelWebhook keep
+	// the webhook the story may post through (webhooks.go).
+	ChannelWebhook(ctx context.Context, channelID string) (cribbage.ChannelWebhook, error)
+	RecordChannelWebhook(ctx context.Context, w cribbage.ChannelWebhook) error
+	ForgetChannelWebhook(ctx context.Context, channelID, webhookID string) error
 }
 
 // Live is what delivering needs of the live surface (bot/live's Surface).
@@ -83,6 +88,7 @@ type Deliverer struct {
 	now       func() time.Time
 	followups *Followups
 	speak     func(ctx context.Context, t *cribbage.Table) lang.Lang
+	webhooks  webhooks
 }
 
 // New returns a Deliverer.
@@ -130,15 +136,33 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	m, err := d.store.TableMessage(ctx, it.TableID)
 	turn := rest.OutboxTurn(it.ID)
+	// via is the channel's webhook when the post goes through it.
+	var via *cribbage.ChannelWebhook
 	if bucket := waitsOn(it, m); err == nil && bucket != "" && !m.TokenOnly {
 		// A post or a thread that would wait for its rate limit goes no
 		// further, and reads no more: when hundreds of tables sit down or
 		// end their hands at once, each is tried again until its turn,
 		// and reading the table each time was a good part of the bot's
 		// work. A table only tokens reach sends nothing with the bot
-		// token.
-		if until, ok := d.rest.Limits.Ready(bucket, turn, true); !ok {
+		// token. A post may go through the channel's webhook instead,
+		// which another budget counts.
+		// One that failed before keeps the bot token: an attempt whose
+		// answer was lost may have posted, and only the bot token's
+		// post has a nonce that makes its resend safe.
+		ways := []rest.Way{{Bucket: bucket, Budget: rest.BotToken}}
+		w, hook := cribbage.ChannelWebhook{}, false
+		if it.Kind != render.KindThread && it.Attempts == 0 {
+			w, hook = d.webhook(ctx, it.ChannelID)
+		}
+		if hook {
+			ways = append(ways, rest.Way{Bucket: rest.WebhookBucket(w.ID), Budget: rest.Address})
+		}
+		way, until, ok := d.rest.Limits.ReadyAny(turn, ways...)
+		if !ok {
 			return nil, &rest.Paced{Until: until}
+		}
+		if way == 1 {
+			via = &w
 		}
 	}
 	var t *cribbage.Table
@@ -153,7 +177,7 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 	}
 	switch it.Kind {
 	case render.KindPost, cribbage.OutboxMilestone:
-		return d.deliverPost(ctx, t, m, it, turn)
+		return d.deliverPost(ctx, t, m, it, turn, via)
 	case render.KindThread:
 		return nil, d.openThread(ctx, t, m, it.Attempts, turn)
 	case render.KindOpen:
@@ -189,8 +213,9 @@ func waitsOn(it cribbage.OutboxItem, m cribbage.TableMessage) string {
 }
 
 // deliverPost sends a story post, in the table's thread (m.ThreadID) once
-// it has one, with the items it carries.
-func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem, turn string) ([]int64, error) {
+// it has one, with the items it carries: through the channel's webhook
+// via if it is set, else with the bot token.
+func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem, turn string, via *cribbage.ChannelWebhook) ([]int64, error) {
 	dest := t.ChannelID
 	if m.ThreadID != "" {
 		dest = m.ThreadID
@@ -218,6 +243,9 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	}
 	if t.TokenOnly {
 		return carried, d.postFollowup(ctx, t, m, render.FitMessage(story))
+	}
+	if via != nil {
+		return carried, d.postWebhook(ctx, *via, m.ThreadID, render.FitMessage(story), turn)
 	}
 	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID), turn)
 }
@@ -290,6 +318,9 @@ func (d *Deliverer) openThread(ctx context.Context, t *cribbage.Table, m cribbag
 			return sender.ErrGiveUp
 		}
 		return errTableMessageUnknown
+	}
+	if err := d.ensureWebhook(ctx, t.ChannelID, turn); err != nil {
+		return err
 	}
 	var ch discordgo.Channel
 	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelMessageThread(t.ChannelID, m.MessageID),

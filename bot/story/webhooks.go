@@ -1,0 +1,174 @@
+package story
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+)
+
+// A channel's webhook (cribbage.ChannelWebhook) is a second way for the
+// story into the channel and its tables' threads. Discord counts the bot
+// token's requests at 50 a second, and requests with no authorization,
+// such as a webhook executed with its own token, at 50 a second of the
+// bot's address, apart: when hundreds of tables end their hands in the
+// same seconds (a synchronized start, a tournament round), the records go
+// both ways, and the burst clears in half the time. The bot makes the
+// webhook when it opens a table's thread (one a channel, shared by its
+// tables: 15 is Discord's most a channel), with the bot token, once; a
+// server that does not give the bot Manage Webhooks keeps the bot token
+// alone, and is asked again after a day.
+//
+// A post through the webhook has no enforced nonce (Execute Webhook takes
+// none), so a post whose answer was lost may show twice, as a followup
+// may. So the bot token's post is preferred whenever it could go at once,
+// and a post that failed before goes with the bot token alone; a post a
+// crash cut short may still go the other way on its retry.
+
+// webhookName is the name the webhook's posts show, the bot's own.
+const webhookName = "Cribbage"
+
+// webhookRefusedWait is how long a server that refused a webhook is not
+// asked again: an admin may grant Manage Webhooks later.
+const webhookRefusedWait = 24 * time.Hour
+
+// webhookNoneWait is how long this process believes a channel has no
+// webhook before reading the store again: another process may have made
+// one.
+const webhookNoneWait = time.Minute
+
+// webhooks are the channels' webhooks this process has read or made, by
+// channel: a post held back reads its channel's without the store.
+type webhooks struct {
+	mu    sync.Mutex
+	known map[string]knownWebhook
+}
+
+// knownWebhook is a channel's webhook (w.ID empty for none) and when it
+// was read.
+type knownWebhook struct {
+	w    cribbage.ChannelWebhook
+	read time.Time
+}
+
+func (k *webhooks) get(channelID string, now time.Time) (cribbage.ChannelWebhook, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e, ok := k.known[channelID]
+	if !ok || e.w.ID == "" && now.Sub(e.read) >= webhookNoneWait {
+		return cribbage.ChannelWebhook{}, false
+	}
+	return e.w, true
+}
+
+func (k *webhooks) put(w cribbage.ChannelWebhook, now time.Time) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.known == nil {
+		k.known = map[string]knownWebhook{}
+	}
+	k.known[w.ChannelID] = knownWebhook{w: w, read: now}
+}
+
+// webhook returns channelID's webhook, if it has one: from what this
+// process knows, else the store.
+func (d *Deliverer) webhook(ctx context.Context, channelID string) (cribbage.ChannelWebhook, bool) {
+	now := d.now()
+	if w, ok := d.webhooks.get(channelID, now); ok {
+		return w, w.ID != ""
+	}
+	w, err := d.store.ChannelWebhook(ctx, channelID)
+	switch {
+	case errors.Is(err, cribbage.ErrNotFound):
+		w = cribbage.ChannelWebhook{ChannelID: channelID}
+	case err != nil:
+		return cribbage.ChannelWebhook{}, false // the bot token alone, this time
+	}
+	d.webhooks.put(w, now)
+	return w, w.ID != ""
+}
+
+// ensureWebhook makes channelID's webhook unless it has one, or refused
+// one within a day. It is asked of the delivery that opens a table's
+// thread, before the thread, so that the table's story can take either
+// way from its first record; a request held back (*rest.Paced) or failed
+// is tried again with the thread.
+func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) error {
+	w, err := d.store.ChannelWebhook(ctx, channelID)
+	switch {
+	case err == nil && (w.ID != "" || d.now().Sub(w.RefusedAt) < webhookRefusedWait):
+		d.webhooks.put(w, d.now())
+		return nil
+	case err != nil && !errors.Is(err, cribbage.ErrNotFound):
+		return err
+	}
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelWebhooks(channelID),
+		Bucket: "webhooks " + channelID, Route: "POST /channels/{channel}/webhooks",
+		Body: map[string]string{"name": webhookName}, Turn: turn})
+	var made struct {
+		ID    string `json:"id"`
+		Token string `json:"token"`
+	}
+	if err == nil {
+		err = json.Unmarshal(raw, &made)
+	}
+	switch {
+	case rest.Permanent(err):
+		// No Manage Webhooks, or the channel has its fifteen: the story
+		// goes with the bot token alone.
+		w = cribbage.ChannelWebhook{ChannelID: channelID, RefusedAt: d.now()}
+	case err != nil:
+		return err
+	default:
+		w = cribbage.ChannelWebhook{ChannelID: channelID, ID: made.ID, Token: made.Token}
+	}
+	if err := d.store.RecordChannelWebhook(ctx, w); err != nil {
+		return err
+	}
+	d.webhooks.put(w, d.now())
+	return nil
+}
+
+// webhookPost is Execute Webhook's body for a story message: what the bot
+// token's post sends, but the nonce, which it does not take.
+type webhookPost struct {
+	Content         string                            `json:"content,omitempty"`
+	Components      []discordgo.MessageComponent      `json:"components,omitempty"`
+	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+}
+
+// postWebhook sends a story message through the channel's webhook w, into
+// threadID if it is set. A webhook Discord no longer knows (an admin
+// deleted it) is forgotten, and the post is tried again the bot token's
+// way.
+func (d *Deliverer) postWebhook(ctx context.Context, w cribbage.ChannelWebhook, threadID string, m render.StoryMessage, turn string) error {
+	r := m.Message()
+	q := url.Values{"wait": {"true"}}
+	if threadID != "" {
+		q.Set("thread_id", threadID)
+	}
+	body := webhookPost{Content: r.Content, Components: r.Components, Flags: r.Flags(), AllowedMentions: r.AllowedMentions()}
+	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(w.ID, w.Token) + "?" + q.Encode(),
+		Bucket: rest.WebhookBucket(w.ID), Route: "POST /webhooks/{webhook}/{token}", Body: body, Files: r.Files, Turn: turn, Webhook: true})
+	var api *rest.APIError
+	if errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status == http.StatusUnauthorized) {
+		if ferr := d.store.ForgetChannelWebhook(ctx, w.ChannelID, w.ID); ferr != nil {
+			return ferr
+		}
+		d.webhooks.put(cribbage.ChannelWebhook{ChannelID: w.ChannelID}, d.now())
+		// Not Discord's refusal of the post, which would give it up: the
+		// post itself can still go.
+		return fmt.Errorf("story: the channel's webhook is gone (%v)", api)
+	}
+	return err
+}

@@ -1,0 +1,239 @@
+package story
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+)
+
+// opened opens a table in channelID as the outbox does (its message, its
+// thread), and returns it with its thread.
+func (r *rig) opened(channelID string) (*cribbage.Table, string) {
+	r.t.Helper()
+	tb := r.table(channelID, "Alice", "Bob")
+	r.queue(tb.ID, cribbage.Outbound{ChannelID: channelID, Kind: render.KindOpen}, cribbage.Outbound{ChannelID: channelID, Kind: render.KindThread})
+	for range 100 {
+		if r.pending(tb.ID) == 0 {
+			break
+		}
+		r.after(time.Second)
+	}
+	thread := r.message(tb.ID).ThreadID
+	if thread == "" {
+		r.t.Fatalf("table %d: no thread opened", tb.ID)
+	}
+	return tb, thread
+}
+
+// endHand queues the post that ends a table's first hand.
+func (r *rig) endHand(tb *cribbage.Table) {
+	o := ends(1, fmt.Sprintf("Table %d: Alice 21 · Bob 4.", tb.ID))
+	o.ChannelID = tb.ChannelID
+	r.queue(tb.ID, o)
+}
+
+// webhookOf reads what the store keeps of a channel's webhook.
+func (r *rig) webhookOf(channelID string) (cribbage.ChannelWebhook, bool) {
+	r.t.Helper()
+	w, err := r.store.ChannelWebhook(context.Background(), channelID)
+	if errors.Is(err, cribbage.ErrNotFound) {
+		return w, false
+	}
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return w, true
+}
+
+// TestAChannelGetsOneWebhookForItsTables: opening the first table's thread
+// in a channel makes the channel's webhook, with the bot token, before the
+// thread; the second table there uses it and makes none. A post that
+// could go at once goes with the bot token, under its nonce.
+func TestAChannelGetsOneWebhookForItsTables(t *testing.T) {
+	r := newRig(t)
+	first, thread := r.opened(channel)
+	r.opened(channel)
+	if n := r.requests(http.MethodPost, "/channels/"+channel+"/webhooks"); n != 1 {
+		t.Errorf("%d requests to make the channel's webhook, want 1", n)
+	}
+	w, ok := r.webhookOf(channel)
+	if !ok || w.ID == "" || w.Token == "" {
+		t.Fatalf("the channel's webhook recorded as %+v (%v), want one made", w, ok)
+	}
+	r.endHand(first)
+	r.drain()
+	ms := r.fake.ChannelMessages(thread)
+	if len(ms) != 1 || ms[0].WebhookID != "" || ms[0].Nonce == "" {
+		t.Fatalf("the thread has %d messages (%+v), want the record, posted with the bot token under its nonce", len(ms), ms)
+	}
+}
+
+// TestABurstOfRecordsGoesBothWays: when more hands end at once than the
+// bot token's budget sends in a second, the records it holds back go
+// through their channels' webhooks, which Discord counts apart: twice the
+// budget's records are all in their threads within the second, none
+// refused, and the rest go the next second.
+func TestABurstOfRecordsGoesBothWays(t *testing.T) {
+	r := newRig(t)
+	type table struct {
+		tb     *cribbage.Table
+		thread string
+	}
+	var all []table
+	for i := range 2*rest.GlobalBudget + 10 {
+		ch := fmt.Sprint(600000000000000000 + i)
+		r.fake.AddChannel(ch)
+		tb, thread := r.opened(ch)
+		all = append(all, table{tb, thread})
+	}
+	r.after(2 * time.Second) // the budgets' seconds pass
+	for _, x := range all {
+		r.endHand(x.tb)
+	}
+	r.drain()
+	for range 40 { // within the second
+		r.after(rest.BusyRetry)
+	}
+	byWay := map[bool]int{}
+	for _, x := range all {
+		for _, m := range r.fake.ChannelMessages(x.thread) {
+			byWay[m.WebhookID != ""]++
+		}
+	}
+	if byWay[false] != rest.GlobalBudget || byWay[true] != rest.GlobalBudget {
+		t.Errorf("in the first second, %d records with the bot token and %d through webhooks, want %d each", byWay[false], byWay[true], rest.GlobalBudget)
+	}
+	for range 100 {
+		r.after(rest.BusyRetry)
+	}
+	for _, x := range all {
+		if ms := r.fake.ChannelMessages(x.thread); len(ms) != 1 {
+			t.Errorf("table %d's thread has %d messages, want its record once", x.tb.ID, len(ms))
+		}
+	}
+	if limited := r.fake.RateLimited(); len(limited) != 0 {
+		t.Errorf("Discord answered 429: %v", limited)
+	}
+}
+
+// TestWithoutManageWebhooksTheStoryKeepsTheBotToken: a server that does
+// not let the bot make webhooks refuses once; the refusal is recorded, the
+// thread opens and the story goes with the bot token, and the channel is
+// not asked again until a day has passed.
+func TestWithoutManageWebhooksTheStoryKeepsTheBotToken(t *testing.T) {
+	r := newRig(t)
+	r.fake.DenyBotPermission(channel, discordgo.PermissionManageWebhooks)
+	tb, thread := r.opened(channel)
+	if w, ok := r.webhookOf(channel); !ok || w.ID != "" || w.RefusedAt.IsZero() {
+		t.Errorf("recorded %+v (%v), want the refusal", w, ok)
+	}
+	r.endHand(tb)
+	r.drain()
+	if ms := r.fake.ChannelMessages(thread); len(ms) != 1 || ms[0].WebhookID != "" {
+		t.Errorf("the thread has %+v, want the record with the bot token", ms)
+	}
+	r.opened(channel)
+	if n := r.requests(http.MethodPost, "/channels/"+channel+"/webhooks"); n != 1 {
+		t.Errorf("%d requests to make a webhook within the day, want the one refused", n)
+	}
+	r.clock.Advance(webhookRefusedWait)
+	r.opened(channel)
+	if n := r.requests(http.MethodPost, "/channels/"+channel+"/webhooks"); n != 2 {
+		t.Errorf("%d requests to make a webhook after a day, want it asked again", n)
+	}
+}
+
+// TestADeletedWebhookIsForgotten: an admin deletes the channel's webhook;
+// the records that would have gone through it go with the bot token,
+// each once, and the webhook is forgotten.
+func TestADeletedWebhookIsForgotten(t *testing.T) {
+	r := newRig(t)
+	var tables []*cribbage.Table
+	var threads []string
+	for range rest.GlobalBudget + 5 {
+		tb, thread := r.opened(channel)
+		tables, threads = append(tables, tb), append(threads, thread)
+	}
+	w, ok := r.webhookOf(channel)
+	if !ok || w.ID == "" {
+		t.Fatalf("no webhook made: %+v", w)
+	}
+	r.fake.DeleteWebhook(w.ID)
+	r.after(2 * time.Second)
+	for _, tb := range tables {
+		r.endHand(tb)
+	}
+	r.drain()
+	for range 200 {
+		r.after(rest.BusyRetry)
+	}
+	for i, th := range threads {
+		ms := r.fake.ChannelMessages(th)
+		if len(ms) != 1 || ms[0].WebhookID != "" {
+			t.Errorf("table %d's thread has %d messages, want its record once, with the bot token", tables[i].ID, len(ms))
+		}
+	}
+	if _, ok := r.webhookOf(channel); ok {
+		t.Error("the deleted webhook is still recorded")
+	}
+	// Deliveries that chose the webhook before the first 404 came back
+	// try it too; none after.
+	var sent, refused int
+	for _, q := range r.fake.Requests() {
+		if q.ChannelWebhook {
+			sent++
+			if q.Status == http.StatusNotFound {
+				refused++
+			}
+		}
+	}
+	if sent == 0 || sent > 4 || refused != sent {
+		t.Errorf("%d requests through the deleted webhook, %d answered 404; want one to a few, all 404", sent, refused)
+	}
+}
+
+// TestAPostThatFailedKeepsTheBotToken: with the bot token's second used,
+// a post goes through the channel's webhook, but not one that failed
+// before: an attempt whose answer was lost may have posted, and only the
+// bot token's nonce makes its resend safe, so it waits for the bot token.
+func TestAPostThatFailedKeepsTheBotToken(t *testing.T) {
+	r := newRig(t)
+	var tables []*cribbage.Table
+	for i := range rest.GlobalBudget + 2 {
+		ch := fmt.Sprint(600000000000000000 + i)
+		r.fake.AddChannel(ch)
+		tb, _ := r.opened(ch)
+		tables = append(tables, tb)
+	}
+	r.after(2 * time.Second)
+	for _, tb := range tables[:rest.GlobalBudget] {
+		r.endHand(tb)
+	}
+	r.drain() // the bot token's second, used
+	for k, tb := range tables[rest.GlobalBudget:] {
+		r.endHand(tb)
+		items, err := r.store.TablePending(context.Background(), tb.ID)
+		if err != nil || len(items) != 1 {
+			t.Fatalf("pending %v, %v", items, err)
+		}
+		it := items[0]
+		it.Attempts = 1 - k // the first failed once, the second never
+		_, err = r.story.Deliver(context.Background(), it)
+		var paced *rest.Paced
+		thread := r.message(tb.ID).ThreadID
+		switch ms := r.fake.ChannelMessages(thread); {
+		case k == 0 && (!errors.As(err, &paced) || len(ms) != 0):
+			t.Errorf("a post that failed before: %v, %d posted; want it held back for the bot token", err, len(ms))
+		case k == 1 && (err != nil || len(ms) != 1 || ms[0].WebhookID == ""):
+			t.Errorf("a post never tried: %v, %d posted; want it through the webhook", err, len(ms))
+		}
+	}
+}
