@@ -35,11 +35,14 @@ import (
 // (p50, p99); how far the table message was behind each move (p50, p99);
 // the hand's record in the thread behind the move that closed the hand
 // (s-story, p50 and p99; s-story-floor-p99, about the p99 no sender
-// through the bot token could beat, see storyFloor, and
-// s-story-floor-own-p99, the same at the bot's own budget); the hand
-// views opened per move; the requests a move costs through interaction
-// tokens (answers, and edits through a token, which Discord does not
-// count against the bot's 50 a second) and through the bot token; the process's CPU time per move (the bot's, and
+// through the bot token could beat, see storyFloor;
+// s-story-floor-both-p99, the same through the bot token and the
+// channels' webhooks, which Discord counts apart; and
+// s-story-floor-own-p99, the same at the bot's own budgets, for the ways
+// it used); the hand views opened per move; the requests a move costs
+// through interaction tokens (answers, and edits through a token, which
+// Discord does not count against the bot's 50 a second), through the bot
+// token, and through channels' webhooks; the process's CPU time per move (the bot's, and
 // the fake Discord's and the players' besides), the bot's alone, and the
 // Go runtime's (its share of the window's CPU profile: the bot's, the
 // fake's and the players' goroutines carry the label side=bot, discord or
@@ -189,8 +192,16 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	slices.Sort(behind)
 	delays, queued := announcementDelays(b, h, ids, since)
 	slices.Sort(delays)
+	// The story goes with the bot token, and through the channels'
+	// webhooks when it has them, which Discord counts apart: the floors
+	// are at each way's limit times the ways used.
+	ways := 1
+	if kinds["webhook"] > 0 {
+		ways = 2
+	}
 	floor := storyFloor(queued, discordGlobalLimit)
-	floorOwn := storyFloor(queued, rest.GlobalBudget)
+	floorBoth := storyFloor(queued, 2*discordGlobalLimit)
+	floorOwn := storyFloor(queued, ways*rest.GlobalBudget)
 	same := 0
 	for _, e := range edits {
 		if e.Identical && e.Via != discordtest.ViaAnswer {
@@ -210,17 +221,20 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		b.ReportMetric(p(delays, 99), "s-story-p99")
 		// Every post counted in delays is in a message counted in the floor.
 		b.ReportMetric(p(floor, 99), "s-story-floor-p99")
+		b.ReportMetric(p(floorBoth, 99), "s-story-floor-both-p99")
 		b.ReportMetric(p(floorOwn, 99), "s-story-floor-own-p99")
 	}
 	b.ReportMetric(float64(opens)/m, "opens/move")
 	b.ReportMetric(float64(kinds["token"])/m, "token-requests/move")
 	b.ReportMetric(float64(kinds["bot"])/m, "bot-requests/move")
+	b.ReportMetric(float64(kinds["webhook"])/m, "webhook-requests/move")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/m, "cpu-ms/move")
 	if shares != nil {
 		b.ReportMetric(shares["bot"]*float64(cpu.Microseconds())/1000/m, "bot-cpu-ms/move")
 		b.ReportMetric(shares[""]*float64(cpu.Microseconds())/1000/m, "runtime-cpu-ms/move")
 	}
-	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]), "429s")
+	b.ReportMetric(float64(limited["user"]-limitedBefore["user"]+limited["global"]-limitedBefore["global"]+
+		limited["address"]-limitedBefore["address"]), "429s")
 	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
 	b.ReportMetric(float64(same), "identical-edits")
 	b.ReportMetric(float64(failed), "clicks-failed")
@@ -276,6 +290,9 @@ func requestKinds(h *harness, reqs []discordtest.Request, edits []discordtest.Ed
 			if r.Status == http.StatusTooManyRequests {
 				out["answer 429"]++
 			}
+		case r.ChannelWebhook:
+			out["webhook"]++
+			out[fmt.Sprintf("webhook %d", r.Status)]++
 		case viaToken(r):
 			out["token"]++
 			if r.Status == http.StatusTooManyRequests {
@@ -323,11 +340,21 @@ func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Tim
 		for _, it := range items {
 			byID[it.ID] = it
 		}
-		for _, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
-			head, err := strconv.ParseInt(strings.TrimPrefix(m.Nonce, "cb"), 10, 64)
-			if err != nil {
-				continue
+		// A table's story messages go one at a time, in order, each
+		// carrying the items its first sealed (a post through the
+		// channel's webhook has no nonce to name it by): the thread's
+		// messages are its sealed heads, in order.
+		var heads []int64
+		for _, it := range items {
+			if it.SealedThrough != 0 {
+				heads = append(heads, it.ID)
 			}
+		}
+		for k, m := range h.fake.ChannelMessages(h.tableMessage(id).ThreadID) {
+			if k >= len(heads) {
+				break
+			}
+			head := heads[k]
 			// A hand's lines wait for the post that ends it; the story's
 			// delay is the post's, from the move that ended the hand.
 			last := max(byID[head].SealedThrough, head)
@@ -349,10 +376,10 @@ func announcementDelays(b *testing.B, h *harness, tables []int64, since time.Tim
 }
 
 // viaToken reports whether a request was made with an interaction's token
-// (an answer, or a webhook route), which Discord does not count against the
-// bot token's 50 a second.
+// (an answer, or a webhook route but a channel webhook's), which Discord
+// does not count against the bot token's 50 a second.
 func viaToken(r discordtest.Request) bool {
-	return strings.HasSuffix(r.Route, "/callback") || strings.Contains(r.Route, "/webhooks/")
+	return strings.HasSuffix(r.Route, "/callback") || strings.Contains(r.Route, "/webhooks/") && !r.ChannelWebhook
 }
 
 // botTokenBySecond counts the requests made with the bot token in each
@@ -360,7 +387,7 @@ func viaToken(r discordtest.Request) bool {
 func botTokenBySecond(reqs []discordtest.Request, start time.Time) []int {
 	var out []int
 	for _, r := range reqs {
-		if r.Route == "" || viaToken(r) {
+		if r.Route == "" || viaToken(r) || r.ChannelWebhook {
 			continue
 		}
 		sec := int(r.At.Sub(start) / time.Second)
