@@ -136,34 +136,35 @@ func (d *Deliverer) Handle(it cribbage.OutboxItem) { d.live.Touch(it.TableID) }
 func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int64, error) {
 	m, err := d.store.TableMessage(ctx, it.TableID)
 	turn := rest.OutboxTurn(it.ID)
-	// via is the channel's webhook when the post goes through it.
-	var via *cribbage.ChannelWebhook
+	// hook is the channel's webhook, if a post may go through it, and
+	// via is set when it goes that way.
+	var hook *cribbage.ChannelWebhook
+	via := false
 	if bucket := waitsOn(it, m); err == nil && bucket != "" && !m.TokenOnly {
 		// A post or a thread that would wait for its rate limit goes no
 		// further, and reads no more: when hundreds of tables sit down or
 		// end their hands at once, each is tried again until its turn,
 		// and reading the table each time was a good part of the bot's
 		// work. A table only tokens reach sends nothing with the bot
-		// token. A post may go through the channel's webhook instead,
-		// which another budget counts.
-		// One that failed before keeps the bot token: an attempt whose
-		// answer was lost may have posted, and only the bot token's
-		// post has a nonce that makes its resend safe.
+		// token.
+		//
+		// A post may go through the channel's webhook instead, which
+		// another budget counts (webhooks.go). One that failed before
+		// keeps the bot token: an attempt whose answer was lost may have
+		// posted, and only the bot token's post has a nonce that makes
+		// its resend safe.
 		ways := []rest.Way{{Bucket: bucket, Budget: rest.BotToken}}
-		w, hook := cribbage.ChannelWebhook{}, false
 		if it.Kind != render.KindThread && it.Attempts == 0 {
-			w, hook = d.webhook(ctx, it.ChannelID)
-		}
-		if hook {
-			ways = append(ways, rest.Way{Bucket: rest.WebhookBucket(w.ID), Budget: rest.Address})
+			if w, ok := d.webhook(ctx, it.ChannelID); ok {
+				hook = &w
+				ways = append(ways, rest.Way{Bucket: rest.WebhookBucket(w.ID), Budget: rest.Address})
+			}
 		}
 		way, until, ok := d.rest.Limits.ReadyAny(turn, ways...)
 		if !ok {
 			return nil, &rest.Paced{Until: until}
 		}
-		if way == 1 {
-			via = &w
-		}
+		via = way == 1
 	}
 	var t *cribbage.Table
 	if err == nil {
@@ -177,7 +178,7 @@ func (d *Deliverer) Deliver(ctx context.Context, it cribbage.OutboxItem) ([]int6
 	}
 	switch it.Kind {
 	case render.KindPost, cribbage.OutboxMilestone:
-		return d.deliverPost(ctx, t, m, it, turn, via)
+		return d.deliverPost(ctx, t, m, it, turn, hook, via)
 	case render.KindThread:
 		return nil, d.openThread(ctx, t, m, it.Attempts, turn)
 	case render.KindOpen:
@@ -214,8 +215,10 @@ func waitsOn(it cribbage.OutboxItem, m cribbage.TableMessage) string {
 
 // deliverPost sends a story post, in the table's thread (m.ThreadID) once
 // it has one, with the items it carries: through the channel's webhook
-// via if it is set, else with the bot token.
-func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem, turn string, via *cribbage.ChannelWebhook) ([]int64, error) {
+// hook if via is set, else with the bot token, or through hook after all
+// if another request took the bot token's place meanwhile.
+func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, it cribbage.OutboxItem, turn string,
+	hook *cribbage.ChannelWebhook, via bool) ([]int64, error) {
 	dest := t.ChannelID
 	if m.ThreadID != "" {
 		dest = m.ThreadID
@@ -244,10 +247,19 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	if t.TokenOnly {
 		return carried, d.postFollowup(ctx, t, m, render.FitMessage(story))
 	}
-	if via != nil {
-		return carried, d.postWebhook(ctx, *via, m.ThreadID, render.FitMessage(story), turn)
+	if via {
+		return carried, d.postWebhook(ctx, *hook, m.ThreadID, render.FitMessage(story), turn)
 	}
-	return carried, d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID), turn)
+	err = d.post(ctx, dest, render.FitMessage(story), fmt.Sprintf("cb%d", items[0].ID), turn)
+	var paced *rest.Paced
+	if errors.As(err, &paced) && hook != nil {
+		// Ready claims no place, and deliveries run side by side: the
+		// last of the bot token's places went to another. The post was
+		// not made; the webhook may take it now rather than the back of
+		// the bot token's queue.
+		err = d.postWebhook(ctx, *hook, m.ThreadID, render.FitMessage(story), turn)
+	}
+	return carried, err
 }
 
 // seal returns the items one story message carries, from the table's

@@ -60,6 +60,8 @@ type knownWebhook struct {
 	read time.Time
 }
 
+// get returns what is known of channelID's webhook, unless it is that it
+// has none and was read webhookNoneWait ago or more.
 func (k *webhooks) get(channelID string, now time.Time) (cribbage.ChannelWebhook, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -70,6 +72,8 @@ func (k *webhooks) get(channelID string, now time.Time) (cribbage.ChannelWebhook
 	return e.w, true
 }
 
+// put records what is known of w.ChannelID's webhook, read or made now.
+// One entry a channel the bot posts in: no more than the store keeps.
 func (k *webhooks) put(w cribbage.ChannelWebhook, now time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -100,8 +104,9 @@ func (d *Deliverer) webhook(ctx context.Context, channelID string) (cribbage.Cha
 // ensureWebhook makes channelID's webhook unless it has one, or refused
 // one within a day. It is asked of the delivery that opens a table's
 // thread, before the thread, so that the table's story can take either
-// way from its first record; a request held back (*rest.Paced) or failed
-// is tried again with the thread.
+// way from its first record. A request held back by the rate limits holds
+// the thread back with it; one that failed otherwise does not: the
+// thread opens, and the next table's thread in the channel asks again.
 func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) error {
 	w, err := d.store.ChannelWebhook(ctx, channelID)
 	switch {
@@ -121,18 +126,24 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 	if err == nil {
 		err = json.Unmarshal(raw, &made)
 	}
+	var paced *rest.Paced
+	var limited *rest.RateLimited
 	switch {
+	case errors.As(err, &paced), errors.As(err, &limited):
+		return err // its turn comes: the thread waits that long
 	case rest.Permanent(err):
 		// No Manage Webhooks, or the channel has its fifteen: the story
 		// goes with the bot token alone.
 		w = cribbage.ChannelWebhook{ChannelID: channelID, RefusedAt: d.now()}
 	case err != nil:
-		return err
+		// A server error or a lost answer: the thread does not wait for
+		// a webhook, which the next table's thread here asks for again.
+		return nil
 	default:
 		w = cribbage.ChannelWebhook{ChannelID: channelID, ID: made.ID, Token: made.Token}
 	}
 	if err := d.store.RecordChannelWebhook(ctx, w); err != nil {
-		return err
+		return nil // as above: asked again with the next table's thread
 	}
 	d.webhooks.put(w, d.now())
 	return nil
@@ -142,6 +153,7 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 // token's post sends, but the nonce, which it does not take.
 type webhookPost struct {
 	Content         string                            `json:"content,omitempty"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds,omitempty"`
 	Components      []discordgo.MessageComponent      `json:"components,omitempty"`
 	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
@@ -153,22 +165,37 @@ type webhookPost struct {
 // way.
 func (d *Deliverer) postWebhook(ctx context.Context, w cribbage.ChannelWebhook, threadID string, m render.StoryMessage, turn string) error {
 	r := m.Message()
+	if len(m.Pictures) > 0 {
+		// Discord refuses a webhook's V2 message that uploads files.
+		r = m.EmbedMessage()
+	}
 	q := url.Values{"wait": {"true"}}
 	if threadID != "" {
 		q.Set("thread_id", threadID)
 	}
-	body := webhookPost{Content: r.Content, Components: r.Components, Flags: r.Flags(), AllowedMentions: r.AllowedMentions()}
+	body := webhookPost{Content: r.Content, Embeds: r.Embeds, Components: r.Components, Flags: r.Flags(), AllowedMentions: r.AllowedMentions()}
 	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(w.ID, w.Token) + "?" + q.Encode(),
 		Bucket: rest.WebhookBucket(w.ID), Route: "POST /webhooks/{webhook}/{token}", Body: body, Files: r.Files, Turn: turn, Webhook: true})
 	var api *rest.APIError
-	if errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status == http.StatusUnauthorized) {
+	if !errors.As(err, &api) || api.Status == http.StatusTooManyRequests || api.Status >= 500 {
+		return err
+	}
+	if api.Code == codeUnknownWebhook || api.Code == codeInvalidWebhookToken {
 		if ferr := d.store.ForgetChannelWebhook(ctx, w.ChannelID, w.ID); ferr != nil {
 			return ferr
 		}
 		d.webhooks.put(cribbage.ChannelWebhook{ChannelID: w.ChannelID}, d.now())
-		// Not Discord's refusal of the post, which would give it up: the
-		// post itself can still go.
-		return fmt.Errorf("story: the channel's webhook is gone (%v)", api)
 	}
-	return err
+	// Whatever the webhook was refused for (it is gone, the thread is
+	// locked to it), the bot token may still post: a failed attempt, not
+	// Discord's refusal of the post, which would give it up. The retry
+	// has failed once, so it goes with the bot token.
+	return fmt.Errorf("story: through the channel's webhook: %v", api)
 }
+
+// Discord's error codes for a webhook that is gone, and for a token that
+// is not its own.
+const (
+	codeUnknownWebhook      = 10015
+	codeInvalidWebhookToken = 50027
+)

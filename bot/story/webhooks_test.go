@@ -2,6 +2,7 @@ package story
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"github.com/cribbage-bot/cribbage"
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/bot/rest"
+	"github.com/cribbage-bot/cribbage/engine"
+	"github.com/cribbage-bot/cribbage/internal/picture"
 )
 
 // opened opens a table in channelID as the outbox does (its message, its
@@ -33,11 +36,17 @@ func (r *rig) opened(channelID string) (*cribbage.Table, string) {
 	return tb, thread
 }
 
-// endHand queues the post that ends a table's first hand.
+// endHand queues the post that ends a table's first hand, with the
+// picture of its show.
 func (r *rig) endHand(tb *cribbage.Table) {
-	o := ends(1, fmt.Sprintf("Table %d: Alice 21 · Bob 4.", tb.ID))
-	o.ChannelID = tb.ChannelID
-	r.queue(tb.ID, o)
+	raw, err := json.Marshal(render.PostPayload{
+		Lines: []render.StoryEntry{{Text: fmt.Sprintf("Table %d: Alice 21 · Bob 4.", tb.ID), Hand: 1, Show: true}},
+		Pictures: []picture.Cards{{Hands: []picture.Hand{{Label: "Alice", Cards: []engine.Card{engine.MustParseCard("5C"), engine.MustParseCard("5D"),
+			engine.MustParseCard("5H"), engine.MustParseCard("JS")}}}, Starter: engine.MustParseCard("5S")}}})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.queue(tb.ID, cribbage.Outbound{ChannelID: tb.ChannelID, Kind: render.KindPost, Payload: string(raw)})
 }
 
 // webhookOf reads what the store keeps of a channel's webhook.
@@ -106,6 +115,11 @@ func TestABurstOfRecordsGoesBothWays(t *testing.T) {
 	for _, x := range all {
 		for _, m := range r.fake.ChannelMessages(x.thread) {
 			byWay[m.WebhookID != ""]++
+			// A webhook's V2 message cannot upload files: its record is
+			// an embed with the show's picture.
+			if m.WebhookID != "" && (len(m.Embeds) != 1 || m.Embeds[0].Image == nil || len(m.Attachments) != 1 || m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0) {
+				t.Errorf("table %d's record through the webhook: %d embeds, %d attachments, flags %d; want one embed with its picture", x.tb.ID, len(m.Embeds), len(m.Attachments), m.Flags)
+			}
 		}
 	}
 	if byWay[false] != rest.GlobalBudget || byWay[true] != rest.GlobalBudget {
