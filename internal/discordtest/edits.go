@@ -11,11 +11,14 @@ import (
 
 // How an edit reached a message: an interaction's answer that updates the
 // message clicked, an edit through an interaction token (a webhook's
-// @original or message), or an edit with the bot token.
+// @original or message), an edit with the bot token, or an edit through
+// a channel webhook's own token (Edit Webhook Message of a message it
+// posted).
 const (
-	ViaAnswer = "answer"
-	ViaToken  = "token"
-	ViaBot    = "bot"
+	ViaAnswer  = "answer"
+	ViaToken   = "token"
+	ViaBot     = "bot"
+	ViaWebhook = "webhook"
 )
 
 // Edit is one edit of a message the fake made: when, how it came (Via),

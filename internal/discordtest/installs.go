@@ -105,6 +105,12 @@ func (s *Server) place(i *discordgo.Interaction) {
 		s.dms[i.ChannelID] = true
 	default:
 		s.channels[i.ChannelID] = true
+		if i.GuildID != "" {
+			if s.guildOf == nil {
+				s.guildOf = map[string]string{}
+			}
+			s.guildOf[i.ChannelID] = i.GuildID
+		}
 	}
 }
 

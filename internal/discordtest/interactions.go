@@ -261,7 +261,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	switch resp.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		ephemeral := forced || resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
-		m, e := s.createMessage(i.ChannelID, data, files, ephemeral, token)
+		m, e := s.createMessage(i.ChannelID, data, files, poster{ephemeral: ephemeral, token: token})
 		if e != nil {
 			s.unanswer(id)
 			s.refuse(w, r, body, e)
@@ -272,7 +272,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 		// Discord shows "thinking…" in a message of its own, which the
 		// bot then edits through @original.
 		ephemeral := forced || resp.Data != nil && resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0
-		m, e := s.createMessage(i.ChannelID, []byte(`{}`), nil, ephemeral, token)
+		m, e := s.createMessage(i.ChannelID, []byte(`{}`), nil, poster{ephemeral: ephemeral, token: token})
 		if e != nil {
 			s.unanswer(id)
 			s.refuse(w, r, body, e)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -26,17 +27,31 @@ import (
 // token, and without authorization from one address.
 const globalLimit = 50
 
-// globalCount names the global window a request counts against: "bot"
-// for the bot token's, "address <ip>" for a request without
-// authorization, "" for an interaction's, which none counts.
+// globalCount names the global window a request counts against: "" for
+// an interaction's callback or a route of its token (webhook id the
+// application's), which none counts ("Interaction endpoints are not bound
+// to the bot's Global Rate Limit"); else "bot" for a request with the bot
+// token, a channel webhook's among them; else "address <ip>", for a
+// request without authorization (a channel webhook executed with its own
+// token alone).
 func (s *Server) globalCount(r *http.Request, template string, p map[string]string, botToken bool) string {
 	switch {
-	case strings.HasPrefix(template, "/interactions/"), exemptFromGlobal(template) && !s.isChannelWebhook(template, p):
+	case strings.HasPrefix(template, "/interactions/"), tokenInPath(template) && !s.isChannelWebhook(template, p):
 		return ""
 	case botToken:
 		return "bot"
 	}
 	return "address " + addressOf(r)
+}
+
+// addressOf is the address a request came from (its remote address's
+// host), which Discord counts requests without authorization against.
+func addressOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // bucketRule is a route's limit: Limit requests per Window.
@@ -68,8 +83,9 @@ func ruleFor(method, template string, params map[string]string) (bucketRule, str
 	return bucketRule{method + " " + template, 50, time.Second}, major
 }
 
-// exemptFromGlobal reports whether a route is outside the global limit.
-func exemptFromGlobal(template string) bool {
+// tokenInPath reports whether a route carries its own token in its path,
+// an interaction's or a webhook's, and so needs no authorization.
+func tokenInPath(template string) bool {
 	return strings.HasPrefix(template, "/interactions/") || strings.HasPrefix(template, "/webhooks/{webhook_id}/{webhook_token}")
 }
 

@@ -41,10 +41,13 @@ type Request struct {
 	// Route is the spec's operation, e.g. "POST /channels/{channel_id}/messages",
 	// or "" for a path Discord does not have.
 	Route string
-	// ChannelWebhook marks a channel webhook's request (its webhook id is
-	// not the application's), made with the webhook's own token: not an
-	// interaction's token, and counted against the address it came from
-	// unless it carried the bot token.
+	// ChannelWebhook marks a request to a channel webhook's own routes,
+	// /webhooks/{webhook_id}/{webhook_token}... whose webhook id is not
+	// the application's: the webhook's token, not an interaction's, so
+	// its post is a new message and never an interaction's followup. It
+	// counts against the bot's global limit if it carried the bot token,
+	// else against its address's (ratelimit.go). Create Webhook, a
+	// channel route, is not one.
 	ChannelWebhook bool
 	Body           []byte
 	// ContentType is the body's, multipart for one with files.
@@ -179,10 +182,12 @@ type Server struct {
 	overrides map[[2]string][]*discordgo.ApplicationCommandPermissions
 	// webhooks are the channels' webhooks, by id; threadParent the
 	// channel of each thread opened; denied the bot's permissions taken
-	// in a channel (webhooks.go).
+	// in a channel (webhooks.go); guildOf the server of each channel an
+	// interaction came from in one, which a webhook made there names.
 	webhooks     map[string]*channelWebhook
 	threadParent map[string]string
 	denied       map[string]int64
+	guildOf      map[string]string
 }
 
 // New starts a fake Discord on 127.0.0.1.

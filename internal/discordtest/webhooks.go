@@ -1,9 +1,10 @@
 package discordtest
 
 import (
+	"cmp"
 	"encoding/json"
-	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,16 +15,21 @@ import (
 // one in a channel with its token (Create Webhook, which needs Manage
 // Webhooks there), and anyone holding the webhook's token executes it with
 // no authorization at all, into the channel or one of its threads
-// (thread_id). Discord counts such requests against the address they come
-// from, apart from the bot token's global limit (ratelimit.go).
+// (thread_id; webhook_exec.go). Discord counts such requests against the
+// address they come from, apart from the bot token's global limit
+// (ratelimit.go).
 
-// channelWebhook is a webhook made in a channel.
+// channelWebhook is a webhook made in a channel. Its fields never change
+// once it is made.
 type channelWebhook struct {
 	id, token, channelID, name string
 }
 
 // maxChannelWebhooks is how many webhooks Discord lets a channel have.
 const maxChannelWebhooks = 15
+
+// maxWebhookName is how long a webhook's name may be, in characters.
+const maxWebhookName = 80
 
 // DenyBotPermission takes perm (discordgo.PermissionManageWebhooks, say)
 // from the bot in channelID, as a server's admin may: what needs it there
@@ -44,14 +50,16 @@ func (s *Server) botMay(channelID string, perm int64) bool {
 }
 
 // DeleteWebhook deletes a webhook, as an admin may in the channel's
-// settings: executing it is then 404 Unknown Webhook.
+// settings: executing it is then 404 Unknown Webhook. The messages it
+// posted stay.
 func (s *Server) DeleteWebhook(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.webhooks, id)
 }
 
-// ChannelWebhooks returns the ids of the webhooks made in channelID.
+// ChannelWebhooks returns the ids of the webhooks in channelID, in the
+// order they were made (snowflakes grow).
 func (s *Server) ChannelWebhooks(channelID string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -61,122 +69,103 @@ func (s *Server) ChannelWebhooks(channelID string) []string {
 			out = append(out, id)
 		}
 	}
+	// A longer snowflake is a later one.
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
 	return out
 }
 
-// isChannelWebhook reports whether a route is a channel webhook's, not an
-// interaction token's (whose webhook id is the application's).
+// isChannelWebhook reports whether a route is a channel webhook's, taken
+// with its token: a /webhooks/{webhook_id}/{webhook_token} route whose
+// webhook id is not the application's (an interaction token's webhook id
+// is the application's).
 func (s *Server) isChannelWebhook(template string, p map[string]string) bool {
 	return strings.HasPrefix(template, "/webhooks/{webhook_id}/{webhook_token}") && p["webhook_id"] != s.AppID
 }
 
-// createWebhook is Create Webhook in a channel.
+// createWebhook is Create Webhook in a channel: not in a DM nor a thread,
+// which cannot have webhooks; only with Manage Webhooks there; under a
+// name Discord takes; fifteen a channel at most.
 func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, channelID string, body []byte) {
 	var req struct {
 		Name string `json:"name"`
 	}
 	json.Unmarshal(body, &req)
-	lower := strings.ToLower(req.Name)
+	wh, refused, violation := s.addWebhook(channelID, req.Name)
+	switch {
+	case refused != nil && violation:
+		s.refuse(w, r, body, refused)
+		return
+	case refused != nil:
+		refused.write(w)
+		return
+	}
 	s.mu.Lock()
+	var guild any // null where the fake never saw the channel's server
+	if g := s.guildOf[channelID]; g != "" {
+		guild = g
+	}
+	s.mu.Unlock()
+	writeJSON(w, 200, map[string]any{"id": wh.id, "type": 1, "guild_id": guild, "channel_id": channelID, "name": wh.name, "avatar": nil,
+		"token": wh.token, "application_id": s.AppID, "user": map[string]any{"id": s.BotUserID, "username": "Cribbage", "discriminator": "0001",
+			"global_name": nil, "avatar": nil, "public_flags": 0, "flags": 0, "primary_guild": nil, "bot": true}})
+}
+
+// addWebhook makes a webhook named name in channelID, or says why Discord
+// would not, and whether that is the bot's mistake (a violation) rather
+// than the server's choice or state. The checks and the making are one
+// step, so two requests at once cannot make a sixteenth.
+func (s *Server) addWebhook(channelID, name string) (wh *channelWebhook, refused *apiError, violation bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	n := 0
-	for _, wh := range s.webhooks {
-		if wh.channelID == channelID {
+	for _, h := range s.webhooks {
+		if h.channelID == channelID {
 			n++
 		}
 	}
-	known, elsewhere, may := s.channels[channelID], s.dms[channelID] || s.threadParent[channelID] != "", s.botMay(channelID, discordgo.PermissionManageWebhooks)
-	s.mu.Unlock()
 	switch {
-	case !known:
-		writeError(w, 404, 10003, "Unknown Channel")
-		return
-	case elsewhere:
-		s.refuse(w, r, body, &apiError{Status: http.StatusBadRequest, Code: 50024, Message: "Cannot execute action on this channel type"})
-		return
-	case !may:
-		// The server's choice, not the bot's mistake: no violation.
-		writeError(w, 403, 50013, "Missing Permissions")
-		return
-	case utf8.RuneCountInString(req.Name) < 1 || utf8.RuneCountInString(req.Name) > 80 ||
-		strings.Contains(lower, "clyde") || strings.Contains(lower, "discord"):
-		s.refuse(w, r, body, &apiError{Status: http.StatusBadRequest, Code: 50035, Message: "Invalid Form Body: name", Field: "name"})
-		return
-	case n >= maxChannelWebhooks:
-		writeError(w, 400, 30007, "Maximum number of webhooks reached (15)")
-		return
+	case !s.channels[channelID]:
+		return nil, &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"}, false
+	case s.dms[channelID]:
+		return nil, &apiError{Status: http.StatusForbidden, Code: 50003, Message: "Cannot execute action on a DM channel"}, true
+	case s.threadParent[channelID] != "":
+		// A thread's messages go through its parent's webhooks, with
+		// thread_id.
+		return nil, &apiError{Status: http.StatusBadRequest, Code: 50024, Message: "Cannot execute action on this channel type"}, true
+	case !s.botMay(channelID, discordgo.PermissionManageWebhooks):
+		// The server's choice, not the bot's mistake.
+		return nil, &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}, false
 	}
-	s.mu.Lock()
-	wh := &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: req.Name}
+	if e := checkWebhookName(name, path{"name"}); e != nil {
+		return nil, e, true
+	}
+	if n >= maxChannelWebhooks {
+		// How many the channel has is the server's state, which the bot
+		// cannot see without Get Channel Webhooks: no violation.
+		return nil, &apiError{Status: http.StatusBadRequest, Code: 30007, Message: "Maximum number of webhooks reached (15)"}, false
+	}
+	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: name}
 	if s.webhooks == nil {
 		s.webhooks = map[string]*channelWebhook{}
 	}
 	s.webhooks[wh.id] = wh
-	s.mu.Unlock()
-	writeJSON(w, 200, map[string]any{"id": wh.id, "type": 1, "channel_id": channelID, "name": wh.name, "avatar": nil,
-		"token": wh.token, "application_id": s.AppID, "user": map[string]any{"id": s.BotUserID, "username": "Cribbage", "bot": true}})
+	return wh, nil, false
 }
 
-// executeWebhook serves a channel webhook's routes: Execute Webhook, into
-// its channel or, with thread_id, one of that channel's threads; 200 with
-// the message when wait is true, else 204.
-func (s *Server) executeWebhook(w http.ResponseWriter, r *http.Request, template string, p map[string]string, body []byte, files []upload) {
-	s.mu.Lock()
-	wh, ok := s.webhooks[p["webhook_id"]]
-	s.mu.Unlock()
+// checkWebhookName checks a webhook's name, or the username an execution
+// gives its message, as Discord does (resources/webhook, Create Webhook):
+// 1 to 80 characters once trimmed of whitespace, and neither "clyde" nor
+// "discord" in it, in any case.
+func checkWebhookName(name string, at path) *apiError {
+	trimmed := strings.TrimSpace(name)
+	lower := strings.ToLower(trimmed)
 	switch {
-	case !ok:
-		writeError(w, 404, 10015, "Unknown Webhook")
-		return
-	case wh.token != p["webhook_token"]:
-		writeError(w, 401, 50027, "Invalid Webhook Token")
-		return
-	case r.Method != http.MethodPost || template != "/webhooks/{webhook_id}/{webhook_token}":
-		s.refuse(w, r, nil, &apiError{Status: http.StatusNotImplemented, Message: "the fake does not serve " + r.Method + " " + template + " for a channel webhook"})
-		return
+	case trimmed == "" || utf8.RuneCountInString(trimmed) > maxWebhookName:
+		return at.fail("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 80 in length.")
+	case strings.Contains(lower, "clyde"):
+		return at.fail("USERNAME_INVALID_CONTAINS", `Username cannot contain "clyde"`)
+	case strings.Contains(lower, "discord"):
+		return at.fail("USERNAME_INVALID_CONTAINS", `Username cannot contain "discord"`)
 	}
-	q := r.URL.Query()
-	dest := wh.channelID
-	if thread := q.Get("thread_id"); thread != "" {
-		s.mu.Lock()
-		parent := s.threadParent[thread]
-		s.mu.Unlock()
-		if parent != wh.channelID {
-			s.refuse(w, r, body, &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"})
-			return
-		}
-		dest = thread
-	}
-	m, e := s.createMessage(dest, body, files, false, "")
-	if e != nil {
-		s.refuse(w, r, body, e)
-		return
-	}
-	// The message is the webhook's, under its name, and has no nonce:
-	// Execute Webhook takes none.
-	s.mu.Lock()
-	stored := s.messages[m.ID]
-	if stored.Nonce != "" {
-		delete(s.nonces, dest+"/"+stored.Nonce)
-		stored.Nonce = ""
-	}
-	stored.WebhookID = wh.id
-	stored.Author = &discordgo.User{ID: wh.id, Username: wh.name, Bot: true}
-	s.edits[m.ID][0] = *stored
-	m = *stored
-	s.mu.Unlock()
-	if q.Get("wait") != "true" {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	writeJSON(w, 200, wireOf(m.Message))
-}
-
-// addressOf is the address a request came from, which Discord counts
-// requests without authorization against.
-func addressOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	return nil
 }

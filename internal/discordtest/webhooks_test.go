@@ -1,10 +1,11 @@
 package discordtest
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -36,140 +37,279 @@ func threadIn(t *testing.T, s *Server, channelID string) string {
 	return out["id"].(string)
 }
 
+// everyRequestItsOwnWindow runs s's rate limits on a clock an hour later
+// at each request, so that a test of other rules never meets them.
+func everyRequestItsOwnWindow(s *Server) {
+	var tick atomic.Int64
+	base := time.Now()
+	s.SetRateClock(func() time.Time { return base.Add(time.Duration(tick.Add(1)) * time.Hour) })
+}
+
 // TestCreateWebhookAsDiscordDoes: a webhook is made with the bot token in
-// a channel the bot may manage webhooks in, under a name Discord takes,
-// fifteen at most a channel; not in a thread, nor where the server took
-// Manage Webhooks from the bot.
+// a server's channel the bot may manage webhooks in, under a name Discord
+// takes, fifteen at most a channel; not in a DM or a thread, nor where the
+// server took Manage Webhooks from the bot. Only the bot's own mistakes
+// are violations.
 func TestCreateWebhookAsDiscordDoes(t *testing.T) {
 	s := withChannel(t)
+	const guild, inGuild, dm, denied = "300000000000000001", "900000000000000008", "900000000000000007", "900000000000000009"
+	s.Prepare(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: inGuild})
+	s.Prepare(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, ChannelID: dm})
 	thread := threadIn(t, s, testChannel)
-	denied := "900000000000000009"
 	s.AddChannel(denied)
 	s.DenyBotPermission(denied, discordgo.PermissionManageWebhooks)
+	if i := s.Prepare(&discordgo.Interaction{Type: discordgo.InteractionApplicationCommand, GuildID: guild, ChannelID: denied}); i.AppPermissions&discordgo.PermissionManageWebhooks != 0 {
+		t.Errorf("app_permissions %d where Manage Webhooks was taken", i.AppPermissions)
+	}
 	for _, tc := range []struct {
 		name, channel, body string
 		status, code        int
 		violation           bool
 	}{
+		{"in a server's channel", inGuild, `{"name":"Cribbage"}`, 200, 0, false},
 		{"unknown channel", "900000000000000001", `{"name":"Cribbage"}`, 404, 10003, false},
+		{"in the bot's DM", dm, `{"name":"Cribbage"}`, 403, 50003, true},
 		{"in a thread", thread, `{"name":"Cribbage"}`, 400, 50024, true},
 		{"without Manage Webhooks", denied, `{"name":"Cribbage"}`, 403, 50013, false},
 		{"a name with discord in it", testChannel, `{"name":"My Discord hook"}`, 400, 50035, true},
 		{"a name with clyde in it", testChannel, `{"name":"CLYDE"}`, 400, 50035, true},
 		{"a name too long", testChannel, `{"name":"` + strings.Repeat("x", 81) + `"}`, 400, 50035, true},
+		{"a name of spaces", testChannel, `{"name":"   "}`, 400, 50035, true},
+		{"no name", testChannel, `{}`, 400, 50035, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(s.Violations())
 			status, out, _ := postJSON(t, s, "/channels/"+tc.channel+"/webhooks", tc.body)
-			if status != tc.status || out["code"] != float64(tc.code) {
+			if status != tc.status || tc.code != 0 && out["code"] != float64(tc.code) {
 				t.Errorf("%d %v, want %d %d", status, out, tc.status, tc.code)
 			}
 			if got := len(s.Violations()) > before; got != tc.violation {
 				t.Errorf("recorded as a violation: %v, want %v", got, tc.violation)
+			}
+			if status != 200 {
+				return
+			}
+			user, _ := out["user"].(map[string]any)
+			if out["type"] != 1.0 || out["guild_id"] != guild || out["channel_id"] != tc.channel || out["name"] != "Cribbage" ||
+				out["avatar"] != nil || out["token"] == "" || out["application_id"] != s.AppID || user["id"] != s.BotUserID || user["bot"] != true {
+				t.Errorf("the webhook made: %v", out)
 			}
 		})
 	}
 	for range maxChannelWebhooks {
 		makeWebhook(t, s, testChannel)
 	}
+	before := len(s.Violations())
 	if status, out, _ := postJSON(t, s, "/channels/"+testChannel+"/webhooks", `{"name":"Cribbage"}`); status != 400 || out["code"] != 30007.0 {
 		t.Errorf("the 16th webhook: %d %v, want 400 30007", status, out)
 	}
-	if n := len(s.ChannelWebhooks(testChannel)); n != maxChannelWebhooks {
-		t.Errorf("%d webhooks in the channel, want %d", n, maxChannelWebhooks)
+	if len(s.Violations()) != before {
+		t.Error("the 16th webhook is a violation; the bot cannot see how many the channel has")
+	}
+	ids := s.ChannelWebhooks(testChannel)
+	if len(ids) != maxChannelWebhooks {
+		t.Errorf("%d webhooks in the channel, want %d", len(ids), maxChannelWebhooks)
+	}
+	for i := 1; i < len(ids); i++ {
+		if len(ids[i]) < len(ids[i-1]) || len(ids[i]) == len(ids[i-1]) && ids[i] < ids[i-1] {
+			t.Errorf("ChannelWebhooks not in the order made: %v", ids)
+			break
+		}
 	}
 }
 
 // TestExecuteWebhookAsDiscordDoes: a channel webhook is executed with its
 // own token and no authorization, into its channel or one of that
-// channel's threads; wait=true answers the message, else 204; a wrong
-// token, a deleted webhook, or another channel's thread is refused.
+// channel's threads, its message the webhook's; wait=true answers the
+// message, else 204; its body is held to every message rule and to the
+// flags a webhook may set; a nonce in it means nothing.
 func TestExecuteWebhookAsDiscordDoes(t *testing.T) {
 	s := withChannel(t)
+	everyRequestItsOwnWindow(s)
 	other := "900000000000000002"
 	s.AddChannel(other)
 	thread := threadIn(t, s, testChannel)
 	otherThread := threadIn(t, s, other)
 	id, token := makeWebhook(t, s, testChannel)
-	path := "/webhooks/" + id + "/" + token
-	post := func(query, auth string) (int, map[string]any) {
+	if status, out, _ := postJSON(t, s, "/channels/"+testChannel+"/messages", `{"content":"the bot's","nonce":"n1","enforce_nonce":true}`); status != 200 {
+		t.Fatalf("the bot's message with a nonce: %d %v", status, out)
+	}
+	v2Buttons := `{` + v2 + `,"components":[` + texts(1, "Hand 1") + `,{"type":1,"components":[` + button("again") + `]}]}`
+	for _, tc := range []struct {
+		name, query, auth, body string
+		status, code            int
+		violation               bool
+		where, author           string // the message's channel and author's name, when answered
+	}{
+		{"into the channel, not waiting", "", "", `{"content":"Hand 1"}`, 204, 0, false, "", ""},
+		{"into the thread, waiting", "?wait=true&thread_id=" + thread, "", `{"content":"Hand 1"}`, 200, 0, false, thread, "Cribbage"},
+		{"waiting, said as 1", "?wait=1", "", `{"content":"Hand 1"}`, 200, 0, false, testChannel, "Cribbage"},
+		{"not waiting, said", "?wait=False&thread_id=" + thread, "", `{"content":"Hand 1"}`, 204, 0, false, "", ""},
+		{"with the bot token", "?wait=true", botAuth, `{"content":"Hand 1"}`, 200, 0, false, testChannel, "Cribbage"},
+		{"under another username", "?wait=true", "", `{"content":"Hand 1","username":"The dealer"}`, 200, 0, false, testChannel, "The dealer"},
+		{"V2 with a button", "?wait=true&thread_id=" + thread, "", v2Buttons, 200, 0, false, thread, "Cribbage"},
+		{"a nonce Discord ignores", "?wait=true", "", `{"content":"Hand 1","nonce":"n1","enforce_nonce":true}`, 200, 0, false, testChannel, "Cribbage"},
+		{"another channel's thread", "?wait=true&thread_id=" + otherThread, "", `{"content":"Hand 1"}`, 404, 10003, true, "", ""},
+		{"the channel as its own thread", "?thread_id=" + testChannel, "", `{"content":"Hand 1"}`, 404, 10003, true, "", ""},
+		{"a thread_id that is no snowflake", "?thread_id=story", "", `{"content":"Hand 1"}`, 400, 50035, true, "", ""},
+		{"wait=yes", "?wait=yes", "", `{"content":"Hand 1"}`, 400, 50035, true, "", ""},
+		{"ephemeral", "?wait=true", "", `{"content":"Hand 1","flags":64}`, 400, 50035, true, "", ""},
+		{"V2 with content", "?wait=true", "", `{` + v2 + `,"content":"Hand 1","components":[` + texts(1, "x") + `]}`, 400, 50035, true, "", ""},
+		{"a username with discord in it", "?wait=true", "", `{"content":"Hand 1","username":"discord"}`, 400, 50035, true, "", ""},
+		{"opening a thread outside a forum", "?wait=true", "", `{"content":"Hand 1","thread_name":"story"}`, 400, 220003, true, "", ""},
+		{"content too long", "", "", `{"content":"` + strings.Repeat("x", 2001) + `"}`, 400, 50035, true, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(s.Violations())
+			status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+id+"/"+token+tc.query, tc.auth, "application/json", []byte(tc.body))
+			if status != tc.status || tc.code != 0 && out["code"] != float64(tc.code) {
+				t.Fatalf("%d %v, want %d %d", status, out, tc.status, tc.code)
+			}
+			if got := len(s.Violations()) > before; got != tc.violation {
+				t.Errorf("recorded as a violation: %v, want %v", got, tc.violation)
+			}
+			if status != 200 {
+				return
+			}
+			author, _ := out["author"].(map[string]any)
+			if out["webhook_id"] != id || out["channel_id"] != tc.where || author["id"] != id || author["username"] != tc.author || author["bot"] != true {
+				t.Errorf("the message: %v, want the webhook's as %q in %s", out, tc.author, tc.where)
+			}
+			m, ok := s.Message(out["id"].(string))
+			if !ok || m.WebhookID != id || m.Nonce != "" || m.Ephemeral || len(s.History(m.ID)) != 1 || s.History(m.ID)[0].WebhookID != id {
+				t.Errorf("the fake holds %+v (found %v), want the webhook's public message, no nonce", m, ok)
+			}
+		})
+	}
+	// Three messages went into the thread, each the webhook's.
+	ms := s.ChannelMessages(thread)
+	if len(ms) != 3 {
+		t.Errorf("the thread shows %d messages, want 3", len(ms))
+	}
+	for _, m := range ms {
+		if m.WebhookID != id || m.Author == nil || m.Author.ID != id {
+			t.Errorf("the thread shows %+v, want the webhook's message", m.Message)
+		}
+	}
+	// The bot's own message keeps its nonce and its author.
+	if ms := s.ChannelMessages(testChannel); len(ms) < 2 || ms[1].Nonce != "n1" || ms[1].WebhookID != "" || ms[1].Author.ID != s.BotUserID {
+		t.Errorf("the bot's message with a nonce is now %+v", ms[1].Message)
+	}
+}
+
+// TestWebhookRefusesAsDiscordDoes: a wrong token is 401, an unknown or
+// deleted webhook 404 Unknown Webhook; neither is a violation (an admin
+// may delete the webhook). Every request to a channel webhook's routes,
+// and only those, is marked ChannelWebhook.
+func TestWebhookRefusesAsDiscordDoes(t *testing.T) {
+	s := withChannel(t)
+	everyRequestItsOwnWindow(s)
+	id, token := makeWebhook(t, s, testChannel)
+	execute := func(path string) (int, map[string]any) {
 		t.Helper()
-		status, out, _ := do(t, s, http.MethodPost, path+query, auth, "application/json", []byte(`{"content":"Hand 1"}`))
+		status, out, _ := do(t, s, http.MethodPost, path, "", "application/json", []byte(`{"content":"x"}`))
 		return status, out
 	}
-	if status, out := post("?wait=true&thread_id="+thread, ""); status != 200 || out["webhook_id"] != id || out["channel_id"] != thread {
-		t.Errorf("into the thread, waiting: %d %v", status, out)
-	}
-	if status, _ := post("", ""); status != 204 {
-		t.Errorf("into the channel, not waiting: %d, want 204", status)
-	}
-	ms := s.ChannelMessages(thread)
-	if len(ms) != 1 || ms[0].WebhookID != id || ms[0].Author == nil || ms[0].Author.ID != id || ms[0].Nonce != "" {
-		t.Errorf("the thread shows %+v, want the webhook's message", ms)
-	}
-	before := len(s.Violations())
-	if status, out := post("?wait=true&thread_id="+otherThread, ""); status != 404 || out["code"] != 10003.0 {
-		t.Errorf("into another channel's thread: %d %v, want 404 10003", status, out)
-	}
-	if len(s.Violations()) == before {
-		t.Error("a post into another channel's thread is not a violation")
-	}
-	if status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+id+"/wrong", "", "application/json", []byte(`{"content":"x"}`)); status != 401 || out["code"] != 50027.0 {
+	if status, out := execute("/webhooks/" + id + "/wrong"); status != 401 || out["code"] != 50027.0 {
 		t.Errorf("a wrong token: %d %v, want 401 50027", status, out)
 	}
+	if status, out := execute("/webhooks/900000000000000005/" + token); status != 404 || out["code"] != 10015.0 {
+		t.Errorf("an unknown webhook: %d %v, want 404 10015", status, out)
+	}
+	if status, _ := execute("/webhooks/" + id + "/" + token); status != 204 {
+		t.Errorf("before it is deleted: %d, want 204", status)
+	}
 	s.DeleteWebhook(id)
-	if status, out := post("?wait=true", ""); status != 404 || out["code"] != 10015.0 {
+	if status, out := execute("/webhooks/" + id + "/" + token + "?wait=true"); status != 404 || out["code"] != 10015.0 {
 		t.Errorf("a deleted webhook: %d %v, want 404 10015", status, out)
 	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
 	for _, r := range s.Requests() {
-		if strings.HasPrefix(r.Path, "/api/v9/webhooks/"+id) != r.ChannelWebhook {
-			t.Errorf("%s %s recorded as a channel webhook's: %v", r.Method, r.Path, r.ChannelWebhook)
+		if want := strings.HasPrefix(r.Path, "/api/v9/webhooks/"); r.ChannelWebhook != want {
+			t.Errorf("%s %s marked ChannelWebhook %v, want %v", r.Method, r.Path, r.ChannelWebhook, want)
 		}
 	}
 }
 
-// TestRequestsWithoutAuthorizationCountByAddress: a channel webhook's
-// executions without authorization count against the address's 50 a
-// second, apart from the bot token's: with the address's second used, a
-// bot-token request still goes, and the 51st execution is a global 429;
-// executed with the bot token, a webhook counts against the bot's.
-func TestRequestsWithoutAuthorizationCountByAddress(t *testing.T) {
+// TestEditWebhookMessage: a channel webhook's message is edited (and
+// read) through the webhook's token alone, where it is (thread_id for a
+// thread's), with the flags an edit may set; not with the bot token, which
+// did not write it, nor through another webhook.
+func TestEditWebhookMessage(t *testing.T) {
 	s := withChannel(t)
-	var hooks [][2]string
-	for i := range 11 { // 5 a webhook every 2 s: 55 executions in all
-		ch := fmt.Sprint(910000000000000000 + i)
-		s.AddChannel(ch)
-		id, token := makeWebhook(t, s, ch)
-		hooks = append(hooks, [2]string{id, token})
+	everyRequestItsOwnWindow(s)
+	thread := threadIn(t, s, testChannel)
+	id, token := makeWebhook(t, s, testChannel)
+	otherID, otherToken := makeWebhook(t, s, testChannel)
+	_, posted, _ := do(t, s, http.MethodPost, "/webhooks/"+id+"/"+token+"?wait=true&thread_id="+thread, "", "application/json", []byte(`{"content":"Hand 1"}`))
+	msg, _ := posted["id"].(string)
+	for _, tc := range []struct {
+		name, method, path, auth, body string
+		status, code                   int
+		violation                      bool
+	}{
+		{"in its thread", http.MethodPatch, "/webhooks/" + id + "/" + token + "/messages/" + msg + "?thread_id=" + thread, "", `{"content":"Hand 1, cut"}`, 200, 0, false},
+		{"read in its thread", http.MethodGet, "/webhooks/" + id + "/" + token + "/messages/" + msg + "?thread_id=" + thread, "", ``, 200, 0, false},
+		{"without thread_id", http.MethodPatch, "/webhooks/" + id + "/" + token + "/messages/" + msg, "", `{"content":"x"}`, 404, 10008, false},
+		{"through another webhook", http.MethodPatch, "/webhooks/" + otherID + "/" + otherToken + "/messages/" + msg + "?thread_id=" + thread, "", `{"content":"x"}`, 404, 10008, false},
+		{"@original", http.MethodPatch, "/webhooks/" + id + "/" + token + "/messages/@original", "", `{"content":"x"}`, 404, 10008, true},
+		{"suppressing notifications", http.MethodPatch, "/webhooks/" + id + "/" + token + "/messages/" + msg + "?thread_id=" + thread, "", `{"flags":4096}`, 400, 50035, true},
+		{"with the bot token", http.MethodPatch, "/channels/" + thread + "/messages/" + msg, botAuth, `{"content":"x"}`, 403, 50005, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(s.Violations())
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			status, out, _ := do(t, s, tc.method, tc.path, tc.auth, "application/json", body)
+			if status != tc.status || tc.code != 0 && out["code"] != float64(tc.code) {
+				t.Errorf("%d %v, want %d %d", status, out, tc.status, tc.code)
+			}
+			if status == 200 && (out["id"] != msg || out["content"] != "Hand 1, cut") {
+				t.Errorf("answered %v, want the message edited", out)
+			}
+			if got := len(s.Violations()) > before; got != tc.violation {
+				t.Errorf("recorded as a violation: %v, want %v", got, tc.violation)
+			}
+		})
 	}
-	execute := func(k int, auth string) (int, map[string]any, http.Header) {
-		h := hooks[k/5]
-		return do(t, s, http.MethodPost, "/webhooks/"+h[0]+"/"+h[1], auth, "application/json", []byte(`{"content":"x"}`))
+	edits := s.Edits(msg)
+	if len(edits) != 1 || edits[0].Via != ViaWebhook {
+		t.Errorf("edits %v, want one through the webhook", edits)
 	}
-	for k := range globalLimit {
-		if status, out, _ := execute(k, ""); status != 204 {
-			t.Fatalf("execution %d: %d %v", k, status, out)
-		}
+	if m, _ := s.Message(msg); m.Content != "Hand 1, cut" || m.WebhookID != id {
+		t.Errorf("the message is now %+v", m.Message)
 	}
-	status, out, h := execute(globalLimit, "")
-	if status != 429 || out["global"] != true || h.Get("X-RateLimit-Scope") != "global" {
-		t.Errorf("execution %d: %d %v scope %q, want a global 429", globalLimit, status, out, h.Get("X-RateLimit-Scope"))
+}
+
+// TestAWebhooksV2MessageCannotUploadFiles: Execute Webhook refuses a
+// Components V2 message that uploads files, where Create Message takes
+// one; the same picture in an embed's image goes.
+func TestAWebhooksV2MessageCannotUploadFiles(t *testing.T) {
+	s := withChannel(t)
+	id, token := makeWebhook(t, s, testChannel)
+	pic := map[string][2]string{"files[0]": {"show-1.png", string(tinyPNG(t))}}
+	for _, tc := range []struct {
+		name, payload string
+		status        int
+	}{
+		{"V2 with its picture", `{"flags":32768,"components":[{"type":12,"items":[{"media":{"url":"attachment://show-1.png"}}]}],"attachments":[{"id":"0"}]}`, 400},
+		{"an embed with its picture", `{"embeds":[{"title":"Hand 1","image":{"url":"attachment://show-1.png"}}],"attachments":[{"id":"0"}]}`, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ct, raw := multipartBody(tc.payload, pic)
+			status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+id+"/"+token+"?wait=true", "", ct, raw)
+			if status != tc.status {
+				t.Errorf("%d %v, want %d", status, out, tc.status)
+			}
+		})
 	}
-	if got := s.RateLimited(); got["address"] != 1 || got["global"] != 0 {
-		t.Errorf("429s by scope %v, want one of the address's", got)
-	}
-	// The bot token's second is its own: 11 webhooks made, 39 left.
-	for k := range globalLimit - len(hooks) - 1 {
-		if status, out, _ := postJSON(t, s, "/channels/"+fmt.Sprint(910000000000000000+k%len(hooks))+"/webhooks", `{"name":"x"}`); status != 200 && status != 400 {
-			t.Fatalf("bot-token request %d beside the address's: %d %v", k, status, out)
-		}
-	}
-	// With the bot token, the next execution is the bot's 50th, then a
-	// 429 of the bot's.
-	if status, out, _ := execute(globalLimit+1, botAuth); status != 204 {
-		t.Errorf("an execution with the bot token, the bot's 50th request: %d %v", status, out)
-	}
-	if status, _, _ := execute(globalLimit+2, botAuth); status != 429 || s.RateLimited()["global"] != 1 {
-		t.Errorf("an execution with the bot token past the bot's 50: %d, 429s %v", status, s.RateLimited())
+	// The same V2 message with its picture, as a bot-token post.
+	ct, raw := multipartBody(`{"flags":32768,"components":[{"type":12,"items":[{"media":{"url":"attachment://show-1.png"}}]}],"attachments":[{"id":"0"}]}`, pic)
+	if status, out, _ := do(t, s, http.MethodPost, "/channels/"+testChannel+"/messages", botAuth, ct, raw); status != 200 {
+		t.Errorf("the V2 message with its picture, with the bot token: %d %v", status, out)
 	}
 }
