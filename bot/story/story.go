@@ -254,10 +254,14 @@ func (d *Deliverer) deliverPost(ctx context.Context, t *cribbage.Table, m cribba
 	var paced *rest.Paced
 	if errors.As(err, &paced) && hook != nil {
 		// Ready claims no place, and deliveries run side by side: the
-		// last of the bot token's places went to another. The post was
-		// not made; the webhook may take it now rather than the back of
-		// the bot token's queue.
-		err = d.postWebhook(ctx, *hook, m.ThreadID, render.FitMessage(story), turn)
+		// last of the bot token's places may have gone to another. The
+		// post was not made; the webhook may take it now rather than the
+		// back of the bot token's queue, if the limits say it can (not
+		// when the thread's own limit held it).
+		ways := []rest.Way{{Bucket: rest.PostBucket(dest), Budget: rest.BotToken}, {Bucket: rest.WebhookBucket(hook.ID), Budget: rest.Address}}
+		if way, _, ok := d.rest.Limits.ReadyAny(turn, ways...); ok && way == 1 {
+			err = d.postWebhook(ctx, *hook, m.ThreadID, render.FitMessage(story), turn)
+		}
 	}
 	return carried, err
 }

@@ -114,7 +114,7 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 		d.webhooks.put(w, d.now())
 		return nil
 	case err != nil && !errors.Is(err, cribbage.ErrNotFound):
-		return err
+		return nil // the thread does not wait on the store for a webhook
 	}
 	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelWebhooks(channelID),
 		Bucket: "webhooks " + channelID, Route: "POST /channels/{channel}/webhooks",
@@ -164,10 +164,12 @@ type webhookPost struct {
 // deleted it) is forgotten, and the post is tried again the bot token's
 // way.
 func (d *Deliverer) postWebhook(ctx context.Context, w cribbage.ChannelWebhook, threadID string, m render.StoryMessage, turn string) error {
-	r := m.Message()
+	var r render.Message
 	if len(m.Pictures) > 0 {
 		// Discord refuses a webhook's V2 message that uploads files.
 		r = m.EmbedMessage()
+	} else {
+		r = m.Message()
 	}
 	q := url.Values{"wait": {"true"}}
 	if threadID != "" {
@@ -177,15 +179,19 @@ func (d *Deliverer) postWebhook(ctx context.Context, w cribbage.ChannelWebhook, 
 	_, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointWebhookToken(w.ID, w.Token) + "?" + q.Encode(),
 		Bucket: rest.WebhookBucket(w.ID), Route: "POST /webhooks/{webhook}/{token}", Body: body, Files: r.Files, Turn: turn, Webhook: true})
 	var api *rest.APIError
-	if !errors.As(err, &api) || api.Status == http.StatusTooManyRequests || api.Status >= 500 {
+	if !errors.As(err, &api) || api.Status >= 500 {
 		return err
 	}
 	if api.Code == codeUnknownWebhook || api.Code == codeInvalidWebhookToken {
 		if ferr := d.store.ForgetChannelWebhook(ctx, w.ChannelID, w.ID); ferr != nil {
 			return ferr
 		}
-		d.webhooks.put(cribbage.ChannelWebhook{ChannelID: w.ChannelID}, d.now())
 	}
+	// Refused for any reason, the webhook is not tried again in the
+	// channel for webhookNoneWait (Discord: a webhook that answers 404
+	// is not to be used again; repeated refusals count towards the
+	// address's invalid requests), unless the store still has it then.
+	d.webhooks.put(cribbage.ChannelWebhook{ChannelID: w.ChannelID}, d.now())
 	// Whatever the webhook was refused for (it is gone, the thread is
 	// locked to it), the bot token may still post: a failed attempt, not
 	// Discord's refusal of the post, which would give it up. The retry

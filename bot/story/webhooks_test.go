@@ -251,3 +251,44 @@ func TestAPostThatFailedKeepsTheBotToken(t *testing.T) {
 		}
 	}
 }
+
+// TestARefusedWebhookPostIsTriedWithTheBotToken: a webhook post Discord
+// refuses for another reason than the webhook being gone (here a 403) is
+// a failed attempt, not the post's refusal: the webhook is kept, the
+// channel does not try it again for a while, and the post goes with the
+// bot token once its second frees.
+func TestARefusedWebhookPostIsTriedWithTheBotToken(t *testing.T) {
+	r := newRig(t)
+	var tables []*cribbage.Table
+	var threads []string
+	for i := range rest.GlobalBudget + 1 {
+		ch := fmt.Sprint(600000000000000000 + i)
+		r.fake.AddChannel(ch)
+		tb, thread := r.opened(ch)
+		tables, threads = append(tables, tb), append(threads, thread)
+	}
+	last := tables[len(tables)-1]
+	w, ok := r.webhookOf(last.ChannelID)
+	if !ok || w.ID == "" {
+		t.Fatal("no webhook made")
+	}
+	r.fake.FailNext(http.MethodPost, "/webhooks/"+w.ID+"/", http.StatusForbidden, 1)
+	r.after(2 * time.Second)
+	for _, tb := range tables {
+		r.endHand(tb)
+	}
+	r.drain()
+	if n := r.pending(last.ID); n != 1 {
+		t.Fatalf("%d of its announcements pending after the refusal, want its record still to go", n)
+	}
+	for range 150 {
+		r.after(rest.BusyRetry)
+	}
+	ms := r.fake.ChannelMessages(threads[len(threads)-1])
+	if len(ms) != 1 || ms[0].WebhookID != "" {
+		t.Errorf("its thread shows %d messages, want its record once, with the bot token", len(ms))
+	}
+	if got, ok := r.webhookOf(last.ChannelID); !ok || got.ID != w.ID {
+		t.Errorf("the webhook recorded is %+v, want it kept", got)
+	}
+}

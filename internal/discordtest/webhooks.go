@@ -144,7 +144,7 @@ func (s *Server) addWebhook(channelID, name string) (wh *channelWebhook, refused
 		// cannot see without Get Channel Webhooks: no violation.
 		return nil, &apiError{Status: http.StatusBadRequest, Code: 30007, Message: "Maximum number of webhooks reached (15)"}, false
 	}
-	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: name}
+	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: strings.TrimSpace(name)}
 	if s.webhooks == nil {
 		s.webhooks = map[string]*channelWebhook{}
 	}

@@ -301,9 +301,13 @@ func TestAWebhooksV2MessageCannotUploadFiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ct, raw := multipartBody(tc.payload, pic)
+			before := len(s.Violations())
 			status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+id+"/"+token+"?wait=true", "", ct, raw)
 			if status != tc.status {
 				t.Errorf("%d %v, want %d", status, out, tc.status)
+			}
+			if v := s.Violations()[before:]; tc.status == 400 && (len(v) != 1 || v[0].Code != 50035 || !strings.Contains(v[0].Answer, `"files"`)) {
+				t.Errorf("refused as %+v, want one violation, 50035 on files", v)
 			}
 		})
 	}
