@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -124,6 +125,33 @@ func (s *Server) CheckNoIdenticalEdits(t TB) {
 			t.Errorf("… %d identical edits in all", len(same))
 			break
 		}
-		t.Errorf("an edit changed nothing the message shows: %s", e)
+		t.Errorf("an edit changed nothing the message shows: %s%s", e, s.history(e))
 	}
+}
+
+// history describes what reached e's message before e, most recent last
+// (at most the four edits or answers before it), each by where its body
+// first differs from e's, so a failure says how the message came to show
+// what e sent again.
+func (s *Server) history(e Edit) string {
+	var before []Edit
+	for _, b := range s.Edits(e.MessageID) {
+		if b.At.Equal(e.At) && b.Via == e.Via && string(b.Body) == string(e.Body) {
+			break
+		}
+		before = append(before, b)
+	}
+	if len(before) > 4 {
+		before = before[len(before)-4:]
+	}
+	var out strings.Builder
+	for _, b := range before {
+		d := 0
+		for d < len(b.Body) && d < len(e.Body) && b.Body[d] == e.Body[d] {
+			d++
+		}
+		from, to := max(0, d-60), min(len(b.Body), d+140)
+		fmt.Fprintf(&out, "\n\tbefore it: %s edit at %s (identical %v), from byte %d: %s", b.Via, b.At.Format(time.StampMilli), b.Identical, from, b.Body[from:to])
+	}
+	return out.String()
 }
