@@ -101,9 +101,11 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 		}
 		rep = reply{resp: render.Ephemeral(msg)}
 	}
+	sent := answer.Reply{Resp: rep.resp, TableMessage: rep.tableMessage, Hand: rep.hand, Table: rep.table}
+	b.tokens.Settle(ctx, ic, sent)
 	posted := send(runCtx, ic, out, rep.resp, rep.tableMessage != 0)
 	responded = true
-	b.tokens.Sent(runCtx, ic, answer.Reply{Resp: rep.resp, TableMessage: rep.tableMessage, Hand: rep.hand, Table: rep.table}, posted, arrived)
+	b.tokens.Sent(runCtx, ic, sent, posted, arrived)
 	// What the answer showed is recorded: the live surface shows the
 	// change on what it left to the answer, if the answer did not.
 	b.live.Released(ic.ID)

@@ -68,6 +68,22 @@ type Tokens struct {
 	Log   *slog.Logger
 }
 
+// Settle waits, before rep is sent, for a live edit under way of the
+// message rep's answer updates in place (the clicked hand view, or the
+// table message): the answer then lands after it, and is what the message
+// shows (live.SettleView).
+func (tk Tokens) Settle(ctx context.Context, ic *discordgo.Interaction, rep Reply) {
+	if rep.Resp == nil || rep.Resp.Type != discordgo.InteractionResponseUpdateMessage || ic.Message == nil {
+		return
+	}
+	if h := rep.Hand; h != nil && ic.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		tk.Live.SettleView(ctx, h.Table, h.Seat, ic.Message.ID, render.TextOf(ic.Message))
+	}
+	if s := rep.Table; s != nil && s.MessageID != "" && ic.Message.ID == s.MessageID {
+		tk.Live.SettleTable(ctx, s.Table.ID)
+	}
+}
+
 // Sent records what rep, answered to ic, showed: the table message it
 // posted (postedID, from Discord's answer), the message a click updated,
 // and the hand view it showed. Each token is dated arrived, when ic

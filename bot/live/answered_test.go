@@ -261,3 +261,98 @@ func TestAViewShownBeforeItsNoteIsShownAgainWithIt(t *testing.T) {
 		})
 	}
 }
+
+// TestAnAnswerIsNeverBare: a pass showed a view bare (its version's note
+// not yet come), then the player's click was answered with the next
+// version, its own move in the answer's words. When that version's note
+// comes, the view is current: the answer showed what its click chose to,
+// and taken for bare it was edited to what the answer had just shown.
+func TestAnAnswerIsNeverBare(t *testing.T) {
+	l := newLive()
+	k := seatKey{table: 1, seat: 0}
+	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v6 text")
+	l.wrote(k, 6, "v6", [32]byte{}, true, true)
+	l.answered(k, clickOn(7, "v7", "v6 text"), nil)
+	l.noteChange(1, 7, render.Note{{}})
+	if !l.viewCurrent(k, 0, 7) {
+		t.Error("the view is taken for behind its version's note after an answer showed that version")
+	}
+}
+
+// TestAnAnswerWaitsForTheEditItWouldRace: whether an answer about to
+// update a view waits for a live edit under way (landing), and that the
+// edit's reply ends the wait.
+func TestAnAnswerWaitsForTheEditItWouldRace(t *testing.T) {
+	opener := cribbage.MessageToken{Token: "open", At: time.Unix(10, 0)}
+	for _, tc := range []struct {
+		name    string
+		editing cribbage.MessageToken
+		// recorded, if set, is the seat's view recorded before the edit.
+		recorded *cribbage.MessageToken
+		message  string
+		clicked  string
+		wait     bool
+	}{
+		{"an edit of the clicked view", cribbage.MessageToken{Token: "t", MessageID: "m"}, nil, "m", "Alice plays 5♣", true},
+		{"a click on what the edit shows", cribbage.MessageToken{Token: "t", MessageID: "m"}, nil, "m", "Bob plays 9♣", false},
+		{"an edit of another view", cribbage.MessageToken{Token: "t", MessageID: "m1"}, nil, "m2", "Alice plays 5♣", false},
+		{"a new view", cribbage.MessageToken{Token: "t", MessageID: "m"}, nil, "", "", false},
+		{"an edit through the recorded view's opener", opener, &opener, "m", "Alice plays 5♣", true},
+		{"an edit through a superseded opener", opener, &cribbage.MessageToken{Token: "open-again", At: time.Unix(13, 0)}, "m", "Alice plays 5♣", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLive()
+			k := seatKey{table: 1, seat: 0}
+			if tc.recorded != nil {
+				l.record(k, *tc.recorded, 12)
+			}
+			l.writing(k, tc.editing, "Bob plays 9♣")
+			landed := l.landing(k, tc.message, tc.clicked)
+			if got := landed != nil; got != tc.wait {
+				t.Fatalf("waits = %v, want %v", got, tc.wait)
+			}
+			l.wrote(k, 13, "v13", [32]byte{}, false, true)
+			if landed != nil {
+				select {
+				case <-landed:
+				default:
+					t.Error("the edit's reply did not end the wait")
+				}
+			}
+			if l.landing(k, tc.message, tc.clicked) != nil {
+				t.Error("an answer waits with no edit under way")
+			}
+		})
+	}
+}
+
+// TestATableAnswerWaitsForTheEditsUnderWay: an answer that updates the
+// table message in place waits while edits of it are under way, until
+// the last has had its reply, and then takes what it shows for known.
+func TestATableAnswerWaitsForTheEditsUnderWay(t *testing.T) {
+	var c shownSums
+	if c.underWay(1) != nil {
+		t.Fatal("an answer waits with no edit under way")
+	}
+	c.editing(1)
+	c.editing(1)
+	landed := c.underWay(1)
+	if landed == nil {
+		t.Fatal("an answer does not wait for the edits under way")
+	}
+	c.edited(1, render.Message{Content: "v1"}, true)
+	select {
+	case <-landed:
+		t.Fatal("the wait ended with an edit still under way")
+	default:
+	}
+	c.edited(1, render.Message{Content: "v2"}, true)
+	select {
+	case <-landed:
+	default:
+		t.Fatal("the last edit's reply did not end the wait")
+	}
+	if !c.answered(1, render.Message{Content: "v3"}) {
+		t.Error("an answer after every edit landed is not taken for what the message shows")
+	}
+}

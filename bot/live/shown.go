@@ -27,6 +27,9 @@ type shownSums struct {
 	// unknown marks a table whose message an answer and an edit raced to
 	// update here: what it shows is unknown, whatever was recorded.
 	unknown map[int64]bool
+	// landed has a channel for each table with edits under way, closed
+	// when the last of them has had its reply (see SettleTable).
+	landed map[int64]chan struct{}
 }
 
 // unchanged reports whether r is what the table message already shows:
@@ -59,6 +62,7 @@ func (c *shownSums) sent(table int64, r render.Message) {
 func (c *shownSums) init() {
 	if c.last == nil {
 		c.last, c.writing, c.clobbered, c.unknown = map[int64][32]byte{}, map[int64]int{}, map[int64]bool{}, map[int64]bool{}
+		c.landed = map[int64]chan struct{}{}
 	}
 }
 
@@ -67,6 +71,9 @@ func (c *shownSums) editing(table int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.init()
+	if c.writing[table] == 0 {
+		c.landed[table] = make(chan struct{})
+	}
 	c.writing[table]++
 }
 
@@ -85,6 +92,10 @@ func (c *shownSums) edited(table int64, r render.Message, ok bool) bool {
 	if c.writing[table] <= 0 {
 		delete(c.writing, table)
 		delete(c.clobbered, table)
+		if ch := c.landed[table]; ch != nil {
+			close(ch)
+			delete(c.landed, table)
+		}
 	}
 	return recorded
 }
@@ -114,4 +125,15 @@ func (c *shownSums) forget(table int64) {
 	defer c.mu.Unlock()
 	delete(c.last, table)
 	delete(c.unknown, table)
+}
+
+// underWay returns a channel closed once the table message's edits under
+// way have had their replies, or nil if none is.
+func (c *shownSums) underWay(table int64) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.landed[table]; ok {
+		return ch
+	}
+	return nil
 }

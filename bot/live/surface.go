@@ -219,6 +219,9 @@ type viewWrite struct {
 	version   int64
 	inFlight  bool
 	clobbered bool
+	// landed is closed when the edit under way has had its reply (see
+	// SettleView).
+	landed chan struct{}
 	// view is the seat's view version (click.ViewVersion) the view last showed:
 	// while it is unchanged in the discard, the view keeps the cards the
 	// player is choosing.
@@ -238,7 +241,11 @@ type viewWrite struct {
 	overtaken bool
 	// bare marks a view a pass showed its version without that
 	// version's note: the pass read the table between the change's save
-	// and its note (Moved). The note, when it comes, is shown.
+	// and its note (Moved). The note, when it comes, is shown. An
+	// answer's view is never bare: it shows what its click chose to
+	// (the clicker's own move, a refusal, a hint), and a view left bare
+	// by an earlier pass was edited after the answer to what the answer
+	// had just shown.
 	bare bool
 	// sum is what the view shows (summed), as the last edit or answer
 	// put it there through sumToken on message sumMessage (if known): a
@@ -306,16 +313,15 @@ func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 	}
 	w.answeredAt = v.Token.At
 	switch {
-	case !w.inFlight || w.overtaken || v.Token.MessageID == "" || (w.writing.MessageID != "" && w.writing.MessageID != v.Token.MessageID) ||
-		(w.writing.MessageID == "" && !l.editsView(k, w.writing)):
+	case !l.racing(k, w, v.Token.MessageID):
 		// Every edit of the answered view has landed (or none was made,
 		// or an earlier click was on what the edit under way showed), so
 		// this answer is what the view shows, whatever an edit clobbered
 		// before. Left clobbered, the view was edited once
 		// more to what the answer had just shown.
-		w.version, w.clobbered = v.Version, false
+		w.version, w.clobbered, w.bare = v.Version, false, false
 	case v.Clicked != "" && v.Clicked == w.content:
-		w.version, w.clobbered, w.overtaken = v.Version, false, true
+		w.version, w.clobbered, w.overtaken, w.bare = v.Version, false, true, false
 	default:
 		w.clobbered = true
 	}
@@ -389,6 +395,7 @@ func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight, w.clobbered, w.overtaken, w.writing, w.content = true, false, false, tok, content
+	w.landed = make(chan struct{})
 	l.views[k] = w
 }
 
@@ -404,6 +411,10 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, bare, 
 	defer l.mu.Unlock()
 	w := l.views[k]
 	w.inFlight = false
+	if w.landed != nil {
+		close(w.landed)
+		w.landed = nil
+	}
 	edits := l.editsView(k, w.writing)
 	if ok && !w.clobbered && !w.overtaken && edits {
 		// A token of no known message (the view's opener) edits the
