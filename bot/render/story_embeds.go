@@ -34,3 +34,14 @@ func (m StoryMessage) EmbedMessage() Message {
 	}
 	return r
 }
+
+// WebhookMessage draws a story message for a webhook's new message, a
+// channel webhook's or an interaction's followup (which "functions the
+// same as Execute Webhook"): Message, unless it has pictures, which a V2
+// message there cannot upload; then EmbedMessage.
+func (m StoryMessage) WebhookMessage() Message {
+	if len(m.Pictures) > 0 {
+		return m.EmbedMessage()
+	}
+	return m.Message()
+}

@@ -96,12 +96,13 @@ func (d *Deliverer) tokensOf(ctx context.Context, t *cribbage.Table, m cribbage.
 }
 
 // followup sends a message as a followup of one of the table's usable
-// tokens and returns it; *rest.Paced when none can take it now.
-func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, send *discordgo.WebhookParams) (discordgo.Message, error) {
+// tokens and returns it, with the token that made it (which can edit it);
+// *rest.Paced when none can take it now.
+func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, send *discordgo.WebhookParams) (discordgo.Message, cribbage.MessageToken, error) {
 	now := d.now()
 	tokens, err := d.tokensOf(ctx, t, m, now)
 	if err != nil {
-		return discordgo.Message{}, err
+		return discordgo.Message{}, cribbage.MessageToken{}, err
 	}
 	for _, tok := range tokens {
 		if !d.followups.Take(tok.Token) {
@@ -118,20 +119,20 @@ func (d *Deliverer) followup(ctx context.Context, t *cribbage.Table, m cribbage.
 			if err != nil {
 				d.followups.GiveBack(tok.Token)
 			}
-			return msg, err
+			return msg, tok, err
 		}
 		// Refused (expired early, or its five made by another process,
 		// which this one does not count): the next token.
 		d.followups.spend(tok.Token)
 	}
-	return discordgo.Message{}, &rest.Paced{Until: now.Add(noTokenWait)}
+	return discordgo.Message{}, cribbage.MessageToken{}, &rest.Paced{Until: now.Add(noTokenWait)}
 }
 
 // postFollowup sends a story message as a followup, notifying only the
 // users it mentions.
 func (d *Deliverer) postFollowup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage, sm render.StoryMessage) error {
-	r := sm.Message()
-	_, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: r.Content, Components: r.Components, Files: r.Files,
+	r := sm.WebhookMessage()
+	_, _, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: r.Content, Embeds: r.Embeds, Components: r.Components, Files: r.Files,
 		AllowedMentions: r.AllowedMentions(), Flags: r.Flags()})
 	return err
 }
@@ -141,16 +142,33 @@ func (d *Deliverer) postFollowup(ctx context.Context, t *cribbage.Table, m cribb
 // on it then renews its token.
 func (d *Deliverer) openFollowup(ctx context.Context, t *cribbage.Table, m cribbage.TableMessage) error {
 	l := d.speak(ctx, t)
-	r := render.Table(l, t, "")
-	key := render.UploadBoard(l, &r, t)
-	send := r.Send()
-	msg, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: send.Content, Embeds: send.Embeds, Components: send.Components,
-		Files: send.Files, AllowedMentions: send.AllowedMentions, Flags: send.Flags})
+	// Posted without its board: a followup's V2 message cannot upload
+	// files (Execute Webhook), while an edit of it may. The board follows
+	// at once, through the same token.
+	send := render.Table(l, t, "").Send()
+	msg, tok, err := d.followup(ctx, t, m, &discordgo.WebhookParams{Content: send.Content, Embeds: send.Embeds, Components: send.Components,
+		AllowedMentions: send.AllowedMentions, Flags: send.Flags})
 	if err != nil {
 		return err
 	}
 	if err := d.store.SetMessages(ctx, t.ID, msg.ID, ""); err != nil {
 		return err
+	}
+	r := render.Table(l, t, "")
+	key := render.UploadBoard(l, &r, t)
+	if key == "" {
+		return nil
+	}
+	e := r.Edit("", "")
+	body := rest.WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, Attachments: e.Attachments,
+		AllowedMentions: e.AllowedMentions}, Flags: e.Flags}
+	if _, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPatch, URL: discordgo.EndpointWebhookMessage(d.appID(), tok.Token, msg.ID),
+		Bucket: rest.TokenBucket(tok.Token), Route: "PATCH /webhooks/{application}/{token}/messages/{message}", Body: body, Files: r.Files,
+		Interaction: true, TokenAt: tok.At}); err != nil {
+		// The message is posted and recorded, and shows the table with
+		// the scores in words. Failing it would post it again: it stays
+		// without the picture, which no board is recorded for.
+		return nil
 	}
 	return d.store.RecordBoard(ctx, t.ID, key)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/cribbage-bot/cribbage/bot/render"
 	"github.com/cribbage-bot/cribbage/engine"
 	"github.com/cribbage-bot/cribbage/internal/discordtest"
+	"github.com/cribbage-bot/cribbage/internal/servicetest"
 )
 
 // groupDM is a group DM only a user's install of the app reaches.
@@ -87,6 +88,14 @@ func TestARematchWhereOnlyTokensReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A rematch starts as it opens, so its message has a board to show.
+	tb, err = servicetest.Update(ctx, r.store, tb.ID, "", func(t *cribbage.Table) (*cribbage.Change, error) {
+		ch, _, err := cribbage.Start(t, cribbage.Env{Now: r.clock.Now(), Seeds: func() engine.Seed { return engine.SeedFromUint64(7) }})
+		return ch, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	i := r.fake.Prepare(discordtest.InGroupDM(discordtest.Command("", groupDM, discordtest.User{ID: "3", Name: "Bob"}, "hand")))
 	if err := r.store.RecordHandView(ctx, tb.ID, cribbage.HandView{Seat: 1, Token: cribbage.MessageToken{MessageID: "v", Token: i.Token, At: r.clock.Now()}, Version: tb.Version}); err != nil {
 		t.Fatal(err)
@@ -101,5 +110,10 @@ func TestARematchWhereOnlyTokensReach(t *testing.T) {
 	}
 	if n := r.requests(http.MethodPost, "/messages") + r.requests(http.MethodPost, "/threads"); n != 0 {
 		t.Errorf("%d requests with the bot's token", n)
+	}
+	// Posted without its board (a followup's V2 message cannot upload
+	// files), it has it at once by an edit through the same token.
+	if got, ok := r.fake.Message(m.MessageID); !ok || len(got.Attachments) != 1 || m.Board == "" {
+		t.Errorf("the table message's board: attachments %+v, recorded %q", got.Attachments, m.Board)
 	}
 }

@@ -164,13 +164,7 @@ type webhookPost struct {
 // deleted it) is forgotten, and the post is tried again the bot token's
 // way.
 func (d *Deliverer) postWebhook(ctx context.Context, w cribbage.ChannelWebhook, threadID string, m render.StoryMessage, turn string) error {
-	var r render.Message
-	if len(m.Pictures) > 0 {
-		// Discord refuses a webhook's V2 message that uploads files.
-		r = m.EmbedMessage()
-	} else {
-		r = m.Message()
-	}
+	r := m.WebhookMessage()
 	q := url.Values{"wait": {"true"}}
 	if threadID != "" {
 		q.Set("thread_id", threadID)

@@ -251,6 +251,10 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string
 		var data discordgo.WebhookParams
 		json.Unmarshal(body, &data)
 		allowed, forced := s.followupAllowed(token)
+		if e := v2Files(data.Flags, files); e != nil {
+			s.refuse(w, r, body, e)
+			return
+		}
 		if !allowed {
 			s.refuse(w, r, body, &apiError{Status: http.StatusBadRequest, Code: 40094, Message: "Maximum number of follow-up messages reached"})
 			return

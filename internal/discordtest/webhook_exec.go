@@ -72,12 +72,8 @@ func (s *Server) executeWebhook(w http.ResponseWriter, r *http.Request, wh *chan
 	if e == nil {
 		e = checkHookFlags(doc, executeFlags)
 	}
-	if f, _ := doc["flags"].(float64); e == nil && discordgo.MessageFlags(f)&discordgo.MessageFlagsIsComponentsV2 != 0 && len(files) > 0 {
-		// "When the flag IS_COMPONENTS_V2 is set, the webhook message can
-		// only contain components. Providing content, embeds, files[n] or
-		// poll will fail with a 400" (Execute Webhook), where Create
-		// Message allows files with it.
-		e = path{"files"}.fail("BASE_TYPE_INVALID", "A webhook's Components V2 message cannot upload files.")
+	if f, _ := doc["flags"].(float64); e == nil {
+		e = v2Files(discordgo.MessageFlags(f), files)
 	}
 	if _, ok := doc["thread_name"].(string); ok && e == nil {
 		// The fake's channels are text channels; only a forum's webhook
@@ -182,4 +178,17 @@ func checkHookFlags(doc obj, allowed discordgo.MessageFlags) *apiError {
 		return path{"flags"}.fail("MESSAGE_FLAGS_INVALID", fmt.Sprintf("A webhook's message cannot set flags %d.", extra))
 	}
 	return nil
+}
+
+// v2Files refuses a webhook's new message, or an interaction's followup
+// (which "functions the same as Execute Webhook"), that is Components V2
+// and uploads files: "When the flag IS_COMPONENTS_V2 is set, the webhook
+// message can only contain components. Providing content, embeds,
+// files[n] or poll will fail with a 400" (Execute Webhook), where Create
+// Message allows files with it.
+func v2Files(flags discordgo.MessageFlags, files []upload) *apiError {
+	if flags&discordgo.MessageFlagsIsComponentsV2 == 0 || len(files) == 0 {
+		return nil
+	}
+	return path{"files"}.fail("BASE_TYPE_INVALID", "A webhook's Components V2 message cannot upload files.")
 }

@@ -312,8 +312,26 @@ func TestAWebhooksV2MessageCannotUploadFiles(t *testing.T) {
 		})
 	}
 	// The same V2 message with its picture, as a bot-token post.
-	ct, raw := multipartBody(`{"flags":32768,"components":[{"type":12,"items":[{"media":{"url":"attachment://show-1.png"}}]}],"attachments":[{"id":"0"}]}`, pic)
+	v2 := `{"flags":32768,"components":[{"type":12,"items":[{"media":{"url":"attachment://show-1.png"}}]}],"attachments":[{"id":"0"}]}`
+	ct, raw := multipartBody(v2, pic)
 	if status, out, _ := do(t, s, http.MethodPost, "/channels/"+testChannel+"/messages", botAuth, ct, raw); status != 200 {
 		t.Errorf("the V2 message with its picture, with the bot token: %d %v", status, out)
+	}
+	// An interaction's followup "functions the same as Execute Webhook":
+	// refused too, while an edit of the followup may upload the picture.
+	i := s.Prepare(Command("", testChannel, User{ID: "600000000000000001", Name: "Ann"}, "start"))
+	answer(t, s, i, `{"type":4,"data":{"content":"table"}}`)
+	ct, raw = multipartBody(v2, pic)
+	if status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+s.AppID+"/"+i.Token, "", ct, raw); status != 400 {
+		t.Errorf("a V2 followup with its picture: %d %v, want 400", status, out)
+	}
+	status, out, _ := do(t, s, http.MethodPost, "/webhooks/"+s.AppID+"/"+i.Token, "", "application/json",
+		[]byte(`{"flags":32768,"components":[{"type":10,"content":"Hand 1"}]}`))
+	if status != 200 {
+		t.Fatalf("a V2 followup without files: %d %v", status, out)
+	}
+	ct, raw = multipartBody(v2, pic)
+	if status, out, _ := do(t, s, http.MethodPatch, "/webhooks/"+s.AppID+"/"+i.Token+"/messages/"+out["id"].(string), "", ct, raw); status != 200 {
+		t.Errorf("the V2 followup edited to upload its picture: %d %v", status, out)
 	}
 }
