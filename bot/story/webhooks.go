@@ -51,6 +51,28 @@ const webhookNoneWait = time.Minute
 type webhooks struct {
 	mu    sync.Mutex
 	known map[string]knownWebhook
+	// unsured are the channels where an attempt to make the webhook had
+	// no answer: it may have made one.
+	unsured map[string]bool
+}
+
+// unsure reports whether an attempt to make channelID's webhook had no
+// answer here.
+func (k *webhooks) unsure(channelID string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.unsured[channelID]
+}
+
+// markUnsure records that an attempt to make channelID's webhook had no
+// answer.
+func (k *webhooks) markUnsure(channelID string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.unsured == nil {
+		k.unsured = map[string]bool{}
+	}
+	k.unsured[channelID] = true
 }
 
 // knownWebhook is a channel's webhook (w.ID empty for none) and when it
@@ -81,6 +103,9 @@ func (k *webhooks) put(w cribbage.ChannelWebhook, now time.Time) {
 		k.known = map[string]knownWebhook{}
 	}
 	k.known[w.ChannelID] = knownWebhook{w: w, read: now}
+	if w.ID != "" || !w.RefusedAt.IsZero() {
+		delete(k.unsured, w.ChannelID) // settled, one way or the other
+	}
 }
 
 // webhook returns channelID's webhook, if it has one: from what this
@@ -116,15 +141,23 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 	case err != nil && !errors.Is(err, cribbage.ErrNotFound):
 		return nil // the thread does not wait on the store for a webhook
 	}
-	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelWebhooks(channelID),
-		Bucket: "webhooks " + channelID, Route: "POST /channels/{channel}/webhooks",
-		Body: map[string]string{"name": webhookName}, Turn: turn})
-	var made struct {
-		ID    string `json:"id"`
-		Token string `json:"token"`
+	var made channelWebhook
+	unsure := d.webhooks.unsure(channelID)
+	if unsure {
+		// An earlier attempt here may have made one whose answer was
+		// lost: that one is taken rather than a second made.
+		made, err = d.ownWebhook(ctx, channelID, turn)
 	}
-	if err == nil {
-		err = json.Unmarshal(raw, &made)
+	if !unsure || err == nil && made.ID == "" {
+		made, err = d.makeWebhook(ctx, channelID, turn)
+		if discordCode(err) == codeMaxWebhooks {
+			// The channel has its fifteen: one of them may be the bot's
+			// own, made by another process or an attempt whose answer was
+			// lost. Not finding one, the story keeps the bot token.
+			if own, ownErr := d.ownWebhook(ctx, channelID, turn); ownErr == nil && own.ID != "" {
+				made, err = own, nil
+			}
+		}
 	}
 	var paced *rest.Paced
 	var limited *rest.RateLimited
@@ -137,7 +170,9 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 		w = cribbage.ChannelWebhook{ChannelID: channelID, RefusedAt: d.now()}
 	case err != nil:
 		// A server error or a lost answer: the thread does not wait for
-		// a webhook, which the next table's thread here asks for again.
+		// a webhook, which the next table's thread here asks for again,
+		// looking first for one this attempt may have made.
+		d.webhooks.markUnsure(channelID)
 		return nil
 	default:
 		w = cribbage.ChannelWebhook{ChannelID: channelID, ID: made.ID, Token: made.Token}
@@ -147,6 +182,54 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 	}
 	d.webhooks.put(w, d.now())
 	return nil
+}
+
+// codeMaxWebhooks is Discord's refusal of a sixteenth webhook in a
+// channel.
+const codeMaxWebhooks = 30007
+
+// channelWebhook is what the bot reads of a webhook Discord describes.
+type channelWebhook struct {
+	ID            string `json:"id"`
+	Type          int    `json:"type"`
+	Token         string `json:"token"`
+	ApplicationID string `json:"application_id"`
+}
+
+// makeWebhook makes a webhook in channelID with the bot token (Create
+// Webhook).
+func (d *Deliverer) makeWebhook(ctx context.Context, channelID, turn string) (channelWebhook, error) {
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodPost, URL: discordgo.EndpointChannelWebhooks(channelID),
+		Bucket: "webhooks " + channelID, Route: "POST /channels/{channel}/webhooks",
+		Body: map[string]string{"name": webhookName}, Turn: turn})
+	var made channelWebhook
+	if err == nil {
+		err = json.Unmarshal(raw, &made)
+	}
+	return made, err
+}
+
+// ownWebhook returns a webhook in channelID that this application made,
+// with its token, if it has one (Get Channel Webhooks); the ID is empty
+// if none. A webhook a member made is never taken: its token is theirs to
+// revoke, and its name and picture theirs.
+func (d *Deliverer) ownWebhook(ctx context.Context, channelID, turn string) (channelWebhook, error) {
+	raw, err := d.rest.Do(ctx, rest.Request{Method: http.MethodGet, URL: discordgo.EndpointChannelWebhooks(channelID),
+		Bucket: "webhooks " + channelID, Route: "GET /channels/{channel}/webhooks", Turn: turn})
+	var all []channelWebhook
+	if err == nil {
+		err = json.Unmarshal(raw, &all)
+	}
+	if err != nil {
+		return channelWebhook{}, err
+	}
+	for _, w := range all {
+		// Type 1 is an incoming webhook, the kind that posts with a token.
+		if w.Type == 1 && w.Token != "" && w.ApplicationID != "" && w.ApplicationID == d.appID() {
+			return w, nil
+		}
+	}
+	return channelWebhook{}, nil
 }
 
 // webhookPost is Execute Webhook's body for a story message: what the bot

@@ -298,3 +298,63 @@ func TestARefusedWebhookPostIsTriedWithTheBotToken(t *testing.T) {
 		t.Errorf("the webhook recorded is %+v, want it kept", got)
 	}
 }
+
+// TestALostAnswerToMakingTheWebhookMakesNoSecond: Discord makes the
+// channel's webhook but its answer is lost; the thread opens without it,
+// and the next table's thread finds the webhook the bot made among the
+// channel's (Get Channel Webhooks) and takes it, rather than making a
+// second that would stay unused in the channel's settings.
+func TestALostAnswerToMakingTheWebhookMakesNoSecond(t *testing.T) {
+	r := newRig(t)
+	r.fake.LoseNextAnswers(http.MethodPost, "/channels/"+channel+"/webhooks", http.StatusInternalServerError, 1)
+	r.opened(channel)
+	made := r.fake.ChannelWebhooks(channel)
+	if len(made) != 1 {
+		t.Fatalf("the channel has %d webhooks after the lost answer, want the one made", len(made))
+	}
+	if w, ok := r.webhookOf(channel); ok {
+		t.Fatalf("recorded %+v after the lost answer, want nothing yet", w)
+	}
+	r.opened(channel)
+	if got := r.fake.ChannelWebhooks(channel); len(got) != 1 {
+		t.Errorf("the channel has %d webhooks, want still the one", len(got))
+	}
+	if w, ok := r.webhookOf(channel); !ok || w.ID != made[0] || w.Token == "" {
+		t.Errorf("recorded %+v (%v), want the webhook made, %s, with its token", w, ok, made[0])
+	}
+}
+
+// TestAFullChannelTakesOnlyTheBotsOwnWebhook: a channel has Discord's
+// fifteen webhooks. When one of them is the bot's own (made by another
+// process, say, which the store does not know), the bot takes it; when
+// all are its members', none is taken, and the refusal is recorded.
+func TestAFullChannelTakesOnlyTheBotsOwnWebhook(t *testing.T) {
+	r := newRig(t)
+	r.opened(channel)
+	own, ok := r.webhookOf(channel)
+	if !ok || own.ID == "" {
+		t.Fatalf("no webhook made: %+v", own)
+	}
+	if err := r.store.ForgetChannelWebhook(context.Background(), channel, own.ID); err != nil {
+		t.Fatal(err)
+	}
+	full := "500000000000000077"
+	r.fake.AddChannel(full)
+	for range 14 {
+		r.fake.AddMembersWebhook(channel, "Announcements")
+		r.fake.AddMembersWebhook(full, "Announcements")
+	}
+	r.fake.AddMembersWebhook(full, "Announcements")
+	r.clock.Advance(webhookNoneWait)
+	r.opened(channel)
+	if w, ok := r.webhookOf(channel); !ok || w.ID != own.ID || w.Token != own.Token {
+		t.Errorf("recorded %+v (%v), want the bot's own webhook %s", w, ok, own.ID)
+	}
+	r.opened(full)
+	if w, ok := r.webhookOf(full); !ok || w.ID != "" || w.RefusedAt.IsZero() {
+		t.Errorf("recorded %+v (%v) in a channel full of members' webhooks, want the refusal", w, ok)
+	}
+	if n := len(r.fake.ChannelWebhooks(channel)); n != 15 {
+		t.Errorf("the channel has %d webhooks, want 15", n)
+	}
+}

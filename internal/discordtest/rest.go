@@ -132,6 +132,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request, rt route, p map[
 		s.getMessage(w, p["channel_id"], p["message_id"])
 	case "POST /channels/{channel_id}/webhooks":
 		s.createWebhook(w, r, p["channel_id"], doc)
+	case "GET /channels/{channel_id}/webhooks":
+		s.listWebhooks(w, r, p["channel_id"])
 	case "POST /channels/{channel_id}/messages/{message_id}/threads":
 		if s.isDM(p["channel_id"]) {
 			s.refuse(w, r, doc, noThreadHere())

@@ -23,6 +23,9 @@ import (
 // once it is made.
 type channelWebhook struct {
 	id, token, channelID, name string
+	// appID is the application that made it; "" for one a member made in
+	// the channel's settings (AddMembersWebhook).
+	appID string
 }
 
 // maxChannelWebhooks is how many webhooks Discord lets a channel have.
@@ -100,14 +103,74 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, channelID
 		return
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, 200, s.webhookObject(wh))
+}
+
+// webhookObject is wh as Discord describes it, with its token (which the
+// bot, holding Manage Webhooks, is shown) and who made it. s.mu is held.
+func (s *Server) webhookObject(wh *channelWebhook) map[string]any {
 	var guild any // null where the fake never saw the channel's server
-	if g := s.guildOf[channelID]; g != "" {
+	if g := s.guildOf[wh.channelID]; g != "" {
 		guild = g
 	}
+	var app any
+	user := map[string]any{"id": "600000000000000099", "username": "admin", "discriminator": "0", "global_name": nil, "avatar": nil,
+		"public_flags": 0, "flags": 0, "primary_guild": nil}
+	if wh.appID != "" {
+		app = wh.appID
+		user = map[string]any{"id": s.BotUserID, "username": "Cribbage", "discriminator": "0001",
+			"global_name": nil, "avatar": nil, "public_flags": 0, "flags": 0, "primary_guild": nil, "bot": true}
+	}
+	return map[string]any{"id": wh.id, "type": 1, "guild_id": guild, "channel_id": wh.channelID, "name": wh.name, "avatar": nil,
+		"token": wh.token, "application_id": app, "user": user}
+}
+
+// listWebhooks is Get Channel Webhooks: every webhook of the channel, in
+// the order they were made, to a bot with Manage Webhooks there.
+func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, channelID string) {
+	ids := s.ChannelWebhooks(channelID)
+	s.mu.Lock()
+	var refused *apiError
+	violation := false
+	switch {
+	case !s.channels[channelID]:
+		refused = &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"}
+	case s.dms[channelID]:
+		refused, violation = &apiError{Status: http.StatusForbidden, Code: 50003, Message: "Cannot execute action on a DM channel"}, true
+	case !s.botMay(channelID, discordgo.PermissionManageWebhooks):
+		// The server's choice, not the bot's mistake.
+		refused = &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}
+	}
+	out := []map[string]any{}
+	for _, id := range ids {
+		if wh := s.webhooks[id]; wh != nil && refused == nil {
+			out = append(out, s.webhookObject(wh))
+		}
+	}
 	s.mu.Unlock()
-	writeJSON(w, 200, map[string]any{"id": wh.id, "type": 1, "guild_id": guild, "channel_id": channelID, "name": wh.name, "avatar": nil,
-		"token": wh.token, "application_id": s.AppID, "user": map[string]any{"id": s.BotUserID, "username": "Cribbage", "discriminator": "0001",
-			"global_name": nil, "avatar": nil, "public_flags": 0, "flags": 0, "primary_guild": nil, "bot": true}})
+	switch {
+	case violation:
+		s.refuse(w, r, nil, refused)
+	case refused != nil:
+		refused.write(w)
+	default:
+		writeJSON(w, 200, out)
+	}
+}
+
+// AddMembersWebhook makes a webhook in channelID as a member with Manage
+// Webhooks does in the channel's settings (no application made it), and
+// returns its id: it counts toward the channel's fifteen.
+func (s *Server) AddMembersWebhook(channelID, name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	wh := &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: name}
+	if s.webhooks == nil {
+		s.webhooks = map[string]*channelWebhook{}
+	}
+	s.webhooks[wh.id] = wh
+	return wh.id
 }
 
 // addWebhook makes a webhook named name in channelID, or says why Discord
@@ -144,7 +207,7 @@ func (s *Server) addWebhook(channelID, name string) (wh *channelWebhook, refused
 		// cannot see without Get Channel Webhooks: no violation.
 		return nil, &apiError{Status: http.StatusBadRequest, Code: 30007, Message: "Maximum number of webhooks reached (15)"}, false
 	}
-	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: strings.TrimSpace(name)}
+	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: strings.TrimSpace(name), appID: s.AppID}
 	if s.webhooks == nil {
 		s.webhooks = map[string]*channelWebhook{}
 	}

@@ -1,6 +1,8 @@
 package discordtest
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -333,5 +335,45 @@ func TestAWebhooksV2MessageCannotUploadFiles(t *testing.T) {
 	ct, raw = multipartBody(v2, pic)
 	if status, out, _ := do(t, s, http.MethodPatch, "/webhooks/"+s.AppID+"/"+i.Token+"/messages/"+out["id"].(string), "", ct, raw); status != 200 {
 		t.Errorf("the V2 followup edited to upload its picture: %d %v", status, out)
+	}
+}
+
+// TestGetChannelWebhooksAsDiscordDoes: the channel's webhooks, in the
+// order they were made, each with its token and the application that
+// made it (none for one a member made in the channel's settings), to a
+// bot with Manage Webhooks there; refused without it.
+func TestGetChannelWebhooksAsDiscordDoes(t *testing.T) {
+	s := withChannel(t)
+	id, token := makeWebhook(t, s, testChannel)
+	members := s.AddMembersWebhook(testChannel, "Announcements")
+	req, err := http.NewRequest(http.MethodGet, s.URL()+"/api/v9/channels/"+testChannel+"/webhooks", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", botAuth)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var got []struct {
+		ID            string  `json:"id"`
+		Token         string  `json:"token"`
+		ApplicationID *string `json:"application_id"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if status := resp.StatusCode; status != 200 || len(got) != 2 || got[0].ID != id || got[0].Token != token || got[0].ApplicationID == nil || *got[0].ApplicationID != s.AppID ||
+		got[1].ID != members || got[1].ApplicationID != nil {
+		t.Errorf("%d %s, want the bot's webhook with its token, then the member's with no application", status, b)
+	}
+	s.DenyBotPermission(testChannel, discordgo.PermissionManageWebhooks)
+	if status, out, _ := do(t, s, http.MethodGet, "/channels/"+testChannel+"/webhooks", botAuth, "", nil); status != 403 || out["code"] != 50013.0 {
+		t.Errorf("without Manage Webhooks: %d %v, want 403 50013", status, out)
+	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations %v", v)
 	}
 }
