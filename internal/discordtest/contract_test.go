@@ -23,6 +23,15 @@ const (
 // error body and the headers.
 func do(t *testing.T, s *Server, method, path, auth, contentType string, body []byte) (int, map[string]any, http.Header) {
 	t.Helper()
+	status, raw, header := doRaw(t, s, method, path, auth, contentType, body)
+	var out map[string]any
+	json.Unmarshal(raw, &out)
+	return status, out, header
+}
+
+// doRaw is do with the answer's body as it came (an array, say).
+func doRaw(t *testing.T, s *Server, method, path, auth, contentType string, body []byte) (int, []byte, http.Header) {
+	t.Helper()
 	req, err := http.NewRequest(method, s.URL()+"/api/v9"+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -39,9 +48,7 @@ func do(t *testing.T, s *Server, method, path, auth, contentType string, body []
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]any
-	json.Unmarshal(raw, &out)
-	return resp.StatusCode, out, resp.Header
+	return resp.StatusCode, raw, resp.Header
 }
 
 // postJSON posts a JSON body with the bot token.

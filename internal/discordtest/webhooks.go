@@ -131,17 +131,7 @@ func (s *Server) webhookObject(wh *channelWebhook) map[string]any {
 func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, channelID string) {
 	ids := s.ChannelWebhooks(channelID)
 	s.mu.Lock()
-	var refused *apiError
-	violation := false
-	switch {
-	case !s.channels[channelID]:
-		refused = &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"}
-	case s.dms[channelID]:
-		refused, violation = &apiError{Status: http.StatusForbidden, Code: 50003, Message: "Cannot execute action on a DM channel"}, true
-	case !s.botMay(channelID, discordgo.PermissionManageWebhooks):
-		// The server's choice, not the bot's mistake.
-		refused = &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}
-	}
+	refused, violation := s.webhooksRefused(channelID)
 	out := []map[string]any{}
 	for _, id := range ids {
 		if wh := s.webhooks[id]; wh != nil && refused == nil {
@@ -165,12 +155,40 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, channelID 
 func (s *Server) AddMembersWebhook(channelID, name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	wh := &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: name}
+	return s.storeWebhook(channelID, name, "").id
+}
+
+// storeWebhook keeps a new webhook of channelID, named name, that appID
+// made ("" for a member). s.mu is held.
+func (s *Server) storeWebhook(channelID, name, appID string) *channelWebhook {
+	wh := &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: name, appID: appID}
 	if s.webhooks == nil {
 		s.webhooks = map[string]*channelWebhook{}
 	}
 	s.webhooks[wh.id] = wh
-	return wh.id
+	return wh
+}
+
+// webhooksRefused says why Discord would not let the bot make or list
+// channelID's webhooks, if it would not, and whether that is the bot's
+// mistake (a violation) rather than the server's choice or state: not in
+// a DM nor a thread, which cannot have webhooks, and only with Manage
+// Webhooks there. s.mu is held.
+func (s *Server) webhooksRefused(channelID string) (*apiError, bool) {
+	switch {
+	case !s.channels[channelID]:
+		return &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"}, false
+	case s.dms[channelID]:
+		return &apiError{Status: http.StatusForbidden, Code: 50003, Message: "Cannot execute action on a DM channel"}, true
+	case s.threadParent[channelID] != "":
+		// A thread's messages go through its parent's webhooks, with
+		// thread_id.
+		return &apiError{Status: http.StatusBadRequest, Code: 50024, Message: "Cannot execute action on this channel type"}, true
+	case !s.botMay(channelID, discordgo.PermissionManageWebhooks):
+		// The server's choice, not the bot's mistake.
+		return &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}, false
+	}
+	return nil, false
 }
 
 // addWebhook makes a webhook named name in channelID, or says why Discord
@@ -186,33 +204,18 @@ func (s *Server) addWebhook(channelID, name string) (wh *channelWebhook, refused
 			n++
 		}
 	}
-	switch {
-	case !s.channels[channelID]:
-		return nil, &apiError{Status: http.StatusNotFound, Code: 10003, Message: "Unknown Channel"}, false
-	case s.dms[channelID]:
-		return nil, &apiError{Status: http.StatusForbidden, Code: 50003, Message: "Cannot execute action on a DM channel"}, true
-	case s.threadParent[channelID] != "":
-		// A thread's messages go through its parent's webhooks, with
-		// thread_id.
-		return nil, &apiError{Status: http.StatusBadRequest, Code: 50024, Message: "Cannot execute action on this channel type"}, true
-	case !s.botMay(channelID, discordgo.PermissionManageWebhooks):
-		// The server's choice, not the bot's mistake.
-		return nil, &apiError{Status: http.StatusForbidden, Code: 50013, Message: "Missing Permissions"}, false
+	if refused, violation := s.webhooksRefused(channelID); refused != nil {
+		return nil, refused, violation
 	}
 	if e := checkWebhookName(name, path{"name"}); e != nil {
 		return nil, e, true
 	}
 	if n >= maxChannelWebhooks {
 		// How many the channel has is the server's state, which the bot
-		// cannot see without Get Channel Webhooks: no violation.
+		// sees only by asking (Get Channel Webhooks): no violation.
 		return nil, &apiError{Status: http.StatusBadRequest, Code: 30007, Message: "Maximum number of webhooks reached (15)"}, false
 	}
-	wh = &channelWebhook{id: s.newID(), token: "wh-" + s.newID(), channelID: channelID, name: strings.TrimSpace(name), appID: s.AppID}
-	if s.webhooks == nil {
-		s.webhooks = map[string]*channelWebhook{}
-	}
-	s.webhooks[wh.id] = wh
-	return wh, nil, false
+	return s.storeWebhook(channelID, strings.TrimSpace(name), s.AppID), nil, false
 }
 
 // checkWebhookName checks a webhook's name, or the username an execution

@@ -2,7 +2,6 @@ package discordtest
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -346,17 +345,7 @@ func TestGetChannelWebhooksAsDiscordDoes(t *testing.T) {
 	s := withChannel(t)
 	id, token := makeWebhook(t, s, testChannel)
 	members := s.AddMembersWebhook(testChannel, "Announcements")
-	req, err := http.NewRequest(http.MethodGet, s.URL()+"/api/v9/channels/"+testChannel+"/webhooks", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", botAuth)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	status, b, _ := doRaw(t, s, http.MethodGet, "/channels/"+testChannel+"/webhooks", botAuth, "", nil)
 	var got []struct {
 		ID            string  `json:"id"`
 		Token         string  `json:"token"`
@@ -365,7 +354,7 @@ func TestGetChannelWebhooksAsDiscordDoes(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%s: %v", b, err)
 	}
-	if status := resp.StatusCode; status != 200 || len(got) != 2 || got[0].ID != id || got[0].Token != token || got[0].ApplicationID == nil || *got[0].ApplicationID != s.AppID ||
+	if status != 200 || len(got) != 2 || got[0].ID != id || got[0].Token != token || got[0].ApplicationID == nil || *got[0].ApplicationID != s.AppID ||
 		got[1].ID != members || got[1].ApplicationID != nil {
 		t.Errorf("%d %s, want the bot's webhook with its token, then the member's with no application", status, b)
 	}
