@@ -141,24 +141,7 @@ func (d *Deliverer) ensureWebhook(ctx context.Context, channelID, turn string) e
 	case err != nil && !errors.Is(err, cribbage.ErrNotFound):
 		return nil // the thread does not wait on the store for a webhook
 	}
-	var made channelWebhook
-	unsure := d.webhooks.unsure(channelID)
-	if unsure {
-		// An earlier attempt here may have made one whose answer was
-		// lost: that one is taken rather than a second made.
-		made, err = d.ownWebhook(ctx, channelID, turn)
-	}
-	if !unsure || err == nil && made.ID == "" {
-		made, err = d.makeWebhook(ctx, channelID, turn)
-		if discordCode(err) == codeMaxWebhooks {
-			// The channel has its fifteen: one of them may be the bot's
-			// own, made by another process or an attempt whose answer was
-			// lost. Not finding one, the story keeps the bot token.
-			if own, ownErr := d.ownWebhook(ctx, channelID, turn); ownErr == nil && own.ID != "" {
-				made, err = own, nil
-			}
-		}
-	}
+	made, err := d.takeOrMakeWebhook(ctx, channelID, turn)
 	var paced *rest.Paced
 	var limited *rest.RateLimited
 	switch {
@@ -194,6 +177,27 @@ type channelWebhook struct {
 	Type          int    `json:"type"`
 	Token         string `json:"token"`
 	ApplicationID string `json:"application_id"`
+}
+
+// takeOrMakeWebhook returns the bot's own webhook in channelID when one
+// may be there unrecorded, else makes one. It may be there after an
+// attempt here had no answer (it may have made one), or when the channel
+// has its fifteen (another process may have made one): taking it, rather
+// than making a second or recording a refusal, keeps one a channel.
+func (d *Deliverer) takeOrMakeWebhook(ctx context.Context, channelID, turn string) (channelWebhook, error) {
+	if d.webhooks.unsure(channelID) {
+		if own, err := d.ownWebhook(ctx, channelID, turn); err != nil || own.ID != "" {
+			return own, err
+		}
+	}
+	made, err := d.makeWebhook(ctx, channelID, turn)
+	if discordCode(err) == codeMaxWebhooks {
+		// Not finding its own, the story keeps the bot token.
+		if own, ownErr := d.ownWebhook(ctx, channelID, turn); ownErr == nil && own.ID != "" {
+			return own, nil
+		}
+	}
+	return made, err
 }
 
 // makeWebhook makes a webhook in channelID with the bot token (Create
