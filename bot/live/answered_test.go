@@ -5,8 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/click"
+	"github.com/cribbage-bot/cribbage/bot/lang"
 	"github.com/cribbage-bot/cribbage/bot/render"
+	"github.com/cribbage-bot/cribbage/internal/discordtest"
 )
 
 // TestAnOlderAnswerLandingLastIsShownAgain: a player's click is answered
@@ -354,5 +358,52 @@ func TestATableAnswerWaitsForTheEditsUnderWay(t *testing.T) {
 	}
 	if !c.answered(1, render.Message{Content: "v3"}) {
 		t.Error("an answer after every edit landed is not taken for what the message shows")
+	}
+}
+
+// TestAnAnswerDuringThePassShowingItsMoveStartsNoOther: a click's answer
+// noted while the pass that shows its move is under way finds the table
+// message behind, since that pass has not edited it yet. That pass shows
+// the move, so the answer starts no second pass, which would only read
+// the table again and find nothing to do (0.4 of the moves at 900 tables
+// had one).
+func TestAnAnswerDuringThePassShowingItsMoveStartsNoOther(t *testing.T) {
+	r := newRig(t, 2)
+	r.playUntil(inPlay)
+	seat := r.table().State.Waiting()[0]
+	view := r.openView(seat)
+	orig, _, ok := r.fake.Original(view)
+	if !ok {
+		t.Fatal("no view opened")
+	}
+	viewID := orig.ID
+	// The table message's last edit is long past: the pass edits it at
+	// once.
+	r.advance(time.Minute)
+	read, release := make(chan struct{}), make(chan struct{})
+	hold := func() { close(read); <-release }
+	r.afterRead.Store(&hold)
+	before := r.reads.Load()
+
+	i := r.fake.Prepare(discordtest.Click(guild, channel, discordtest.User{ID: userID(seat), Name: "p"}, viewID,
+		click.ID{Action: click.Refresh, Table: r.id}.String()))
+	if _, err := r.fake.Send(r.ctx, i); err == nil {
+		t.Fatal("an interaction was delivered with no bot connected")
+	}
+	moved, note := r.act(seat)
+	r.s.Moved(moved, note)
+	<-read
+	r.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+		Data: render.Hand(lang.English, moved, seat, 0, note.Text(lang.English, moved)).Response(false)})
+	r.s.Answered(r.ctx, Shown{Table: r.id, Seat: seat, Version: moved.Version, View: click.SeatView(moved.State, seat),
+		Token: cribbage.MessageToken{MessageID: viewID, Token: i.Token, At: r.clock.Now()}})
+	close(release)
+	r.settle()
+
+	if n := r.reads.Load() - before; n != 1 {
+		t.Errorf("the move and its answer made %d passes, want 1", n)
+	}
+	if r.s.l.behind(r.id, moved.Version) {
+		t.Error("the table message does not show the move")
 	}
 }

@@ -72,6 +72,8 @@ type rig struct {
 	// afterSetMessages, if set, runs once a table message is recorded,
 	// before the call that recorded it returns.
 	afterSetMessages atomic.Pointer[func()]
+	// reads counts the reads of the table to show: one a pass.
+	reads atomic.Int32
 }
 
 // hookedStore is the rig's store with its afterRead.
@@ -86,6 +88,7 @@ func (h hookedStore) TableToShow(ctx context.Context, id int64) (cribbage.ToShow
 			return cribbage.ToShow{}, errors.New("database is locked")
 		}
 	}
+	h.r.reads.Add(1)
 	read, err := h.Store.TableToShow(ctx, id)
 	if f := h.r.afterRead.Swap(nil); f != nil {
 		(*f)()

@@ -624,6 +624,14 @@ func (l *live) showed(table, version int64) {
 	}
 }
 
+// passing reports whether a pass over table is under way or waiting to
+// start (see Touch).
+func (l *live) passing(table int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.running[table]
+}
+
 // behind reports whether this process has not seen the table message show
 // version.
 func (l *live) behind(table, version int64) bool {
