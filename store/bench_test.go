@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cribbage-bot/cribbage"
@@ -249,5 +251,61 @@ func BenchmarkAccountHistory(b *testing.B) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM game_numbers`).Scan(&n); err != nil || n != 2000 {
 		b.Fatalf("%d game rows, %v", n, err)
+	}
+}
+
+// BenchmarkMovesWithWhatTheyShow measures a move at many tables at once
+// as the live surface follows it: the move saved, then what the table
+// message and the two hand views were made to show recorded (RecordShown,
+// RecordHandViewShown). It reports the commits a move took; -benchtime
+// with a fixed count and the process's CPU beside it say what they cost.
+func BenchmarkMovesWithWhatTheyShow(b *testing.B) {
+	s, _ := MustOpen(b)
+	d, _ := s.db.d.(*sqlite)
+	ctx := context.Background()
+	const tables = 64
+	var ids [tables]int64
+	for i := range ids {
+		ids[i] = startGame(b, s, newLobby("g", "a", "b")).ID
+		for seat := range 2 {
+			tok := cribbage.MessageToken{Token: fmt.Sprint("tok-", i, "-", seat), MessageID: fmt.Sprint("view-", i, "-", seat)}
+			if err := s.RecordHandView(ctx, ids[i], cribbage.HandView{Seat: seat, Token: tok, Lang: "en"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var next atomic.Int64
+	var batches int64
+	if d != nil {
+		batches = d.batches.Load()
+	}
+	b.SetParallelism(tables / runtime.GOMAXPROCS(0))
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		k := int(next.Add(1)-1) % tables
+		id, n := ids[k], 0
+		for pb.Next() {
+			n++
+			t, err := step(b, s, id, fmt.Sprintf("i-%d-%d", k, n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if t.Status != cribbage.StatusPlaying {
+				t = startGame(b, s, newLobby("g", "a", "b"))
+				id = t.ID
+			}
+			if err := s.RecordShown(ctx, id, fmt.Sprint("sum-", t.Version)); err != nil {
+				b.Fatal(err)
+			}
+			for seat := range 2 {
+				tok := cribbage.MessageToken{Token: fmt.Sprint("tok-", k, "-", seat)}
+				if err := s.RecordHandViewShown(ctx, id, seat, tok, t.Version, fmt.Sprint("sum-", t.Version)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	if d != nil {
+		b.ReportMetric(float64(d.batches.Load()-batches)/float64(b.N), "commits/op")
 	}
 }

@@ -32,6 +32,10 @@ type dialect interface {
 	// it returns nil, and undone if it returns an error or panics (the
 	// panic then reaches write's caller).
 	write(ctx context.Context, c *conn, fn func(tx *txn) error) error
+	// writeAlong is write for a write that may wait a moment (alongWait)
+	// to be committed with others rather than on its own: a record of
+	// what Discord shows, which only a process that starts reads.
+	writeAlong(ctx context.Context, c *conn, fn func(tx *txn) error) error
 	// lockPeople keeps every other write transaction that locks one of
 	// people in the server from going on until tx ends, so that a limit on
 	// a person's tables (cribbage.Hold) counts what the others committed.

@@ -214,6 +214,12 @@ func (*postgres) write(ctx context.Context, c *conn, fn func(tx *txn) error) err
 	}
 }
 
+// writeAlong is write: each replica's transactions are its own, so there
+// is no batch to join, and another replica reads what is recorded.
+func (p *postgres) writeAlong(ctx context.Context, c *conn, fn func(tx *txn) error) error {
+	return p.write(ctx, c, fn)
+}
+
 // txTries is how many times write runs a transaction that PostgreSQL chose
 // as a deadlock victim or could not serialize.
 const txTries = 5

@@ -166,9 +166,10 @@ func (s *Store) RecordBoard(ctx context.Context, id int64, key string) error {
 }
 
 // RecordShown records a digest of what the table message was last made to
-// show. Like RecordBoard it changes no version.
+// show. Like RecordBoard it changes no version. It may wait a moment to be
+// committed with other writes (execAlong).
 func (s *Store) RecordShown(ctx context.Context, id int64, sum string) error {
-	return s.exec(ctx, `UPDATE tables SET shown = ? WHERE id = ?`, sum, id)
+	return s.execAlong(ctx, `UPDATE tables SET shown = ? WHERE id = ?`, sum, id)
 }
 
 // RecordTableMessage records the table message's id if none is recorded
@@ -199,9 +200,10 @@ func (s *Store) RecordHandView(ctx context.Context, id int64, v cribbage.HandVie
 
 // RecordHandViewShown records what a seat's recorded hand view was made
 // to show, if tok edits it: tok is its token, or another of its message.
-// Like RecordBoard it changes no table version.
+// Like RecordBoard it changes no table version; like RecordShown it may
+// wait a moment to be committed with other writes.
 func (s *Store) RecordHandViewShown(ctx context.Context, id int64, seat int, tok cribbage.MessageToken, version int64, sum string) error {
-	return s.exec(ctx, `UPDATE hand_views SET version = ?, shown = ? WHERE table_id = ? AND seat = ? AND (token = ? OR (message_id <> '' AND message_id = ?))`,
+	return s.execAlong(ctx, `UPDATE hand_views SET version = ?, shown = ? WHERE table_id = ? AND seat = ? AND (token = ? OR (message_id <> '' AND message_id = ?))`,
 		version, sum, id, seat, tok.Token, tok.MessageID)
 }
 

@@ -142,3 +142,13 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) error {
 		return err
 	})
 }
+
+// execAlong is exec for a record that may be committed with other writes
+// a moment later (writeAlong): what Discord shows, which only a process
+// that starts reads, the running one keeping it in memory.
+func (s *Store) execAlong(ctx context.Context, query string, args ...any) error {
+	return s.db.d.writeAlong(ctx, s.db, func(tx *txn) error {
+		_, err := tx.exec(ctx, query, args...)
+		return err
+	})
+}
