@@ -8,8 +8,8 @@ import (
 	"github.com/cribbage-bot/cribbage"
 )
 
-// alongOf is the SQLite dialect of s, its writes that can wait waiting
-// wait for another's batch.
+// alongOf is the SQLite dialect of s, whose writes that can wait wait up
+// to wait for another's batch.
 func alongOf(t *testing.T, s *Store, wait time.Duration) *sqlite {
 	t.Helper()
 	d, ok := s.db.d.(*sqlite)
@@ -38,24 +38,34 @@ func queued(t *testing.T, d *sqlite, n int) {
 	}
 }
 
+// recordingTable opens a SQLite store with one table whose message and
+// views the tests record, and its dialect, whose writes that can wait
+// wait up to wait for another's batch.
+func recordingTable(t *testing.T, wait time.Duration) (*Store, *sqlite, int64) {
+	t.Helper()
+	skipOnPostgres(t, "SQLite's batches")
+	s, _ := MustOpen(t)
+	created, err := s.CreateTable(context.Background(), newLobby("g", "a", "b"), "", nil, cribbage.Hold{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, alongOf(t, s, wait), created.ID
+}
+
 // TestARecordOfWhatDiscordShowsGoesWithTheNextWrite: a record of what a
 // table message shows waits for the next write and is committed in its
 // batch, at no commit of its own.
 func TestARecordOfWhatDiscordShowsGoesWithTheNextWrite(t *testing.T) {
-	skipOnPostgres(t, "SQLite's batches")
-	s, _ := MustOpen(t)
+	// Only the next write takes it: a batch has just begun, and the
+	// record would wait an hour before going on its own.
+	s, d, id := recordingTable(t, time.Hour)
 	ctx := context.Background()
-	created, err := s.CreateTable(ctx, newLobby("g", "a", "b"), "", nil, cribbage.Hold{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Only the next write takes it: the record never goes on its own.
-	d := alongOf(t, s, time.Hour)
+	d.lastBatch.Store(time.Now().UnixNano())
 	before := d.batches.Load()
 	recorded := make(chan error, 1)
-	go func() { recorded <- s.RecordShown(ctx, created.ID, "sum-1") }()
+	go func() { recorded <- s.RecordShown(ctx, id, "sum-1") }()
 	queued(t, d, 1)
-	if err := s.RecordBoard(ctx, created.ID, "board-1"); err != nil {
+	if err := s.RecordBoard(ctx, id, "board-1"); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-recorded; err != nil {
@@ -64,7 +74,7 @@ func TestARecordOfWhatDiscordShowsGoesWithTheNextWrite(t *testing.T) {
 	if n := d.batches.Load() - before; n != 1 {
 		t.Errorf("the record and the write took %d batches, want 1", n)
 	}
-	m, err := s.TableMessage(ctx, created.ID)
+	m, err := s.TableMessage(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,23 +88,17 @@ func TestARecordOfWhatDiscordShowsGoesWithTheNextWrite(t *testing.T) {
 // record of what a hand view shows waits for no other write: it is
 // committed at once, on its own.
 func TestARecordOfWhatDiscordShowsGoesAloneWhenNothingElseDoes(t *testing.T) {
-	skipOnPostgres(t, "SQLite's batches")
-	s, _ := MustOpen(t)
-	ctx := context.Background()
-	created, err := s.CreateTable(ctx, newLobby("g", "a", "b"), "", nil, cribbage.Hold{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok := cribbage.MessageToken{Token: "tok", MessageID: "view", At: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
-	if err := s.RecordHandView(ctx, created.ID, cribbage.HandView{Seat: 1, Version: 1, Token: tok, Lang: "en"}); err != nil {
-		t.Fatal(err)
-	}
 	// Were it to wait, it would wait an hour.
-	d := alongOf(t, s, time.Hour)
+	s, d, id := recordingTable(t, time.Hour)
+	ctx := context.Background()
+	tok := cribbage.MessageToken{Token: "tok", MessageID: "view", At: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
+	if err := s.RecordHandView(ctx, id, cribbage.HandView{Seat: 1, Version: 1, Token: tok, Lang: "en"}); err != nil {
+		t.Fatal(err)
+	}
 	d.lastBatch.Store(time.Now().Add(-2 * time.Hour).UnixNano())
 	before := d.batches.Load()
 	recorded := make(chan error, 1)
-	go func() { recorded <- s.RecordHandViewShown(ctx, created.ID, 1, tok, 2, "sum-2") }()
+	go func() { recorded <- s.RecordHandViewShown(ctx, id, 1, tok, 2, "sum-2") }()
 	select {
 	case err := <-recorded:
 		if err != nil {
@@ -106,7 +110,7 @@ func TestARecordOfWhatDiscordShowsGoesAloneWhenNothingElseDoes(t *testing.T) {
 	if n := d.batches.Load() - before; n != 1 {
 		t.Errorf("the record alone took %d batches, want 1", n)
 	}
-	views, err := s.HandViews(ctx, created.ID)
+	views, err := s.HandViews(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
