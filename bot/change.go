@@ -92,23 +92,39 @@ func (b *Bot) change(ctx context.Context, id int64, c changeOf) (changed, error)
 		// Before the change is saved: a pass under way that reads it
 		// must already leave the clicked message to the answer.
 		b.answering(c.ic, id, read.Message.MessageID, done.seat)
-		saved, err := b.store.Save(ctx, read.From, ch, interactionID)
+		done.msg, done.speak, done.asker = read.Message, speak, asker
+		err = b.save(ctx, read.From, ch, interactionID, c, &done)
 		if errors.Is(err, cribbage.ErrStale) && attempt < cribbage.UpdateTries {
 			continue // another process changed the table meanwhile: decide again
 		}
 		if err != nil {
 			return changed{seat: -1}, err
 		}
-		done.table, done.msg, done.speak, done.asker = saved, read.Message, speak, asker
-		b.ours.add(id)
-		b.lendToken(ctx, saved, c.ic)
-		if c.own {
-			b.live.Moved(saved, done.note)
-		} else {
-			b.moved(saved, done.note)
-		}
 		return done, nil
 	}
+}
+
+// save saves ch, made at the table as it stood (from) for interaction
+// interactionID, and shows it on the live surface with done's note;
+// done.table is the table as saved.
+func (b *Bot) save(ctx context.Context, from *cribbage.Table, ch *cribbage.Change, interactionID string, c changeOf, done *changed) error {
+	// The note reaches the live surface once the change is saved: passes
+	// that read the table in between leave the hand views to the pass
+	// that shows them with it.
+	defer b.live.Saving(from.ID)()
+	saved, err := b.store.Save(ctx, from, ch, interactionID)
+	if err != nil {
+		return err
+	}
+	done.table = saved
+	b.ours.add(saved.ID)
+	b.lendToken(ctx, saved, c.ic)
+	if c.own {
+		b.live.Moved(saved, done.note)
+	} else {
+		b.moved(saved, done.note)
+	}
+	return nil
 }
 
 // decide checks that c may change t, whose thread is threadID, lets the

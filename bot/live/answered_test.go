@@ -23,7 +23,7 @@ func TestAnOlderAnswerLandingLastIsShownAgain(t *testing.T) {
 	l := newLive()
 	k := seatKey{table: 1, seat: 0}
 	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
-	l.wrote(k, 14, "v14", [32]byte{}, false, true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	l.answered(k, clickOn(13, "v13", ""), nil)
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing version 14 after an answer of 13 landed last")
@@ -46,7 +46,7 @@ func TestAnAnswerAfterEveryEditLandedIsWhatTheViewShows(t *testing.T) {
 	if !l.answered(k, clickOn(14, "v14", ""), nil) {
 		t.Fatal("an answer while an edit was under way did not clobber it")
 	}
-	l.wrote(k, 14, "v14", [32]byte{}, false, true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Fatal("a clobbered view is taken for current")
 	}
@@ -70,7 +70,7 @@ func TestAClickOnTheEditUnderWayDoesNotClobberIt(t *testing.T) {
 	if l.answered(k, clickOn(15, "v15", "Bob plays 9♣"), nil) {
 		t.Error("an answer to a click on the edit under way clobbered it")
 	}
-	l.wrote(k, 14, "v14", [32]byte{}, false, true)
+	l.wrote(k, 14, "v14", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 15) {
 		t.Error("the edit's reply, after the answer, undid it")
 	}
@@ -101,7 +101,7 @@ func TestANewViewClobbersNothing(t *testing.T) {
 		t.Error("a new view was taken for clobbered by an edit of the older one")
 	}
 	l.record(k, answer.Token, answer.Version)
-	l.wrote(k, 13, "v13", [32]byte{}, false, true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the new view is not taken for showing its answer")
 	}
@@ -123,7 +123,7 @@ func TestAnEditOfASupersededViewClobbersNothing(t *testing.T) {
 	if l.answered(k, played, nil) {
 		t.Error("an edit of the superseded view clobbered the answer to a click on the new one")
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, false, true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the play's answer is not taken for what the new view shows")
 	}
@@ -193,7 +193,7 @@ func TestAnEditThroughTheOpenersTokenReachesItsView(t *testing.T) {
 	if !l.answered(k, played, nil) {
 		t.Error("the second answer on the view took the edit under way for one of another message")
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, false, true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if l.viewCurrent(k, 0, 14) {
 		t.Error("the view is taken for showing the play, though the edit through its opener's token may have landed last")
 	}
@@ -231,55 +231,57 @@ func TestClicksAfterOneOnTheEditAreShown(t *testing.T) {
 		}
 		l.record(k, c.Token, c.Version)
 	}
-	l.wrote(k, 13, "v13", [32]byte{}, false, true)
+	l.wrote(k, 13, "v13", [32]byte{}, true)
 	if !l.viewCurrent(k, 0, 14) {
 		t.Error("the view is not taken for showing the last answer")
 	}
 }
 
-// TestAViewShownBeforeItsNoteIsShownAgainWithIt: a pass read the table
-// between a change's save and its note (Moved), and showed the version
-// without the note's lines ("Bob plays 8♠ — 26."): when the note comes,
-// the view is not taken for current, so the next pass shows it. A view
-// written with its note, or of a version whose change said nothing, is.
-func TestAViewShownBeforeItsNoteIsShownAgainWithIt(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		bare       bool
-		lines      render.Note
-		wantBehind bool
-	}{
-		{"shown before its note", true, render.Note{{}}, true},
-		{"shown with its note", false, render.Note{{}}, false},
-		{"a change that said nothing", true, nil, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			l := newLive()
-			k := seatKey{table: 1, seat: 0}
-			l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v14 text")
-			l.wrote(k, 14, "v14", [32]byte{}, tc.bare, true)
-			l.noteChange(1, 14, tc.lines)
-			if behind := !l.viewCurrent(k, 0, 14); behind != tc.wantBehind {
-				t.Errorf("view behind = %v, want %v", behind, tc.wantBehind)
-			}
-		})
-	}
-}
+// TestAPassDuringASaveLeavesTheViewsToItsNote: a pass that reads the
+// table between a change's save and its note (Moved) — one a click's
+// answer started, say — leaves the hand views alone: shown then, they
+// lacked the note's lines ("Bob plays 8♦ — 19."), and were edited again
+// a moment later, or, with the player clicking at once, never showed
+// them. The pass Moved brings shows each view once, with the note. When
+// no note comes (the save failed after all, the change said nothing),
+// the views are shown once the save is done.
+func TestAPassDuringASaveLeavesTheViewsToItsNote(t *testing.T) {
+	for _, noted := range []bool{true, false} {
+		t.Run(fmt.Sprintf("noted %v", noted), func(t *testing.T) {
+			r := newRig(t, 2)
+			r.playUntil(inPlay)
+			mover := r.table().State.Turn
+			seat := 1 - mover
+			tok := r.openView(seat)
+			// The table message's and the view's last edits are long past:
+			// a pass edits them at once.
+			r.advance(time.Minute)
 
-// TestAnAnswerIsNeverBare: a pass showed a view bare (its version's note
-// not yet come), then the player's click was answered with the next
-// version, its own move in the answer's words. When that version's note
-// comes, the view is current: the answer showed what its click chose to,
-// and taken for bare it was edited to what the answer had just shown.
-func TestAnAnswerIsNeverBare(t *testing.T) {
-	l := newLive()
-	k := seatKey{table: 1, seat: 0}
-	l.writing(k, cribbage.MessageToken{Token: "t", MessageID: "m"}, "v6 text")
-	l.wrote(k, 6, "v6", [32]byte{}, true, true)
-	l.answered(k, clickOn(7, "v7", "v6 text"), nil)
-	l.noteChange(1, 7, render.Note{{}})
-	if !l.viewCurrent(k, 0, 7) {
-		t.Error("the view is taken for behind its version's note after an answer showed that version")
+			mark := r.mark()
+			done := r.s.Saving(r.id)
+			tb, note := r.act(mover)
+			r.s.Touch(r.id)
+			r.settle()
+			if n := len(through(r.requests(mark), tok)); n != 0 {
+				t.Fatalf("a pass between the save and its note edited the view %d times", n)
+			}
+			if r.s.l.behind(r.id, tb.Version) {
+				// The table message, which shows no note, is not held up.
+				t.Error("the table message does not show the move saved")
+			}
+			want := ""
+			if noted {
+				r.s.Moved(tb, note)
+				want = note.Text(lang.English, tb)
+			}
+			done()
+			r.settle()
+			edits := through(r.requests(mark), tok)
+			if len(edits) != 1 {
+				t.Fatalf("%d edits of the view, want 1", len(edits))
+			}
+			checkShows(t, edits[0], tb, render.Hand(lang.English, tb, seat, 0, want))
+		})
 	}
 }
 
@@ -315,7 +317,7 @@ func TestAnAnswerWaitsForTheEditItWouldRace(t *testing.T) {
 			if got := landed != nil; got != tc.wait {
 				t.Fatalf("waits = %v, want %v", got, tc.wait)
 			}
-			l.wrote(k, 13, "v13", [32]byte{}, false, true)
+			l.wrote(k, 13, "v13", [32]byte{}, true)
 			if landed != nil {
 				select {
 				case <-landed:

@@ -168,6 +168,11 @@ type live struct {
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
 	notes map[int64]liveNote
+	// saving counts the changes to each table this process is saving,
+	// whose notes are to come (Saving); left is the newest version of a
+	// table whose hand views a pass left to a note meanwhile.
+	saving map[int64]int
+	left   map[int64]int64
 	// views remember what this process last wrote to each seat's view.
 	views map[seatKey]viewWrite
 	// botEdits is when each table message was last edited with the bot
@@ -239,14 +244,6 @@ type viewWrite struct {
 	// overtaken marks the edit under way as landed before an answer that
 	// is what the view shows now.
 	overtaken bool
-	// bare marks a view a pass showed its version without that
-	// version's note: the pass read the table between the change's save
-	// and its note (Moved). The note, when it comes, is shown. An
-	// answer's view is never bare: it shows what its click chose to
-	// (the clicker's own move, a refusal, a hint), and a view left bare
-	// by an earlier pass was edited after the answer to what the answer
-	// had just shown.
-	bare bool
 	// sum is what the view shows (summed), as the last edit or answer
 	// put it there through sumToken on message sumMessage (if known): a
 	// change that leaves the view as it is (a finished table's rematch
@@ -260,7 +257,7 @@ type viewWrite struct {
 }
 
 func newLive() *live {
-	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{},
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
 		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, opened: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
@@ -271,6 +268,33 @@ func (l *live) noteChange(table, version int64, lines render.Note) {
 	if n, ok := l.notes[table]; !ok || n.version <= version {
 		l.notes[table] = liveNote{version: version, lines: lines}
 	}
+}
+
+// awaitsNote reports whether a pass that read version of table is to
+// leave the hand views to the note of a change this process is saving
+// (Saving), and notes that it did.
+func (l *live) awaitsNote(table, version int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.saving[table] == 0 || l.notes[table].version >= version {
+		return false
+	}
+	l.left[table] = max(l.left[table], version)
+	return true
+}
+
+// saved ends one of the saves Saving announced at table, and reports
+// whether a pass left the hand views to a note that has not come.
+func (l *live) saved(table int64) (unshown bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.saving[table]--; l.saving[table] > 0 {
+		return false
+	}
+	delete(l.saving, table)
+	left, ok := l.left[table]
+	delete(l.left, table)
+	return ok && l.notes[table].version < left
 }
 
 // note returns the lines of the change that made version, if known; at
@@ -319,9 +343,9 @@ func (l *live) answered(k seatKey, v Shown, sum *[32]byte) (clobbered bool) {
 		// this answer is what the view shows, whatever an edit clobbered
 		// before. Left clobbered, the view was edited once
 		// more to what the answer had just shown.
-		w.version, w.clobbered, w.bare = v.Version, false, false
+		w.version, w.clobbered = v.Version, false
 	case v.Clicked != "" && v.Clicked == w.content:
-		w.version, w.clobbered, w.overtaken, w.bare = v.Version, false, true, false
+		w.version, w.clobbered, w.overtaken = v.Version, false, true
 	default:
 		w.clobbered = true
 	}
@@ -364,9 +388,7 @@ func (l *live) viewCurrent(k seatKey, recorded, version int64) bool {
 	defer l.mu.Unlock()
 	if w, ok := l.views[k]; ok {
 		busy := w.inFlight && l.editsView(k, w.writing)
-		n := l.notes[k.table]
-		unnoted := w.bare && n.version == w.version && len(n.lines) > 0
-		return !busy && !w.clobbered && !unnoted && w.version >= version
+		return !busy && !w.clobbered && w.version >= version
 	}
 	return recorded >= version
 }
@@ -406,7 +428,7 @@ func (l *live) writing(k seatKey, tok cribbage.MessageToken, content string) {
 // (the pass read the views before the new one was recorded) has the new
 // view showing what its answer showed, whatever the older one now shows.
 // It reports whether the edit is what the seat's view shows now.
-func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, bare, ok bool) (shows bool) {
+func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, ok bool) (shows bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w := l.views[k]
@@ -419,7 +441,7 @@ func (l *live) wrote(k seatKey, version int64, view string, sum [32]byte, bare, 
 	if ok && !w.clobbered && !w.overtaken && edits {
 		// A token of no known message (the view's opener) edits the
 		// recorded view's message, which a later click named.
-		w.version, w.view, w.token, w.bare = version, view, w.writing.Token, bare
+		w.version, w.view, w.token = version, view, w.writing.Token
 		w.sum, w.summed, w.sumToken, w.sumMessage = sum, true, w.writing.Token, cmp.Or(w.writing.MessageID, l.recorded[k].MessageID)
 		shows = true
 	} else if !w.overtaken && edits {
@@ -692,6 +714,28 @@ func (l *live) forget(table int64) {
 	}
 }
 
+// Saving says that this process is about to save a change to table,
+// whose note (what it did, in words) comes with Moved once it is saved.
+// Until the returned func is called, a pass that reads a version of the
+// table newer than its last note leaves the hand views alone: shown then,
+// they lacked the note's lines ("Bob plays 8♦ — 19."), and were edited
+// again a moment later when it came (a pass that read the table between
+// the save and Moved was often one a click's answer started). The pass
+// Moved brings shows them. The func is called, once, when the change is
+// shown or was not saved; a pass that left the views to a note that never
+// came (a save that failed after all, a change that said nothing) is then
+// made again.
+func (s *Surface) Saving(table int64) (done func()) {
+	s.l.mu.Lock()
+	s.l.saving[table]++
+	s.l.mu.Unlock()
+	return func() {
+		if s.l.saved(table) {
+			s.Touch(table)
+		}
+	}
+}
+
 // Moved records what a change did at a table (its note, render.Tell's),
 // for the hand views that show its version, and brings the table's
 // message and hand views up to date.
@@ -876,7 +920,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	// message's board and edit first kept it behind at 900 tables, where
 	// a player whose view did not offer the move opened another.
 	var wg sync.WaitGroup
-	if t.State != nil {
+	if t.State != nil && !s.l.awaitsNote(table, t.Version) {
 		for _, v := range read.Views {
 			k := seatKey{table, v.Seat}
 			if v.Seat >= len(t.Seats) || s.l.viewCurrent(k, v.Version, t.Version) || s.l.choosing(k, t.State) || s.l.gone(k, v.Token.Token) ||
@@ -946,7 +990,7 @@ func (s *Surface) showHand(ctx context.Context, t *cribbage.Table, v cribbage.Ha
 	s.l.writing(k, v.Token, r.Text())
 	// The token's life is checked as the request goes (rest.Client).
 	err := s.editThroughToken(ctx, v.Token, r)
-	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, len(lines) == 0, err == nil)
+	shows := s.l.wrote(k, t.Version, click.SeatView(t.State, v.Seat), sum, err == nil)
 	var paced *rest.Paced
 	switch {
 	case err == nil:
