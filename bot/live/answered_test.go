@@ -409,3 +409,37 @@ func TestAnAnswerDuringThePassShowingItsMoveStartsNoOther(t *testing.T) {
 		t.Error("the table message does not show the move")
 	}
 }
+
+// TestOnlyAPassThatShowsTheAnswersVersionStandsInForItsOwn: an answer
+// that finds the table message behind starts no pass of its own only
+// when a pass under way shows the answer's version: it read that
+// version or a later one, or has its read still to come, or another
+// pass is to follow it. A pass that read an older version (another
+// process changed the table just after the pass looked for the last
+// time) leaves the answer's version to a pass of its own.
+func TestOnlyAPassThatShowsTheAnswersVersionStandsInForItsOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		running bool
+		read    int64
+		dirty   bool
+		want    bool
+	}{
+		{"no pass", false, 0, false, false},
+		{"a pass yet to read", true, toRead, false, true},
+		{"a pass that read the answer's version", true, 7, false, true},
+		{"a pass that read a later one", true, 8, false, true},
+		{"a pass that read an older one", true, 6, false, false},
+		{"a pass that read an older one, another to follow", true, 6, true, true},
+		{"a pass whose read failed", true, 0, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLive()
+			l.running[1], l.dirty[1] = tc.running, tc.dirty
+			l.read(1, tc.read)
+			if got := l.passing(1, 7); got != tc.want {
+				t.Errorf("passing = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -165,6 +166,9 @@ type live struct {
 	// running tables have a pass under way; dirty ones need another.
 	running map[int64]bool
 	dirty   map[int64]bool
+	// reading is the version of each running table its pass read, or
+	// toRead while the read is to come (see passing).
+	reading map[int64]int64
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
 	notes map[int64]liveNote
@@ -257,7 +261,7 @@ type viewWrite struct {
 }
 
 func newLive() *live {
-	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, reading: map[int64]int64{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
 		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, opened: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
@@ -646,12 +650,26 @@ func (l *live) showed(table, version int64) {
 	}
 }
 
-// passing reports whether a pass over table is under way or waiting to
-// start (see Touch).
-func (l *live) passing(table int64) bool {
+// passing reports whether a pass over table under way, or one waiting to
+// start (see Touch), shows version: it read version or a later one, or
+// has its read still to come.
+func (l *live) passing(table, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.running[table]
+	return l.running[table] && (l.dirty[table] || l.reading[table] >= version)
+}
+
+// toRead stands for the version a pass is about to read: the latest.
+const toRead = math.MaxInt64
+
+// read records the version of table a pass under way read, toRead before
+// it reads, or 0 when it read nothing (it failed).
+func (l *live) read(table, version int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running[table] {
+		l.reading[table] = version
+	}
 }
 
 // behind reports whether this process has not seen the table message show
@@ -765,6 +783,7 @@ func (s *Surface) Touch(table int64) {
 		return
 	}
 	l.running[table] = true
+	l.reading[table] = toRead
 	l.active++
 	l.mu.Unlock()
 	go func() {
@@ -859,6 +878,8 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 	case <-ctx.Done():
 		l.mu.Lock()
 		delete(l.running, table)
+		delete(l.dirty, table)
+		delete(l.reading, table)
 		l.mu.Unlock()
 		return
 	}
@@ -869,6 +890,7 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 		if !l.dirty[table] || ctx.Err() != nil {
 			delete(l.running, table)
 			delete(l.dirty, table)
+			delete(l.reading, table)
 			l.mu.Unlock()
 			return
 		}
@@ -882,12 +904,15 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 	defer func() {
 		if p := recover(); p != nil {
+			s.l.read(table, 0)
 			s.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
 	for range 3 {
+		s.l.read(table, toRead)
 		version, err := s.livePass(ctx, table)
 		if err != nil {
+			s.l.read(table, 0)
 			if ctx.Err() == nil && !errors.Is(err, cribbage.ErrNotFound) {
 				// The read failed (the database busy, a connection lost):
 				// nothing was shown, so the pass is tried again rather
@@ -915,6 +940,7 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 		return 0, err
 	}
 	t, m := read.Table, read.Message
+	s.l.read(table, t.Version)
 	// The hand views are edited while the table message is: the seat
 	// whose turn it is now looks at its view, and waiting for the table
 	// message's board and edit first kept it behind at 900 tables, where
