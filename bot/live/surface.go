@@ -276,7 +276,9 @@ func (l *live) noteChange(table, version int64, lines render.Note) {
 
 // awaitsNote reports whether a pass that read version of table is to
 // leave the hand views to the note of a change this process is saving
-// (Saving), and notes that it did.
+// (Saving), and notes that it did. A version older than the save's with
+// no note here (another process's, or one from before a restart) is left
+// too: the save's version, which follows at once, supersedes it.
 func (l *live) awaitsNote(table, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -651,8 +653,10 @@ func (l *live) showed(table, version int64) {
 }
 
 // passing reports whether a pass over table under way, or one waiting to
-// start (see Touch), shows version: it read version or a later one, or
-// has its read still to come.
+// start (see Touch), is to show version: it read version or a later one,
+// or has its read still to come, or another pass is to follow it (dirty).
+// A pass that cannot show it at once (the message held for an answer,
+// or paced) leaves a touch of its own behind; one that panics does not.
 func (l *live) passing(table, version int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -735,14 +739,15 @@ func (l *live) forget(table int64) {
 // Saving says that this process is about to save a change to table,
 // whose note (what it did, in words) comes with Moved once it is saved.
 // Until the returned func is called, a pass that reads a version of the
-// table newer than its last note leaves the hand views alone: shown then,
-// they lacked the note's lines ("Bob plays 8♦ — 19."), and were edited
-// again a moment later when it came (a pass that read the table between
-// the save and Moved was often one a click's answer started). The pass
-// Moved brings shows them. The func is called, once, when the change is
-// shown or was not saved; a pass that left the views to a note that never
-// came (a save that failed after all, a change that said nothing) is then
-// made again.
+// table newer than its last note leaves the hand views alone: shown then
+// (by a pass a click's answer started, say), they lacked the note's lines
+// ("Bob plays 8♦ — 19."), and were edited again a moment later when it
+// came. The pass Moved brings shows them; should it read a later version
+// another process made before the func is called, the pass the func then
+// makes does. The func is called, once, when the change is shown or was
+// not saved; a pass that left the views to a note that never came (a
+// save that failed after all, a change that said nothing) is then made
+// again.
 func (s *Surface) Saving(table int64) (done func()) {
 	s.l.mu.Lock()
 	s.l.saving[table]++
@@ -894,7 +899,10 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 			l.mu.Unlock()
 			return
 		}
+		// The next pass reads the table anew: an answer meanwhile leaves
+		// its version to it.
 		delete(l.dirty, table)
+		l.reading[table] = toRead
 		l.mu.Unlock()
 	}
 }

@@ -98,9 +98,8 @@ func (s *Surface) Answered(ctx context.Context, v Shown) {
 	// The table may have moved on while the response was on its way, or
 	// its message be behind (another process made the change and did not
 	// live to show it): then both are brought up to date. A message behind
-	// needs no pass of its own while a pass over the table that read this
-	// version or a later one is under way, or one that has yet to read is
-	// waiting or under way: that pass shows the table as it reads it.
+	// needs no pass of its own while a pass over the table is to show
+	// this version (passing): that pass shows the table as it reads it.
 	// Every change this process makes after the read touches the table
 	// again (Moved), which runs another pass after it. At 900 tables such
 	// a second pass came after 0.4 of the moves, and found nothing to do.
