@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -264,17 +265,21 @@ func TestSlowClientsAndAFloodLeaveTheBotHealthy(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 	heap0, routines0 := settled()
+	live0 := liveHeap()
 
+	// The peak is of the heap each collection found live: what the server
+	// holds. The heap in use also counts the garbage waiting for the next
+	// collection, up to the collector's goal (twice the live heap), so it
+	// measured the pacing more than the server: it grew by 30 to 48 MiB
+	// from run to run of the same code, over the bound once in six.
 	var peak atomic.Uint64
 	stopSampling := make(chan struct{})
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
 		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > peak.Load() {
-				peak.Store(m.HeapInuse)
+			if h := liveHeap(); h > peak.Load() {
+				peak.Store(h)
 			}
 			select {
 			case <-stopSampling:
@@ -393,8 +398,8 @@ func TestSlowClientsAndAFloodLeaveTheBotHealthy(t *testing.T) {
 		t.Errorf("%d of 1000 badly signed requests refused with 401", n)
 	}
 	const mib = 1 << 20
-	if grew := int64(peak.Load()) - int64(heap0); grew > 48*mib {
-		t.Errorf("the heap grew by %d MiB during the attack", grew/mib)
+	if grew := int64(peak.Load()) - int64(live0); grew > 48*mib {
+		t.Errorf("the live heap grew by %d MiB during the attack", grew/mib)
 	}
 	http.DefaultClient.CloseIdleConnections()
 	h := &harness{t: t, fake: fake}
@@ -407,8 +412,15 @@ func TestSlowClientsAndAFloodLeaveTheBotHealthy(t *testing.T) {
 	if got := status(s.metric + "/readyz"); got != 200 {
 		t.Errorf("/readyz after the attack: %d", got)
 	}
-	t.Logf("heap in use: %.1f MiB before, %.1f MiB at the peak, %.1f MiB after; goroutines: %d before, %d after; slowest client held %s",
-		float64(heap0)/mib, float64(peak.Load())/mib, float64(heap1)/mib, routines0, routines1, slowest.Round(time.Millisecond))
+	t.Logf("heap in use: %.1f MiB before, %.1f MiB after; live heap %.1f MiB before, %.1f MiB at the peak; goroutines: %d before, %d after; slowest client held %s",
+		float64(heap0)/mib, float64(heap1)/mib, float64(live0)/mib, float64(peak.Load())/mib, routines0, routines1, slowest.Round(time.Millisecond))
+}
+
+// liveHeap is the heap the last garbage collection found live.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // settled collects garbage and returns the heap in use and the number of
