@@ -176,25 +176,35 @@ func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionRespon
 // goroutine (intake.Out). A response carrying files cannot go there
 // (Discord takes only JSON in it), so it is deferred and then edited in
 // through the interaction's token, which costs nothing of the bot token's
-// rate limit.
+// rate limit; one whose handler deferred it already (Defer) is only
+// edited in.
 func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
-	first := resp
-	if resp.Data != nil && len(resp.Data.Files) > 0 {
-		first = deferredFor(resp)
-	}
-	body, err := rest.MarshalBody(first)
-	if err != nil {
-		a.log.Error("could not encode an answer", "interaction", a.ic.ID, "err", err)
-		apology, _ := json.Marshal(refusal.Apology(command.Lang(a.ic)))
-		body = []byte(`{"type":4,"data":{"content":` + string(apology) + `,"flags":64}}`)
-	}
-	out.Body <- body
-	<-out.Written
 	var raw []byte
-	if first != resp {
-		if raw, err = a.editDeferred(ctx, resp.Data); err != nil {
+	var err error
+	if kind := deferred(ctx); kind != 0 {
+		// The handler deferred its answer before drawing it (Defer).
+		if raw, err = a.completeDeferred(ctx, kind, resp); err != nil {
 			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
 			return ""
+		}
+	} else {
+		first := resp
+		if resp.Data != nil && len(resp.Data.Files) > 0 {
+			first = deferredFor(resp)
+		}
+		body, err := rest.MarshalBody(first)
+		if err != nil {
+			a.log.Error("could not encode an answer", "interaction", a.ic.ID, "err", err)
+			apology, _ := json.Marshal(refusal.Apology(command.Lang(a.ic)))
+			body = []byte(`{"type":4,"data":{"content":` + string(apology) + `,"flags":64}}`)
+		}
+		out.Body <- body
+		<-out.Written
+		if first != resp {
+			if raw, err = a.editDeferred(ctx, resp.Data); err != nil {
+				a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
+				return ""
+			}
 		}
 	}
 	if !posted {

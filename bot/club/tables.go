@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/bot/answer"
 	"github.com/cribbage-bot/cribbage/bot/click"
 	"github.com/cribbage-bot/cribbage/bot/command"
 	"github.com/cribbage-bot/cribbage/bot/lang"
@@ -174,6 +175,9 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 	if err != nil {
 		return nil, err
 	}
+	// Replaying the game and drawing its hands' cards can take seconds on
+	// a busy machine: over HTTP the answer is deferred first.
+	answer.Defer(ctx, update)
 	hands, err := replay.Hands(command.Lang(ic), t, actions)
 	if err != nil {
 		return nil, err

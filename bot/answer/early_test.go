@@ -1,0 +1,135 @@
+package answer
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/cribbage-bot/cribbage/bot/intake"
+	"github.com/cribbage-bot/cribbage/bot/rest"
+)
+
+// TestAHandlerDefersItsAnswerBeforeDrawingIt: over HTTP, a handler that
+// defers its answer (Defer) has the deferral written as the HTTP response
+// at once, before it returns, and its answer then edits the deferral's
+// message, or follows it when a quiet acknowledgement was followed by a
+// new message (a refusal where a page was to be turned). Over the
+// gateway, Defer does nothing and the answer goes whole.
+func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
+	const picture = "PNGPNGPNG"
+	withPicture := func(kind discordgo.InteractionResponseType, flags discordgo.MessageFlags) *discordgo.InteractionResponse {
+		return &discordgo.InteractionResponse{Type: kind, Data: &discordgo.InteractionResponseData{Content: "Hand 2", Flags: flags,
+			Files: []*discordgo.File{{Name: "hand.png", ContentType: "image/png", Reader: strings.NewReader(picture)}}}}
+	}
+	refusal := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: "No replay", Flags: discordgo.MessageFlagsEphemeral}}
+	cases := []struct {
+		name     string
+		http     bool
+		defers   bool // the handler calls Defer, update as below
+		update   bool
+		resp     *discordgo.InteractionResponse
+		written  string // what the HTTP response holds, |-separated; written before the handler returns when it defers
+		requests []string
+	}{
+		{"a page turned in place", true, true, true, withPicture(discordgo.InteractionResponseUpdateMessage, 0),
+			`{"type":6}`, []string{"PATCH /api/v9/webhooks/9/tok-3/messages/@original " + picture}},
+		{"a replay opened privately", true, true, false, withPicture(discordgo.InteractionResponseChannelMessageWithSource, discordgo.MessageFlagsEphemeral),
+			`{"type":5,|"flags":64}`, []string{"PATCH /api/v9/webhooks/9/tok-3/messages/@original " + picture}},
+		{"a refusal after a quiet acknowledgement", true, true, true, refusal,
+			`{"type":6}`, []string{`POST /api/v9/webhooks/9/tok-3 "flags":64`}},
+		{"no deferral: the answer whole", true, false, false, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{Content: "Hand 2"}}, `{"type":7,|"content":"Hand 2"`, nil},
+		{"over the gateway", false, true, true, withPicture(discordgo.InteractionResponseUpdateMessage, 0),
+			"", []string{"POST /api/v9/interactions/3/tok-3/callback " + picture}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				seen = append(seen, r.Method+" "+r.URL.Path+" "+string(body))
+				mu.Unlock()
+				if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/callback") {
+					w.WriteHeader(http.StatusNoContent)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"id":"777"}`)
+			}))
+			defer srv.Close()
+			base, _ := url.Parse(srv.URL)
+			now := func() time.Time { return time.Date(2026, 11, 29, 5, 0, 0, 0, time.UTC) }
+			rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Limits: rest.NewLimits(now)}
+			send := New(rc, now, slog.New(slog.DiscardHandler))
+			ic := &discordgo.Interaction{ID: "3", Token: "tok-3", AppID: "9"}
+
+			var out intake.Out
+			bodies := make(chan string, 2)
+			if c.http {
+				body, written := make(chan []byte, 1), make(chan struct{})
+				out = intake.Out{Body: body, Written: written}
+				go func() {
+					bodies <- string(<-body)
+					close(written)
+				}()
+			}
+			ctx := Awaiting(context.Background(), out)
+			if c.defers {
+				Defer(ctx, c.update)
+				if c.http {
+					// Written before the handler goes on to draw.
+					select {
+					case got := <-bodies:
+						if !holds(got, c.written) {
+							t.Errorf("the deferral written %s, want %s", got, c.written)
+						}
+					default:
+						t.Fatal("Defer returned before the deferral was written")
+					}
+				}
+			}
+			send(ctx, ic, out, c.resp, false)
+			if c.http && !c.defers {
+				if got := <-bodies; !holds(got, c.written) {
+					t.Errorf("the HTTP response %s, want %s", got, c.written)
+				}
+			}
+			if len(bodies) != 0 {
+				t.Errorf("a second HTTP response: %s", <-bodies)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != len(c.requests) {
+				t.Fatalf("requests %q, want %d", seen, len(c.requests))
+			}
+			for i, want := range c.requests {
+				method, rest, _ := strings.Cut(want, " ")
+				path, part, _ := strings.Cut(rest, " ")
+				if !strings.HasPrefix(seen[i], method+" "+path+" ") || !strings.Contains(seen[i], part) {
+					t.Errorf("request %d: %.200q, want %s %s carrying %s", i+1, seen[i], method, path, part)
+				}
+			}
+		})
+	}
+}
+
+// holds reports whether s holds each of parts' |-separated pieces.
+func holds(s, parts string) bool {
+	for _, p := range strings.Split(parts, "|") {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
