@@ -196,13 +196,34 @@ func commitBatch(c *conn, batch []*writeRequest) {
 	if len(batch) == 0 {
 		return
 	}
+	// A panic outside the writes' own (caught in runSavepoint), in the
+	// driver's begin, savepoint or commit, fails every write of the
+	// batch: each caller waits for its outcome, holding its table's lock,
+	// and would otherwise wait for ever. It is not a panic of any one
+	// write, so none of them panics with it.
+	told := false
+	defer func() {
+		if told {
+			return
+		}
+		if v := recover(); v != nil {
+			err := fmt.Errorf("store: a batch of writes panicked: %v\n%s", v, debug.Stack())
+			for _, r := range batch {
+				r.done <- err
+			}
+		}
+	}()
+	tell := func(outcome func(i int) error) {
+		for i, r := range batch {
+			r.done <- outcome(i)
+		}
+		told = true
+	}
 	// The batch outlives any one caller's cancellation: others depend on it.
 	ctx := context.WithoutCancel(batch[0].ctx)
 	tx, err := c.begin(ctx)
 	if err != nil {
-		for _, r := range batch {
-			r.done <- fmt.Errorf("store: begin: %w", err)
-		}
+		tell(func(int) error { return fmt.Errorf("store: begin: %w", err) })
 		return
 	}
 	// Whatever happens below, the write lock is never left held.
@@ -212,14 +233,10 @@ func commitBatch(c *conn, batch []*writeRequest) {
 		results[i] = runSavepoint(ctx, tx, r)
 	}
 	if err := tx.tx.Commit(); err != nil {
-		for _, r := range batch {
-			r.done <- fmt.Errorf("store: commit: %w", err)
-		}
+		tell(func(int) error { return fmt.Errorf("store: commit: %w", err) })
 		return
 	}
-	for i, r := range batch {
-		r.done <- results[i]
-	}
+	tell(func(i int) error { return results[i] })
 }
 
 // runSavepoint runs one queued write inside a savepoint, undoing its

@@ -178,3 +178,27 @@ func threeMoves(t *testing.T) (*Store, *cribbage.Table, []cribbage.OutboxItem) {
 	}
 	return s, tb, items
 }
+
+// TestABatchThatPanicsFailsEveryWriteInIt: a panic outside the writes
+// themselves (here in beginning the transaction, on a connection with no
+// database) tells every write of the batch it failed, with an error and
+// no panic of its own, instead of leaving their callers waiting.
+func TestABatchThatPanicsFailsEveryWriteInIt(t *testing.T) {
+	ctx := context.Background()
+	var batch []*writeRequest
+	for range 3 {
+		batch = append(batch, &writeRequest{ctx: ctx, fn: func(*txn) error { return nil }, done: make(chan error, 1)})
+	}
+	commitBatch(&conn{}, batch)
+	for i, r := range batch {
+		select {
+		case err := <-r.done:
+			var p *panicError
+			if err == nil || errors.As(err, &p) {
+				t.Errorf("write %d: %v, want an error that is no write's own panic", i+1, err)
+			}
+		default:
+			t.Errorf("write %d was never told how its batch went", i+1)
+		}
+	}
+}
