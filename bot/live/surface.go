@@ -169,6 +169,8 @@ type live struct {
 	// reading is the version of each running table its pass read, or
 	// toRead while the read is to come (see passing).
 	reading map[int64]int64
+	// panicked tables' last pass panicked (see livePassSafely).
+	panicked map[int64]bool
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
 	notes map[int64]liveNote
@@ -261,7 +263,7 @@ type viewWrite struct {
 }
 
 func newLive() *live {
-	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, reading: map[int64]int64{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, reading: map[int64]int64{}, panicked: map[int64]bool{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
 		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, opened: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
@@ -723,6 +725,7 @@ func (l *live) forget(table int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.notes, table)
+	delete(l.panicked, table)
 	delete(l.refused, table)
 	delete(l.botEdits, table)
 	delete(l.shown, table)
@@ -907,13 +910,25 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 	}
 }
 
-// livePassSafely is livePass with a panic logged and the table left for
-// its next touch, so one table cannot stop the others or the bot.
+// livePassSafely is livePass with a panic logged, so one table cannot
+// stop the others or the bot. A pass that panicked is tried again after
+// liveRetry, as one whose read failed: what it was to show (a move, the
+// hand's end) would otherwise wait for the table's next change, which may
+// be the player's, who waits for it. A pass that panics again is not
+// retried (the panic is the table's, not the moment's) until a touch, the
+// next change, brings one.
 func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 	defer func() {
-		if p := recover(); p != nil {
-			s.l.read(table, 0)
-			s.log.Error("live: panic updating a table", "table", table, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		p := recover()
+		if p == nil {
+			s.l.passed(table, false)
+			return
+		}
+		s.l.read(table, 0)
+		again := s.l.passed(table, true)
+		s.log.Error("live: panic updating a table", "table", table, "tried again", again, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		if !again && ctx.Err() == nil {
+			s.touchLater(table, liveRetry)
 		}
 	}()
 	for range 3 {
@@ -995,6 +1010,20 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 		s.ended(table)
 	}
 	return t.Version, nil
+}
+
+// passed records whether a pass over table panicked, and says whether
+// the one before it had too.
+func (l *live) passed(table int64, panicked bool) (again bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	again = l.panicked[table]
+	if panicked {
+		l.panicked[table] = true
+	} else {
+		delete(l.panicked, table)
+	}
+	return again
 }
 
 // ended notes that a table is over and forgets the tables over for

@@ -391,3 +391,47 @@ func TestAStartDoesNotRepeatTheLastEdit(t *testing.T) {
 		t.Errorf("a move after the start made %d requests; want one edit", n)
 	}
 }
+
+// TestAPassThatPanickedIsTriedAgainOnce: a pass that panics shows
+// nothing, and is tried again after liveRetry, as one whose read failed;
+// one that panics again is left for the table's next change, not tried
+// every liveRetry for ever.
+func TestAPassThatPanickedIsTriedAgainOnce(t *testing.T) {
+	r := newRig(t, 2)
+	tok := r.editToken()
+	r.settle()
+
+	for _, again := range []bool{false, true} {
+		mark := r.mark()
+		boom := func() { panic("injected") }
+		r.afterRead.Store(&boom)
+		r.move(r.table().State.Waiting()[0])
+		r.s.Wait(5 * time.Second)
+		if reqs := r.requests(mark); len(reqs) != 0 {
+			t.Fatalf("a pass that panicked made %d requests", len(reqs))
+		}
+		if again {
+			// The retry panics too: nothing more is tried.
+			r.afterRead.Store(&boom)
+			r.advance(liveRetry)
+			r.s.Wait(5 * time.Second)
+			if reqs := r.requests(mark); len(reqs) != 0 {
+				t.Fatalf("a retry that panicked made %d requests", len(reqs))
+			}
+			if n := r.s.Pending(); n != 0 {
+				t.Fatalf("%d passes or touches left after a second panic", n)
+			}
+			r.s.Touch(r.id) // the next change
+			r.s.Wait(5 * time.Second)
+		} else {
+			r.advance(liveRetry)
+		}
+		edits := through(r.requests(mark), tok)
+		if len(edits) != 1 {
+			t.Fatalf("again=%v: %d edits after the retry, want 1", again, len(edits))
+		}
+		tb := r.table()
+		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+		r.checkCalm()
+	}
+}
