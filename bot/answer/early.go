@@ -13,11 +13,11 @@ import (
 
 // An answer over HTTP cannot carry files: one that shows pictures is
 // deferred and its pictures edited in (inHTTP). A handler that draws many
-// (a replay's hands) defers it before it draws them, with Defer: drawing
-// after the deferral, not before it, keeps the answer within Discord's 3
-// seconds however busy the machine is. Over the gateway the answer's own
-// callback carries the pictures, and Defer does nothing: deferring there
-// would cost a request.
+// (a replay's hands) defers it before it draws them, with Defer, so the
+// drawing no longer counts against Discord's 3 seconds: on a busy machine
+// it took longer than that. Over the gateway the answer's own callback
+// carries the pictures, and Defer does nothing: deferring there would
+// cost a request.
 
 // early is an HTTP answer a handler may defer ahead of itself: where the
 // answer goes, and the deferral sent there, if one was.
@@ -44,7 +44,7 @@ func Awaiting(ctx context.Context, out intake.Out) context.Context {
 // acknowledgement when the answer updates the clicked message in place
 // (update), else "thinking…" in a private message. The answer then edits
 // the deferral (Send). It does nothing over the gateway, or when an
-// answer went already.
+// answer or a deferral went already.
 func Defer(ctx context.Context, update bool) {
 	e, ok := ctx.Value(earlyKey{}).(*early)
 	if !ok {
@@ -67,6 +67,16 @@ func Defer(ctx context.Context, update bool) {
 	e.sent = resp.Type
 	e.out.Body <- body
 	<-e.out.Written
+}
+
+// sent records that the HTTP response for ctx's answer went, as kind:
+// a Defer after it must not send another.
+func sent(ctx context.Context, kind discordgo.InteractionResponseType) {
+	if e, ok := ctx.Value(earlyKey{}).(*early); ok {
+		e.mu.Lock()
+		e.sent = kind
+		e.mu.Unlock()
+	}
 }
 
 // deferred is the deferral Defer sent ahead of ctx's answer, or 0.

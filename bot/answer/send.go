@@ -200,6 +200,7 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 		}
 		out.Body <- body
 		<-out.Written
+		sent(ctx, first.Type)
 		if first != resp {
 			if raw, err = a.editDeferred(ctx, resp.Data); err != nil {
 				a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
