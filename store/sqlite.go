@@ -200,7 +200,10 @@ func commitBatch(c *conn, batch []*writeRequest) {
 	// driver's begin, savepoint or commit, fails every write of the
 	// batch: each caller waits for its outcome, holding its table's lock,
 	// and would otherwise wait for ever. It is not a panic of any one
-	// write, so none of them panics with it.
+	// write, so none of them panics with it. (A commit that panicked may
+	// have committed after all: the callers are told it failed, as when
+	// a commit's answer is lost, and a move's retry finds its interaction
+	// claimed.)
 	told := false
 	defer func() {
 		if told {
@@ -214,10 +217,10 @@ func commitBatch(c *conn, batch []*writeRequest) {
 		}
 	}()
 	tell := func(outcome func(i int) error) {
+		told = true // each write's channel holds one outcome
 		for i, r := range batch {
 			r.done <- outcome(i)
 		}
-		told = true
 	}
 	// The batch outlives any one caller's cancellation: others depend on it.
 	ctx := context.WithoutCancel(batch[0].ctx)

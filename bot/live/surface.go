@@ -169,7 +169,8 @@ type live struct {
 	// reading is the version of each running table its pass read, or
 	// toRead while the read is to come (see passing).
 	reading map[int64]int64
-	// panicked tables' last pass panicked (see livePassSafely).
+	// panicked holds the tables whose last pass panicked (see
+	// livePassSafely).
 	panicked map[int64]bool
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
