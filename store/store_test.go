@@ -8,8 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cribbage-bot/cribbage"
+	"github.com/cribbage-bot/cribbage/engine"
 )
 
 func TestMigrationsFromEmptyAndAgain(t *testing.T) {
@@ -200,5 +202,51 @@ func TestABatchThatPanicsFailsEveryWriteInIt(t *testing.T) {
 		default:
 			t.Errorf("write %d was never told how its batch went", i+1)
 		}
+	}
+}
+
+// TestOnlyAMoveIsSavedAsOne: a change that left every column but the
+// version, the game, the last action and the wait as they were is saved
+// as a move (saveMove, which leaves the table's indexes alone); any
+// other column changed is saved whole.
+func TestOnlyAMoveIsSavedAsOne(t *testing.T) {
+	s, _ := MustOpen(t)
+	cur := startGame(t, s, newLobby("g", "a", "b"))
+	seed := engine.SeedFromUint64(7)
+	for _, c := range []struct {
+		name   string
+		change func(t *cribbage.Table)
+		move   bool
+	}{
+		{"a move", func(t *cribbage.Table) {
+			t.Version++
+			t.State = t.State.Clone()
+			t.State.HandNo++
+			t.LastActionAt = t.LastActionAt.Add(time.Minute)
+			t.WaitingSince = t.LastActionAt
+		}, true},
+		{"the status", func(t *cribbage.Table) { t.Status = cribbage.StatusFinished }, false},
+		{"the host", func(t *cribbage.Table) { t.HostID = "c" }, false},
+		{"the options", func(t *cribbage.Table) { t.Options.Target = 61 }, false},
+		{"the computer", func(t *cribbage.Table) { t.Computer = "hard" }, false},
+		{"the cut's seed", func(t *cribbage.Table) { t.CutSeed = &seed }, false},
+		{"the match", func(t *cribbage.Table) { t.Match = &cribbage.Match{BestOf: 3, Game: 1} }, false},
+		{"the challenge", func(t *cribbage.Table) { t.Challenge = &cribbage.Challenge{UserID: "b"} }, false},
+		{"the rematch offer", func(t *cribbage.Table) { t.Offer = &cribbage.RematchOffer{By: "a"} }, false},
+		{"the start", func(t *cribbage.Table) { t.StartedAt = t.StartedAt.Add(time.Second) }, false},
+		{"the finish", func(t *cribbage.Table) { t.FinishedAt = t.LastActionAt }, false},
+		{"the cancel", func(t *cribbage.Table) { t.CancelledBy, t.CancelReason = "a", "bored" }, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			next := cur.Clone()
+			c.change(next)
+			row, err := encodeTable(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := moveOnly(cur, next, row); err != nil || got != c.move {
+				t.Errorf("moveOnly = %v, %v; want %v", got, err, c.move)
+			}
+		})
 	}
 }

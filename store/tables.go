@@ -62,7 +62,7 @@ func (s *Store) insertTable(ctx context.Context, tx *txn, ch *cribbage.Change, i
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.GuildID, t.ChannelID, t.HostID, t.Options.Players, t.Options.Target, string(t.Status), t.Version, millis(t.CreatedAt), millis(t.LastActionAt), boolInt(t.FourColour), boolInt(t.TokenOnly), tournamentID, row.tournament, t.Locale); err != nil {
 		return fmt.Errorf("store: create table: %w", err)
 	}
-	if err := s.writeChange(ctx, tx, t, row, t.Version, true, ch); err != nil {
+	if err := s.writeChange(ctx, tx, t, row, t.Version, true, false, ch); err != nil {
 		return err
 	}
 	if interactionID == "" {
@@ -221,6 +221,10 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 	if err != nil {
 		return nil, err
 	}
+	moved, err := moveOnly(cur, t, row)
+	if err != nil {
+		return nil, err
+	}
 	err = s.inTx(ctx, func(tx *txn) error {
 		if err := s.claimInteraction(ctx, tx, interactionID, t.ID); err != nil {
 			return err
@@ -228,7 +232,7 @@ func (s *Store) save(ctx context.Context, cur *cribbage.Table, ch *cribbage.Chan
 		if err := s.lockHold(ctx, tx, t, ch.Hold); err != nil {
 			return err
 		}
-		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), ch); err != nil {
+		if err := s.writeChange(ctx, tx, t, row, cur.Version, !slices.Equal(t.Seats, cur.Seats), moved, ch); err != nil {
 			return err
 		}
 		if err := s.announceMilestones(ctx, tx, t, cribbage.MilestonesNow(t, ch.Events), ch.Outbox, t.LastActionAt); err != nil {
@@ -306,8 +310,12 @@ func (s *Store) claimInteraction(ctx context.Context, tx *txn, interactionID str
 // writeChange writes a change to table t in tx: its row (if the stored
 // version is still expected), its seats if they changed, its actions and
 // its announcements.
-func (s *Store) writeChange(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64, seats bool, ch *cribbage.Change) error {
-	if err := s.saveRow(ctx, tx, t, row, expected); err != nil {
+func (s *Store) writeChange(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64, seats, moved bool, ch *cribbage.Change) error {
+	save := s.saveRow
+	if moved {
+		save = s.saveMove
+	}
+	if err := save(ctx, tx, t, row, expected); err != nil {
 		return err
 	}
 	if seats {
@@ -347,6 +355,43 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 		return cribbage.ErrStale
 	}
 	return nil
+}
+
+// saveMove is saveRow for a change that set only the columns a move
+// sets (moveOnly): the table's version, its game, the time of its last
+// action and since when it waits. SQLite rewrites the entries of every
+// index on a column an UPDATE sets, whether its value changed or not;
+// setting every column made each move rewrite the entries of four
+// indexes (status, server, idle tables, rematch offers), a page of the
+// write-ahead log each, where only the idle tables' one changes.
+func (s *Store) saveMove(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64) error {
+	res, err := tx.exec(ctx, `UPDATE tables SET version = ?, state = ?, last_action_at = ?, waiting_since = ?
+		WHERE id = ? AND version = ?`,
+		t.Version, row.state, millis(t.LastActionAt), millis(t.WaitingSince), t.ID, expected)
+	if err != nil {
+		return fmt.Errorf("store: save table: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: save table: %w", err)
+	}
+	if n != 1 {
+		return cribbage.ErrStale
+	}
+	return nil
+}
+
+// moveOnly reports whether t, cur as a change left it, differs from cur
+// in no column of saveRow but those saveMove writes. row is t's encoding.
+func moveOnly(cur, t *cribbage.Table, row tableRow) (bool, error) {
+	was, err := encodeTable(&cribbage.Table{CutSeed: cur.CutSeed, Match: cur.Match, Challenge: cur.Challenge, Offer: cur.Offer})
+	if err != nil {
+		return false, err
+	}
+	return cur.HostID == t.HostID && cur.Options == t.Options && cur.Computer == t.Computer && cur.Status == t.Status &&
+		was.seed == row.seed && was.match == row.match && was.challenge == row.challenge && was.offer == row.offer &&
+		cur.StartedAt.Equal(t.StartedAt) && cur.FinishedAt.Equal(t.FinishedAt) && offeredAt(cur).Equal(offeredAt(t)) &&
+		cur.CancelledBy == t.CancelledBy && cur.CancelReason == t.CancelReason, nil
 }
 
 // saveSeats replaces the table's seats.
