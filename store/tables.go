@@ -335,11 +335,18 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 	o := t.Options
 	// The columns of the table's message are left out: the MessageBook
 	// records them without a new version, and they are not the table's.
-	res, err := tx.exec(ctx, saveRowSQL,
+	return swapRow(ctx, tx, saveRowSQL,
 		t.HostID, o.Players, boolInt(o.Partners), o.Target, boolInt(o.ManualCounting), boolInt(o.Muggins),
 		t.Computer, string(t.Status), t.Version, row.seed, row.state,
 		millis(t.StartedAt), millis(t.LastActionAt), millis(t.FinishedAt), millis(t.WaitingSince), t.CancelledBy, t.CancelReason,
 		row.match, row.challenge, row.offer, millis(offeredAt(t)), t.ID, expected)
+}
+
+// swapRow runs update, a table's row written if its stored version is
+// still the one its last argument expects, and fails with ErrStale if it
+// is not.
+func swapRow(ctx context.Context, tx *txn, update string, args ...any) error {
+	res, err := tx.exec(ctx, update, args...)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}
@@ -372,24 +379,14 @@ const saveRowSQL = `UPDATE tables SET host_id = ?, players = ?, partners = ?, ta
 // (PostgreSQL writes a new version of the row, and its index entries,
 // either way: the narrower statement saves it little.)
 func (s *Store) saveMove(ctx context.Context, tx *txn, t *cribbage.Table, row tableRow, expected int64) error {
-	res, err := tx.exec(ctx, `UPDATE tables SET version = ?, state = ?, last_action_at = ?, waiting_since = ?
+	return swapRow(ctx, tx, `UPDATE tables SET version = ?, state = ?, last_action_at = ?, waiting_since = ?
 		WHERE id = ? AND version = ?`,
 		t.Version, row.state, millis(t.LastActionAt), millis(t.WaitingSince), t.ID, expected)
-	if err != nil {
-		return fmt.Errorf("store: save table: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("store: save table: %w", err)
-	}
-	if n != 1 {
-		return cribbage.ErrStale
-	}
-	return nil
 }
 
 // moveOnly reports whether t, cur as a change left it, differs from cur
 // in no column of saveRow but those saveMove writes. row is t's encoding.
+// (offered_at is the rematch offer's own time, compared with the offer.)
 func moveOnly(cur, t *cribbage.Table, row tableRow) (bool, error) {
 	was, err := encodeTable(&cribbage.Table{CutSeed: cur.CutSeed, Match: cur.Match, Challenge: cur.Challenge, Offer: cur.Offer})
 	if err != nil {
@@ -397,7 +394,7 @@ func moveOnly(cur, t *cribbage.Table, row tableRow) (bool, error) {
 	}
 	return cur.HostID == t.HostID && cur.Options == t.Options && cur.Computer == t.Computer && cur.Status == t.Status &&
 		was.seed == row.seed && was.match == row.match && was.challenge == row.challenge && was.offer == row.offer &&
-		cur.StartedAt.Equal(t.StartedAt) && cur.FinishedAt.Equal(t.FinishedAt) && offeredAt(cur).Equal(offeredAt(t)) &&
+		cur.StartedAt.Equal(t.StartedAt) && cur.FinishedAt.Equal(t.FinishedAt) &&
 		cur.CancelledBy == t.CancelledBy && cur.CancelReason == t.CancelReason, nil
 }
 
