@@ -2,8 +2,6 @@ package answer
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
@@ -20,7 +18,7 @@ import (
 // cost a request.
 
 // early is an HTTP answer a handler may defer ahead of itself: where the
-// answer goes, and the deferral sent there, if one was.
+// answer goes, and the kind of response written there, once one was.
 type early struct {
 	out  intake.Out
 	mu   sync.Mutex
@@ -59,28 +57,28 @@ func Defer(ctx context.Context, update bool) {
 	if err != nil {
 		return // the answer goes whole, later
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.sent != 0 {
-		return
-	}
-	e.sent = resp.Type
-	e.out.Body <- body
-	<-e.out.Written
+	writeHTTP(ctx, e.out, resp.Type, body)
 }
 
-// sent records that the HTTP response for ctx's answer went, as kind:
-// a Defer after it must not send another.
-func sent(ctx context.Context, kind discordgo.InteractionResponseType) {
+// writeHTTP writes body, a response of kind, as the HTTP response (out)
+// of ctx's answer and waits until it is written, unless one was written
+// already.
+func writeHTTP(ctx context.Context, out intake.Out, kind discordgo.InteractionResponseType, body []byte) {
 	if e, ok := ctx.Value(earlyKey{}).(*early); ok {
 		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.sent != 0 {
+			return
+		}
 		e.sent = kind
-		e.mu.Unlock()
 	}
+	out.Body <- body
+	<-out.Written
 }
 
-// deferred is the deferral Defer sent ahead of ctx's answer, or 0.
-func deferred(ctx context.Context) discordgo.InteractionResponseType {
+// written is the kind of the HTTP response already written for ctx's
+// answer (a deferral Defer wrote ahead of it), or 0.
+func written(ctx context.Context) discordgo.InteractionResponseType {
 	e, ok := ctx.Value(earlyKey{}).(*early)
 	if !ok {
 		return 0
@@ -88,30 +86,4 @@ func deferred(ctx context.Context) discordgo.InteractionResponseType {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sent
-}
-
-// completeDeferred sends resp, the answer whose deferral (kind) went
-// ahead of it: as an edit of the deferral's message (the clicked message
-// for a quiet acknowledgement, "thinking…" otherwise), or, for a new
-// message after a quiet acknowledgement (a refusal where a page was to
-// be turned), as a followup. It returns Discord's answer, the message.
-func (a answering) completeDeferred(ctx context.Context, kind discordgo.InteractionResponseType, resp *discordgo.InteractionResponse) ([]byte, error) {
-	d := resp.Data
-	if d == nil {
-		d = &discordgo.InteractionResponseData{}
-	}
-	switch {
-	case resp.Type == discordgo.InteractionResponseUpdateMessage,
-		resp.Type == discordgo.InteractionResponseChannelMessageWithSource && kind == discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		return a.editDeferred(ctx, d)
-	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource:
-		body := &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds, Components: d.Components,
-			AllowedMentions: d.AllowedMentions, Flags: d.Flags}
-		if d.Attachments != nil {
-			body.Attachments = *d.Attachments
-		}
-		uri := discordgo.EndpointWebhookToken(a.ic.AppID, a.ic.Token)
-		return a.do(ctx, http.MethodPost, uri, rest.TokenBucket(a.ic.Token), "POST /webhooks/{application}/{token}", body, d.Files)
-	}
-	return nil, fmt.Errorf("answer: a response of type %d cannot follow a deferral", resp.Type)
 }

@@ -179,15 +179,8 @@ func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionRespon
 // rate limit; one whose handler deferred it already (Defer) is only
 // edited in.
 func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
-	var raw []byte
-	var err error
-	if kind := deferred(ctx); kind != 0 {
-		// The handler deferred its answer before drawing it (Defer).
-		if raw, err = a.completeDeferred(ctx, kind, resp); err != nil {
-			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
-			return ""
-		}
-	} else {
+	kind := written(ctx) // the handler's deferral (Defer), if it made one
+	if kind == 0 {
 		first := resp
 		if resp.Data != nil && len(resp.Data.Files) > 0 {
 			first = deferredFor(resp)
@@ -198,14 +191,17 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 			apology, _ := json.Marshal(refusal.Apology(command.Lang(a.ic)))
 			body = []byte(`{"type":4,"data":{"content":` + string(apology) + `,"flags":64}}`)
 		}
-		out.Body <- body
-		<-out.Written
-		sent(ctx, first.Type)
+		writeHTTP(ctx, out, first.Type, body)
 		if first != resp {
-			if raw, err = a.editDeferred(ctx, resp.Data); err != nil {
-				a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
-				return ""
-			}
+			kind = first.Type
+		}
+	}
+	var raw []byte
+	var err error
+	if kind != 0 {
+		if raw, err = a.completeDeferred(ctx, kind, resp); err != nil {
+			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
+			return ""
 		}
 	}
 	if !posted {
@@ -236,6 +232,33 @@ func deferredFor(resp *discordgo.InteractionResponse) *discordgo.InteractionResp
 	}
 	return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: resp.Data.Flags & discordgo.MessageFlagsEphemeral}}
+}
+
+// completeDeferred sends resp, the answer whose deferral (kind) went
+// ahead of it, its handler's (Defer) or inHTTP's for its pictures: as an
+// edit of the deferral's message (the clicked message for a quiet
+// acknowledgement, "thinking…" otherwise), or, for a new message after a
+// quiet acknowledgement (a refusal where a page was to be turned), as a
+// followup. It returns Discord's answer, the message.
+func (a answering) completeDeferred(ctx context.Context, kind discordgo.InteractionResponseType, resp *discordgo.InteractionResponse) ([]byte, error) {
+	d := resp.Data
+	if d == nil {
+		d = &discordgo.InteractionResponseData{}
+	}
+	switch {
+	case resp.Type == discordgo.InteractionResponseUpdateMessage,
+		resp.Type == discordgo.InteractionResponseChannelMessageWithSource && kind == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		return a.editDeferred(ctx, d)
+	case resp.Type == discordgo.InteractionResponseChannelMessageWithSource:
+		body := &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds, Components: d.Components,
+			AllowedMentions: d.AllowedMentions, Flags: d.Flags}
+		if d.Attachments != nil {
+			body.Attachments = *d.Attachments
+		}
+		uri := discordgo.EndpointWebhookToken(a.ic.AppID, a.ic.Token)
+		return a.do(ctx, http.MethodPost, uri, rest.TokenBucket(a.ic.Token), "POST /webhooks/{application}/{token}", body, d.Files)
+	}
+	return nil, fmt.Errorf("answer: a response of type %d cannot follow a deferral", resp.Type)
 }
 
 // editDeferred edits a deferred answer into d through the interaction's
