@@ -3,18 +3,13 @@ package answer
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/intake"
-	"github.com/cribbage-bot/cribbage/bot/rest"
 )
 
 // TestAHandlerDefersItsAnswerBeforeDrawingIt: over HTTP, a handler that
@@ -55,7 +50,7 @@ func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var seen []string
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				mu.Lock()
 				seen = append(seen, r.Method+" "+r.URL.Path+" "+string(body))
@@ -66,12 +61,7 @@ func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 				}
 				w.Header().Set("Content-Type", "application/json")
 				io.WriteString(w, `{"id":"777"}`)
-			}))
-			defer srv.Close()
-			base, _ := url.Parse(srv.URL)
-			now := func() time.Time { return time.Date(2026, 11, 29, 5, 0, 0, 0, time.UTC) }
-			rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Limits: rest.NewLimits(now)}
-			send := New(rc, now, slog.New(slog.DiscardHandler))
+			})
 			ic := &discordgo.Interaction{ID: "3", Token: "tok-3", AppID: "9"}
 
 			// The endpoint's side of an HTTP answer: it writes the first

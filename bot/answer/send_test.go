@@ -25,7 +25,7 @@ func TestAnswerOverREST(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
 	gateway := 1 // 502s still to answer
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		defer mu.Unlock()
@@ -37,12 +37,7 @@ func TestAnswerOverREST(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"interaction":{"id":"1"},"resource":{"type":4,"message":{"id":"555"}}}`)
-	}))
-	defer srv.Close()
-	base, _ := url.Parse(srv.URL)
-	now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
-	rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Token: "secret", Limits: rest.NewLimits(now)}
-	send := New(rc, now, slog.New(slog.DiscardHandler))
+	})
 	ic := &discordgo.Interaction{ID: "1", Token: "tok-1", AppID: "9"}
 	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Content: "A table"}}
@@ -67,7 +62,7 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 		t.Run(http.StatusText(first), func(t *testing.T) {
 			var mu sync.Mutex
 			var bodies []string
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				mu.Lock()
 				defer mu.Unlock()
@@ -83,12 +78,7 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 					return
 				}
 				w.WriteHeader(http.StatusNoContent)
-			}))
-			defer srv.Close()
-			base, _ := url.Parse(srv.URL)
-			now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
-			rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Limits: rest.NewLimits(now)}
-			send := New(rc, now, slog.New(slog.DiscardHandler))
+			})
 			ic := &discordgo.Interaction{ID: "2", Token: "tok-2", AppID: "9"}
 			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{
 				Content: "The board", Files: []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader(picture)}}}}
@@ -103,4 +93,19 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sendThrough is the bot's Send with its REST client pointed at a test
+// server answering with h, on a fixed clock.
+func sendThrough(t *testing.T, h http.HandlerFunc) Send {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	base, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
+	rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Token: "secret", Limits: rest.NewLimits(now)}
+	return New(rc, now, slog.New(slog.DiscardHandler))
 }
