@@ -20,12 +20,8 @@ const dailyColumns = `user_id, day, guild_id, name, thrown, gave_up, answered_at
 // the same instant cannot both be written.
 func (s *Store) AnswerDaily(ctx context.Context, a cribbage.DailyAnswer) error {
 	return s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.exec(ctx, `INSERT INTO daily_answers (`+dailyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, day) DO NOTHING`,
+		n, err := tx.affected(ctx, `INSERT INTO daily_answers (`+dailyColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, day) DO NOTHING`,
 			a.UserID, int64(a.Day), a.GuildID, a.Name, int64(a.Throw), a.GaveUp, millis(a.At))
-		if err != nil {
-			return fmt.Errorf("store: answer the daily hand: %w", err)
-		}
-		n, err := res.RowsAffected()
 		if err != nil {
 			return fmt.Errorf("store: answer the daily hand: %w", err)
 		}
@@ -185,13 +181,9 @@ func (s *Store) ClaimDailyPost(ctx context.Context, guildID string, day cribbage
 		if len(out) > 0 {
 			channel = out[0].ChannelID
 		}
-		res, err := tx.exec(ctx, `INSERT INTO daily_posts (id, guild_id, day, channel_id, created_at)
+		n, err := tx.affected(ctx, `INSERT INTO daily_posts (id, guild_id, day, channel_id, created_at)
 			VALUES (`+s.db.d.newID("daily_posts")+`, ?, ?, ?, ?) ON CONFLICT (guild_id, day) DO NOTHING`,
 			guildID, int64(day), channel, millis(s.now()))
-		if err != nil {
-			return fmt.Errorf("store: claim the daily post: %w", err)
-		}
-		n, err := res.RowsAffected()
 		if err != nil {
 			return fmt.Errorf("store: claim the daily post: %w", err)
 		}

@@ -176,6 +176,18 @@ func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 	return t.c.d.exec(ctx, t, query, args...)
 }
 
+// affected runs a write statement, as exec, and returns how many rows it
+// wrote: the statements that insert or update only if a condition holds
+// (ON CONFLICT DO NOTHING, a compare-and-swap on a version) tell that way
+// whether it did.
+func (t *txn) affected(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := t.exec(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := t.c.preparedRead(ctx, query); st != nil {
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)

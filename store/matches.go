@@ -39,13 +39,11 @@ func (s *Store) openTable(ctx context.Context, tx *txn, prevID int64, ch *cribba
 		return 0, err
 	}
 	if prevID != 0 {
-		res, err := tx.exec(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, t.ID, prevID)
+		n, err := tx.affected(ctx, `UPDATE tables SET rematch_id = ? WHERE id = ? AND rematch_id = 0`, t.ID, prevID)
 		if err != nil {
 			return 0, fmt.Errorf("store: record the next table: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return 0, fmt.Errorf("store: record the next table: %w", err)
-		} else if n != 1 {
+		if n != 1 {
 			// Another change made it after prev was read.
 			return 0, cribbage.ErrRematched
 		}

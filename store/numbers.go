@@ -110,14 +110,10 @@ func recordDeal(ctx context.Context, tx *txn, t *cribbage.Table, d cribbage.Deal
 func recordMilestones(ctx context.Context, tx *txn, guildID string, earned []cribbage.Earned, at time.Time) ([]cribbage.Earned, error) {
 	var out []cribbage.Earned
 	for _, e := range earned {
-		res, err := tx.exec(ctx, `INSERT INTO milestones (guild_id, user_id, milestone, table_id, earned_at) VALUES (?, ?, ?, ?, ?)
+		n, err := tx.affected(ctx, `INSERT INTO milestones (guild_id, user_id, milestone, table_id, earned_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (guild_id, user_id, milestone) DO NOTHING`, guildID, e.UserID, string(e.Milestone), e.TableID, millis(at))
 		if err != nil {
 			return nil, fmt.Errorf("store: record a milestone: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return nil, err
 		}
 		if n == 1 {
 			out = append(out, e)
@@ -344,15 +340,12 @@ func (s *Store) ReviewThrows(ctx context.Context, reviews []cribbage.ThrowReview
 			if err != nil {
 				return err
 			}
-			res, err := tx.exec(ctx, `UPDATE deals SET reviewed = 1, given_up = ? WHERE table_id = ? AND hand_no = ? AND seat = ? AND reviewed = 0`,
+			n, err := tx.affected(ctx, `UPDATE deals SET reviewed = 1, given_up = ? WHERE table_id = ? AND hand_no = ? AND seat = ? AND reviewed = 0`,
 				r.GivenUp, r.TableID, r.Hand, r.Seat)
 			if err != nil {
 				return err
 			}
-			if n, err := res.RowsAffected(); err != nil || n != 1 {
-				if err != nil {
-					return err
-				}
+			if n != 1 {
 				continue // reviewed meanwhile, by another process
 			}
 			role := "pone"

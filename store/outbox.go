@@ -93,16 +93,12 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, after int64, limi
 		err = s.inTx(ctx, func(tx *txn) error {
 			clear(taken)
 			for _, id := range renew {
-				res, err := tx.exec(ctx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
+				n, err := tx.affected(ctx, `INSERT INTO outbox_leases (table_id, owner, until) VALUES (?, ?, ?)
 					ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
 					WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until < ?`,
 					id, owner, millis(until), millis(now))
 				if err != nil {
 					return fmt.Errorf("store: lease table %d's announcements: %w", id, err)
-				}
-				n, err := res.RowsAffected()
-				if err != nil {
-					return err
 				}
 				taken[id] = n == 1
 			}
@@ -254,11 +250,7 @@ func (s *Store) MarkDelivered(ctx context.Context, ids ...int64) error {
 // the same nonce.
 func (s *Store) Seal(ctx context.Context, id, through int64) error {
 	return s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.exec(ctx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
-		if err != nil {
-			return fmt.Errorf("store: seal announcement: %w", err)
-		}
-		n, err := res.RowsAffected()
+		n, err := tx.affected(ctx, `UPDATE outbox SET sealed_through = ? WHERE id = ? AND sealed_through = 0 AND delivered_at = 0`, through, id)
 		if err != nil {
 			return fmt.Errorf("store: seal announcement: %w", err)
 		}

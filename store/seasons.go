@@ -95,14 +95,12 @@ func (s *Store) StartSeason(ctx context.Context, guildID, userID, name string) (
 		se.Number = current + 1
 		// Another admin's season started since current was read (PostgreSQL
 		// lets two transactions read it at once) has no games either.
-		res, err := tx.exec(ctx, `INSERT INTO seasons (guild_id, number, name, started_at, started_by) VALUES (?, ?, ?, ?, ?)
+		n, err := tx.affected(ctx, `INSERT INTO seasons (guild_id, number, name, started_at, started_by) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (guild_id, number) DO NOTHING`, guildID, se.Number, se.Name, millis(se.StartedAt), se.StartedBy)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n != 1 {
+		if n != 1 {
 			return cribbage.ErrSeasonUnplayed
 		}
 		return nil

@@ -293,11 +293,7 @@ func (s *Store) claimInteraction(ctx context.Context, tx *txn, interactionID str
 	}
 	// The insert fails on the primary key if the id was claimed since
 	// checkInteraction looked; DO NOTHING turns that into no row written.
-	res, err := tx.exec(ctx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, interactionID, tableID, millis(s.now()))
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
+	n, err := tx.affected(ctx, `INSERT INTO interactions (id, table_id, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING`, interactionID, tableID, millis(s.now()))
 	if err != nil {
 		return fmt.Errorf("store: claim interaction: %w", err)
 	}
@@ -346,11 +342,7 @@ func (s *Store) saveRow(ctx context.Context, tx *txn, t *cribbage.Table, row tab
 // still the one its last argument expects, and fails with ErrStale if it
 // is not.
 func swapRow(ctx context.Context, tx *txn, update string, args ...any) error {
-	res, err := tx.exec(ctx, update, args...)
-	if err != nil {
-		return fmt.Errorf("store: save table: %w", err)
-	}
-	n, err := res.RowsAffected()
+	n, err := tx.affected(ctx, update, args...)
 	if err != nil {
 		return fmt.Errorf("store: save table: %w", err)
 	}

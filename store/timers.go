@@ -36,11 +36,7 @@ func (s *Store) MarkForfeitOffered(ctx context.Context, id int64, prev, at time.
 func (s *Store) markTimer(ctx context.Context, query string, id int64, prev, at time.Time, out []cribbage.Outbound) (bool, error) {
 	fired := false
 	err := s.inTx(ctx, func(tx *txn) error {
-		res, err := tx.exec(ctx, query, millis(at), id, millis(prev))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
+		n, err := tx.affected(ctx, query, millis(at), id, millis(prev))
 		if err != nil {
 			return fmt.Errorf("store: fire timer: %w", err)
 		}

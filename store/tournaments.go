@@ -156,14 +156,12 @@ func (s *Store) saveTournament(ctx context.Context, cur *cribbage.Tournament, ch
 		if err := s.claimInteraction(ctx, tx, interactionID, 0); err != nil {
 			return err
 		}
-		res, err := tx.exec(ctx, `UPDATE tournaments SET status = ?, version = ?, state = ?, finished_at = ? WHERE id = ? AND version = ?`,
+		n, err := tx.affected(ctx, `UPDATE tournaments SET status = ?, version = ?, state = ?, finished_at = ? WHERE id = ? AND version = ?`,
 			string(t.Status), t.Version, string(state), millis(t.FinishedAt), t.ID, cur.Version)
 		if err != nil {
 			return fmt.Errorf("store: save tournament: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n != 1 {
+		if n != 1 {
 			return cribbage.ErrStale
 		}
 		for _, open := range ch.Open {
