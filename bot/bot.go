@@ -230,7 +230,10 @@ func New(opts Options) (*Bot, error) {
 	}
 	// The rate limits run on the bot's clock, as Discord's do on real time
 	// (tests run both on one fake clock).
-	b.rest = &rest.Client{HTTP: s.Client, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
+	// It shares discordgo's transport (and connections), and bounds each
+	// request as the context's deadline, not as an http.Client's Timeout
+	// (see rest.Client's Timeout).
+	b.rest = &rest.Client{HTTP: &http.Client{Transport: s.Client.Transport}, Timeout: restTimeout, Token: opts.Token, Limits: rest.NewLimits(opts.Now)}
 	b.live = live.New(live.Options{Store: opts.Store, REST: b.rest, Now: opts.Now, Log: opts.Logger,
 		AppID: b.applicationID, Context: b.liveContext, Speak: b.speakOrEnglish})
 	b.tokens = answer.Tokens{Store: opts.Store, Live: b.live, Log: opts.Logger}

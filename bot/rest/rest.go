@@ -27,6 +27,13 @@ type Client struct {
 	// HTTP makes the requests (the bot's, which may send discord.com
 	// elsewhere).
 	HTTP *http.Client
+	// Timeout bounds a request and the reading of its answer; zero sets
+	// no bound. It is the deadline of the request's context rather than
+	// HTTP's own Timeout: net/http keeps a client's Timeout with a timer
+	// and a goroutine of its own for every request, unless the transport
+	// is its own *http.Transport, and the bot's rewrites discord.com to a
+	// proxy's (or the fake Discord's) address.
+	Timeout time.Duration
 	// Token is the bot token, sent with requests that are not made with an
 	// interaction's token.
 	Token  string
@@ -147,6 +154,11 @@ func (c *Client) Do(ctx context.Context, r Request) ([]byte, error) {
 	}
 	var header http.Header
 	defer func() { release(header) }()
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel()
+	}
 	req, err := c.build(ctx, r)
 	if err != nil {
 		return nil, err
