@@ -35,10 +35,17 @@ import (
 // that nothing but the clock's timers is left.
 
 // toFake sends the requests discordgo's endpoints address to
-// discord.com to the fake Discord, as the bot's transport does.
-type toFake struct{ base *url.URL }
+// discord.com to the fake Discord, as the bot's transport does, each
+// after the rig's beforeRequest.
+type toFake struct {
+	base *url.URL
+	r    *rig
+}
 
 func (f toFake) RoundTrip(req *http.Request) (*http.Response, error) {
+	if before := f.r.beforeRequest.Load(); before != nil {
+		(*before)(req)
+	}
 	out := req.Clone(req.Context())
 	out.URL.Scheme, out.URL.Host, out.Host = f.base.Scheme, f.base.Host, f.base.Host
 	return http.DefaultTransport.RoundTrip(out)
@@ -74,6 +81,9 @@ type rig struct {
 	afterSetMessages atomic.Pointer[func()]
 	// reads counts the reads of the table to show: one a pass.
 	reads atomic.Int32
+	// beforeRequest, if set, sees each request to Discord before it
+	// goes, in the goroutine that makes it.
+	beforeRequest atomic.Pointer[func(*http.Request)]
 }
 
 // hookedStore is the rig's store with its afterRead.
@@ -123,7 +133,7 @@ func newRig(t *testing.T, players int) *rig {
 	}
 	r := &rig{t: t, ctx: t.Context(), clock: c, fake: fake, store: mock.NewStore()}
 	r.store.Now = c.Now
-	r.client = &rest.Client{HTTP: &http.Client{Transport: toFake{base}}, Token: "test-token", Limits: rest.NewLimits(c.Now)}
+	r.client = &rest.Client{HTTP: &http.Client{Transport: toFake{base, r}}, Token: "test-token", Limits: rest.NewLimits(c.Now)}
 	r.s = New(Options{Store: hookedStore{r.store, r}, REST: r.client, AppID: func() string { return fake.AppID },
 		Context: func() (context.Context, bool) { return r.ctx, r.ctx.Err() == nil && !r.stopping.Load() }, Now: c.Now, After: c.After})
 	t.Cleanup(r.noIdleEdits)

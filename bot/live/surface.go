@@ -169,9 +169,10 @@ type live struct {
 	// reading is the version of each running table its pass read, or
 	// toRead while the read is to come (see passing).
 	reading map[int64]int64
-	// panicked holds the tables whose last pass panicked (see
-	// livePassSafely).
-	panicked map[int64]bool
+	// panicked holds, for each table whose last pass panicked, the
+	// version that pass had read, or toRead if it panicked before it had
+	// (see livePassSafely).
+	panicked map[int64]int64
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
 	notes map[int64]liveNote
@@ -264,7 +265,7 @@ type viewWrite struct {
 }
 
 func newLive() *live {
-	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, reading: map[int64]int64{}, panicked: map[int64]bool{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
+	return &live{running: map[int64]bool{}, dirty: map[int64]bool{}, reading: map[int64]int64{}, panicked: map[int64]int64{}, notes: map[int64]liveNote{}, saving: map[int64]int{}, left: map[int64]int64{},
 		views: map[seatKey]viewWrite{}, botEdits: map[int64]time.Time{}, tokenEdits: map[string]time.Time{}, shown: map[int64]int64{}, boards: map[int64]time.Time{}, recorded: map[seatKey]cribbage.MessageToken{}, opened: map[seatKey]cribbage.MessageToken{}, over: map[int64]time.Time{}, laterAt: map[int64]*laterTouch{}, refused: map[int64]string{}, sem: make(chan struct{}, liveWorkers)}
 }
 
@@ -915,9 +916,10 @@ func (s *Surface) runLive(ctx context.Context, table int64) {
 // stop the others or the bot. A pass that panicked is tried again after
 // liveRetry, as one whose read failed: what it was to show (a move, the
 // hand's end) would otherwise wait for the table's next change, which may
-// be the player's, who waits for it. A pass that panics again is not
-// retried (the panic is the table's, not the moment's) until a touch, the
-// next change, brings one.
+// be the player's, who waits for it. A pass that panics again over the
+// same version is not retried (the panic is the table's, not the
+// moment's) until a touch, the next change, brings one; a panic over a
+// version since is that version's, and tried again once.
 func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 	defer func() {
 		p := recover()
@@ -925,8 +927,8 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 			s.l.passed(table, false)
 			return
 		}
-		s.l.read(table, 0)
 		again := s.l.passed(table, true)
+		s.l.read(table, 0)
 		s.log.Error("live: panic updating a table", "table", table, "tried again", again, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		if !again && ctx.Err() == nil {
 			s.touchLater(table, liveRetry)
@@ -1013,18 +1015,21 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	return t.Version, nil
 }
 
-// passed records whether a pass over table panicked, and says whether
-// the one before it had too.
+// passed records whether the pass under way over table panicked, and
+// says whether the one before it had too, over the same version (the
+// version it had read, see read; toRead for a pass that panicked before
+// it had read one).
 func (l *live) passed(table int64, panicked bool) (again bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	again = l.panicked[table]
-	if panicked {
-		l.panicked[table] = true
-	} else {
+	if !panicked {
 		delete(l.panicked, table)
+		return false
 	}
-	return again
+	version := l.reading[table]
+	prev, ok := l.panicked[table]
+	l.panicked[table] = version
+	return ok && prev == version
 }
 
 // ended notes that a table is over and forgets the tables over for

@@ -3,6 +3,7 @@ package live
 import (
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -434,4 +435,57 @@ func TestAPassThatPanickedIsTriedAgainOnce(t *testing.T) {
 		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 		r.checkCalm()
 	}
+}
+
+// TestAPanicOverANewVersionIsTriedAgain: what a pass that panicked twice
+// leaves is its version's mark. A pass over a later version that panics
+// after reading it (here, in the table message's edit) is tried again
+// once, and shows that version; twice over the one version, as before,
+// it is left for the next change.
+func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
+	r := newRig(t, 2)
+	tok := r.editToken()
+	r.settle()
+	// panicOnce makes the next edit through tok panic before it goes.
+	panicOnce := func() {
+		var armed atomic.Bool
+		armed.Store(true)
+		f := func(req *http.Request) {
+			if strings.Contains(req.URL.Path, tok) && armed.CompareAndSwap(true, false) {
+				panic("injected")
+			}
+		}
+		r.beforeRequest.Store(&f)
+	}
+
+	mark := r.mark()
+	panicOnce()
+	r.move(r.table().State.Waiting()[0])
+	r.s.Wait(5 * time.Second)
+	panicOnce()
+	r.advance(liveRetry)
+	r.s.Wait(5 * time.Second)
+	if n := r.s.Pending(); n != 0 {
+		t.Fatalf("%d passes or touches left after a second panic over one version", n)
+	}
+	if n := len(through(r.requests(mark), tok)); n != 0 {
+		t.Fatalf("%d edits went from passes that panicked", n)
+	}
+
+	r.advance(tokenEditGap)
+	panicOnce()
+	r.move(r.table().State.Waiting()[0])
+	r.s.Wait(5 * time.Second)
+	if n := len(through(r.requests(mark), tok)); n != 0 {
+		t.Fatalf("%d edits went from a pass that panicked", n)
+	}
+	r.advance(liveRetry)
+	r.s.Wait(5 * time.Second)
+	edits := through(r.requests(mark), tok)
+	if len(edits) != 1 {
+		t.Fatalf("%d edits after a panic over a new version and its retry, want 1", len(edits))
+	}
+	tb := r.table()
+	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+	r.checkCalm()
 }
