@@ -929,8 +929,9 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 		}
 		again := s.l.passed(table, true)
 		s.l.read(table, 0)
-		s.log.Error("live: panic updating a table", "table", table, "tried again", again, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		if !again && ctx.Err() == nil {
+		retry := !again && ctx.Err() == nil
+		s.log.Error("live: panic updating a table", "table", table, "will retry", retry, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		if retry {
 			s.touchLater(table, liveRetry)
 		}
 	}()

@@ -446,8 +446,9 @@ func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
 	r := newRig(t, 2)
 	tok := r.editToken()
 	r.settle()
-	// panicOnce makes the next edit through tok panic before it goes.
-	panicOnce := func() {
+	// panicOnce makes the next edit through tok panic before it goes;
+	// panicked says whether it has.
+	panicOnce := func() (panicked func() bool) {
 		var armed atomic.Bool
 		armed.Store(true)
 		f := func(req *http.Request) {
@@ -456,15 +457,24 @@ func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
 			}
 		}
 		r.beforeRequest.Store(&f)
+		return func() bool { return !armed.Load() }
+	}
+	mustPanic := func(panicked func() bool, which string) {
+		t.Helper()
+		if !panicked() {
+			t.Fatalf("%s made no edit to panic in", which)
+		}
 	}
 
 	mark := r.mark()
-	panicOnce()
+	p := panicOnce()
 	r.move(r.table().State.Waiting()[0])
 	r.s.Wait(5 * time.Second)
-	panicOnce()
+	mustPanic(p, "the pass over the move")
+	p = panicOnce()
 	r.advance(liveRetry)
 	r.s.Wait(5 * time.Second)
+	mustPanic(p, "the retry")
 	if n := r.s.Pending(); n != 0 {
 		t.Fatalf("%d passes or touches left after a second panic over one version", n)
 	}
@@ -473,9 +483,10 @@ func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
 	}
 
 	r.advance(tokenEditGap)
-	panicOnce()
+	p = panicOnce()
 	r.move(r.table().State.Waiting()[0])
 	r.s.Wait(5 * time.Second)
+	mustPanic(p, "the pass over the next move")
 	if n := len(through(r.requests(mark), tok)); n != 0 {
 		t.Fatalf("%d edits went from a pass that panicked", n)
 	}
