@@ -84,6 +84,9 @@ type rig struct {
 	// beforeRequest, if set, sees each request to Discord before it
 	// goes, in the goroutine that makes it.
 	beforeRequest atomic.Pointer[func(*http.Request)]
+	// versionPanics makes reading a table's version panic, as a broken
+	// store might.
+	versionPanics atomic.Bool
 }
 
 // hookedStore is the rig's store with its afterRead.
@@ -104,6 +107,13 @@ func (h hookedStore) TableToShow(ctx context.Context, id int64) (cribbage.ToShow
 		(*f)()
 	}
 	return read, err
+}
+
+func (h hookedStore) TableVersion(ctx context.Context, id int64) (int64, error) {
+	if h.r.versionPanics.Load() {
+		panic("injected into TableVersion")
+	}
+	return h.Store.TableVersion(ctx, id)
 }
 
 func (h hookedStore) SetMessages(ctx context.Context, id int64, messageID, threadID string) error {

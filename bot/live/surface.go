@@ -170,8 +170,7 @@ type live struct {
 	// toRead while the read is to come (see passing).
 	reading map[int64]int64
 	// panicked holds, for each table whose last pass panicked, the
-	// version that pass had read, or toRead if it panicked before it had
-	// (see livePassSafely).
+	// version it panicked over (see panicVersion).
 	panicked map[int64]int64
 	// notes are each table's latest change in words, shown at the top of
 	// the hand views of that version.
@@ -924,10 +923,10 @@ func (s *Surface) livePassSafely(ctx context.Context, table int64) {
 	defer func() {
 		p := recover()
 		if p == nil {
-			s.l.passed(table, false)
+			s.l.passed(table)
 			return
 		}
-		again := s.l.passed(table, true)
+		again := s.l.panickedOver(table, s.panicVersion(ctx, table))
 		s.l.read(table, 0)
 		retry := !again && ctx.Err() == nil
 		s.log.Error("live: panic updating a table", "table", table, "will retry", retry, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -1016,18 +1015,47 @@ func (s *Surface) livePass(ctx context.Context, table int64) (int64, error) {
 	return t.Version, nil
 }
 
-// passed records whether the pass under way over table panicked, and
-// says whether the one before it had too, over the same version (the
-// version it had read, see read; toRead for a pass that panicked before
-// it had read one).
-func (l *live) passed(table int64, panicked bool) (again bool) {
+// panicVersion is the version of table that the pass under way panicked
+// over: the one it read, or, if it panicked before it had read one (in
+// the store, say), the table's version now; toRead if that cannot be
+// read either.
+func (s *Surface) panicVersion(ctx context.Context, table int64) (version int64) {
+	if v := s.l.readVersion(table); v != toRead {
+		return v
+	}
+	// The store may be what panicked; a panic here is not let out of the
+	// recovery that asks.
+	defer func() {
+		if recover() != nil {
+			version = toRead
+		}
+	}()
+	if v, err := s.opts.Store.TableVersion(ctx, table); err == nil {
+		return v
+	}
+	return toRead
+}
+
+// readVersion is the version the pass under way over table read (see
+// read).
+func (l *live) readVersion(table int64) int64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !panicked {
-		delete(l.panicked, table)
-		return false
-	}
-	version := l.reading[table]
+	return l.reading[table]
+}
+
+// passed records that a pass over table went through without a panic.
+func (l *live) passed(table int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.panicked, table)
+}
+
+// panickedOver records that a pass over table panicked over version, and
+// says whether the one before it had too, over the same version.
+func (l *live) panickedOver(table, version int64) (again bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	prev, ok := l.panicked[table]
 	l.panicked[table] = version
 	return ok && prev == version

@@ -437,66 +437,106 @@ func TestAPassThatPanickedIsTriedAgainOnce(t *testing.T) {
 	}
 }
 
-// TestAPanicOverANewVersionIsTriedAgain: what a pass that panicked twice
-// leaves is its version's mark. A pass over a later version that panics
-// after reading it (here, in the table message's edit) is tried again
-// once, and shows that version; twice over the one version, as before,
-// it is left for the next change.
-func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
+// TestAPanicWhileLookingUpThePanicsVersionIsContained: a pass that
+// panics while reading the table asks the store for the table's version
+// (see panicVersion); a store that panics there too does not take the
+// bot down with it, and the pass is tried again after liveRetry as any
+// first panic is.
+func TestAPanicWhileLookingUpThePanicsVersionIsContained(t *testing.T) {
 	r := newRig(t, 2)
 	tok := r.editToken()
 	r.settle()
-	// panicOnce makes the next edit through tok panic before it goes;
-	// panicked says whether it has.
-	panicOnce := func() (panicked func() bool) {
-		var armed atomic.Bool
-		armed.Store(true)
-		f := func(req *http.Request) {
-			if strings.Contains(req.URL.Path, tok) && armed.CompareAndSwap(true, false) {
-				panic("injected")
-			}
-		}
-		r.beforeRequest.Store(&f)
-		return func() bool { return !armed.Load() }
-	}
-	mustPanic := func(panicked func() bool, which string) {
-		t.Helper()
-		if !panicked() {
-			t.Fatalf("%s made no edit to panic in", which)
-		}
-	}
-
 	mark := r.mark()
-	p := panicOnce()
+	boom := func() { panic("injected") }
+	r.afterRead.Store(&boom)
+	r.versionPanics.Store(true)
 	r.move(r.table().State.Waiting()[0])
 	r.s.Wait(5 * time.Second)
-	mustPanic(p, "the pass over the move")
-	p = panicOnce()
-	r.advance(liveRetry)
-	r.s.Wait(5 * time.Second)
-	mustPanic(p, "the retry")
-	if n := r.s.Pending(); n != 0 {
-		t.Fatalf("%d passes or touches left after a second panic over one version", n)
-	}
-	if n := len(through(r.requests(mark), tok)); n != 0 {
-		t.Fatalf("%d edits went from passes that panicked", n)
-	}
-
-	r.advance(tokenEditGap)
-	p = panicOnce()
-	r.move(r.table().State.Waiting()[0])
-	r.s.Wait(5 * time.Second)
-	mustPanic(p, "the pass over the next move")
+	r.versionPanics.Store(false)
 	if n := len(through(r.requests(mark), tok)); n != 0 {
 		t.Fatalf("%d edits went from a pass that panicked", n)
 	}
 	r.advance(liveRetry)
 	r.s.Wait(5 * time.Second)
-	edits := through(r.requests(mark), tok)
-	if len(edits) != 1 {
-		t.Fatalf("%d edits after a panic over a new version and its retry, want 1", len(edits))
+	if n := len(through(r.requests(mark), tok)); n != 1 {
+		t.Fatalf("%d edits after the retry, want 1", n)
 	}
-	tb := r.table()
-	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
 	r.checkCalm()
+}
+
+// TestAPanicOverANewVersionIsTriedAgain: what a pass that panicked twice
+// leaves is its version's mark. A pass over a later version that panics,
+// whether while it reads the table or after (here, in the table
+// message's edit), is tried again once, and shows that version; twice
+// over the one version, as before, it is left for the next change.
+func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
+	for _, where := range []string{"while reading", "after reading"} {
+		t.Run(where, func(t *testing.T) {
+			r := newRig(t, 2)
+			tok := r.editToken()
+			r.settle()
+			// panicOnce makes the next pass panic where the case says;
+			// panicked says whether it has.
+			panicOnce := func() (panicked func() bool) {
+				var armed atomic.Bool
+				armed.Store(true)
+				boom := func() {
+					if armed.CompareAndSwap(true, false) {
+						panic("injected")
+					}
+				}
+				if where == "while reading" {
+					r.afterRead.Store(&boom)
+				} else {
+					f := func(req *http.Request) {
+						if strings.Contains(req.URL.Path, tok) {
+							boom()
+						}
+					}
+					r.beforeRequest.Store(&f)
+				}
+				return func() bool { return !armed.Load() }
+			}
+			mustPanic := func(panicked func() bool, which string) {
+				t.Helper()
+				if !panicked() {
+					t.Fatalf("%s did not reach the panic", which)
+				}
+			}
+
+			mark := r.mark()
+			p := panicOnce()
+			r.move(r.table().State.Waiting()[0])
+			r.s.Wait(5 * time.Second)
+			mustPanic(p, "the pass over the move")
+			p = panicOnce()
+			r.advance(liveRetry)
+			r.s.Wait(5 * time.Second)
+			mustPanic(p, "the retry")
+			if n := r.s.Pending(); n != 0 {
+				t.Fatalf("%d passes or touches left after a second panic over one version", n)
+			}
+			if n := len(through(r.requests(mark), tok)); n != 0 {
+				t.Fatalf("%d edits went from passes that panicked", n)
+			}
+
+			r.advance(tokenEditGap)
+			p = panicOnce()
+			r.move(r.table().State.Waiting()[0])
+			r.s.Wait(5 * time.Second)
+			mustPanic(p, "the pass over the next move")
+			if n := len(through(r.requests(mark), tok)); n != 0 {
+				t.Fatalf("%d edits went from a pass that panicked", n)
+			}
+			r.advance(liveRetry)
+			r.s.Wait(5 * time.Second)
+			edits := through(r.requests(mark), tok)
+			if len(edits) != 1 {
+				t.Fatalf("%d edits after a panic over a new version and its retry, want 1", len(edits))
+			}
+			tb := r.table()
+			checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+			r.checkCalm()
+		})
+	}
 }
