@@ -508,6 +508,21 @@ func attachmentIDs(m discordtest.Message) []string {
 	return ids
 }
 
+// checkRetryShowed fails unless the requests since mark hold one edit
+// through tok, showing the table as it stands (what a retry after a pass
+// that showed nothing must do), and on any 429 (checkCalm). when says
+// what came before the edit.
+func (r *rig) checkRetryShowed(mark int, tok, when string) {
+	r.t.Helper()
+	edits := through(r.requests(mark), tok)
+	if len(edits) != 1 {
+		r.t.Fatalf("%d edits %s, want 1", len(edits), when)
+	}
+	tb := r.table()
+	checkShows(r.t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
+	r.checkCalm()
+}
+
 // checkCalm fails on any 429 the fake answered.
 func (r *rig) checkCalm() {
 	r.t.Helper()

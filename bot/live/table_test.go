@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -61,13 +62,7 @@ func TestAPassWhoseReadFailedIsTriedAgain(t *testing.T) {
 		t.Fatalf("a pass that could not read the table made %d requests", len(reqs))
 	}
 	r.advance(liveRetry)
-	edits := through(r.requests(mark), tok)
-	if len(edits) != 1 {
-		t.Fatalf("%d edits after the retry, want 1", len(edits))
-	}
-	tb := r.table()
-	checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
-	r.checkCalm()
+	r.checkRetryShowed(mark, tok, "after the retry")
 }
 
 // TestAnExpiredTokenIsNotUsed: the table message is edited through its
@@ -427,13 +422,7 @@ func TestAPassThatPanickedIsTriedAgainOnce(t *testing.T) {
 		} else {
 			r.advance(liveRetry)
 		}
-		edits := through(r.requests(mark), tok)
-		if len(edits) != 1 {
-			t.Fatalf("again=%v: %d edits after the retry, want 1", again, len(edits))
-		}
-		tb := r.table()
-		checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
-		r.checkCalm()
+		r.checkRetryShowed(mark, tok, fmt.Sprintf("after the retry (again=%v)", again))
 	}
 }
 
@@ -458,10 +447,7 @@ func TestAPanicWhileLookingUpThePanicsVersionIsContained(t *testing.T) {
 	}
 	r.advance(liveRetry)
 	r.s.Wait(5 * time.Second)
-	if n := len(through(r.requests(mark), tok)); n != 1 {
-		t.Fatalf("%d edits after the retry, want 1", n)
-	}
-	r.checkCalm()
+	r.checkRetryShowed(mark, tok, "after the retry")
 }
 
 // TestAPanicOverANewVersionIsTriedAgain: what a pass that panicked twice
@@ -530,13 +516,7 @@ func TestAPanicOverANewVersionIsTriedAgain(t *testing.T) {
 			}
 			r.advance(liveRetry)
 			r.s.Wait(5 * time.Second)
-			edits := through(r.requests(mark), tok)
-			if len(edits) != 1 {
-				t.Fatalf("%d edits after a panic over a new version and its retry, want 1", len(edits))
-			}
-			tb := r.table()
-			checkShows(t, edits[0], tb, render.Table(lang.English, tb, r.message().Board))
-			r.checkCalm()
+			r.checkRetryShowed(mark, tok, "after a panic over a new version and its retry")
 		})
 	}
 }
