@@ -308,13 +308,22 @@ func (h *harness) within(d time.Duration, what string, cond func() bool) {
 	}
 }
 
-// send dispatches an interaction and returns the bot's answer.
+// send dispatches an interaction and returns the bot's answer as the
+// user sees it: an answer the bot deferred (one with pictures over HTTP,
+// a replay's page anywhere) once the bot completed it.
 func (h *harness) send(i *discordgo.Interaction) discordtest.Answer {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a, err := h.fake.Interact(ctx, i)
 	if err != nil {
+		h.t.Fatal(err)
+	}
+	// Drawing the deferred answer's pictures may take a busy machine
+	// seconds more.
+	settle, cancelSettle := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelSettle()
+	if a, err = h.fake.Settle(settle, a); err != nil {
 		h.t.Fatal(err)
 	}
 	h.latMu.Lock()

@@ -96,11 +96,9 @@ func tableAnswersOnlyInItsChannel(t *testing.T, h *harness) {
 	elsewhere("replay of a finished game from another channel", eve, other(eve, "replay", game))
 	elsewhere("Replay clicked from another server", dan, discordtest.Click(otherGuild, otherGuildChannel, dan, danMsg, "/replay/"+gameID+"/1"))
 	elsewhere("Rematch clicked from another channel", bob, discordtest.Click(testGuild, otherChannel, bob, eveMsg, "/rematch/"+gameID))
-	// Here the same requests are answered. (Over HTTP a replay, with its
-	// pictures, is deferred and edited in: the first answer is empty.)
+	// Here the same requests are answered.
 	answered := func(a discordtest.Answer) bool {
-		return a.Response.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || len(a.Response.Data.Embeds) > 0 ||
-			a.Response.Data.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
+		return len(a.Response.Data.Embeds) > 0 || a.Response.Data.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 	}
 	if a := h.command(eve, "replay", discordtest.Opt{Name: "table", Value: game}); !answered(a) {
 		t.Errorf("replay of a finished game in its channel: %q", a.Content())

@@ -214,6 +214,16 @@ func (s *Server) countFollowup(token string) {
 	}
 }
 
+// countOriginalEdit counts an edit of message id through an interaction's
+// token, when id is the interaction's response (Settle).
+func (s *Server) countOriginalEdit(token, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.byToken[token]; p != nil && p.original == id {
+		p.edited++
+	}
+}
+
 // Followups returns the messages created through an interaction's token
 // other than its response, in order: its followups.
 func (s *Server) Followups(token string) []Message {

@@ -18,6 +18,7 @@ type pending struct {
 	answered    bool
 	original    string // the message the response created or updated
 	followups   int    // followups created through its token
+	edited      int    // edits of @original through its token
 	done        chan Answer
 }
 
@@ -29,6 +30,8 @@ type Answer struct {
 	Latency time.Duration
 	// MessageID is the message the response created or updated.
 	MessageID string
+	// Token is the interaction's token, which edits the answer.
+	Token string
 }
 
 // Ephemeral reports whether the answer is visible only to the user.
@@ -333,7 +336,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request, id, token stri
 	// request to be recorded: an answer that finds the channel full (the
 	// sendings it was for gave up waiting) is dropped.
 	select {
-	case p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID}:
+	case p.done <- Answer{Response: resp, Latency: latency, MessageID: messageID, Token: token}:
 	default:
 	}
 }
@@ -385,6 +388,56 @@ func (s *Server) Original(token string) (Message, *discordgo.Interaction, bool) 
 	}
 	m, ok := s.Message(id)
 	return m, p.interaction, ok
+}
+
+// Settle returns what the user sees of an answer: a itself, unless it was
+// a deferral ("thinking…", or a quiet acknowledgement of a click), which
+// Settle waits for the bot to complete, by editing @original or with a
+// followup, until ctx ends. The answer it returns is that message, as a
+// response that made it (type 4) or updated the clicked one (type 7).
+func (s *Server) Settle(ctx context.Context, a Answer) (Answer, error) {
+	if a.Response == nil || a.Response.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource &&
+		a.Response.Type != discordgo.InteractionResponseDeferredMessageUpdate {
+		return a, nil
+	}
+	for {
+		s.mu.Lock()
+		p := s.byToken[a.Token]
+		var id string
+		kind := discordgo.InteractionResponseChannelMessageWithSource
+		switch {
+		case p == nil:
+		case p.edited > 0:
+			id = p.original
+			if a.Response.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+				kind = discordgo.InteractionResponseUpdateMessage
+			}
+		case p.followups > 0:
+			for _, mid := range s.order {
+				if m := s.messages[mid]; m.Token == a.Token && m.ID != p.original {
+					id = m.ID
+				}
+			}
+		}
+		s.mu.Unlock()
+		if p == nil {
+			return a, fmt.Errorf("discordtest: no interaction with the answer's token")
+		}
+		if id != "" {
+			m, ok := s.Message(id)
+			if !ok {
+				return a, fmt.Errorf("discordtest: the deferred answer's message %s is gone", id)
+			}
+			return Answer{Response: &discordgo.InteractionResponse{Type: kind, Data: &discordgo.InteractionResponseData{
+				Content: m.Content, Embeds: m.Embeds, Components: m.Components, Flags: m.Flags}},
+				Latency: a.Latency, MessageID: id, Token: a.Token}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return a, fmt.Errorf("discordtest: a deferred answer was never completed: %w", ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
 }
 
 // tokenChannel returns the channel of the interaction with that token.

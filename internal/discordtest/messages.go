@@ -129,8 +129,8 @@ func notified(content string, body []byte) []string {
 // only a message made through that token (or the message its interaction
 // answered on, after a deferred update) may be edited; without one (the
 // bot token on the channel route), only a public message of that channel
-// the bot wrote.
-func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, id string, body []byte, files []upload, token string) {
+// the bot wrote. It reports whether the message was edited.
+func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, id string, body []byte, files []upload, token string) bool {
 	s.mu.Lock()
 	m, ok := s.messages[id]
 	s.mu.Unlock()
@@ -139,12 +139,12 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 		token != "" && m.Token != token && s.originalOf(token) != id,
 		token == "" && (m.Ephemeral || m.ChannelID != channelID):
 		writeError(w, 404, 10008, "Unknown Message")
-		return
+		return false
 	case token == "" && m.WebhookID != "":
 		// A channel webhook's message is the webhook's: the bot token may
 		// not edit it, only the webhook's own token (webhookMessage).
 		s.refuse(w, r, body, &apiError{Status: http.StatusForbidden, Code: 50005, Message: "Cannot edit a message authored by another user"})
-		return
+		return false
 	}
 	via := ViaBot
 	if token != "" {
@@ -153,9 +153,10 @@ func (s *Server) editMessage(w http.ResponseWriter, r *http.Request, channelID, 
 	edited, e := s.applyEdit(m, body, files, via, nil)
 	if e != nil {
 		s.refuse(w, r, body, e)
-		return
+		return false
 	}
 	writeJSON(w, 200, edited.wire())
+	return true
 }
 
 // getMessage answers a public message of a channel.

@@ -275,7 +275,9 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request, template string
 		}
 		writeError(w, 404, 10008, "Unknown Message")
 	case method == http.MethodPatch && id != "":
-		s.editMessage(w, r, "", id, body, files, token)
+		if s.editMessage(w, r, "", id, body, files, token) {
+			s.countOriginalEdit(token, id)
+		}
 	default:
 		writeError(w, 404, 10008, "Unknown Message")
 	}
