@@ -69,8 +69,8 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 	// The interaction's tokens are dated from now, on the bot's clock, not
 	// from when its answer is sent: see token.
 	arrived := b.now()
-	// A handler about to draw may defer its answer over HTTP ahead of it.
-	runCtx = answer.Awaiting(runCtx, out)
+	// A handler about to draw may defer its answer ahead of it.
+	runCtx = answer.Awaiting(runCtx, out, answer.Callback(b.rest, b.now, b.log, ic))
 	if !b.enter() {
 		send(runCtx, ic, out, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), false)
 		return

@@ -2,7 +2,10 @@ package answer
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/cribbage-bot/cribbage/bot/intake"
@@ -13,36 +16,56 @@ import (
 // deferred and its pictures edited in (inHTTP). A handler that draws many
 // (a replay's hands) defers it before it draws them, with Defer, so the
 // drawing no longer counts against Discord's 3 seconds: on a busy machine
-// it took longer than that. Over the gateway the answer's own callback
-// carries the pictures, and Defer does nothing: deferring there would
-// cost a request.
+// it took longer than that, over HTTP and over the gateway alike (the
+// suite with a second one beside it). Over the gateway the deferral costs
+// a request, the callback and then the edit where one callback would do;
+// the handlers that defer (a replay's pages) are not moves.
 
-// early is an HTTP answer a handler may defer ahead of itself: where the
-// answer goes, and the kind of response written there, once one was.
+// early is an answer a handler may defer ahead of itself: where the
+// answer goes (the HTTP response, or over the gateway the callback that
+// posts one), and the kind of response sent there, once one was.
 type early struct {
-	out  intake.Out
-	mu   sync.Mutex
-	sent discordgo.InteractionResponseType
+	out      intake.Out
+	callback func(context.Context, *discordgo.InteractionResponse) bool
+	mu       sync.Mutex
+	sent     discordgo.InteractionResponseType
 }
 
 type earlyKey struct{}
 
-// Awaiting returns ctx carrying out, the HTTP response an interaction's
-// answer goes to, for Defer and Send; ctx itself when the interaction
-// did not come over HTTP.
-func Awaiting(ctx context.Context, out intake.Out) context.Context {
-	if out.Body == nil {
+// Awaiting returns ctx carrying where an interaction's answer goes, for
+// Defer and Send: out, the HTTP response, when the interaction came over
+// HTTP; else callback, which posts a response to Discord's callback route
+// (Callback makes it).
+func Awaiting(ctx context.Context, out intake.Out, callback func(context.Context, *discordgo.InteractionResponse) bool) context.Context {
+	if out.Body == nil && callback == nil {
 		return ctx
 	}
-	return context.WithValue(ctx, earlyKey{}, &early{out: out})
+	return context.WithValue(ctx, earlyKey{}, &early{out: out, callback: callback})
 }
 
-// Defer answers, over HTTP, the interaction ctx's handler is answering
-// with a deferral now, ahead of the answer it is about to draw: a quiet
+// Callback returns, for Awaiting, what posts a response to ic's callback
+// route through rc, and says whether Discord took it. now is the bot's
+// clock, which dates ic's token from this call.
+func Callback(rc *rest.Client, now func() time.Time, log *slog.Logger, ic *discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool {
+	a := answering{rc: rc, log: log, now: now, ic: ic, at: now()}
+	return func(ctx context.Context, resp *discordgo.InteractionResponse) bool {
+		if _, err := a.do(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(ic.ID, ic.Token), rest.CallbackBucket(ic.ID),
+			"POST /interactions/{interaction}/{token}/callback", *resp, nil); err != nil {
+			log.Warn("could not defer an answer", "interaction", ic.ID, "err", err)
+			return false
+		}
+		return true
+	}
+}
+
+// Defer answers the interaction ctx's handler is answering with a
+// deferral now, ahead of the answer it is about to draw: a quiet
 // acknowledgement when the answer updates the clicked message in place
 // (update), else "thinking…" in a private message. The answer then edits
-// the deferral (Send). It does nothing over the gateway, or when an
-// answer or a deferral went already.
+// the deferral (Send). It does nothing when an answer or a deferral went
+// already, or when Discord did not take the deferral (the answer then
+// goes whole).
 func Defer(ctx context.Context, update bool) {
 	e, ok := ctx.Value(earlyKey{}).(*early)
 	if !ok {
@@ -52,6 +75,14 @@ func Defer(ctx context.Context, update bool) {
 		Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}}
 	if update {
 		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	}
+	if e.out.Body == nil {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.sent == 0 && e.callback(ctx, resp) {
+			e.sent = resp.Type
+		}
+		return
 	}
 	body, err := rest.MarshalBody(resp)
 	if err != nil {

@@ -17,7 +17,8 @@ import (
 // at once, before it returns, and its answer then edits the deferral's
 // message, or follows it when a quiet acknowledgement was followed by a
 // new message (a refusal where a page was to be turned). Over the
-// gateway, Defer does nothing and the answer goes whole.
+// gateway the deferral is the callback, posted before Defer returns, and
+// the answer edits it the same way.
 func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 	const picture = "PNGPNGPNG"
 	withPicture := func(kind discordgo.InteractionResponseType, flags discordgo.MessageFlags) *discordgo.InteractionResponse {
@@ -43,14 +44,18 @@ func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 			`{"type":6}`, []string{`POST /api/v9/webhooks/9/tok-3 "flags":64`}},
 		{"no deferral: the answer whole", true, false, false, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage,
 			Data: &discordgo.InteractionResponseData{Content: "Hand 2"}}, `{"type":7,|"content":"Hand 2"`, nil},
-		{"over the gateway", false, true, true, withPicture(discordgo.InteractionResponseUpdateMessage, 0),
+		{"a page turned in place, over the gateway", false, true, true, withPicture(discordgo.InteractionResponseUpdateMessage, 0),
+			"", []string{`POST /api/v9/interactions/3/tok-3/callback {"type":6}`, "PATCH /api/v9/webhooks/9/tok-3/messages/@original " + picture}},
+		{"a replay opened privately, over the gateway", false, true, false, withPicture(discordgo.InteractionResponseChannelMessageWithSource, discordgo.MessageFlagsEphemeral),
+			"", []string{`POST /api/v9/interactions/3/tok-3/callback {"type":5,`, "PATCH /api/v9/webhooks/9/tok-3/messages/@original " + picture}},
+		{"no deferral, over the gateway: the answer whole", false, false, true, withPicture(discordgo.InteractionResponseUpdateMessage, 0),
 			"", []string{"POST /api/v9/interactions/3/tok-3/callback " + picture}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var seen []string
-			send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
+			send, callback := answerThrough(t, func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				mu.Lock()
 				seen = append(seen, r.Method+" "+r.URL.Path+" "+string(body))
@@ -77,7 +82,7 @@ func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 					close(written)
 				}()
 			}
-			ctx := Awaiting(context.Background(), out)
+			ctx := Awaiting(context.Background(), out, callback(ic))
 			if c.defers {
 				Defer(ctx, c.update)
 				if c.http {
@@ -89,6 +94,13 @@ func TestAHandlerDefersItsAnswerBeforeDrawingIt(t *testing.T) {
 						}
 					default:
 						t.Fatal("Defer returned before the deferral was written")
+					}
+				} else {
+					mu.Lock()
+					posted := len(seen) == 1 && strings.Contains(seen[0], "/callback")
+					mu.Unlock()
+					if !posted {
+						t.Fatal("Defer returned before the deferral was posted")
 					}
 				}
 			}

@@ -143,6 +143,18 @@ func (k keptFiles) readers() []*discordgo.File {
 // Discord's answer (with_response), so the table message is known before
 // any announcement of its table can need it.
 func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionResponse, posted bool) string {
+	if kind := written(ctx); kind != 0 {
+		// The handler deferred the answer (Defer): the answer completes it.
+		raw, err := a.completeDeferred(ctx, kind, resp)
+		if err != nil {
+			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
+			return ""
+		}
+		if !posted {
+			return ""
+		}
+		return a.messageID(raw)
+	}
 	endpoint := discordgo.EndpointInteractionResponse(a.ic.ID, a.ic.Token)
 	if posted {
 		endpoint += "?with_response=true"
@@ -214,6 +226,11 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 			return ""
 		}
 	}
+	return a.messageID(raw)
+}
+
+// messageID is the id of the message raw, Discord's answer, is.
+func (a answering) messageID(raw []byte) string {
 	var m struct {
 		ID string `json:"id"`
 	}

@@ -98,6 +98,13 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 // sendThrough is the bot's Send with its REST client pointed at a test
 // server answering with h, on a fixed clock.
 func sendThrough(t *testing.T, h http.HandlerFunc) Send {
+	send, _ := answerThrough(t, h)
+	return send
+}
+
+// answerThrough is sendThrough, and Callback for an interaction through
+// the same server, on the same clock.
+func answerThrough(t *testing.T, h http.HandlerFunc) (Send, func(*discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -107,5 +114,8 @@ func sendThrough(t *testing.T, h http.HandlerFunc) Send {
 	}
 	now := func() time.Time { return time.Date(2026, 11, 28, 5, 0, 0, 0, time.UTC) }
 	rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Token: "secret", Limits: rest.NewLimits(now)}
-	return New(rc, now, slog.New(slog.DiscardHandler))
+	log := slog.New(slog.DiscardHandler)
+	return New(rc, now, log), func(ic *discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool {
+		return Callback(rc, now, log, ic)
+	}
 }

@@ -176,7 +176,7 @@ func (a *Answers) replayPage(ctx context.Context, ic *discordgo.Interaction, id 
 		return nil, err
 	}
 	// Replaying the game and drawing its hands' cards can take seconds on
-	// a busy machine: over HTTP the answer is deferred first.
+	// a busy machine: the answer is deferred first.
 	answer.Defer(ctx, update)
 	hands, err := replay.Hands(command.Lang(ic), t, actions)
 	if err != nil {
