@@ -220,13 +220,42 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 		return ""
 	}
 	if raw == nil {
-		uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
-		if raw, err = a.do(ctx, http.MethodGet, uri, rest.TokenBucket(a.ic.Token), "GET /webhooks/{application}/{token}/messages/@original", nil, nil); err != nil {
+		if raw, err = a.original(ctx); err != nil {
 			a.log.Warn("could not read the message an answer posted", "interaction", a.ic.ID, "err", err)
 			return ""
 		}
 	}
 	return a.messageID(raw)
+}
+
+// originalFirstWait is how long original waits before it asks again for
+// a message Discord did not know yet; each wait doubles, up to
+// originalLastWait.
+const (
+	originalFirstWait = 100 * time.Millisecond
+	originalLastWait  = 1600 * time.Millisecond
+)
+
+// original reads the message the HTTP response posted (@original), the
+// way to learn its id. The request follows the HTTP response at once and
+// may reach Discord before Discord has taken the response in: a 404 is
+// asked again, a few times, further apart each time (3.1 s in all).
+// Given up, the table's message stays unrecorded until a click on it.
+func (a answering) original(ctx context.Context) ([]byte, error) {
+	uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
+	for wait := originalFirstWait; ; wait *= 2 {
+		raw, err := a.do(ctx, http.MethodGet, uri, rest.TokenBucket(a.ic.Token), "GET /webhooks/{application}/{token}/messages/@original", nil, nil)
+		if err == nil || !rest.NotFound(err) || wait > originalLastWait {
+			return raw, err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, err
+		case <-t.C:
+		}
+	}
 }
 
 // messageID is the id of the message raw, Discord's answer, is.

@@ -95,6 +95,67 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 	}
 }
 
+// TestTheMessageAnHTTPAnswerPostedIsAskedForAgain: the id of the message
+// an HTTP response posted is read from @original, which Discord may not
+// know yet when the request arrives; a 404 is asked again until Discord
+// answers or the answer's time is up, and other errors are not.
+func TestTheMessageAnHTTPAnswerPostedIsAskedForAgain(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		answers []int // statuses before a 200
+		endAt   int   // the answer's context ends at this request, if > 0
+		want    string
+		asked   int
+	}{
+		{"known at once", nil, 0, "777", 1},
+		{"known after two 404s", []int{404, 404}, 0, "777", 3},
+		{"not known before the answer's time is up", []int{404, 404, 404, 404}, 3, "", 3},
+		{"refused", []int{403}, 0, "", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			asked := 0
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				if r.Method != http.MethodGet || r.URL.Path != "/api/v9/webhooks/9/tok-4/messages/@original" {
+					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+				}
+				asked++
+				if asked == c.endAt {
+					cancel()
+				}
+				w.Header().Set("Content-Type", "application/json")
+				if asked <= len(c.answers) {
+					w.WriteHeader(c.answers[asked-1])
+					io.WriteString(w, `{"message":"Unknown Message","code":10008}`)
+					return
+				}
+				io.WriteString(w, `{"id":"777"}`)
+			})
+			body, written := make(chan []byte, 1), make(chan struct{})
+			go func() {
+				<-body
+				close(written)
+			}()
+			out := intake.Out{Body: body, Written: written}
+			ic := &discordgo.Interaction{ID: "4", Token: "tok-4", AppID: "9"}
+			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "A table"}}
+			if got := send(ctx, ic, out, resp, true); got != c.want {
+				t.Errorf("posted message %q, want %q", got, c.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if asked != c.asked {
+				t.Errorf("asked %d times, want %d", asked, c.asked)
+			}
+		})
+	}
+}
+
 // sendThrough is the bot's Send with its REST client pointed at a test
 // server answering with h, on a fixed clock.
 func sendThrough(t *testing.T, h http.HandlerFunc) Send {
