@@ -69,8 +69,13 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 	// The interaction's tokens are dated from now, on the bot's clock, not
 	// from when its answer is sent: see token.
 	arrived := b.now()
-	// A handler about to draw may defer its answer ahead of it.
-	runCtx = answer.Awaiting(runCtx, out, answer.Callback(b.rest, b.now, b.log, ic))
+	// A handler about to draw may defer its answer ahead of it: over
+	// HTTP in the HTTP response, else through the callback route.
+	var callback func(context.Context, *discordgo.InteractionResponse) bool
+	if out.Body == nil {
+		callback = answer.Callback(b.rest, b.now, arrived, b.log, ic)
+	}
+	runCtx = answer.Awaiting(runCtx, out, callback)
 	if !b.enter() {
 		send(runCtx, ic, out, render.Ephemeral(refusal.Text(command.Lang(ic), refusal.ErrShuttingDown)), false)
 		return

@@ -50,9 +50,11 @@ type TableShown struct {
 	MessageID string
 }
 
-// Send sends an interaction's initial response, in the HTTP response when
-// out carries one (intake.Out), and returns the id of the message it
-// posted when posted is asked for ("" if it is not, or cannot be learnt).
+// Send sends an interaction's answer: its initial response, in the HTTP
+// response when out carries one (intake.Out), or, when its handler
+// deferred it (Defer), the edit or followup that completes the deferral.
+// It returns the id of the message it posted when posted is asked for
+// ("" if it is not, or cannot be learnt).
 type Send func(ctx context.Context, ic *discordgo.Interaction, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string
 
 // Store records a table's message.

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -29,6 +30,10 @@ type early struct {
 	callback func(context.Context, *discordgo.InteractionResponse) bool
 	mu       sync.Mutex
 	sent     discordgo.InteractionResponseType
+	// tried is a deferral posted to the callback route whose fate is not
+	// known (the request failed, but may have reached Discord): see
+	// triedDeferral.
+	tried discordgo.InteractionResponseType
 }
 
 type earlyKey struct{}
@@ -45,18 +50,27 @@ func Awaiting(ctx context.Context, out intake.Out, callback func(context.Context
 }
 
 // Callback returns, for Awaiting, what posts a response to ic's callback
-// route through rc, and says whether Discord took it. now is the bot's
-// clock, which dates ic's token from this call.
-func Callback(rc *rest.Client, now func() time.Time, log *slog.Logger, ic *discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool {
-	a := answering{rc: rc, log: log, now: now, ic: ic, at: now()}
+// route through rc, and says whether Discord took it: a 40060 (answered
+// already) says it did, to a sending after a 502 that reached Discord
+// after all. now is the bot's clock; ic's token dates from arrived.
+func Callback(rc *rest.Client, now func() time.Time, arrived time.Time, log *slog.Logger, ic *discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool {
+	a := answering{rc: rc, log: log, now: now, ic: ic, at: arrived}
 	return func(ctx context.Context, resp *discordgo.InteractionResponse) bool {
-		if _, err := a.do(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(ic.ID, ic.Token), rest.CallbackBucket(ic.ID),
-			"POST /interactions/{interaction}/{token}/callback", *resp, nil); err != nil {
+		_, err := a.do(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(ic.ID, ic.Token), rest.CallbackBucket(ic.ID),
+			"POST /interactions/{interaction}/{token}/callback", *resp, nil)
+		if err != nil && !answeredAlready(err) {
 			log.Warn("could not defer an answer", "interaction", ic.ID, "err", err)
 			return false
 		}
 		return true
 	}
+}
+
+// answeredAlready says whether err is Discord's 40060: the interaction
+// has an answer already.
+func answeredAlready(err error) bool {
+	var api *rest.APIError
+	return errors.As(err, &api) && api.Code == 40060
 }
 
 // Defer answers the interaction ctx's handler is answering with a
@@ -79,8 +93,13 @@ func Defer(ctx context.Context, update bool) {
 	if e.out.Body == nil {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		if e.sent == 0 && e.callback(ctx, resp) {
+		if e.sent != 0 {
+			return
+		}
+		if e.callback(ctx, resp) {
 			e.sent = resp.Type
+		} else {
+			e.tried = resp.Type
 		}
 		return
 	}
@@ -107,8 +126,9 @@ func writeHTTP(ctx context.Context, out intake.Out, kind discordgo.InteractionRe
 	<-out.Written
 }
 
-// written is the kind of the HTTP response already written for ctx's
-// answer (a deferral Defer wrote ahead of it), or 0.
+// written is the kind of the response ctx's answer already has, a
+// deferral Defer sent ahead of it (as the HTTP response, or to the
+// callback route), or 0.
 func written(ctx context.Context) discordgo.InteractionResponseType {
 	e, ok := ctx.Value(earlyKey{}).(*early)
 	if !ok {
@@ -117,4 +137,18 @@ func written(ctx context.Context) discordgo.InteractionResponseType {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.sent
+}
+
+// triedDeferral is the kind of deferral Defer posted to the callback
+// route for ctx's answer without learning whether Discord took it, or 0.
+// An answer that then finds the interaction answered (40060) completes
+// that deferral instead.
+func triedDeferral(ctx context.Context) discordgo.InteractionResponseType {
+	e, ok := ctx.Value(earlyKey{}).(*early)
+	if !ok {
+		return 0
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tried
 }

@@ -140,3 +140,57 @@ func holds(s, parts string) bool {
 	}
 	return true
 }
+
+// TestAGatewayDeferralDiscordTookIsCompleted: a deferral posted to the
+// callback route may reach Discord although its request failed: sent
+// again after a 502, Discord says 40060 (answered already); or its
+// answer is lost (a 500 here). Either way the deferral stands, and the
+// answer edits it: posted whole to the callback route, it would meet
+// 40060 and leave the player with "thinking…" for good.
+func TestAGatewayDeferralDiscordTookIsCompleted(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		statuses []int // the callback route's answers, in order; 40060 after those
+		requests []string
+	}{
+		{"a 502, then answered already", []int{http.StatusBadGateway},
+			[]string{"POST /callback", "POST /callback", "PATCH /@original"}},
+		{"its answer lost", []int{http.StatusInternalServerError},
+			[]string{"POST /callback", "POST /callback", "PATCH /@original"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []string
+			send, callback := answerThrough(t, func(w http.ResponseWriter, r *http.Request) {
+				io.ReadAll(r.Body)
+				mu.Lock()
+				defer mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				if strings.HasSuffix(r.URL.Path, "/callback") {
+					seen = append(seen, "POST /callback")
+					n := len(seen)
+					if n <= len(c.statuses) {
+						w.WriteHeader(c.statuses[n-1])
+						io.WriteString(w, `{"message":"no","code":0}`)
+						return
+					}
+					w.WriteHeader(http.StatusBadRequest)
+					io.WriteString(w, `{"message":"Interaction has already been acknowledged.","code":40060}`)
+					return
+				}
+				seen = append(seen, r.Method+" /"+r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:])
+				io.WriteString(w, `{"id":"777"}`)
+			})
+			ic := &discordgo.Interaction{ID: "3", Token: "tok-3", AppID: "9"}
+			ctx := Awaiting(context.Background(), intake.Out{}, callback(ic))
+			Defer(ctx, false)
+			send(ctx, ic, intake.Out{}, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+				Data: &discordgo.InteractionResponseData{Content: "Hand 1", Flags: discordgo.MessageFlagsEphemeral}}, false)
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Join(seen, ", ") != strings.Join(c.requests, ", ") {
+				t.Errorf("requests %q, want %q", seen, c.requests)
+			}
+		})
+	}
+}

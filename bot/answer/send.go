@@ -20,7 +20,8 @@ import (
 
 // New returns the bot's Send, made once: it answers an interaction that
 // came over HTTP in the HTTP response (out), any other through Discord's
-// interaction callback route. Every request goes through the bot's REST
+// interaction callback route; an answer its handler deferred (Defer)
+// completes the deferral instead. Every request goes through the bot's REST
 // client (rc), with the interaction's token: discordgo's own client keeps
 // a rate-limit bucket for every URL it is given, forever, and each
 // answer's URL holds its interaction's id and token, so a bot answering
@@ -138,22 +139,14 @@ func (k keptFiles) readers() []*discordgo.File {
 	return out
 }
 
-// byREST answers through Discord's interaction callback route. A
-// response that posts a message whose id is wanted asks for it in
+// byREST answers through Discord's interaction callback route, or, when
+// the handler deferred the answer there (Defer), completes the deferral.
+// A response that posts a message whose id is wanted asks for it in
 // Discord's answer (with_response), so the table message is known before
 // any announcement of its table can need it.
 func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionResponse, posted bool) string {
 	if kind := written(ctx); kind != 0 {
-		// The handler deferred the answer (Defer): the answer completes it.
-		raw, err := a.completeDeferred(ctx, kind, resp)
-		if err != nil {
-			a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
-			return ""
-		}
-		if !posted {
-			return ""
-		}
-		return a.messageID(raw)
+		return a.completeByREST(ctx, kind, resp, posted)
 	}
 	endpoint := discordgo.EndpointInteractionResponse(a.ic.ID, a.ic.Token)
 	if posted {
@@ -164,6 +157,10 @@ func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionRespon
 		files = resp.Data.Files
 	}
 	body, err := a.do(ctx, http.MethodPost, endpoint, rest.CallbackBucket(a.ic.ID), "POST /interactions/{interaction}/{token}/callback", *resp, files)
+	if kind := triedDeferral(ctx); kind != 0 && answeredAlready(err) {
+		// The deferral Defer saw fail reached Discord after all.
+		return a.completeByREST(ctx, kind, resp, posted)
+	}
 	if err != nil {
 		a.log.Warn("could not answer interaction", "interaction", a.ic.ID, "err", err)
 		return ""
@@ -182,6 +179,21 @@ func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionRespon
 		a.log.Warn("Discord's answer names no message", "interaction", a.ic.ID, "err", err)
 	}
 	return answer.Resource.Message.ID
+}
+
+// completeByREST completes, with resp, the answer whose deferral (kind)
+// went to the callback route ahead of it, and returns the id of the
+// message it posted if posted is asked for.
+func (a answering) completeByREST(ctx context.Context, kind discordgo.InteractionResponseType, resp *discordgo.InteractionResponse, posted bool) string {
+	raw, err := a.completeDeferred(ctx, kind, resp)
+	if err != nil {
+		a.log.Warn("could not complete a deferred answer", "interaction", a.ic.ID, "err", err)
+		return ""
+	}
+	if !posted {
+		return ""
+	}
+	return a.messageID(raw)
 }
 
 // inHTTP answers in the HTTP response, handing its body to the request's
@@ -228,24 +240,24 @@ func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.I
 	return a.messageID(raw)
 }
 
-// originalFirstWait is how long original waits before it asks again for
-// a message Discord did not know yet; each wait doubles, up to
-// originalLastWait.
+// unknownFirstWait is how long untilKnown waits before it asks again
+// about a message Discord did not know yet; each wait doubles, up to
+// unknownLastWait.
 const (
-	originalFirstWait = 100 * time.Millisecond
-	originalLastWait  = 1600 * time.Millisecond
+	unknownFirstWait = 100 * time.Millisecond
+	unknownLastWait  = 1600 * time.Millisecond
 )
 
-// original reads the message the HTTP response posted (@original), the
-// way to learn its id. The request follows the HTTP response at once and
-// may reach Discord before Discord has taken the response in: a 404 is
-// asked again, a few times, further apart each time (3.1 s in all).
-// Given up, the table's message stays unrecorded until a click on it.
-func (a answering) original(ctx context.Context) ([]byte, error) {
-	uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
-	for wait := originalFirstWait; ; wait *= 2 {
-		raw, err := a.do(ctx, http.MethodGet, uri, rest.TokenBucket(a.ic.Token), "GET /webhooks/{application}/{token}/messages/@original", nil, nil)
-		if err == nil || !rest.NotFound(err) || wait > originalLastWait {
+// untilKnown makes a request about @original, the message an HTTP
+// response made or updated, with try. Such a request follows the HTTP
+// response at once and may reach Discord before Discord has taken the
+// response in: an Unknown Message (10008) is asked again, a few times,
+// further apart each time (3.1 s in all), unless ctx ends first.
+func untilKnown(ctx context.Context, try func() ([]byte, error)) ([]byte, error) {
+	for wait := unknownFirstWait; ; wait *= 2 {
+		raw, err := try()
+		var api *rest.APIError
+		if !errors.As(err, &api) || api.Code != 10008 || wait > unknownLastWait {
 			return raw, err
 		}
 		t := time.NewTimer(wait)
@@ -256,6 +268,16 @@ func (a answering) original(ctx context.Context) ([]byte, error) {
 		case <-t.C:
 		}
 	}
+}
+
+// original reads the message the HTTP response posted (@original), the
+// way to learn its id, once Discord knows it (untilKnown). Given up, the
+// table's message stays unrecorded until a click on it.
+func (a answering) original(ctx context.Context) ([]byte, error) {
+	uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
+	return untilKnown(ctx, func() ([]byte, error) {
+		return a.do(ctx, http.MethodGet, uri, rest.TokenBucket(a.ic.Token), "GET /webhooks/{application}/{token}/messages/@original", nil, nil)
+	})
 }
 
 // messageID is the id of the message raw, Discord's answer, is.
@@ -310,10 +332,18 @@ func (a answering) completeDeferred(ctx context.Context, kind discordgo.Interact
 // editDeferred edits a deferred answer into d through the interaction's
 // token, with d's flags: discordgo's WebhookEdit has none, and every
 // edit of a Components V2 message must say IS_COMPONENTS_V2
-// (rest.WebhookEdit). It returns Discord's answer: the message.
+// (rest.WebhookEdit). Over HTTP the edit may reach Discord before the
+// deferral has (untilKnown). It returns Discord's answer: the message.
 func (a answering) editDeferred(ctx context.Context, d *discordgo.InteractionResponseData) ([]byte, error) {
 	body := rest.WebhookEdit{WebhookEdit: discordgo.WebhookEdit{Content: &d.Content, Embeds: &d.Embeds, Components: &d.Components,
 		Attachments: d.Attachments, AllowedMentions: d.AllowedMentions}, Flags: d.Flags &^ discordgo.MessageFlagsEphemeral}
 	uri := discordgo.EndpointWebhookMessage(a.ic.AppID, a.ic.Token, "@original")
-	return a.do(ctx, http.MethodPatch, uri, rest.TokenBucket(a.ic.Token), "PATCH /webhooks/{application}/{token}/messages/@original", body, d.Files)
+	// Each sending reads its files from their start.
+	kept, err := keepFiles(d.Files)
+	if err != nil {
+		return nil, err
+	}
+	return untilKnown(ctx, func() ([]byte, error) {
+		return a.do(ctx, http.MethodPatch, uri, rest.TokenBucket(a.ic.Token), "PATCH /webhooks/{application}/{token}/messages/@original", body, kept.readers())
+	})
 }

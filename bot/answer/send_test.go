@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -95,64 +96,80 @@ func TestAnswerSentAgainKeepsItsFiles(t *testing.T) {
 	}
 }
 
-// TestTheMessageAnHTTPAnswerPostedIsAskedForAgain: the id of the message
-// an HTTP response posted is read from @original, which Discord may not
-// know yet when the request arrives; a 404 is asked again until Discord
-// answers or the answer's time is up, and other errors are not.
-func TestTheMessageAnHTTPAnswerPostedIsAskedForAgain(t *testing.T) {
+// TestAnHTTPAnswersMessageIsAskedAboutAgain: after an HTTP response,
+// the bot reads the message it posted from @original (to learn its id),
+// or edits its pictures into it; Discord may not know that message yet
+// when the request arrives. An Unknown Message (10008) is asked again
+// until Discord knows it or the answer's time is up, each edit with its
+// whole picture; other errors, another 404 among them, are not.
+func TestAnHTTPAnswersMessageIsAskedAboutAgain(t *testing.T) {
+	const picture = "PNGPNGPNG"
 	for _, c := range []struct {
 		name    string
-		answers []int // statuses before a 200
-		endAt   int   // the answer's context ends at this request, if > 0
-		want    string
+		answers []string // "status code" before Discord knows the message
+		endAt   int      // the answer's context ends at this request, if > 0
+		want    string   // the message id learnt
 		asked   int
 	}{
 		{"known at once", nil, 0, "777", 1},
-		{"known after two 404s", []int{404, 404}, 0, "777", 3},
-		{"not known before the answer's time is up", []int{404, 404, 404, 404}, 3, "", 3},
-		{"refused", []int{403}, 0, "", 1},
+		{"known after two Unknown Messages", []string{"404 10008", "404 10008"}, 0, "777", 3},
+		{"not known before the answer's time is up", []string{"404 10008", "404 10008", "404 10008", "404 10008"}, 3, "", 3},
+		{"another 404", []string{"404 10015"}, 0, "", 1},
+		{"refused", []string{"403 50001"}, 0, "", 1},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			var mu sync.Mutex
-			asked := 0
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
+		for _, edit := range []bool{false, true} {
+			t.Run(c.name+map[bool]string{false: ", read", true: ", edited"}[edit], func(t *testing.T) {
+				var mu sync.Mutex
+				asked := 0
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				send := sendThrough(t, func(w http.ResponseWriter, r *http.Request) {
+					b, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					defer mu.Unlock()
+					method := map[bool]string{false: http.MethodGet, true: http.MethodPatch}[edit]
+					if r.Method != method || r.URL.Path != "/api/v9/webhooks/9/tok-4/messages/@original" {
+						t.Errorf("%s %s, want %s of @original", r.Method, r.URL.Path, method)
+					}
+					if edit && !strings.Contains(string(b), picture) {
+						t.Errorf("edit %d carries no whole picture", asked+1)
+					}
+					asked++
+					if asked == c.endAt {
+						cancel()
+					}
+					w.Header().Set("Content-Type", "application/json")
+					if asked <= len(c.answers) {
+						var status, code int
+						fmt.Sscan(c.answers[asked-1], &status, &code)
+						w.WriteHeader(status)
+						fmt.Fprintf(w, `{"message":"no","code":%d}`, code)
+						return
+					}
+					io.WriteString(w, `{"id":"777"}`)
+				})
+				body, written := make(chan []byte, 1), make(chan struct{})
+				go func() {
+					<-body
+					close(written)
+				}()
+				out := intake.Out{Body: body, Written: written}
+				ic := &discordgo.Interaction{ID: "4", Token: "tok-4", AppID: "9"}
+				resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+					Data: &discordgo.InteractionResponseData{Content: "A table"}}
+				if edit {
+					resp.Data.Files = []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: strings.NewReader(picture)}}
+				}
+				if got := send(ctx, ic, out, resp, true); got != c.want {
+					t.Errorf("posted message %q, want %q", got, c.want)
+				}
 				mu.Lock()
 				defer mu.Unlock()
-				if r.Method != http.MethodGet || r.URL.Path != "/api/v9/webhooks/9/tok-4/messages/@original" {
-					t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+				if asked != c.asked {
+					t.Errorf("asked %d times, want %d", asked, c.asked)
 				}
-				asked++
-				if asked == c.endAt {
-					cancel()
-				}
-				w.Header().Set("Content-Type", "application/json")
-				if asked <= len(c.answers) {
-					w.WriteHeader(c.answers[asked-1])
-					io.WriteString(w, `{"message":"Unknown Message","code":10008}`)
-					return
-				}
-				io.WriteString(w, `{"id":"777"}`)
 			})
-			body, written := make(chan []byte, 1), make(chan struct{})
-			go func() {
-				<-body
-				close(written)
-			}()
-			out := intake.Out{Body: body, Written: written}
-			ic := &discordgo.Interaction{ID: "4", Token: "tok-4", AppID: "9"}
-			resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
-				Data: &discordgo.InteractionResponseData{Content: "A table"}}
-			if got := send(ctx, ic, out, resp, true); got != c.want {
-				t.Errorf("posted message %q, want %q", got, c.want)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if asked != c.asked {
-				t.Errorf("asked %d times, want %d", asked, c.asked)
-			}
-		})
+		}
 	}
 }
 
@@ -177,6 +194,6 @@ func answerThrough(t *testing.T, h http.HandlerFunc) (Send, func(*discordgo.Inte
 	rc := &rest.Client{HTTP: &http.Client{Transport: rest.NewRewriteTransport(base, http.DefaultTransport)}, Token: "secret", Limits: rest.NewLimits(now)}
 	log := slog.New(slog.DiscardHandler)
 	return New(rc, now, log), func(ic *discordgo.Interaction) func(context.Context, *discordgo.InteractionResponse) bool {
-		return Callback(rc, now, log, ic)
+		return Callback(rc, now, now(), log, ic)
 	}
 }

@@ -394,7 +394,8 @@ func (s *Server) Original(token string) (Message, *discordgo.Interaction, bool) 
 // a deferral ("thinking…", or a quiet acknowledgement of a click), which
 // Settle waits for the bot to complete, by editing @original or with a
 // followup, until ctx ends. The answer it returns is that message, as a
-// response that made it (type 4) or updated the clicked one (type 7).
+// response that made it (type 4) or updated the clicked one (type 7); its
+// Latency stays the deferral's, the time Discord's 3 seconds count.
 func (s *Server) Settle(ctx context.Context, a Answer) (Answer, error) {
 	if a.Response == nil || a.Response.Type != discordgo.InteractionResponseDeferredChannelMessageWithSource &&
 		a.Response.Type != discordgo.InteractionResponseDeferredMessageUpdate {
