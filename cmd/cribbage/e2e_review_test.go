@@ -485,9 +485,15 @@ func killAfter(t *testing.T, moves int) {
 	for range moves {
 		l.step()
 	}
-	killed := fake.Now() // the clock the fake dates edits by
 	first.Process.Kill()
 	first.Wait()
+	// The kill's moment on the clock the fake dates edits by, once every
+	// request the killed process sent is in: read before the kill, an
+	// edit its live pass sent meanwhile came after it, and the new
+	// process's one repeat of that edit (see reviewNoRepeatsAfterKill)
+	// was taken for a second.
+	fake.Requests()
+	killed := fake.Now()
 	_, endpoint = startReplica(t, fake, path)
 	fake.DeliverOverHTTP(endpoint)
 	reviewCatchesUp(h, id, 15*time.Second)
