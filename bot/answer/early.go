@@ -32,7 +32,7 @@ type early struct {
 	sent     discordgo.InteractionResponseType
 	// tried is a deferral posted to the callback route whose fate is not
 	// known (the request failed, but may have reached Discord): see
-	// triedDeferral.
+	// deferral.
 	tried discordgo.InteractionResponseType
 }
 
@@ -126,29 +126,17 @@ func writeHTTP(ctx context.Context, out intake.Out, kind discordgo.InteractionRe
 	<-out.Written
 }
 
-// written is the kind of the response ctx's answer already has, a
-// deferral Defer sent ahead of it (as the HTTP response, or to the
-// callback route), or 0.
-func written(ctx context.Context) discordgo.InteractionResponseType {
+// deferral is what Defer did for ctx's answer: sent, the kind of
+// deferral the answer already has (as the HTTP response, or posted to the
+// callback route), and tried, the kind it posted to the callback route
+// without learning whether Discord took it; 0 for none. An answer that
+// meets 40060 (answered already) after a tried deferral completes it.
+func deferral(ctx context.Context) (sent, tried discordgo.InteractionResponseType) {
 	e, ok := ctx.Value(earlyKey{}).(*early)
 	if !ok {
-		return 0
+		return 0, 0
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sent
-}
-
-// triedDeferral is the kind of deferral Defer posted to the callback
-// route for ctx's answer without learning whether Discord took it, or 0.
-// An answer that then finds the interaction answered (40060) completes
-// that deferral instead.
-func triedDeferral(ctx context.Context) discordgo.InteractionResponseType {
-	e, ok := ctx.Value(earlyKey{}).(*early)
-	if !ok {
-		return 0
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.tried
+	return e.sent, e.tried
 }

@@ -145,8 +145,9 @@ func (k keptFiles) readers() []*discordgo.File {
 // Discord's answer (with_response), so the table message is known before
 // any announcement of its table can need it.
 func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionResponse, posted bool) string {
-	if kind := written(ctx); kind != 0 {
-		return a.completeByREST(ctx, kind, resp, posted)
+	sent, tried := deferral(ctx)
+	if sent != 0 {
+		return a.completeByREST(ctx, sent, resp, posted)
 	}
 	endpoint := discordgo.EndpointInteractionResponse(a.ic.ID, a.ic.Token)
 	if posted {
@@ -157,9 +158,9 @@ func (a answering) byREST(ctx context.Context, resp *discordgo.InteractionRespon
 		files = resp.Data.Files
 	}
 	body, err := a.do(ctx, http.MethodPost, endpoint, rest.CallbackBucket(a.ic.ID), "POST /interactions/{interaction}/{token}/callback", *resp, files)
-	if kind := triedDeferral(ctx); kind != 0 && answeredAlready(err) {
+	if tried != 0 && answeredAlready(err) {
 		// The deferral Defer saw fail reached Discord after all.
-		return a.completeByREST(ctx, kind, resp, posted)
+		return a.completeByREST(ctx, tried, resp, posted)
 	}
 	if err != nil {
 		a.log.Warn("could not answer interaction", "interaction", a.ic.ID, "err", err)
@@ -203,7 +204,7 @@ func (a answering) completeByREST(ctx context.Context, kind discordgo.Interactio
 // rate limit; one whose handler deferred it already (Defer) is only
 // edited in.
 func (a answering) inHTTP(ctx context.Context, out intake.Out, resp *discordgo.InteractionResponse, posted bool) string {
-	kind := written(ctx) // the handler's deferral (Defer), if it made one
+	kind, _ := deferral(ctx) // the handler's deferral (Defer), if it made one
 	if kind == 0 {
 		first := resp
 		if resp.Data != nil && len(resp.Data.Files) > 0 {
