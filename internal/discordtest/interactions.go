@@ -404,25 +404,26 @@ func (s *Server) Settle(ctx context.Context, a Answer) (Answer, error) {
 	for {
 		s.mu.Lock()
 		p := s.byToken[a.Token]
-		var id string
-		kind := discordgo.InteractionResponseChannelMessageWithSource
-		switch {
-		case p == nil:
-		case p.edited > 0:
-			id = p.original
-			if a.Response.Type == discordgo.InteractionResponseDeferredMessageUpdate {
-				kind = discordgo.InteractionResponseUpdateMessage
-			}
-		case p.followups > 0:
-			for _, mid := range s.order {
-				if m := s.messages[mid]; m.Token == a.Token && m.ID != p.original {
-					id = m.ID
-				}
-			}
+		var original string
+		var edited, followed bool
+		if p != nil {
+			original, edited, followed = p.original, p.edited > 0, p.followups > 0
 		}
 		s.mu.Unlock()
 		if p == nil {
 			return a, fmt.Errorf("discordtest: no interaction with the answer's token")
+		}
+		var id string
+		kind := discordgo.InteractionResponseChannelMessageWithSource
+		switch {
+		case edited:
+			id = original
+			if a.Response.Type == discordgo.InteractionResponseDeferredMessageUpdate {
+				kind = discordgo.InteractionResponseUpdateMessage
+			}
+		case followed:
+			f := s.Followups(a.Token)
+			id = f[len(f)-1].ID
 		}
 		if id != "" {
 			m, ok := s.Message(id)
