@@ -112,12 +112,14 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 	b.tokens.Settle(ctx, ic, sent)
 	posted := send(runCtx, ic, out, rep.resp, rep.tableMessage != 0)
 	responded = true
+	// The metric is the answer's time, as Discord waits for it: what
+	// follows it is the bot's own bookkeeping.
+	b.metrics.Observe(interactionKind(ic), outcome, time.Since(start))
+	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	b.tokens.Sent(runCtx, ic, sent, posted, arrived)
 	// What the answer showed is recorded: the live surface shows the
 	// change on what it left to the answer, if the answer did not.
 	b.live.Released(ic.ID)
-	b.metrics.Observe(interactionKind(ic), outcome, time.Since(start))
-	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
 	if rep.after != nil {
 		rep.after(runCtx)
 	}
@@ -163,13 +165,19 @@ func (b *Bot) stopping() bool {
 // it run together shares the CPU out so every answer comes late, while a
 // short queue answers the first arrivals at once. Sending the answer to
 // Discord, which waits on the network, is outside the queue.
+//
+// How long each waited is a metric (cribbage_interaction_queued_seconds):
+// under load, most of a slow answer's time is spent here waiting for the
+// CPU, not in its handler.
 func (b *Bot) routeQueued(ctx context.Context, ic *discordgo.Interaction) (reply, error) {
+	waiting := time.Now()
 	select {
 	case b.workers <- struct{}{}:
 	case <-ctx.Done():
 		return reply{}, ctx.Err()
 	}
 	defer func() { <-b.workers }()
+	b.metrics.Queued(time.Since(waiting))
 	return b.route(ctx, ic)
 }
 

@@ -15,6 +15,7 @@ import (
 type Metrics struct {
 	interactions *prometheus.CounterVec
 	latency      *prometheus.HistogramVec
+	queued       prometheus.Histogram
 	rateLimited  prometheus.Counter
 }
 
@@ -28,12 +29,16 @@ type Store interface {
 // scrape reads the store, with now to date the outbox's oldest item, and
 // the live surface's backlog from pending.
 func New(reg prometheus.Registerer, store Store, now func() time.Time, pending func() float64) *Metrics {
+	buckets := []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}
 	m := &Metrics{
 		interactions: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "cribbage_interactions_total",
 			Help: "Interactions answered, by kind (a command or button action) and outcome (ok, refused, error, panic)."}, []string{"kind", "outcome"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "cribbage_interaction_seconds",
 			Help:    "Time from receiving an interaction to handing Discord its answer.",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"kind"}),
+			Buckets: buckets}, []string{"kind"}),
+		queued: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "cribbage_interaction_queued_seconds",
+			Help:    "Time an interaction waited for a worker before its handler ran: more than a few milliseconds means the bot's CPU is what answers wait on.",
+			Buckets: buckets}),
 		rateLimited: prometheus.NewCounter(prometheus.CounterOpts{Name: "cribbage_rest_rate_limited_total",
 			Help: "Announcements Discord answered with 429 (the table was held back for retry_after)."}),
 	}
@@ -41,7 +46,7 @@ func New(reg prometheus.Registerer, store Store, now func() time.Time, pending f
 		Help: "Tables whose table message or hand views are being brought up to date, or are to be in moments (a retry or a spaced edit)."},
 		pending)
 	if reg != nil {
-		reg.MustRegister(m.interactions, m.latency, m.rateLimited, live, storeCollector{store, now})
+		reg.MustRegister(m.interactions, m.latency, m.queued, m.rateLimited, live, storeCollector{store, now})
 	}
 	return m
 }
@@ -52,6 +57,10 @@ func (m *Metrics) Observe(kind, outcome string, took time.Duration) {
 	m.interactions.WithLabelValues(kind, outcome).Inc()
 	m.latency.WithLabelValues(kind).Observe(took.Seconds())
 }
+
+// Queued records how long an interaction waited for a worker before its
+// handler ran (part of its Observe'd time).
+func (m *Metrics) Queued(waited time.Duration) { m.queued.Observe(waited.Seconds()) }
 
 // RateLimited counts an announcement Discord answered with 429.
 func (m *Metrics) RateLimited() { m.rateLimited.Inc() }

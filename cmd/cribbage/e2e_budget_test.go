@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -33,6 +34,12 @@ import (
 //
 // It reports, for the moves made in the window: each click's answer time
 // (p50, p99); how far the table message was behind each move (p50, p99);
+// of that, the bot's own (ms-handled-p99, from receiving the interaction
+// to handing its answer to the HTTP client) and the part spent waiting
+// for a worker (ms-queued-p99), each the upper bound of the metric's
+// histogram bucket the 99th percentile falls in (+Inf past the last); the
+// rest of a click's time is the gateway's delivery and the answer's
+// request; how far the table message was behind each move (p50, p99);
 // the hand's record in the thread behind the move that closed the hand
 // (s-story, p50 and p99; s-story-floor-p99, about the p99 no sender
 // through the bot token could beat, see storyFloor;
@@ -107,6 +114,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("side", "benchmark")))
 	defer pprof.SetGoroutineLabels(context.Background())
 	cpuBefore := processCPU()
+	queuedBefore, handledBefore := histogramOf(b, h, queuedSeconds), histogramOf(b, h, handledSeconds)
 	start, since := time.Now(), h.fake.Now()
 	var wg sync.WaitGroup
 	for k := range all {
@@ -149,6 +157,7 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		})
 	}
 	cpu := processCPU() - cpuBefore
+	queuedWait, handled := histogramOf(b, h, queuedSeconds).since(queuedBefore), histogramOf(b, h, handledSeconds).since(handledBefore)
 	var shares map[string]float64
 	if profiling {
 		pprof.StopCPUProfile()
@@ -214,6 +223,8 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 		b.ReportMetric(p(clicks, 50)*1000, "ms-click-p50")
 		b.ReportMetric(p(clicks, 99)*1000, "ms-click-p99")
 	}
+	b.ReportMetric(handled.quantile(0.99)*1000, "ms-handled-p99")
+	b.ReportMetric(queuedWait.quantile(0.99)*1000, "ms-queued-p99")
 	b.ReportMetric(p(behind, 50), "s-table-p50")
 	b.ReportMetric(p(behind, 99), "s-table-p99")
 	if len(delays) > 0 {
@@ -238,6 +249,72 @@ func humanPace(b *testing.B, tables, perChannel int, window, stagger time.Durati
 	b.ReportMetric(float64(kinds["answer 429"]), "answer-429s")
 	b.ReportMetric(float64(same), "identical-edits")
 	b.ReportMetric(float64(failed), "clicks-failed")
+}
+
+// The bot's histograms that tell where a click's time went.
+const (
+	queuedSeconds  = "cribbage_interaction_queued_seconds"
+	handledSeconds = "cribbage_interaction_seconds"
+)
+
+// histogram is a histogram's cumulative count at each bucket's upper
+// bound, and its count of samples, summed over the label sets of its
+// family.
+type histogram struct {
+	bounds []float64
+	counts []uint64
+	total  uint64
+}
+
+// histogramOf reads histogram name from the running bot's metrics.
+func histogramOf(b *testing.B, h *harness, name string) histogram {
+	b.Helper()
+	families, err := h.metrics.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out histogram
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			out.total += m.GetHistogram().GetSampleCount()
+			for i, bk := range m.GetHistogram().GetBucket() {
+				if i == len(out.bounds) {
+					out.bounds = append(out.bounds, bk.GetUpperBound())
+					out.counts = append(out.counts, 0)
+				}
+				out.counts[i] += bk.GetCumulativeCount()
+			}
+		}
+	}
+	return out
+}
+
+// since is what h counted after before.
+func (h histogram) since(before histogram) histogram {
+	out := histogram{bounds: h.bounds, counts: slices.Clone(h.counts), total: h.total - before.total}
+	for i := range min(len(out.counts), len(before.counts)) {
+		out.counts[i] -= before.counts[i]
+	}
+	return out
+}
+
+// quantile is the upper bound, in seconds, of the bucket where the q
+// quantile of h's samples falls: +Inf past the last bound, or for no
+// samples at all.
+func (h histogram) quantile(q float64) float64 {
+	if h.total == 0 {
+		return math.Inf(1)
+	}
+	want := uint64(math.Ceil(q * float64(h.total)))
+	for i, c := range h.counts {
+		if c >= want {
+			return h.bounds[i]
+		}
+	}
+	return math.Inf(1)
 }
 
 // seatAll opens tables, perChannel to a channel, and seats two players at
