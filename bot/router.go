@@ -83,6 +83,9 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 	defer b.leave()
 	start := time.Now()
 	responded := false
+	// took is the answer's time, as Discord waits for it, which the
+	// metric records: not the bookkeeping that follows the answer.
+	var took time.Duration
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("panic in interaction handler", "interaction", ic.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -90,7 +93,10 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 				send(runCtx, ic, out, render.Ephemeral(refusal.Apology(command.Lang(ic))), false)
 			}
 			b.live.Released(ic.ID)
-			b.metrics.Observe(interactionKind(ic), "panic", time.Since(start))
+			if !responded {
+				took = time.Since(start)
+			}
+			b.metrics.Observe(interactionKind(ic), "panic", took)
 		}
 	}()
 	ctx, cancel := context.WithTimeout(runCtx, answerBudget)
@@ -111,15 +117,13 @@ func (b *Bot) handle(runCtx context.Context, ic *discordgo.Interaction, out inta
 	sent := answer.Reply{Resp: rep.resp, TableMessage: rep.tableMessage, Hand: rep.hand, Table: rep.table}
 	b.tokens.Settle(ctx, ic, sent)
 	posted := send(runCtx, ic, out, rep.resp, rep.tableMessage != 0)
-	responded = true
-	// The metric is the answer's time, as Discord waits for it: what
-	// follows it is the bot's own bookkeeping.
-	b.metrics.Observe(interactionKind(ic), outcome, time.Since(start))
-	b.log.Debug("interaction answered", "interaction", ic.ID, "took", time.Since(start))
+	responded, took = true, time.Since(start)
 	b.tokens.Sent(runCtx, ic, sent, posted, arrived)
 	// What the answer showed is recorded: the live surface shows the
 	// change on what it left to the answer, if the answer did not.
 	b.live.Released(ic.ID)
+	b.metrics.Observe(interactionKind(ic), outcome, took)
+	b.log.Debug("interaction answered", "interaction", ic.ID, "took", took)
 	if rep.after != nil {
 		rep.after(runCtx)
 	}
