@@ -2,7 +2,6 @@ package answer
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -68,10 +67,7 @@ func Callback(rc *rest.Client, now func() time.Time, arrived time.Time, log *slo
 
 // answeredAlready says whether err is Discord's 40060: the interaction
 // has an answer already.
-func answeredAlready(err error) bool {
-	var api *rest.APIError
-	return errors.As(err, &api) && api.Code == 40060
-}
+func answeredAlready(err error) bool { return rest.Code(err) == 40060 }
 
 // Defer answers the interaction ctx's handler is answering with a
 // deferral now, ahead of the answer it is about to draw: a quiet

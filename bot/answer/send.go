@@ -257,8 +257,7 @@ const (
 func untilKnown(ctx context.Context, try func() ([]byte, error)) ([]byte, error) {
 	for wait := unknownFirstWait; ; wait *= 2 {
 		raw, err := try()
-		var api *rest.APIError
-		if !errors.As(err, &api) || api.Code != 10008 || wait > unknownLastWait {
+		if rest.Code(err) != 10008 || wait > unknownLastWait {
 			return raw, err
 		}
 		t := time.NewTimer(wait)

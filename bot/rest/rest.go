@@ -139,6 +139,16 @@ func NotFound(err error) bool {
 	return errors.As(err, &api) && api.Status == http.StatusNotFound
 }
 
+// Code is the JSON error code of Discord's answer in err (10008 Unknown
+// Message, 40060 answered already), or 0 for none.
+func Code(err error) int {
+	var api *APIError
+	if errors.As(err, &api) {
+		return api.Code
+	}
+	return 0
+}
+
 // maxAnswer bounds what is read of an answer.
 const maxAnswer = 1 << 20
 
