@@ -267,11 +267,11 @@ type histogram struct {
 }
 
 // histogramOf reads histogram name from the running bot's metrics.
-func histogramOf(b *testing.B, h *harness, name string) histogram {
-	b.Helper()
+func histogramOf(t testing.TB, h *harness, name string) histogram {
+	t.Helper()
 	families, err := h.metrics.Gather()
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	var out histogram
 	for _, f := range families {

@@ -47,11 +47,11 @@ func TestWholeGamesOverHTTP(t *testing.T) {
 				t.Errorf("cribbage_interactions_total{kind=click:play,outcome=ok} = %v", n)
 			}
 			// Each waited for a worker once, and how long is recorded:
-			// the wait is recorded before the answer goes, the count
-			// after.
+			// the wait before the answer goes, the answer's time once
+			// its bookkeeping is done.
 			h.eventually("every interaction's wait for a worker recorded", func() bool {
-				n := sampleCount(t, h.metrics, "cribbage_interactions_total")
-				return n > 0 && sampleCount(t, h.metrics, "cribbage_interaction_queued_seconds") == n
+				n := histogramOf(t, h, handledSeconds).total
+				return n > 0 && histogramOf(t, h, queuedSeconds).total == n
 			})
 			// A status with its board, and a replay page turned: files,
 			// deferred and edited in.
@@ -150,29 +150,6 @@ func TestInteractionsEndpointRefusesWhatDiscordDidNotSign(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("GET: %v %v", resp.StatusCode, err)
 	}
-}
-
-// sampleCount sums a family's counters, or its histograms' sample counts,
-// over every set of labels.
-func sampleCount(t *testing.T, reg *prometheus.Registry, name string) uint64 {
-	t.Helper()
-	families, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n uint64
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			if m.Counter != nil {
-				n += uint64(m.Counter.GetValue())
-			}
-			n += m.GetHistogram().GetSampleCount()
-		}
-	}
-	return n
 }
 
 // counterValue reads a counter (or gauge) with the given labels from reg.
